@@ -1,0 +1,64 @@
+/**
+ * Opening the database: pragmas for concurrent use by several server processes, then the
+ * embedded migrations, applied under BEGIN IMMEDIATE so two processes starting together
+ * do not both apply them.
+ */
+import { Database } from "bun:sqlite";
+import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { existsSync, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import * as schema from "./schema.ts";
+import { MIGRATIONS } from "./migrations.ts";
+
+export type Db = BunSQLiteDatabase<typeof schema>;
+
+export interface OpenedDb {
+  /** The raw connection, for hot paths that use prepared statements directly. */
+  sqlite: Database;
+  db: Db;
+  /** True when this call created the database file (or it is in-memory). */
+  created: boolean;
+  path: string;
+}
+
+/** Opens (creating if missing) the database at `path` and brings its schema up to date. */
+export function openDatabase(path: string): OpenedDb {
+  const memory = path === ":memory:";
+  const created = memory || !existsSync(path);
+  if (!memory) mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new Database(path, { create: true, strict: true });
+  // busy_timeout first: the WAL switch itself needs the lock when another process holds it.
+  sqlite.exec("PRAGMA busy_timeout = 10000");
+  if (!memory) sqlite.exec("PRAGMA journal_mode = WAL");
+  // NORMAL in WAL mode survives a process crash (SIGKILL); only an OS crash can lose the last commits.
+  sqlite.exec("PRAGMA synchronous = NORMAL");
+  sqlite.exec("PRAGMA foreign_keys = ON");
+  migrate(sqlite);
+  return { sqlite, db: drizzle(sqlite, { schema }), created, path };
+}
+
+/** Applies every embedded migration not yet recorded, in order, each in its own transaction. */
+export function migrate(sqlite: Database): number {
+  sqlite.exec(
+    "CREATE TABLE IF NOT EXISTS __migrations (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)",
+  );
+  let applied = 0;
+  for (const m of MIGRATIONS) {
+    sqlite.exec("BEGIN IMMEDIATE");
+    try {
+      const done = sqlite.query("SELECT 1 FROM __migrations WHERE tag = ?").get(m.tag);
+      if (!done) {
+        for (const stmt of m.sql.split("--> statement-breakpoint")) {
+          if (stmt.trim()) sqlite.exec(stmt);
+        }
+        sqlite.query("INSERT INTO __migrations (tag, applied_at) VALUES (?, ?)").run(m.tag, Date.now());
+        applied++;
+      }
+      sqlite.exec("COMMIT");
+    } catch (err) {
+      sqlite.exec("ROLLBACK");
+      throw err;
+    }
+  }
+  return applied;
+}

@@ -1,0 +1,91 @@
+/**
+ * The whole database schema. drizzle-kit turns it into SQL migrations under db/migrations
+ * (`npm run db:generate`); db/migrate.ts applies them at start.
+ *
+ * Times are integer epoch milliseconds (UTC) unless named otherwise.
+ */
+import { sqliteTable, text, integer, real, primaryKey, index } from "drizzle-orm/sqlite-core";
+
+/** Key/value settings the service keeps for itself (generated JWT secret, data version). */
+export const settings = sqliteTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+});
+
+/** A named, ordered list of symbols. */
+export const universes = sqliteTable("universes", {
+  name: text("name").primaryKey(),
+  createdAt: integer("created_at").notNull(),
+  /** 'synthetic' for the embedded sample, 'imported' otherwise; shown as diagnostics.data_source. */
+  source: text("source").notNull().default("imported"),
+});
+
+export const universeMembers = sqliteTable(
+  "universe_members",
+  {
+    universe: text("universe").notNull().references(() => universes.name),
+    symbol: text("symbol").notNull(),
+    position: integer("position").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.universe, t.symbol] })],
+);
+
+/** OHLCV bars. `ts` is the bar's start instant; `offsetMin` the exchange-local UTC offset in minutes. */
+export const bars = sqliteTable(
+  "bars",
+  {
+    symbol: text("symbol").notNull(),
+    interval: text("interval").notNull(),
+    ts: integer("ts").notNull(),
+    offsetMin: integer("offset_min").notNull(),
+    open: real("open").notNull(),
+    high: real("high").notNull(),
+    low: real("low").notNull(),
+    close: real("close").notNull(),
+    volume: real("volume").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.symbol, t.interval, t.ts] })],
+);
+
+/** API users. Limits are per-user overrides; null means the configured global default. */
+export const users = sqliteTable("users", {
+  id: text("id").primaryKey(),
+  email: text("email"),
+  disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
+  perMinute: integer("per_minute"),
+  perDay: integer("per_day"),
+  createdAt: integer("created_at").notNull(),
+});
+
+/** Tokens minted by the CLI (for `token list`) and revocations by jti (also of tokens minted elsewhere). */
+export const tokens = sqliteTable(
+  "tokens",
+  {
+    jti: text("jti").primaryKey(),
+    userId: text("user_id").notNull(),
+    issuedAt: integer("issued_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [index("tokens_user_idx").on(t.userId)],
+);
+
+/**
+ * Audit log of every live request, and the meter: rows with counted = 1 are the admitted
+ * requests that consume the user's windows. A refunded (5xx) request keeps its row with counted = 0.
+ */
+export const requestLog = sqliteTable(
+  "request_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    requestId: text("request_id").notNull(),
+    userId: text("user_id"),
+    ts: integer("ts").notNull(),
+    status: integer("status"),
+    durationMs: real("duration_ms"),
+    counted: integer("counted").notNull().default(0),
+    code: text("code"),
+    params: text("params").notNull().default(""),
+  },
+  (t) => [index("request_log_meter_idx").on(t.userId, t.counted, t.ts)],
+);

@@ -1,0 +1,20 @@
+/** Time source, injected everywhere time matters so tests control it. Milliseconds since epoch. */
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** A clock tests can set and advance. */
+export class TestClock implements Clock {
+  constructor(private t: number) {}
+  now(): number {
+    return this.t;
+  }
+  set(t: number | string): void {
+    this.t = typeof t === "string" ? Date.parse(t) : t;
+  }
+  tick(ms: number): void {
+    this.t += ms;
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * The engine's contract: what goes in (aligned close series) and what comes out (the
+ * `data` payload of DECISIONS §3 plus diagnostics). Pure data, no I/O.
+ */
+
+export const INTERVALS = ["1m", "5m", "15m", "30m", "1h", "1d", "1w"] as const;
+export type Interval = (typeof INTERVALS)[number];
+
+export const METRICS = [
+  "degree_strength",
+  "eigenvector_centrality",
+  "betweenness_centrality",
+  "closeness_centrality",
+  "pagerank",
+] as const;
+export type Metric = (typeof METRICS)[number];
+
+export const GRAPH_METHODS = ["mst", "knn", "threshold", "complete"] as const;
+export type GraphMethod = (typeof GRAPH_METHODS)[number];
+
+export const CORR_METHODS = ["pearson", "spearman"] as const;
+export type CorrMethod = (typeof CORR_METHODS)[number];
+
+/** Every effective parameter after defaults (echoed as meta.params). */
+export interface ChartParams {
+  universe: string | null; // null when `symbols` is given
+  symbols: string[] | null;
+  interval: Interval;
+  lookback: number;
+  periods: number;
+  step: number;
+  asof: string | null; // YYYY-MM-DD or null = latest bar
+  metrics: Metric[];
+  graph_method: GraphMethod;
+  knn_k: number;
+  corr_threshold: number;
+  corr_method: CorrMethod;
+  include_graph: boolean;
+  sort: Metric | null;
+}
+
+/**
+ * Aligned input. `labels[k]` is calendar bar k's start as ISO 8601 with the exchange-local
+ * offset (e.g. `2025-09-30T00:00:00+05:30`); its first 10 characters are the local date.
+ * `closes[i][k]` is symbol i's close at bar k, NaN where the symbol has no bar.
+ */
+export interface SeriesInput {
+  symbols: string[];
+  labels: string[];
+  closes: Float64Array[];
+}
+
+/** One metric value: a number rounded to 6 decimals, or null when undefined. */
+export type MetricValue = number | null;
+
+export interface EdgeOut {
+  source: string;
+  target: string;
+  weight: number;
+  corr: number;
+}
+
+export interface GraphOut {
+  asof_date: string;
+  nodes: number;
+  edges: number;
+  method: GraphMethod;
+  edge_list?: EdgeOut[];
+  communities?: Record<string, number>;
+  n_communities?: number;
+  modularity?: number | null;
+}
+
+export type SnapshotStock = { symbol: string; community?: number | null } & Partial<Record<Metric, MetricValue>>;
+
+export interface SnapshotData {
+  type: "snapshot";
+  asof_date: string;
+  interval: Interval;
+  metrics: Metric[];
+  stocks: SnapshotStock[];
+  graph: GraphOut;
+}
+
+export type RollingPoint = { date: string } & Partial<Record<Metric, MetricValue>>;
+
+export interface RollingStock {
+  symbol: string;
+  community?: number | null;
+  points: RollingPoint[];
+}
+
+export interface RollingData {
+  type: "rolling";
+  asof_dates: string[];
+  interval: Interval;
+  metrics: Metric[];
+  stocks: RollingStock[];
+  latest_graph: GraphOut;
+}
+
+export type ChartData = SnapshotData | RollingData;
+
+/** The engine's part of meta.diagnostics (the market and HTTP layers add the rest). */
+export interface EngineDiagnostics {
+  n_in_graph: number;
+  /** Snapshot: symbols. Rolling: as-of date → symbols, only as-ofs that dropped any. */
+  dropped_insufficient_bars: string[] | Record<string, string[]>;
+  dropped_zero_variance: string[] | Record<string, string[]>;
+  window_bars: number;
+  first_asof: string;
+  last_asof: string;
+  /** Set when eigenvector or pagerank did not converge somewhere (values are null there). */
+  not_converged?: string[];
+}
+
+export interface ChartResult {
+  data: ChartData;
+  diagnostics: EngineDiagnostics;
+}
+
+/** A request the engine cannot serve: maps to 400 BAD_REQUEST or 404 NOT_FOUND. */
+export class ChartError extends Error {
+  constructor(
+    readonly code: "BAD_REQUEST" | "NOT_FOUND",
+    message: string,
+  ) {
+    super(message);
+    this.name = "ChartError";
+  }
+}
