@@ -1,0 +1,77 @@
+#!/usr/bin/python3
+"""networkx side of bench/engine.bench.ts: the same pipeline as the engine's snapshot
+(window -> log returns -> correlation -> graph -> five metrics -> Louvain + modularity),
+timed per graph method on the NIFTY-50 closes. Prints one JSON object to stdout.
+
+Usage: /usr/bin/python3 bench/networkx/bench_networkx.py [--asof 2024-06-28] [--lookback 60] [--repeats 15]
+Reuses generate_fixtures.py's functions, so the benchmark times exactly what the golden
+fixtures check (same tolerances: 1e-12, as the engine uses). CSV loading is not timed,
+as the engine side starts from aligned closes too.
+"""
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+import time
+
+import networkx as nx
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from generate_fixtures import corr_matrix, edge_pairs, load_dir, metrics_of, modularity_of  # noqa: E402
+
+DATA = os.path.join(HERE, "..", "..", "..", "shared", "data", "nifty50-daily")
+
+
+def snapshot(symbols, closes, t, lookback, graph_method, corr_method="pearson", knn_k=4, threshold=0.5):
+    nodes, rets = [], []
+    for s in symbols:
+        w = closes[s][t - lookback:t + 1]
+        if not np.all(w > 0):
+            continue
+        r = np.log(w[1:] / w[:-1])
+        if np.all(r == r[0]):
+            continue
+        nodes.append(s)
+        rets.append(r)
+    c = corr_matrix(rets, corr_method)
+    G = nx.Graph()
+    G.add_nodes_from(nodes)
+    for i, j in edge_pairs(c, len(nodes), graph_method, knn_k, threshold):
+        rho = float(c[i, j])
+        G.add_edge(nodes[i], nodes[j], weight=abs(rho), d=math.sqrt(2 * (1 - abs(rho))))
+    metrics = metrics_of(G, nodes)
+    communities = nx.community.louvain_communities(G, weight="weight", resolution=1, seed=42)
+    return metrics, communities, modularity_of(G)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--asof", default="2024-06-28")
+    ap.add_argument("--lookback", type=int, default=60)
+    ap.add_argument("--repeats", type=int, default=15)
+    ap.add_argument("--data", default=DATA)
+    args = ap.parse_args()
+    series = load_dir(args.data)
+    symbols = sorted(series)
+    labels = sorted(set().union(*(series[s].index for s in symbols)))
+    closes = {s: series[s].reindex(labels).to_numpy(dtype=float) for s in symbols}
+    t = max(k for k, l in enumerate(labels) if l[:10] <= args.asof)
+    out = {"networkx": nx.__version__, "python": sys.version.split()[0], "asof": labels[t],
+           "lookback": args.lookback, "repeats": args.repeats, "methods": {}}
+    for method in ["mst", "knn", "threshold", "complete"]:
+        snapshot(symbols, closes, t, args.lookback, method)  # warm-up
+        times = []
+        for _ in range(args.repeats):
+            t0 = time.perf_counter()
+            snapshot(symbols, closes, t, args.lookback, method)
+            times.append((time.perf_counter() - t0) * 1000)
+        out["methods"][method] = {"median_ms": statistics.median(times), "min_ms": min(times)}
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,47 @@
+/** The daily quota and its 429 (spec §7, §8; DECISIONS §6). */
+import { errorEnvelopeProblems, firstError, must } from "../lib/assert.ts";
+import { dailyRun } from "../lib/scenarios.ts";
+import { intHeader, parseDailyQuotaMessage, secondsToUtcMidnight } from "../lib/spec-forms.ts";
+import type { Check } from "../lib/types.ts";
+import { headerProblems } from "./limits.ts";
+
+export const DAILY_CHECKS: Check[] = [
+  {
+    id: "limits.daily-quota",
+    title: "after the daily limit of admitted calls the next is 429 DAILY_QUOTA_EXCEEDED with Retry-After and the headers",
+    cites: "interface-spec §7, §8",
+    profile: "core",
+    async run(ctx) {
+      const run = await dailyRun(ctx);
+      const limits = await ctx.limits();
+      const { rejected } = run;
+      must(run.oks.length <= limits.perDay, `${run.oks.length} calls admitted in one day, the daily limit is ${limits.perDay}`, ...run.oks.slice(-2));
+      if (ctx.hasSecret) must(run.oks.length === limits.perDay, `a fresh user got ${run.oks.length} of ${limits.perDay} daily calls`, ...run.oks.slice(-1), rejected);
+      const e = firstError(rejected);
+      must(rejected.status === 429 && e.code === "DAILY_QUOTA_EXCEEDED", `got ${rejected.status} ${e.code}, expected 429 DAILY_QUOTA_EXCEEDED`, rejected);
+      const ra = intHeader(rejected.headers, "Retry-After");
+      must(ra !== undefined && ra >= 1, `Retry-After is ${JSON.stringify(rejected.headers.get("retry-after"))}, expected integer seconds >= 1`, rejected);
+      const p = [...errorEnvelopeProblems(rejected), ...headerProblems(rejected, limits, false)];
+      must(p.length === 0, p.join("; "), rejected);
+      must(intHeader(rejected.headers, "X-RateLimit-Daily-Remaining") === 0, "X-RateLimit-Daily-Remaining is not 0 on DAILY_QUOTA_EXCEEDED", rejected);
+    },
+  },
+  {
+    id: "limits.daily-details",
+    title: "DAILY_QUOTA_EXCEEDED: Retry-After = seconds to next UTC midnight; message 'daily quota exceeded: N requests/day. Resets at …'",
+    cites: "DECISIONS §6",
+    profile: "full",
+    async run(ctx) {
+      const { rejected } = await dailyRun(ctx);
+      const limits = await ctx.limits();
+      const ra = intHeader(rejected.headers, "Retry-After") ?? -1;
+      const expected = secondsToUtcMidnight(rejected.receivedAt);
+      must(Math.abs(ra - expected) <= 5, `Retry-After is ${ra}, next UTC midnight is ${Math.round(expected)}s away`, rejected);
+      const { message } = firstError(rejected);
+      const parsed = parseDailyQuotaMessage(message);
+      must(parsed && parsed.limit === limits.perDay, `message ${JSON.stringify(message)}, expected 'daily quota exceeded: ${limits.perDay} requests/day. Resets at <ISO>.'`, rejected);
+      const midnight = new Date(rejected.receivedAt + expected * 1000).toISOString().replace(".000Z", "Z");
+      must(parsed.resetsAt === midnight || parsed.resetsAt === midnight.replace("Z", ".000Z"), `message resets at ${parsed.resetsAt}, expected ${midnight}`, rejected);
+    },
+  },
+];

@@ -1,0 +1,79 @@
+/** Envelope sweeps over every recorded response, plus routes that only DECISIONS defines (404, 405). */
+import { envelopeProblems, errorEnvelopeProblems, firstError, must } from "../lib/assert.ts";
+import { LIVE_PATH, type Context } from "../lib/context.ts";
+import type { Check, Exchange } from "../lib/types.ts";
+
+function sweep(list: Exchange[]): void {
+  for (const ex of list) {
+    // Health data has no stocks: the spec's data.stocks rule is for chart responses.
+    const p = envelopeProblems(ex).filter((s) => !(ex.path.startsWith("/health") && s.includes("stocks")));
+    must(p.length === 0, `${ex.method} ${ex.path} → ${ex.status}: ${p.join("; ")}`, ex);
+  }
+}
+
+/** Make sure at least one live error exists even when run alone (a missing token costs nothing). */
+async function ensureLiveError(ctx: Context): Promise<void> {
+  if (!ctx.client.log.some((e) => e.path.startsWith(LIVE_PATH) && e.status >= 400)) await ctx.live(undefined);
+}
+
+export const ENVELOPE_CHECKS: Check[] = [
+  {
+    id: "envelope.live",
+    title: "every live-endpoint response this run saw (200, 401, 429, …) carries the spec envelope",
+    cites: "interface-spec §2, §7",
+    profile: "core",
+    async run(ctx) {
+      await ensureLiveError(ctx);
+      sweep(ctx.client.log.filter((e) => e.path.startsWith(LIVE_PATH)));
+    },
+  },
+  {
+    id: "envelope.all-routes",
+    title: "every response of every route (health, demo, 404, 405) carries the envelope as application/json; charset=utf-8",
+    cites: "DECISIONS §4",
+    profile: "full",
+    async run(ctx) {
+      await ensureLiveError(ctx);
+      await ctx.client.request("/health");
+      await ctx.client.request("/v1/demo/chart");
+      sweep(ctx.client.log);
+      for (const ex of ctx.client.log) {
+        must(/^application\/json;\s*charset=utf-8$/i.test(ex.headers.get("content-type") ?? ""), `${ex.method} ${ex.path}: Content-Type ${ex.headers.get("content-type")}`, ex);
+      }
+    },
+  },
+  {
+    id: "http.not-found",
+    title: "an unknown route answers 404 NOT_FOUND in the error envelope",
+    cites: "DECISIONS §4",
+    profile: "full",
+    async run(ctx) {
+      const ex = await ctx.client.request("/v1/no-such-route");
+      must(ex.status === 404 && firstError(ex).code === "NOT_FOUND", `got ${ex.status} ${firstError(ex).code}`, ex);
+      const p = errorEnvelopeProblems(ex);
+      must(p.length === 0, p.join("; "), ex);
+    },
+  },
+  {
+    id: "http.method-not-allowed",
+    title: "POST on a known path answers 405 METHOD_NOT_ALLOWED with Allow: GET",
+    cites: "DECISIONS §4",
+    profile: "full",
+    async run(ctx) {
+      const ex = await ctx.client.request("/health", { method: "POST" });
+      must(ex.status === 405 && firstError(ex).code === "METHOD_NOT_ALLOWED", `got ${ex.status} ${firstError(ex).code}`, ex);
+      must(/\bGET\b/.test(ex.headers.get("allow") ?? ""), `Allow is ${JSON.stringify(ex.headers.get("allow"))}`, ex);
+    },
+  },
+  {
+    id: "http.request-id",
+    title: "a valid X-Request-Id is echoed back",
+    cites: "DECISIONS §4",
+    profile: "full",
+    async run(ctx) {
+      const id = `conf-${ctx.runId}`;
+      const ex = await ctx.client.request("/health", { headers: { "X-Request-Id": id } });
+      must(ex.headers.get("x-request-id") === id, `X-Request-Id is ${JSON.stringify(ex.headers.get("x-request-id"))}, expected ${id}`, ex);
+    },
+  },
+];

@@ -1,0 +1,97 @@
+/** The live endpoint's success responses (spec §2, §4; DECISIONS §3, §4). */
+import { must, successEnvelopeProblems } from "../lib/assert.ts";
+import { firstOk, userBCall } from "../lib/scenarios.ts";
+import { isIsoUtc, isToIsoStringForm } from "../lib/spec-forms.ts";
+import type { Check, Exchange } from "../lib/types.ts";
+
+const meta = (ex: Exchange) => (ex.json as { meta?: { generated_at?: unknown } } | undefined)?.meta;
+const data = (ex: Exchange) => (ex.json as { data?: Record<string, unknown> } | undefined)?.data;
+
+export const LIVE_CHECKS: Check[] = [
+  {
+    id: "live.ok",
+    title: "a valid token gets 200 with success true, data.stocks an array, meta.generated_at set",
+    cites: "interface-spec §2, §4",
+    profile: "core",
+    async run(ctx) {
+      const ex = await firstOk(ctx);
+      const p = successEnvelopeProblems(ex);
+      must(p.length === 0, `live 200 envelope: ${p.join("; ")}`, ex);
+    },
+  },
+  {
+    id: "live.generated-at",
+    title: "meta.generated_at is an ISO 8601 UTC timestamp close to now",
+    cites: "interface-spec §2 (meta)",
+    profile: "core",
+    async run(ctx) {
+      const ex = await firstOk(ctx);
+      const g = meta(ex)?.generated_at;
+      must(isIsoUtc(g), `meta.generated_at is ${JSON.stringify(g)}, expected ISO 8601 UTC`, ex);
+      const skewS = Math.abs(Date.parse(g as string) - ex.receivedAt) / 1000;
+      must(skewS < 300, `meta.generated_at ${g} is ${Math.round(skewS)}s away from the client's clock`, ex);
+    },
+  },
+  {
+    id: "live.generated-at-form",
+    title: "meta.generated_at has exactly the toISOString() form (milliseconds, Z)",
+    cites: "DECISIONS §3",
+    profile: "full",
+    async run(ctx) {
+      const ex = await firstOk(ctx);
+      must(isToIsoStringForm(meta(ex)?.generated_at), `meta.generated_at is ${JSON.stringify(meta(ex)?.generated_at)}, expected YYYY-MM-DDTHH:MM:SS.sssZ`, ex);
+    },
+  },
+  {
+    id: "live.rolling",
+    title: "periods > 1 returns 200 with data.stocks an array (a rolling series in one response)",
+    cites: "interface-spec §4 (periods)",
+    profile: "core",
+    async run(ctx) {
+      const ex = await userBCall(ctx);
+      must(ex.status === 200, `periods=3 by user B answered ${ex.status}, expected 200`, ex);
+      const p = successEnvelopeProblems(ex);
+      must(p.length === 0, `rolling envelope: ${p.join("; ")}`, ex);
+    },
+  },
+  {
+    id: "live.rolling-shape",
+    title: "periods=3 returns type rolling, 3 as-of dates and 3 points per stock",
+    cites: "DECISIONS §3 (rolling)",
+    profile: "full",
+    async run(ctx) {
+      const ex = await userBCall(ctx);
+      must(ex.status === 200, `periods=3 answered ${ex.status}, expected 200`, ex);
+      const d = data(ex);
+      must(d?.type === "rolling", `data.type is ${JSON.stringify(d?.type)}, expected "rolling"`, ex);
+      must(Array.isArray(d?.asof_dates) && d.asof_dates.length === 3, "data.asof_dates does not hold 3 dates", ex);
+      const stocks = d?.stocks as { points?: unknown[] }[];
+      must(stocks.length > 0 && stocks.every((s) => Array.isArray(s.points) && s.points.length === 3), "not every stock has 3 points", ex);
+    },
+  },
+  {
+    id: "live.snapshot-shape",
+    title: "periods=1 returns type snapshot with per-stock symbols",
+    cites: "DECISIONS §3 (snapshot)",
+    profile: "full",
+    async run(ctx) {
+      const ex = await firstOk(ctx);
+      const d = data(ex);
+      must(d?.type === "snapshot", `data.type is ${JSON.stringify(d?.type)}, expected "snapshot"`, ex);
+      const stocks = d?.stocks as { symbol?: unknown }[];
+      must(stocks.length > 0 && stocks.every((s) => typeof s.symbol === "string"), "data.stocks is empty or lacks symbols", ex);
+    },
+  },
+  {
+    id: "live.headers",
+    title: "live responses carry Cache-Control: no-store, JSON content type and X-Request-Id",
+    cites: "DECISIONS §4",
+    profile: "full",
+    async run(ctx) {
+      const ex = await firstOk(ctx);
+      must(/no-store/.test(ex.headers.get("cache-control") ?? ""), `Cache-Control is ${ex.headers.get("cache-control")}, expected no-store`, ex);
+      must(/^application\/json;\s*charset=utf-8$/i.test(ex.headers.get("content-type") ?? ""), `Content-Type is ${ex.headers.get("content-type")}`, ex);
+      must(ex.headers.get("x-request-id"), "no X-Request-Id", ex);
+    },
+  },
+];

@@ -1,0 +1,39 @@
+#!/usr/bin/env bun
+/** graph-stats-conformance: black-box checks of a deployment against the interface spec. Exit 0/1/2. */
+import { ALL_CHECKS } from "./checks/index.ts";
+import { parseArgs, USAGE } from "./lib/args.ts";
+import { exitCode, runKit, summaryLine } from "./lib/runner.ts";
+import { UsageError } from "./lib/types.ts";
+import { REPORTERS } from "./reporters/index.ts";
+
+/** Run the CLI with `argv` (no program name); returns the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  try {
+    const parsed = parseArgs(argv);
+    if (parsed.kind === "help") {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    if (parsed.kind === "list") {
+      const full = parsed.profile === "full" || parsed.profile === undefined;
+      for (const c of ALL_CHECKS) if (full || c.profile === "core") process.stdout.write(`${c.id}\t${c.profile}\t${c.cites}\t${c.title}\n`);
+      return 0;
+    }
+    const { options } = parsed;
+    const report = await runKit(options);
+    const out = REPORTERS[options.reporter](report);
+    if (options.output) {
+      await Bun.write(options.output, out);
+      process.stdout.write(`${summaryLine(report)}\n`);
+    } else process.stdout.write(out);
+    return exitCode(report);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`graph-stats-conformance: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+}
+
+if (import.meta.main) process.exit(await main(process.argv.slice(2)));

@@ -1,0 +1,94 @@
+// JWT building without any crypto of its own: the caller injects base64url and HMAC, so k6 plugs in
+// `k6/encoding` + `k6/crypto` and `bun test` plugs in node:crypto and checks the result with jose.
+
+/**
+ * @typedef {{ b64url: (text: string) => string,
+ *   hmac: (alg: 'sha256' | 'sha512', secret: string, data: string) => string }} Signer
+ *   `b64url` encodes a UTF-8 string as unpadded base64url; `hmac` returns the MAC as unpadded base64url.
+ */
+
+/** The issuer the service puts in (and expects of) its tokens. */
+export const ISSUER = 'graph-stats';
+
+/**
+ * Signs a JWT with HMAC. `alg` picks the hash: HS256 (the only one the service accepts) or HS512.
+ * @param {Record<string, unknown>} header must contain `alg`
+ * @param {Record<string, unknown>} claims
+ * @param {string} secret
+ * @param {Signer} signer
+ * @returns {string}
+ */
+export function signJwt(header, claims, secret, signer) {
+  const input = `${signer.b64url(JSON.stringify(header))}.${signer.b64url(JSON.stringify(claims))}`;
+  if (header.alg === 'none') return `${input}.`;
+  const hash = header.alg === 'HS512' ? 'sha512' : 'sha256';
+  return `${input}.${signer.hmac(hash, secret, input)}`;
+}
+
+/**
+ * The claims of a service token (DECISIONS §5).
+ * @param {{ sub: string, nowSec: number, ttlSec?: number, jti: string }} p
+ * @returns {{ sub: string, iat: number, exp: number, jti: string, iss: string }}
+ */
+export function serviceClaims(p) {
+  const ttl = p.ttlSec === undefined ? 86400 : p.ttlSec;
+  return { sub: p.sub, iat: p.nowSec, exp: p.nowSec + ttl, jti: p.jti, iss: ISSUER };
+}
+
+/**
+ * A valid HS256 service token, as `graph-stats token create` would mint it.
+ * @param {string} secret
+ * @param {{ sub: string, nowSec: number, ttlSec?: number, jti: string }} p
+ * @param {Signer} signer
+ * @returns {string}
+ */
+export function mintServiceToken(secret, p, signer) {
+  return signJwt({ alg: 'HS256', typ: 'JWT' }, serviceClaims(p), secret, signer);
+}
+
+/**
+ * @typedef {{ name: string, authorization: string | null, message: string }} BadTokenCase
+ *   `authorization` null means no Authorization header; `message` is the exact 401 message (DECISIONS §5).
+ */
+
+const MALFORMED_HEADER = "malformed authorization header: expected 'Bearer <token>'";
+
+/**
+ * The bad-credential cases of auth.js. Cases that need the real secret (expired, not yet valid, no `sub`,
+ * wrong algorithm correctly signed) are only produced when `secret` is given, because with a wrong secret
+ * the server would rightly answer "invalid token signature" instead.
+ * @param {{ nowSec: number, secret: string | null, validToken: string | null, runId: string }} p
+ * @param {Signer} signer
+ * @returns {BadTokenCase[]}
+ */
+export function badTokenCases(p, signer) {
+  const forgeSecret = `forged-${p.runId}-not-the-server-secret`;
+  const claims = serviceClaims({ sub: `auth-abuse-${p.runId}`, nowSec: p.nowSec, jti: `auth-${p.runId}` });
+  const hs256 = { alg: 'HS256', typ: 'JWT' };
+  /** @type {BadTokenCase[]} */
+  const cases = [
+    { name: 'missing', authorization: null, message: 'missing bearer token' },
+    { name: 'wrong-scheme', authorization: 'Basic dXNlcjpwYXNz', message: MALFORMED_HEADER },
+    { name: 'scheme-only', authorization: 'Bearer', message: MALFORMED_HEADER },
+    { name: 'two-tokens', authorization: 'Bearer abc.def.ghi extra', message: MALFORMED_HEADER },
+    { name: 'not-a-jwt', authorization: 'Bearer not-a-jwt', message: 'malformed token' },
+    { name: 'garbage-segments', authorization: 'Bearer !!!.@@@.###', message: 'malformed token' },
+    { name: 'forged', authorization: `Bearer ${signJwt(hs256, claims, forgeSecret, signer)}`, message: 'invalid token signature' },
+    { name: 'alg-none', authorization: `Bearer ${signJwt({ alg: 'none', typ: 'JWT' }, claims, '', signer)}`, message: 'unsupported token algorithm' },
+  ];
+  if (p.validToken) {
+    const parts = p.validToken.split('.');
+    const tampered = signer.b64url(JSON.stringify(Object.assign({}, claims, { sub: 'someone-else' })));
+    cases.push({ name: 'tampered-payload', authorization: `Bearer ${parts[0]}.${tampered}.${parts[2]}`, message: 'invalid token signature' });
+  }
+  if (p.secret) {
+    const s = p.secret;
+    cases.push(
+      { name: 'expired', authorization: `Bearer ${signJwt(hs256, Object.assign({}, claims, { iat: p.nowSec - 7200, exp: p.nowSec - 3600 }), s, signer)}`, message: 'token expired — generate a new token' },
+      { name: 'not-yet-valid', authorization: `Bearer ${signJwt(hs256, Object.assign({}, claims, { iat: p.nowSec + 3600, exp: p.nowSec + 7200 }), s, signer)}`, message: 'token not yet valid' },
+      { name: 'no-sub', authorization: `Bearer ${signJwt(hs256, { iat: p.nowSec, exp: p.nowSec + 3600, jti: claims.jti, iss: ISSUER }, s, signer)}`, message: "token missing required claim 'sub'" },
+      { name: 'hs512', authorization: `Bearer ${signJwt({ alg: 'HS512', typ: 'JWT' }, claims, s, signer)}`, message: 'unsupported token algorithm' }
+    );
+  }
+  return cases;
+}

@@ -1,0 +1,7 @@
+/** Authentication: token verification and minting, the signing secret, and the token and user stores. */
+export { createVerifier, AUTH_MESSAGES, type TokenClaims, type VerifyResult, type VerifierOptions } from "./verify-token.ts";
+export { mintToken, DEFAULT_ISSUER, type MintOptions, type MintedToken } from "./mint-token.ts";
+export { parseDuration } from "./duration.ts";
+export { resolveSecret } from "./secret.ts";
+export { recordToken, listTokens, revokeToken, isRevoked, type TokenRecord, type RevokeOutcome } from "./token-store.ts";
+export { ensureUser, getUser, createUser, setDisabled, setLimits, type UserRecord } from "./user-store.ts";

@@ -1,0 +1,135 @@
+/**
+ * Bearer token verification for the live endpoint (DECISIONS §5). Every failure is a return value
+ * with one of the documented 401 messages; checks run in a fixed order: header, token shape,
+ * algorithm, signature, claims, revocation.
+ */
+import { compactVerify, errors } from "jose";
+import type { Clock } from "../clock.ts";
+import { DEFAULT_ISSUER } from "./mint-token.ts";
+
+export interface TokenClaims {
+  sub: string;
+  iat: number;
+  exp: number;
+  jti: string;
+  iss: string;
+  email?: string;
+  nbf?: number;
+}
+
+/** `tokenSent` says whether a bearer token was presented, i.e. whether WWW-Authenticate gets `error="invalid_token"`. */
+export type VerifyResult = { ok: true; claims: TokenClaims } | { ok: false; message: string; tokenSent: boolean };
+
+export interface VerifierOptions {
+  secret: string;
+  /** Secrets still accepted after a rotation, tried in order after `secret`. */
+  previousSecrets?: string[];
+  /** Expected `iss`; default `graph-stats`. */
+  issuer?: string;
+  clock: Clock;
+  isRevoked: (jti: string) => boolean;
+  /** Tolerance for `iat`/`nbf` in the future; default 60. Never applied to `exp`. */
+  skewSeconds?: number;
+}
+
+export const AUTH_MESSAGES = {
+  missing: "missing bearer token",
+  malformedHeader: "malformed authorization header: expected 'Bearer <token>'",
+  malformedToken: "malformed token",
+  algorithm: "unsupported token algorithm",
+  signature: "invalid token signature",
+  expired: "token expired — generate a new token",
+  notYetValid: "token not yet valid",
+  revoked: "token revoked",
+  wrongIssuer: "token issuer not accepted",
+  missingClaim: (name: string) => `token missing required claim '${name}'`,
+} as const;
+
+const B64URL_PART = /^[A-Za-z0-9_-]*$/;
+
+function fail(message: string, tokenSent = true): VerifyResult {
+  return { ok: false, message, tokenSent };
+}
+
+function decodeJsonObject(part: string): Record<string, unknown> | null {
+  if (!part || !B64URL_PART.test(part)) return null;
+  try {
+    const value: unknown = JSON.parse(Buffer.from(part, "base64url").toString("utf8"));
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+const isNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+
+/**
+ * Builds the verifier. Required claims, checked in this order: `sub` (non-empty string), `exp`,
+ * `iat` (numbers), `jti` (non-empty string, so every token can be revoked). `iss` may be absent;
+ * when present it must equal the issuer.
+ */
+export function createVerifier(o: VerifierOptions): (authorizationHeader: string | null) => Promise<VerifyResult> {
+  const encoder = new TextEncoder();
+  const keys = [o.secret, ...(o.previousSecrets ?? [])].filter((s) => s.length > 0).map((s) => encoder.encode(s));
+  const issuer = o.issuer ?? DEFAULT_ISSUER;
+  const skew = o.skewSeconds ?? 60;
+
+  return async function verifyBearer(authorizationHeader) {
+    const header = (authorizationHeader ?? "").trim();
+    if (!header) return fail(AUTH_MESSAGES.missing, false);
+    const parts = /^(\S+) +(\S+)$/.exec(header);
+    if (!parts || parts[1].toLowerCase() !== "bearer") {
+      // A token was presented only if the Bearer scheme was used with something after it (RFC 6750 §3).
+      return fail(AUTH_MESSAGES.malformedHeader, /^bearer\s+\S/i.test(header));
+    }
+    const token = parts[2];
+
+    const segments = token.split(".");
+    if (segments.length !== 3 || !B64URL_PART.test(segments[2])) return fail(AUTH_MESSAGES.malformedToken);
+    const protectedHeader = decodeJsonObject(segments[0]);
+    const payload = decodeJsonObject(segments[1]);
+    if (!protectedHeader || !payload) return fail(AUTH_MESSAGES.malformedToken);
+
+    // Checked before any key is touched: alg "none" and RS256/HS256 confusion never reach the HMAC.
+    if (protectedHeader.alg !== "HS256") return fail(AUTH_MESSAGES.algorithm);
+
+    const signature = await checkSignature(token, keys);
+    if (signature) return fail(signature);
+
+    const claims = payload;
+    if (typeof claims.sub !== "string" || claims.sub === "") return fail(AUTH_MESSAGES.missingClaim("sub"));
+    if (!isNumber(claims.exp)) return fail(AUTH_MESSAGES.missingClaim("exp"));
+    if (!isNumber(claims.iat)) return fail(AUTH_MESSAGES.missingClaim("iat"));
+    if (typeof claims.jti !== "string" || claims.jti === "") return fail(AUTH_MESSAGES.missingClaim("jti"));
+    if (claims.nbf !== undefined && !isNumber(claims.nbf)) return fail(AUTH_MESSAGES.malformedToken);
+    if (claims.email !== undefined && typeof claims.email !== "string") return fail(AUTH_MESSAGES.malformedToken);
+    if (claims.iss !== undefined && claims.iss !== issuer) return fail(AUTH_MESSAGES.wrongIssuer);
+
+    const now = o.clock.now() / 1000;
+    if (claims.exp <= now) return fail(AUTH_MESSAGES.expired);
+    if (claims.iat > now + skew || (claims.nbf !== undefined && claims.nbf > now + skew)) {
+      return fail(AUTH_MESSAGES.notYetValid);
+    }
+    if (o.isRevoked(claims.jti)) return fail(AUTH_MESSAGES.revoked);
+
+    const result: TokenClaims = { sub: claims.sub, iat: claims.iat, exp: claims.exp, jti: claims.jti, iss: issuer };
+    if (claims.email !== undefined) result.email = claims.email as string;
+    if (claims.nbf !== undefined) result.nbf = claims.nbf;
+    return { ok: true, claims: result };
+  };
+}
+
+/** Tries each key in turn (rotation); jose compares MACs in constant time via WebCrypto. Returns a message on failure. */
+async function checkSignature(token: string, keys: Uint8Array[]): Promise<string | null> {
+  for (const key of keys) {
+    try {
+      await compactVerify(token, key, { algorithms: ["HS256"] });
+      return null;
+    } catch (err) {
+      if (err instanceof errors.JWSSignatureVerificationFailed) continue;
+      if (err instanceof errors.JOSENotSupported || err instanceof errors.JOSEAlgNotAllowed) return AUTH_MESSAGES.algorithm;
+      return AUTH_MESSAGES.malformedToken;
+    }
+  }
+  return AUTH_MESSAGES.signature;
+}

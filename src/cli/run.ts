@@ -1,0 +1,60 @@
+/** Dispatches `graph-stats <command>`; returns the exit code (0 ok, 1 failure, 2 usage). */
+import { openDatabase } from "../../db/open.ts";
+import { VERSION } from "../http/server.ts";
+import { parseCli, UsageError, type ParsedArgs } from "./args.ts";
+import { importCommand } from "./import-command.ts";
+import { serveCommand } from "./serve-command.ts";
+import { tokenCommand } from "./token-command.ts";
+import { usageCommand } from "./usage-command.ts";
+import { userCommand } from "./user-command.ts";
+import { USAGE } from "./usage-text.ts";
+import { prepareDatabase } from "../http/server.ts";
+import { createLogger } from "../logger.ts";
+
+type Command = (args: ParsedArgs) => Promise<number> | number;
+
+const COMMANDS: Record<string, Command> = {
+  serve: serveCommand,
+  migrate: (args) => {
+    const opened = prepareDatabase(args.config, createLogger(args.config.logLevel, 2));
+    console.log(`database ${args.config.db} is up to date${opened.created ? " (created)" : ""}`);
+    opened.sqlite.close();
+    return 0;
+  },
+  import: importCommand,
+  token: tokenCommand,
+  user: userCommand,
+  usage: usageCommand,
+};
+
+export async function runCli(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
+  try {
+    const args = parseCli(argv, env);
+    if (args.flags.version) {
+      console.log(VERSION);
+      return 0;
+    }
+    const name = args.positionals[0] ?? "serve";
+    if (args.flags.help || name === "help") {
+      console.log(USAGE);
+      return 0;
+    }
+    const command = COMMANDS[name];
+    if (!command) throw new UsageError(`unknown command '${name}'; commands: ${Object.keys(COMMANDS).join(", ")}`);
+    return await command({ ...args, positionals: args.positionals.slice(1) });
+  } catch (err) {
+    if (err instanceof UsageError) {
+      console.error(`graph-stats: ${err.message}\nRun 'graph-stats --help' for usage.`);
+      return 2;
+    }
+    console.error(`graph-stats: ${(err as Error).message ?? String(err)}`);
+    return 1;
+  }
+}
+
+/** Opens the configured database for a one-shot command (created and sampled like serve would). */
+export function openForCommand(args: ParsedArgs) {
+  return prepareDatabase(args.config, createLogger(args.config.logLevel, 2));
+}
+
+export { openDatabase };

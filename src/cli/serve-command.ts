@@ -1,0 +1,61 @@
+/**
+ * `serve`: one process, or with --workers N a supervisor and N processes sharing the port
+ * (SO_REUSEPORT) and the database file; metering stays exact because it is one SQLite transaction.
+ * SIGTERM/SIGINT drain in-flight requests, then close the database.
+ */
+import { createLogger } from "../logger.ts";
+import { prepareDatabase, startServer } from "../http/server.ts";
+import { resolveSecret } from "../auth/index.ts";
+import type { ParsedArgs } from "./args.ts";
+
+const WORKER_ENV = "GRAPH_STATS_WORKER_CHILD";
+
+export async function serveCommand(args: ParsedArgs): Promise<number> {
+  const { config } = args;
+  const logger = createLogger(config.logLevel);
+  if (config.workers > 1 && process.env[WORKER_ENV] !== "1") return supervise(args, logger);
+
+  const server = startServer(config, logger, { reusePort: config.workers > 1 });
+  logger.info({ port: server.port, host: config.host, db: config.db, worker: process.env[WORKER_ENV] === "1" }, "listening");
+  await new Promise<void>((resolve) => {
+    const shutdown = (signal: string) => {
+      logger.info({ signal }, "shutting down: draining in-flight requests");
+      server.stop().then(() => {
+        logger.info("stopped");
+        resolve();
+      });
+    };
+    process.once("SIGTERM", () => shutdown("SIGTERM"));
+    process.once("SIGINT", () => shutdown("SIGINT"));
+  });
+  return 0;
+}
+
+/** Prepares the database once, then runs N children on one port and forwards signals to them. */
+async function supervise(args: ParsedArgs, logger: ReturnType<typeof createLogger>): Promise<number> {
+  const { config } = args;
+  const opened = prepareDatabase(config, logger);
+  resolveSecret(opened.sqlite, config.jwtSecret, (msg) => logger.warn(msg));
+  opened.sqlite.close();
+  let port = config.port;
+  if (port === 0) {
+    // Children must share one concrete port: take a free one now.
+    const probe = Bun.serve({ port: 0, hostname: config.host, fetch: () => new Response() });
+    port = probe.port as number;
+    probe.stop(true);
+  }
+  const self = Bun.main.startsWith("/$bunfs/") ? [process.execPath] : [process.execPath, Bun.main];
+  const argv = process.argv.slice(2).filter((a, i, all) => !(a === "--port" || all[i - 1] === "--port" || a.startsWith("--port=")));
+  const children = Array.from({ length: config.workers }, () =>
+    Bun.spawn([...self, ...argv, "--port", String(port)], {
+      env: { ...process.env, [WORKER_ENV]: "1" },
+      stdio: ["ignore", "inherit", "inherit"],
+    }),
+  );
+  logger.info({ port, workers: config.workers }, "supervising workers");
+  const forward = (signal: NodeJS.Signals) => children.forEach((c) => c.kill(signal));
+  process.on("SIGTERM", () => forward("SIGTERM"));
+  process.on("SIGINT", () => forward("SIGINT"));
+  const codes = await Promise.all(children.map((c) => c.exited));
+  return codes.every((c) => c === 0) ? 0 : 1;
+}

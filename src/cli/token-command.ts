@@ -1,0 +1,90 @@
+/** `token create|list|revoke`: minting uses the same secret resolution as `serve`. */
+import { listTokens, mintToken, parseDuration, recordToken, resolveSecret, revokeToken } from "../auth/index.ts";
+import { systemClock } from "../clock.ts";
+import { intFlag, UsageError, type ParsedArgs } from "./args.ts";
+import { openForCommand } from "./run.ts";
+
+const USER_ID = /^[A-Za-z0-9@._:-]{1,128}$/;
+
+export async function tokenCommand(args: ParsedArgs): Promise<number> {
+  const [sub, ...rest] = args.positionals;
+  if (sub === "create") return create(args);
+  if (sub === "list") return list(args);
+  if (sub === "revoke") return revoke(args, rest);
+  throw new UsageError(`token needs a subcommand: create, list or revoke${sub ? ` (got '${sub}')` : ""}`);
+}
+
+function userIds(args: ParsedArgs): string[] {
+  const explicit = args.flags.user ?? [];
+  const n = intFlag("users", args.flags.users, 1, 100_000);
+  if (explicit.length && n) throw new UsageError("give either --user ID (repeatable) or --users N, not both");
+  const prefix = args.flags.prefix ?? "load-";
+  const ids = n ? Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`) : explicit;
+  if (ids.length === 0) throw new UsageError("token create needs --user ID or --users N");
+  for (const id of ids) if (!USER_ID.test(id)) throw new UsageError(`user id '${id}' must be 1-128 of [A-Za-z0-9@._:-]`);
+  return ids;
+}
+
+async function create(args: ParsedArgs): Promise<number> {
+  const ids = userIds(args);
+  let ttlSeconds: number;
+  try {
+    ttlSeconds = parseDuration(args.flags.ttl ?? args.config.tokenTtl);
+  } catch (err) {
+    throw new UsageError(`--ttl: ${(err as Error).message}`);
+  }
+  const opened = openForCommand(args);
+  try {
+    const secret = resolveSecret(opened.sqlite, args.config.jwtSecret, (m) => console.error(m));
+    const out: { user: string; token: string; jti: string; expires_at: string }[] = [];
+    const record = opened.sqlite.transaction((minted: { jti: string; userId: string; iat: number; exp: number }[]) => {
+      for (const m of minted) recordToken(opened.sqlite, { jti: m.jti, userId: m.userId, issuedAt: m.iat * 1000, expiresAt: m.exp * 1000 });
+    });
+    const minted = [];
+    for (const userId of ids) {
+      const t = await mintToken({ secret, userId, ttlSeconds, clock: systemClock, email: args.flags.email });
+      minted.push({ ...t, userId });
+      out.push({ user: userId, token: t.token, jti: t.jti, expires_at: new Date(t.exp * 1000).toISOString() });
+    }
+    record(minted);
+    if (args.flags.json) console.log(JSON.stringify(out, null, 2));
+    else for (const t of out) console.log(t.token);
+    return 0;
+  } finally {
+    opened.sqlite.close();
+  }
+}
+
+function list(args: ParsedArgs): number {
+  const opened = openForCommand(args);
+  try {
+    const rows = listTokens(opened.sqlite, { userId: args.flags.user?.[0] });
+    const now = Date.now();
+    const shown = rows.map((r) => ({
+      jti: r.jti,
+      user: r.userId,
+      issued_at: r.issuedAt ? new Date(r.issuedAt).toISOString() : null,
+      expires_at: r.expiresAt ? new Date(r.expiresAt).toISOString() : null,
+      status: r.revokedAt ? "revoked" : r.expiresAt <= now ? "expired" : "active",
+    }));
+    if (args.flags.json) console.log(JSON.stringify(shown, null, 2));
+    else {
+      console.log(["jti", "user", "issued_at", "expires_at", "status"].join("\t"));
+      for (const r of shown) console.log([r.jti, r.user, r.issued_at ?? "-", r.expires_at ?? "-", r.status].join("\t"));
+    }
+    return 0;
+  } finally {
+    opened.sqlite.close();
+  }
+}
+
+function revoke(args: ParsedArgs, jtis: string[]): number {
+  if (jtis.length === 0) throw new UsageError("token revoke needs at least one JTI (see 'token list')");
+  const opened = openForCommand(args);
+  try {
+    for (const jti of jtis) console.log(`${jti}: ${revokeToken(opened.sqlite, jti, Date.now())}`);
+    return 0;
+  } finally {
+    opened.sqlite.close();
+  }
+}

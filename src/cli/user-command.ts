@@ -1,0 +1,40 @@
+/** `user create|disable|enable|limits`. */
+import { createUser, getUser, setDisabled, setLimits } from "../auth/index.ts";
+import { intFlag, UsageError, type ParsedArgs } from "./args.ts";
+import { openForCommand } from "./run.ts";
+
+export function userCommand(args: ParsedArgs): number {
+  const [sub, id] = args.positionals;
+  if (!sub || !["create", "disable", "enable", "limits"].includes(sub)) {
+    throw new UsageError(`user needs a subcommand: create, disable, enable or limits${sub ? ` (got '${sub}')` : ""}`);
+  }
+  if (!id) throw new UsageError(`user ${sub} needs a user ID`);
+  const opened = openForCommand(args);
+  const { sqlite } = opened;
+  try {
+    if (sub === "create") {
+      const { created } = createUser(sqlite, { id, email: args.flags.email, now: Date.now() });
+      console.log(created ? `user ${id} created` : `user ${id} already exists`);
+      return 0;
+    }
+    if (!getUser(sqlite, id)) {
+      console.error(`graph-stats: no user '${id}' (users are created by 'user create' or on first use of a valid token)`);
+      return 1;
+    }
+    if (sub === "disable" || sub === "enable") {
+      setDisabled(sqlite, id, sub === "disable");
+      console.log(`user ${id} ${sub}d`);
+      return 0;
+    }
+    const perMinute = intFlag("per-minute", args.flags["per-minute"]);
+    const perDay = intFlag("per-day", args.flags["per-day"]);
+    if (args.flags.reset) setLimits(sqlite, id, null);
+    else if (perMinute !== undefined || perDay !== undefined) setLimits(sqlite, id, { perMinute, perDay });
+    const u = getUser(sqlite, id)!;
+    const show = (own: number | null, global: number) => (own === null ? `${global} (default)` : String(own));
+    console.log(`user ${id}: per_minute ${show(u.perMinute, args.config.ratePerMinute)}, per_day ${show(u.perDay, args.config.ratePerDay)}${u.disabled ? ", disabled" : ""}`);
+    return 0;
+  } finally {
+    sqlite.close();
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Configuration: command-line flags over GRAPH_STATS_* environment variables over defaults
+ * (DECISIONS §8). Validated with zod so a bad value stops the program with a clear message.
+ */
+import { z } from "zod";
+
+const intFrom = (name: string, min: number, max: number) =>
+  z.coerce
+    .number({ error: `${name} must be an integer from ${min} to ${max}` })
+    .int(`${name} must be an integer from ${min} to ${max}`)
+    .min(min, `${name} must be an integer from ${min} to ${max}`)
+    .max(max, `${name} must be an integer from ${min} to ${max}`);
+
+const list = z
+  .string()
+  .transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean));
+
+const boolish = z.union([z.boolean(), z.enum(["true", "false", "1", "0"]).transform((s) => s === "true" || s === "1")]);
+
+export const CONFIG_SCHEMA = z.object({
+  port: intFrom("port", 0, 65535).default(8080),
+  host: z.string().min(1).default("0.0.0.0"),
+  db: z.string().min(1).default("./data/graph-stats.sqlite"),
+  jwtSecret: z.string().min(16, "jwt secret must be at least 16 characters").optional(),
+  jwtPreviousSecrets: list.default([]),
+  tokenTtl: z.string().default("24h"),
+  ratePerMinute: intFrom("rate per minute", 1, 1_000_000).default(1),
+  ratePerDay: intFrom("rate per day", 1, 100_000_000).default(30),
+  defaultUniverse: z.string().min(1).default("sample"),
+  corsOrigins: list.default([]),
+  logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  sample: boolish.default(true),
+  workers: intFrom("workers", 1, 64).default(1),
+});
+
+export type Config = z.infer<typeof CONFIG_SCHEMA>;
+
+/** Option names (camelCase) → flag (`--rate-per-minute`) and env (`GRAPH_STATS_RATE_PER_MINUTE`). */
+export const CONFIG_KEYS = Object.keys(CONFIG_SCHEMA.shape) as (keyof Config)[];
+
+export function flagName(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase());
+}
+
+export function envName(key: string): string {
+  return "GRAPH_STATS_" + flagName(key).replace(/-/g, "_").toUpperCase();
+}
+
+/**
+ * Merges flags (already parsed, camelCase keys, strings/booleans) over the environment.
+ * Throws a plain Error listing every bad value.
+ */
+export function loadConfig(flags: Record<string, unknown>, env: Record<string, string | undefined>): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of CONFIG_KEYS) {
+    const fromEnv = env[envName(key)];
+    if (fromEnv !== undefined && fromEnv !== "") raw[key] = fromEnv;
+    if (flags[key] !== undefined) raw[key] = flags[key];
+  }
+  const parsed = CONFIG_SCHEMA.safeParse(raw);
+  if (!parsed.success) {
+    throw new Error(
+      parsed.error.issues
+        .map((i) => `--${flagName(String(i.path[0]))} (${envName(String(i.path[0]))}): ${i.message}`)
+        .join("\n"),
+    );
+  }
+  return parsed.data;
+}

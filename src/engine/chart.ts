@@ -1,0 +1,142 @@
+/**
+ * The engine's entry point: aligned closes + effective parameters → chart payload and
+ * diagnostics (DECISIONS §2 and §3). Pure: no I/O, no clock.
+ *
+ * Choices the decisions leave open:
+ * - Every input symbol appears in `stocks`; one that does not take part at an as-of has
+ *   null metrics (and community) there.
+ * - Rolling: an as-of where fewer than 2 symbols take part has null metrics for everyone;
+ *   only when no as-of has 2 is the request a 404. `sort` orders by the latest point.
+ * - Communities (Louvain) are computed only for the graph that is returned, and only when
+ *   `include_graph` is true, since nothing else shows them.
+ */
+import { correlationMatrix } from "./correlation.ts";
+import { buildGraph } from "./graph.ts";
+import { louvain } from "./louvain.ts";
+import { computeMetrics } from "./metrics/index.ts";
+import { MAX_POINTS } from "./params-fields.ts";
+import { rollingData, snapshotData, type AsofResult } from "./payload.ts";
+import { SlidingMoments } from "./rolling-moments.ts";
+import { ChartError, type ChartParams, type ChartResult, type EngineDiagnostics, type SeriesInput } from "./types.ts";
+import { buildReturnsPanel, windowMembers, windowSeries, type ReturnsPanel } from "./window.ts";
+
+/** Throws ChartError (BAD_REQUEST / NOT_FOUND) for requests the data cannot serve. */
+export function computeChart(input: SeriesInput, params: ChartParams): ChartResult {
+  checkInput(input);
+  const asofs = resolveAsofs(input, params);
+  const panel = buildReturnsPanel(input.closes, asofs[0], asofs[asofs.length - 1], params.lookback);
+  const moments = params.periods > 1 && params.corr_method === "pearson" ? new SlidingMoments(panel) : null;
+  const results = asofs.map((t, q) => computeAsof(input, panel, params, t, q === asofs.length - 1, moments));
+  if (!results.some((r) => r.graph)) throw tooFewSymbols(input, params, results[results.length - 1]);
+  const data =
+    params.periods === 1 ? snapshotData(results[0], input.symbols, params) : rollingData(results, input.symbols, params);
+  return { data, diagnostics: diagnostics(input, params, results) };
+}
+
+function checkInput(input: SeriesInput): void {
+  if (input.closes.length !== input.symbols.length || input.closes.some((c) => c.length !== input.labels.length)) {
+    throw new Error("SeriesInput: closes must hold one series per symbol, each as long as labels");
+  }
+  if (input.symbols.length === 0 || input.labels.length === 0) {
+    throw new ChartError("NOT_FOUND", "no bars exist for the requested symbols at this interval");
+  }
+}
+
+/** Calendar indices of the as-of bars, oldest first. */
+export function resolveAsofs(input: SeriesInput, params: ChartParams): number[] {
+  const { labels } = input;
+  const points = params.periods * input.symbols.length;
+  if (points > MAX_POINTS) {
+    throw new ChartError(
+      "BAD_REQUEST",
+      `periods x symbols must be at most ${MAX_POINTS}, got ${params.periods} x ${input.symbols.length} = ${points}; request fewer periods or symbols`,
+    );
+  }
+  let t = labels.length - 1;
+  if (params.asof !== null) {
+    const asof = params.asof;
+    while (t >= 0 && labels[t].slice(0, 10) > asof) t--;
+    if (t < 0) {
+      throw new ChartError(
+        "BAD_REQUEST",
+        `asof ${asof} is before the first bar (${labels[0].slice(0, 10)}) at interval ${params.interval}`,
+      );
+    }
+  }
+  const need = params.lookback + (params.periods - 1) * params.step + 1;
+  if (t + 1 < need) {
+    throw new ChartError(
+      "BAD_REQUEST",
+      `lookback=${params.lookback}, periods=${params.periods}, step=${params.step} needs ${need} bars up to ` +
+        `${labels[t].slice(0, 10)} but only ${t + 1} exist at interval ${params.interval}`,
+    );
+  }
+  return Array.from({ length: params.periods }, (_, p) => t - (params.periods - 1 - p) * params.step);
+}
+
+function computeAsof(
+  input: SeriesInput,
+  panel: ReturnsPanel,
+  params: ChartParams,
+  t: number,
+  isLatest: boolean,
+  moments: SlidingMoments | null,
+): AsofResult {
+  const members = windowMembers(panel, t);
+  const result: AsofResult = {
+    label: input.labels[t],
+    ...members,
+    graph: null,
+    values: {},
+    notConverged: [],
+    communities: null,
+  };
+  const n = members.nodes.length;
+  if (n < 2) return result;
+  const corr = moments
+    ? moments.correlationAt(t, members.nodes)
+    : correlationMatrix(windowSeries(panel, members.nodes, t), params.corr_method);
+  const g = buildGraph(corr, n, params.graph_method, { knnK: params.knn_k, threshold: params.corr_threshold });
+  const m = computeMetrics(g, params.metrics);
+  result.graph = g;
+  result.values = m.values;
+  result.notConverged = m.notConverged;
+  if (isLatest && params.include_graph) result.communities = louvain(g);
+  return result;
+}
+
+function tooFewSymbols(input: SeriesInput, params: ChartParams, r: AsofResult): ChartError {
+  const names = (idx: number[]) => idx.map((i) => input.symbols[i]).join(", ");
+  const parts = [
+    `only ${r.nodes.length} of ${input.symbols.length} symbols can be used up to ${r.label.slice(0, 10)} ` +
+      `(lookback ${params.lookback} at interval ${params.interval}); at least 2 are needed`,
+  ];
+  if (r.droppedBars.length > 0) {
+    parts.push(`without a close > 0 at each of the ${params.lookback + 1} bars: ${names(r.droppedBars)}`);
+  }
+  if (r.droppedZeroVar.length > 0) parts.push(`with constant prices: ${names(r.droppedZeroVar)}`);
+  if (params.periods > 1) parts.push("this holds at every requested as-of");
+  return new ChartError("NOT_FOUND", parts.join("; "));
+}
+
+function diagnostics(input: SeriesInput, params: ChartParams, results: AsofResult[]): EngineDiagnostics {
+  const names = (idx: number[]) => idx.map((i) => input.symbols[i]);
+  const latest = results[results.length - 1];
+  const notConverged = [...new Set(results.flatMap((r) => r.notConverged))];
+  const perAsof = (pick: (r: AsofResult) => number[]) => {
+    if (params.periods === 1) return names(pick(results[0]));
+    const out: Record<string, string[]> = {};
+    for (const r of results) if (pick(r).length > 0) out[r.label] = names(pick(r));
+    return out;
+  };
+  const d: EngineDiagnostics = {
+    n_in_graph: latest.graph ? latest.nodes.length : 0,
+    dropped_insufficient_bars: perAsof((r) => r.droppedBars),
+    dropped_zero_variance: perAsof((r) => r.droppedZeroVar),
+    window_bars: params.lookback + 1,
+    first_asof: results[0].label,
+    last_asof: latest.label,
+  };
+  if (notConverged.length > 0) d.not_converged = notConverged;
+  return d;
+}

@@ -1,0 +1,165 @@
+/**
+ * Correlation graph construction (DECISIONS §2.4–2.5): edges with w = |rho| and
+ * d = sqrt(2(1 - |rho|)), stored as a sorted edge list plus a CSR adjacency. The CSR form is
+ * what the metric kernels iterate over; building it once per as-of avoids allocating a
+ * general-purpose graph object (graphology) for every window of a rolling request.
+ */
+import type { GraphMethod } from "./types.ts";
+
+export interface Graph {
+  /** nodes 0..n-1 in response order */
+  n: number;
+  /** edges, src < dst, sorted by (src, dst) */
+  src: Int32Array;
+  dst: Int32Array;
+  /** |rho| */
+  w: Float64Array;
+  /** sqrt(2 * (1 - |rho|)) */
+  d: Float64Array;
+  /** signed rho */
+  corr: Float64Array;
+  /** CSR adjacency, both directions; neighbours of v are nbr[offsets[v] .. offsets[v+1]), ascending */
+  offsets: Int32Array;
+  nbr: Int32Array;
+  nbrW: Float64Array;
+  nbrD: Float64Array;
+}
+
+/** Edge length used for shortest paths and the MST; the same expression everywhere keeps ties exact. */
+export function edgeLength(absRho: number): number {
+  return Math.sqrt(2 * (1 - absRho));
+}
+
+/** Builds a Graph from an edge list of pairs (i < j) given in any order. */
+export function graphFromPairs(corr: Float64Array, n: number, pairs: number[]): Graph {
+  const m = pairs.length / 2;
+  const idx = Array.from({ length: m }, (_, e) => e);
+  idx.sort((a, b) => pairs[2 * a] - pairs[2 * b] || pairs[2 * a + 1] - pairs[2 * b + 1]);
+  const src = new Int32Array(m);
+  const dst = new Int32Array(m);
+  const w = new Float64Array(m);
+  const d = new Float64Array(m);
+  const c = new Float64Array(m);
+  const deg = new Int32Array(n + 1);
+  for (let e = 0; e < m; e++) {
+    const i = pairs[2 * idx[e]];
+    const j = pairs[2 * idx[e] + 1];
+    src[e] = i;
+    dst[e] = j;
+    c[e] = corr[i * n + j];
+    w[e] = Math.abs(c[e]);
+    d[e] = edgeLength(w[e]);
+    deg[i + 1]++;
+    deg[j + 1]++;
+  }
+  const offsets = new Int32Array(n + 1);
+  for (let v = 0; v < n; v++) offsets[v + 1] = offsets[v] + deg[v + 1];
+  const fill = offsets.slice(0, n);
+  const nbr = new Int32Array(2 * m);
+  const nbrW = new Float64Array(2 * m);
+  const nbrD = new Float64Array(2 * m);
+  // Edges are sorted by (src, dst): pass 1 writes the lower-index neighbours of each node in
+  // ascending order, pass 2 the higher-index ones, so every CSR row ends up ascending.
+  for (let e = 0; e < m; e++) {
+    const p = fill[dst[e]]++;
+    nbr[p] = src[e];
+    nbrW[p] = w[e];
+    nbrD[p] = d[e];
+  }
+  for (let e = 0; e < m; e++) {
+    const p = fill[src[e]]++;
+    nbr[p] = dst[e];
+    nbrW[p] = w[e];
+    nbrD[p] = d[e];
+  }
+  return { n, src, dst, w, d, corr: c, offsets, nbr, nbrW, nbrD };
+}
+
+function completePairs(n: number): number[] {
+  const pairs: number[] = [];
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) pairs.push(i, j);
+  return pairs;
+}
+
+function thresholdPairs(corr: Float64Array, n: number, t: number): number[] {
+  const pairs: number[] = [];
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if (Math.abs(corr[i * n + j]) >= t) pairs.push(i, j);
+  return pairs;
+}
+
+function knnPairs(corr: Float64Array, n: number, k: number): number[] {
+  const keep = new Uint8Array(n * n);
+  const take = Math.min(k, n - 1);
+  const others = new Int32Array(n - 1);
+  for (let i = 0; i < n; i++) {
+    let q = 0;
+    for (let j = 0; j < n; j++) if (j !== i) others[q++] = j;
+    // Stable order: highest |rho| first, ties by lower index (DECISIONS §2.5).
+    const sorted = Array.from(others).sort(
+      (a, b) => Math.abs(corr[i * n + b]) - Math.abs(corr[i * n + a]) || a - b,
+    );
+    for (let r = 0; r < take; r++) {
+      const j = sorted[r];
+      keep[Math.min(i, j) * n + Math.max(i, j)] = 1;
+    }
+  }
+  const pairs: number[] = [];
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if (keep[i * n + j]) pairs.push(i, j);
+  return pairs;
+}
+
+/**
+ * Kruskal on d, candidate edges in (i < j) order and a stable sort: the same tie rule as
+ * networkx's minimum_spanning_tree on a graph whose edges were added in that order.
+ */
+function mstPairs(corr: Float64Array, n: number): number[] {
+  const m = (n * (n - 1)) / 2;
+  const ei = new Int32Array(m);
+  const ej = new Int32Array(m);
+  const ed = new Float64Array(m);
+  let e = 0;
+  for (let i = 0; i < n; i++)
+    for (let j = i + 1; j < n; j++) {
+      ei[e] = i;
+      ej[e] = j;
+      ed[e] = edgeLength(Math.abs(corr[i * n + j]));
+      e++;
+    }
+  const order = Array.from({ length: m }, (_, q) => q).sort((a, b) => ed[a] - ed[b] || a - b);
+  const parent = Int32Array.from({ length: n }, (_, v) => v);
+  const find = (v: number): number => {
+    while (parent[v] !== v) {
+      parent[v] = parent[parent[v]];
+      v = parent[v];
+    }
+    return v;
+  };
+  const pairs: number[] = [];
+  for (let q = 0; q < m && pairs.length < 2 * (n - 1); q++) {
+    const a = find(ei[order[q]]);
+    const b = find(ej[order[q]]);
+    if (a === b) continue;
+    parent[a] = b;
+    pairs.push(ei[order[q]], ej[order[q]]);
+  }
+  return pairs;
+}
+
+/** Builds the correlation graph of DECISIONS §2.5 from an n*n row-major correlation matrix. */
+export function buildGraph(
+  corr: Float64Array,
+  n: number,
+  method: GraphMethod,
+  opts: { knnK: number; threshold: number },
+): Graph {
+  switch (method) {
+    case "complete":
+      return graphFromPairs(corr, n, completePairs(n));
+    case "threshold":
+      return graphFromPairs(corr, n, thresholdPairs(corr, n, opts.threshold));
+    case "knn":
+      return graphFromPairs(corr, n, knnPairs(corr, n, opts.knnK));
+    case "mst":
+      return graphFromPairs(corr, n, mstPairs(corr, n));
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * One zod schema per query parameter of `GET /v1/graph-stats/chart` (DECISIONS §3): its
+ * default, bounds and the exact message a caller sees. `params.ts` adds the checks that
+ * involve several parameters.
+ */
+import { z } from "zod";
+import { CORR_METHODS, GRAPH_METHODS, INTERVALS, METRICS, type Metric } from "./types.ts";
+
+export const LOOKBACK = { min: 2, max: 1000, default: 60 } as const;
+export const PERIODS = { min: 1, max: 250, default: 1 } as const;
+export const STEP = { min: 1, max: 250, default: 1 } as const;
+export const KNN_K = { min: 1, max: 50, default: 4 } as const;
+export const SYMBOL_COUNT = { min: 2, max: 500 } as const;
+/** Symbols are matched with their exact case (storage keys are case-sensitive). */
+export const SYMBOL_RE = /^[A-Za-z0-9&._-]{1,32}$/;
+export const UNIVERSE_RE = /^[A-Za-z0-9._-]{1,64}$/;
+/**
+ * Cap on periods × symbols: one rolling response holds that many points (times the metrics),
+ * so 500 symbols × 100 periods (about 5 MB of JSON) is the largest response we build.
+ */
+export const MAX_POINTS = 50_000;
+
+const SHOWN_MAX = 64;
+
+/** A received value as it appears in messages: quoted, long values cut short. */
+export function shown(raw: string): string {
+  const cut = raw.length > SHOWN_MAX ? `${raw.slice(0, SHOWN_MAX)}…` : raw;
+  return `'${cut}'`;
+}
+
+type Ctx = z.core.$RefinementCtx<string>;
+
+function reject(ctx: Ctx, message: string): never {
+  ctx.addIssue({ code: "custom", message });
+  return z.NEVER;
+}
+
+function integer(name: string, b: { min: number; max: number }) {
+  return z.string().transform((raw, ctx) => {
+    const n = /^\+?[0-9]{1,9}$/.test(raw) ? Number(raw) : NaN;
+    if (n >= b.min && n <= b.max) return n;
+    return reject(ctx, `${name} must be an integer from ${b.min} to ${b.max}, got ${shown(raw)}`);
+  });
+}
+
+function oneOf<const T extends readonly string[]>(name: string, allowed: T, what = "one of") {
+  return z.string().transform((raw, ctx) => {
+    if ((allowed as readonly string[]).includes(raw)) return raw as T[number];
+    return reject(ctx, `${name} must be ${what} ${allowed.join(", ")}, got ${shown(raw)}`);
+  });
+}
+
+/** Splits a comma list; entries are trimmed, so `A, B` works. */
+function entries(raw: string): string[] {
+  return raw.split(",").map((s) => s.trim());
+}
+
+const symbols = z.string().transform((raw, ctx) => {
+  const list = entries(raw);
+  const seen = new Set<string>();
+  let bad = false;
+  list.forEach((s, i) => {
+    if (s === "") {
+      bad = true;
+      ctx.addIssue({ code: "custom", message: `symbols has an empty entry at position ${i + 1} in ${shown(raw)}` });
+    } else if (!SYMBOL_RE.test(s)) {
+      bad = true;
+      ctx.addIssue({
+        code: "custom",
+        message: `symbols entry ${shown(s)} is not a valid symbol: 1 to 32 characters of A-Z a-z 0-9 & . _ - (encode & as %26)`,
+      });
+    } else if (seen.has(s)) {
+      bad = true;
+      ctx.addIssue({ code: "custom", message: `symbols lists ${shown(s)} more than once` });
+    }
+    seen.add(s);
+  });
+  if (list.length < SYMBOL_COUNT.min || list.length > SYMBOL_COUNT.max) {
+    bad = true;
+    ctx.addIssue({
+      code: "custom",
+      message: `symbols must list ${SYMBOL_COUNT.min} to ${SYMBOL_COUNT.max} symbols, got ${list.length} in ${shown(raw)}`,
+    });
+  }
+  return bad ? z.NEVER : list;
+});
+
+const metrics = z.string().transform((raw, ctx) => {
+  const out: Metric[] = [];
+  let bad = false;
+  for (const m of entries(raw)) {
+    if (!(METRICS as readonly string[]).includes(m)) {
+      bad = true;
+      ctx.addIssue({
+        code: "custom",
+        message: `metrics entry ${shown(m)} is not a metric; allowed: ${METRICS.join(", ")} (comma-separated)`,
+      });
+    } else if (!out.includes(m as Metric)) out.push(m as Metric);
+  }
+  return bad ? z.NEVER : out;
+});
+
+const asof = z.string().transform((raw, ctx) => {
+  const m = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/.exec(raw);
+  if (m) {
+    const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
+    if (d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3]) return raw;
+  }
+  return reject(ctx, `asof must be a calendar date YYYY-MM-DD, got ${shown(raw)}`);
+});
+
+const corrThreshold = z.string().transform((raw, ctx) => {
+  const n = /^\+?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(raw) ? Number(raw) : NaN;
+  if (n >= 0 && n <= 1) return n;
+  return reject(ctx, `corr_threshold must be a number from 0 to 1, got ${shown(raw)}`);
+});
+
+const includeGraph = z.string().transform((raw, ctx) => {
+  if (raw === "true" || raw === "1") return true;
+  if (raw === "false" || raw === "0") return false;
+  return reject(ctx, `include_graph must be one of true, false, 1, 0, got ${shown(raw)}`);
+});
+
+const universe = z.string().transform((raw, ctx) => {
+  if (UNIVERSE_RE.test(raw)) return raw;
+  return reject(ctx, `universe must be a name of 1 to 64 characters of A-Z a-z 0-9 . _ -, got ${shown(raw)}`);
+});
+
+/** Schema per parameter; a missing parameter takes `default` (params.ts fills the universe default). */
+export const FIELDS = {
+  universe: { schema: universe, default: null as string | null },
+  symbols: { schema: symbols, default: null as string[] | null },
+  interval: { schema: oneOf("interval", INTERVALS), default: "1d" as const },
+  lookback: { schema: integer("lookback", LOOKBACK), default: LOOKBACK.default },
+  periods: { schema: integer("periods", PERIODS), default: PERIODS.default },
+  step: { schema: integer("step", STEP), default: STEP.default },
+  asof: { schema: asof, default: null as string | null },
+  metrics: { schema: metrics, default: [...METRICS] as Metric[] },
+  graph_method: { schema: oneOf("graph_method", GRAPH_METHODS), default: "mst" as const },
+  knn_k: { schema: integer("knn_k", KNN_K), default: KNN_K.default },
+  corr_threshold: { schema: corrThreshold, default: 0.5 },
+  corr_method: { schema: oneOf("corr_method", CORR_METHODS), default: "pearson" as const },
+  include_graph: { schema: includeGraph, default: true },
+  sort: { schema: oneOf("sort", METRICS, "a metric name:"), default: null as Metric | null },
+} as const;
+
+export type ParamName = keyof typeof FIELDS;
+export const PARAM_NAMES = Object.keys(FIELDS) as ParamName[];
+
+/** JSON-able description of every parameter, for docs and error hints. */
+export const PARAM_DOCS: ReadonlyArray<{ name: ParamName; type: string; default: string; allowed: string }> = [
+  { name: "universe", type: "name", default: "configured default (`sample` on a fresh install)", allowed: "a known universe; 1-64 of A-Z a-z 0-9 . _ -; not together with symbols" },
+  { name: "symbols", type: "comma list", default: "none", allowed: `${SYMBOL_COUNT.min}-${SYMBOL_COUNT.max} distinct symbols, each 1-32 of A-Z a-z 0-9 & . _ - (exact case; encode & as %26)` },
+  { name: "interval", type: "code", default: "1d", allowed: INTERVALS.join(" ") },
+  { name: "lookback", type: "integer", default: String(LOOKBACK.default), allowed: `${LOOKBACK.min}-${LOOKBACK.max} return bars` },
+  { name: "periods", type: "integer", default: String(PERIODS.default), allowed: `${PERIODS.min}-${PERIODS.max}; periods x symbols <= ${MAX_POINTS}` },
+  { name: "step", type: "integer", default: String(STEP.default), allowed: `${STEP.min}-${STEP.max} bars between as-of bars` },
+  { name: "asof", type: "YYYY-MM-DD", default: "latest bar", allowed: "a calendar date; the last bar whose local date is on or before it" },
+  { name: "metrics", type: "comma list", default: "all five", allowed: `subset of ${METRICS.join(" ")}; order kept, duplicates dropped` },
+  { name: "graph_method", type: "name", default: "mst", allowed: GRAPH_METHODS.join(" ") },
+  { name: "knn_k", type: "integer", default: String(KNN_K.default), allowed: `${KNN_K.min}-${KNN_K.max}` },
+  { name: "corr_threshold", type: "number", default: "0.5", allowed: "0-1" },
+  { name: "corr_method", type: "name", default: "pearson", allowed: CORR_METHODS.join(" ") },
+  { name: "include_graph", type: "boolean", default: "true", allowed: "true false 1 0" },
+  { name: "sort", type: "metric name", default: "none (request order)", allowed: "one of the requested metrics; descending, nulls last" },
+];

@@ -1,0 +1,101 @@
+/**
+ * Query string → `ChartParams` for `GET /v1/graph-stats/chart`. Every problem is reported
+ * (not just the first), one message each, naming the parameter, the value received and
+ * what is allowed. Per-parameter rules live in `params-fields.ts`.
+ */
+import type { ChartParams } from "./types.ts";
+import { FIELDS, MAX_POINTS, PARAM_NAMES, SYMBOL_RE, shown, type ParamName } from "./params-fields.ts";
+
+export { MAX_POINTS, PARAM_DOCS, PARAM_NAMES } from "./params-fields.ts";
+
+export type ParseResult = { ok: true; params: ChartParams } | { ok: false; errors: string[] };
+
+/** Validates the chart query. `defaultUniverse` applies when neither universe nor symbols is given. */
+export function parseChartParams(query: URLSearchParams, opts: { defaultUniverse: string }): ParseResult {
+  const errors: string[] = [];
+  const raw = collectRaw(query, errors);
+  const values: Partial<Record<ParamName, unknown>> = {};
+  for (const name of PARAM_NAMES) {
+    const given = raw.get(name);
+    if (given === undefined) {
+      values[name] = FIELDS[name].default;
+      continue;
+    }
+    const parsed = FIELDS[name].schema.safeParse(given);
+    if (parsed.success) values[name] = parsed.data;
+    else errors.push(...parsed.error.issues.map((i) => i.message));
+  }
+  crossChecks(raw, values, errors);
+  if (errors.length > 0) return { ok: false, errors };
+  const v = values as Required<typeof values>;
+  const symbols = v.symbols as string[] | null;
+  const params: ChartParams = {
+    universe: symbols ? null : ((v.universe as string | null) ?? opts.defaultUniverse),
+    symbols,
+    interval: v.interval as ChartParams["interval"],
+    lookback: v.lookback as number,
+    periods: v.periods as number,
+    step: v.step as number,
+    asof: v.asof as string | null,
+    metrics: v.metrics as ChartParams["metrics"],
+    graph_method: v.graph_method as ChartParams["graph_method"],
+    knn_k: v.knn_k as number,
+    corr_threshold: v.corr_threshold as number,
+    corr_method: v.corr_method as ChartParams["corr_method"],
+    include_graph: v.include_graph as boolean,
+    sort: v.sort as ChartParams["sort"],
+  };
+  return { ok: true, params };
+}
+
+/** One value per known name; unknown and repeated names become errors. */
+function collectRaw(query: URLSearchParams, errors: string[]): Map<ParamName, string> {
+  const out = new Map<ParamName, string>();
+  const counts = new Map<string, number>();
+  for (const [key, value] of query) {
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+    if (!(PARAM_NAMES as string[]).includes(key)) {
+      if (counts.get(key) === 1) errors.push(unknownMessage(key, value));
+      continue;
+    }
+    if (counts.get(key) === 1) out.set(key as ParamName, value);
+  }
+  for (const [key, n] of counts) {
+    if (n > 1 && (PARAM_NAMES as string[]).includes(key)) {
+      const hint = key === "symbols" || key === "metrics" ? ` as one comma-separated list, e.g. ${key}=a,b` : "";
+      errors.push(`${key} is given ${n} times; give it once${hint}`);
+      out.delete(key as ParamName);
+    }
+  }
+  return out;
+}
+
+function unknownMessage(key: string, value: string): string {
+  const base = `unknown parameter ${shown(key)}`;
+  const near = PARAM_NAMES.find((p) => p.toLowerCase() === key.toLowerCase().replace(/-/g, "_"));
+  if (near) return `${base}; did you mean '${near}'? (names are lower-case)`;
+  // `symbols=M&M` arrives as symbols=M plus a parameter named M.
+  if (value === "" && SYMBOL_RE.test(key.split(",")[0])) {
+    return `${base}; if it is part of a symbol such as M&M, encode & as %26; allowed parameters: ${PARAM_NAMES.join(", ")}`;
+  }
+  return `${base}; allowed parameters: ${PARAM_NAMES.join(", ")}`;
+}
+
+function crossChecks(raw: Map<ParamName, string>, v: Partial<Record<ParamName, unknown>>, errors: string[]): void {
+  if (raw.has("universe") && raw.has("symbols")) {
+    errors.push(`give either universe or symbols, not both (got universe=${shown(raw.get("universe")!)} and symbols)`);
+  }
+  const sort = v.sort as string | null | undefined;
+  const metrics = v.metrics as string[] | undefined;
+  if (sort && metrics && !metrics.includes(sort)) {
+    errors.push(`sort must be one of the requested metrics (${metrics.join(", ")}), got ${shown(sort)}; add it to metrics or sort by one of those`);
+  }
+  const symbols = v.symbols as string[] | null | undefined;
+  const periods = v.periods as number | undefined;
+  if (symbols && periods && periods * symbols.length > MAX_POINTS) {
+    errors.push(
+      `periods x symbols must be at most ${MAX_POINTS}, got ${periods} x ${symbols.length} = ${periods * symbols.length}; ` +
+        `request fewer periods or symbols`,
+    );
+  }
+}

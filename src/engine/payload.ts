@@ -1,0 +1,129 @@
+/**
+ * Turns per-as-of results into the `data` payloads of DECISIONS §3 (snapshot and rolling),
+ * with rounding and sorting. Dates in the payload are the as-of bars' full local ISO 8601
+ * labels (e.g. `2025-09-30T00:00:00+05:30`), so intraday as-ofs stay distinct.
+ */
+import type { Graph } from "./graph.ts";
+import { round6 } from "./round.ts";
+import type {
+  ChartParams,
+  GraphOut,
+  Metric,
+  MetricValue,
+  RollingData,
+  RollingStock,
+  SnapshotData,
+  SnapshotStock,
+} from "./types.ts";
+
+/** Everything computed for one as-of bar. `graph` is null when fewer than 2 symbols take part. */
+export interface AsofResult {
+  label: string;
+  nodes: number[];
+  droppedBars: number[];
+  droppedZeroVar: number[];
+  graph: Graph | null;
+  values: Partial<Record<Metric, Float64Array>>;
+  notConverged: Metric[];
+  communities: { community: Int32Array; count: number; modularity: number } | null;
+}
+
+/** Position of each input symbol among the as-of's nodes, -1 when absent. */
+function positions(r: AsofResult, nSymbols: number): Int32Array {
+  const pos = new Int32Array(nSymbols).fill(-1);
+  r.nodes.forEach((i, p) => (pos[i] = p));
+  return pos;
+}
+
+function metricValue(r: AsofResult, m: Metric, p: number): MetricValue {
+  if (p < 0 || !r.graph) return null;
+  const v = r.values[m];
+  return v ? round6(v[p]) : null;
+}
+
+/** `graph` / `latest_graph`; only nodes, edges and method when the graph is not requested. */
+export function graphOut(r: AsofResult, symbols: string[], params: ChartParams): GraphOut {
+  const g = r.graph;
+  const out: GraphOut = {
+    asof_date: r.label,
+    nodes: g ? g.n : 0,
+    edges: g ? g.src.length : 0,
+    method: params.graph_method,
+  };
+  if (!params.include_graph) return out;
+  const name = (p: number) => symbols[r.nodes[p]];
+  out.edge_list = [];
+  out.communities = {};
+  out.n_communities = 0;
+  out.modularity = null;
+  if (!g) return out;
+  for (let e = 0; e < g.src.length; e++) {
+    out.edge_list.push({ source: name(g.src[e]), target: name(g.dst[e]), weight: round6(g.w[e])!, corr: round6(g.corr[e])! });
+  }
+  if (r.communities) {
+    for (let p = 0; p < g.n; p++) out.communities[name(p)] = r.communities.community[p];
+    out.n_communities = r.communities.count;
+    out.modularity = round6(r.communities.modularity);
+  }
+  return out;
+}
+
+function communityOf(r: AsofResult, p: number): number | null {
+  return p >= 0 && r.communities ? r.communities.community[p] : null;
+}
+
+/** Stable sort, descending by `key`, nulls last. */
+export function sortByMetric<T>(items: T[], key: (t: T) => MetricValue): T[] {
+  return items
+    .map((item, idx) => ({ item, idx, v: key(item) }))
+    .sort((a, b) => {
+      if (a.v === null || b.v === null) return a.v === null ? (b.v === null ? a.idx - b.idx : 1) : -1;
+      return b.v - a.v || a.idx - b.idx;
+    })
+    .map((x) => x.item);
+}
+
+export function snapshotData(r: AsofResult, symbols: string[], params: ChartParams): SnapshotData {
+  const pos = positions(r, symbols.length);
+  let stocks: SnapshotStock[] = symbols.map((symbol, i) => {
+    const s: SnapshotStock = { symbol };
+    for (const m of params.metrics) s[m] = metricValue(r, m, pos[i]);
+    if (params.include_graph) s.community = communityOf(r, pos[i]);
+    return s;
+  });
+  const sort = params.sort;
+  if (sort) stocks = sortByMetric(stocks, (s) => s[sort] ?? null);
+  return {
+    type: "snapshot",
+    asof_date: r.label,
+    interval: params.interval,
+    metrics: params.metrics,
+    stocks,
+    graph: graphOut(r, symbols, params),
+  };
+}
+
+/** Rolling payload; `sort` orders by the latest point, and `community` is the latest graph's. */
+export function rollingData(results: AsofResult[], symbols: string[], params: ChartParams): RollingData {
+  const latest = results[results.length - 1];
+  const pos = results.map((r) => positions(r, symbols.length));
+  let stocks: RollingStock[] = symbols.map((symbol, i) => {
+    const points = results.map((r, q) => {
+      const point: RollingStock["points"][number] = { date: r.label };
+      for (const m of params.metrics) point[m] = metricValue(r, m, pos[q][i]);
+      return point;
+    });
+    if (!params.include_graph) return { symbol, points };
+    return { symbol, community: communityOf(latest, pos[pos.length - 1][i]), points };
+  });
+  const sort = params.sort;
+  if (sort) stocks = sortByMetric(stocks, (s) => s.points[s.points.length - 1][sort] ?? null);
+  return {
+    type: "rolling",
+    asof_dates: results.map((r) => r.label),
+    interval: params.interval,
+    metrics: params.metrics,
+    stocks,
+    latest_graph: graphOut(latest, symbols, params),
+  };
+}

@@ -1,0 +1,156 @@
+/**
+ * Sliding Pearson sufficient statistics for rolling requests. Moving the window by `step`
+ * bars costs O(n² · step) instead of the O(n² · lookback) of a fresh correlation matrix.
+ *
+ * Sums are kept of shifted values x − c_i, where c_i is symbol i's window mean when its row
+ * was last computed from scratch: Pearson is shift-invariant, and centring keeps
+ * `ss − s²/L` free of catastrophic cancellation. A full rebuild happens when the window
+ * jumps by lookback or more, and after 4·lookback bars of sliding to bound drift.
+ */
+import { pearsonFromMoments } from "./correlation.ts";
+import { windowStart, type ReturnsPanel } from "./window.ts";
+
+const REBASE_AFTER = 4;
+
+export class SlidingMoments {
+  private readonly N: number;
+  private readonly L: number;
+  private readonly shift: Float64Array;
+  private readonly s: Float64Array;
+  private readonly ss: Float64Array;
+  /** Upper triangle (i < j) of an N×N matrix of cross sums. */
+  private readonly sxy: Float64Array;
+  private active: Uint8Array;
+  private asof = -1;
+  private slidSinceRebuild = 0;
+  /** How often each path ran; tests use them to check that sliding really happened. */
+  fullRebuilds = 0;
+  rowRebuilds = 0;
+
+  constructor(private readonly panel: ReturnsPanel) {
+    this.N = panel.returns.length;
+    this.L = panel.lookback;
+    this.shift = new Float64Array(this.N);
+    this.s = new Float64Array(this.N);
+    this.ss = new Float64Array(this.N);
+    this.sxy = new Float64Array(this.N * this.N);
+    this.active = new Uint8Array(this.N);
+  }
+
+  /**
+   * Moves the window to end at as-of `t` with `nodes` (ascending symbol indices, all with a
+   * full window) as members, then returns their Pearson matrix (nodes.length², row-major).
+   */
+  correlationAt(t: number, nodes: number[]): Float64Array {
+    this.moveTo(t, nodes);
+    const n = nodes.length;
+    const s = new Float64Array(n);
+    const ss = new Float64Array(n);
+    const sxy = new Float64Array(n * n);
+    for (let a = 0; a < n; a++) {
+      const i = nodes[a];
+      s[a] = this.s[i];
+      ss[a] = this.ss[i];
+      const row = i * this.N;
+      for (let b = a + 1; b < n; b++) sxy[a * n + b] = this.sxy[row + nodes[b]];
+    }
+    return pearsonFromMoments(this.L, s, ss, sxy, n);
+  }
+
+  private moveTo(t: number, nodes: number[]): void {
+    const jump = t - this.asof;
+    const rebuild =
+      this.asof < 0 || jump <= 0 || jump >= this.L || this.slidSinceRebuild + jump > REBASE_AFTER * this.L;
+    const next = new Uint8Array(this.N);
+    for (const i of nodes) next[i] = 1;
+    if (rebuild) {
+      this.fullRebuilds++;
+      this.slidSinceRebuild = 0;
+      this.rebuildRows(t, nodes, []);
+    } else {
+      const kept = nodes.filter((i) => this.active[i] === 1);
+      const fresh = nodes.filter((i) => this.active[i] === 0);
+      this.slide(this.asof, t, kept);
+      this.slidSinceRebuild += jump;
+      this.rowRebuilds += fresh.length;
+      this.rebuildRows(t, fresh, kept);
+    }
+    this.active = next;
+    this.asof = t;
+  }
+
+  /** Adds the bars after `from` up to `to` and removes as many from the window's start. */
+  private slide(from: number, to: number, kept: number[]): void {
+    const { N, L, shift, s, ss, sxy } = this;
+    const m = kept.length;
+    const add = new Float64Array(m);
+    const del = new Float64Array(m);
+    const r = kept.map((i) => this.panel.returns[i]);
+    const start = windowStart(this.panel, from);
+    for (let d = 0; d < to - from; d++) {
+      const kDel = start + d;
+      const kAdd = kDel + L;
+      for (let a = 0; a < m; a++) {
+        const i = kept[a];
+        const x = r[a][kAdd] - shift[i];
+        const y = r[a][kDel] - shift[i];
+        add[a] = x;
+        del[a] = y;
+        s[i] += x - y;
+        ss[i] += x * x - y * y;
+      }
+      for (let a = 0; a < m; a++) {
+        const row = kept[a] * N;
+        const xa = add[a];
+        const ya = del[a];
+        for (let b = a + 1; b < m; b++) sxy[row + kept[b]] += xa * add[b] - ya * del[b];
+      }
+    }
+  }
+
+  /**
+   * Recomputes from scratch the rows of `rows` (new shift = their window mean), against each
+   * other and against `others`, whose sums are already current for the window ending at t.
+   */
+  private rebuildRows(t: number, rows: number[], others: number[]): void {
+    const { N, L, shift, s, ss, sxy } = this;
+    const m0 = windowStart(this.panel, t);
+    const centred = new Map<number, Float64Array>();
+    const centre = (i: number): Float64Array => {
+      let c = centred.get(i);
+      if (c) return c;
+      const x = this.panel.returns[i].subarray(m0, m0 + L);
+      c = new Float64Array(L);
+      for (let k = 0; k < L; k++) c[k] = x[k] - shift[i];
+      centred.set(i, c);
+      return c;
+    };
+    for (const i of rows) {
+      const x = this.panel.returns[i].subarray(m0, m0 + L);
+      let mean = 0;
+      for (let k = 0; k < L; k++) mean += x[k];
+      shift[i] = mean / L;
+      const c = centre(i);
+      let sum = 0;
+      let sq = 0;
+      for (let k = 0; k < L; k++) {
+        sum += c[k];
+        sq += c[k] * c[k];
+      }
+      s[i] = sum;
+      ss[i] = sq;
+    }
+    const all = [...rows, ...others];
+    for (let a = 0; a < rows.length; a++) {
+      const i = rows[a];
+      const ci = centre(i);
+      for (let b = a + 1; b < all.length; b++) {
+        const j = all[b];
+        const cj = centre(j);
+        let dot = 0;
+        for (let k = 0; k < L; k++) dot += ci[k] * cj[k];
+        sxy[i < j ? i * N + j : j * N + i] = dot;
+      }
+    }
+  }
+}

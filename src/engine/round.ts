@@ -1,0 +1,13 @@
+/**
+ * Output rounding (DECISIONS §2.8): 6 decimals; NaN or ±Infinity become null, never 0 or a
+ * string. -0 is printed as 0.
+ */
+
+const SCALE = 1e6;
+
+/** x rounded to 6 decimals, or null when x is not a finite number. */
+export function round6(x: number): number | null {
+  if (!Number.isFinite(x)) return null;
+  const r = Math.round(x * SCALE) / SCALE;
+  return r === 0 ? 0 : r;
+}

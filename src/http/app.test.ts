@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { gunzipSync } from "node:zlib";
+import { body, startHarness, type Harness } from "./test-support/harness.ts";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ corsOrigins: "https://app.example" });
+});
+afterAll(() => h.stop());
+
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const RATE_HEADERS = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-daily-limit", "x-ratelimit-daily-remaining", "x-ratelimit-reset"];
+
+describe("GET /health", () => {
+  test("answers ok with version, uptime and the database check, unmetered", async () => {
+    const res = await h.get("/health");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    const b = await body(res);
+    expect(b.success).toBe(true);
+    expect(b.errors).toEqual([]);
+    expect(b.data).toMatchObject({ status: "ok", service: "graph-stats", checks: { database: "ok" } });
+    expect(b.data.uptime_s).toBeGreaterThanOrEqual(0);
+    expect(b.meta.generated_at).toMatch(ISO_UTC);
+    for (const name of RATE_HEADERS) expect(res.headers.get(name)).toBeNull();
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+  });
+
+  test("503 SERVICE_UNAVAILABLE with the failing check when the database does not answer", async () => {
+    const broken = await startHarness({}, { override: { checkDatabase: () => false } });
+    try {
+      const res = await broken.get("/health");
+      expect(res.status).toBe(503);
+      const b = await body(res);
+      expect(b).toMatchObject({ success: false, data: null, errors: [{ code: "SERVICE_UNAVAILABLE" }] });
+      expect(b.errors[0].message).toContain("database");
+    } finally {
+      await broken.stop();
+    }
+  });
+});
+
+describe("GET /v1/demo/chart", () => {
+  test("public snapshot; garbage Authorization ignored; no rate-limit headers; data identical across calls", async () => {
+    const a = await h.get("/v1/demo/chart");
+    const b = await h.get("/v1/demo/chart?lookback=5&foo=bar", { headers: { Authorization: "Bearer garbage.garbage" } });
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(200);
+    const ja = await body(a);
+    const jb = await body(b);
+    expect(ja.data.type).toBe("snapshot");
+    expect(ja.data.stocks.length).toBeGreaterThan(40);
+    expect(ja.meta.demo).toBe(true);
+    expect(ja.meta.diagnostics.data_source).toBe("synthetic");
+    expect(JSON.stringify(jb.data)).toBe(JSON.stringify(ja.data));
+    for (const name of RATE_HEADERS) expect(a.headers.get(name)).toBeNull();
+  });
+
+  test("periods=2…10 returns a fixed rolling sample; other values the snapshot", async () => {
+    const r = await body(await h.get("/v1/demo/chart?periods=5"));
+    expect(r.data.type).toBe("rolling");
+    expect(r.data.asof_dates).toHaveLength(5);
+    expect((await body(await h.get("/v1/demo/chart?periods=11"))).data.type).toBe("snapshot");
+    expect((await body(await h.get("/v1/demo/chart?periods=abc"))).data.type).toBe("snapshot");
+  });
+
+  test("gzip when accepted and over 1 KiB", async () => {
+    const res = await fetch(h.base + "/v1/demo/chart", { headers: { "Accept-Encoding": "gzip" }, decompress: false } as RequestInit);
+    expect(res.headers.get("content-encoding")).toBe("gzip");
+    const raw = new Uint8Array(await res.arrayBuffer());
+    expect(Number(res.headers.get("content-length"))).toBe(raw.byteLength);
+    const text = gunzipSync(raw).toString("utf8");
+    expect(JSON.parse(text).success).toBe(true);
+    const plain = await fetch(h.base + "/v1/demo/chart", { headers: { "Accept-Encoding": "identity" }, decompress: false } as RequestInit);
+    expect(plain.headers.get("content-encoding")).toBeNull();
+  });
+});
+
+describe("routing and envelope on every route", () => {
+  test("unknown route → 404 NOT_FOUND envelope", async () => {
+    const res = await h.get("/v2/nothing");
+    expect(res.status).toBe(404);
+    const b = await body(res);
+    expect(b).toMatchObject({ success: false, data: null, errors: [{ code: "NOT_FOUND" }] });
+    expect(b.meta.generated_at).toMatch(ISO_UTC);
+    expect(b.meta.request_id).toBe(res.headers.get("x-request-id"));
+  });
+
+  for (const path of ["/health", "/v1/demo/chart", "/v1/graph-stats/chart"]) {
+    test(`POST ${path} → 405 METHOD_NOT_ALLOWED with Allow: GET`, async () => {
+      const res = await h.get(path, { method: "POST", body: "x" });
+      expect(res.status).toBe(405);
+      expect(res.headers.get("allow")).toBe("GET");
+      expect((await body(res)).errors[0].code).toBe("METHOD_NOT_ALLOWED");
+    });
+  }
+
+  test("HEAD answers headers without a body", async () => {
+    const res = await h.get("/health", { method: "HEAD" });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe("");
+  });
+
+  test("X-Request-Id: a valid caller id is echoed, an invalid one replaced", async () => {
+    const ok = await h.get("/health", { headers: { "X-Request-Id": "abc.DEF_1-2" } });
+    expect(ok.headers.get("x-request-id")).toBe("abc.DEF_1-2");
+    expect((await body(ok)).meta.request_id).toBe("abc.DEF_1-2");
+    const bad = await h.get("/health", { headers: { "X-Request-Id": "has space" } });
+    expect(bad.headers.get("x-request-id")).not.toBe("has space");
+    expect(bad.headers.get("x-request-id")).toMatch(/^[A-Za-z0-9._-]{1,64}$/);
+    const long = await h.get("/health", { headers: { "X-Request-Id": "a".repeat(65) } });
+    expect(long.headers.get("x-request-id")).not.toBe("a".repeat(65));
+  });
+
+  test("CORS: live endpoint allows only configured origins; preflight is never metered", async () => {
+    const pre = await h.get("/v1/graph-stats/chart", { method: "OPTIONS", headers: { Origin: "https://app.example", "Access-Control-Request-Method": "GET" } });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get("access-control-allow-origin")).toBe("https://app.example");
+    expect(pre.headers.get("access-control-allow-headers")).toContain("Authorization");
+    const other = await h.get("/v1/graph-stats/chart", { method: "OPTIONS", headers: { Origin: "https://evil.example" } });
+    expect(other.headers.get("access-control-allow-origin")).toBeNull();
+    const token = await h.token("cors-user");
+    const live = await h.get("/v1/graph-stats/chart?lookback=20", { token, headers: { Origin: "https://app.example" } });
+    expect(live.status).toBe(200);
+    expect(live.headers.get("access-control-expose-headers")).toContain("Retry-After");
+    expect(live.headers.get("access-control-expose-headers")).toContain("X-RateLimit-Remaining");
+    expect(live.headers.get("x-ratelimit-daily-remaining")).toBe("29"); // the preflights did not count
+  });
+});

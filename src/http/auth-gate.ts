@@ -1,0 +1,56 @@
+/**
+ * Turns an Authorization header into a known, enabled user with effective limits — or an
+ * HttpError carrying the exact 401/403 of DECISIONS §5, with RFC 6750 WWW-Authenticate.
+ */
+import type { VerifyResult } from "../auth/verify-token.ts";
+import { HttpError } from "./http-error.ts";
+
+export interface Limits {
+  perMinute: number;
+  perDay: number;
+}
+
+export interface AuthedUser {
+  id: string;
+  limits: Limits;
+}
+
+export interface AuthGateDeps {
+  verify(header: string | null): Promise<VerifyResult>;
+  /** Creates the user on first use; returns its flags and per-user overrides. */
+  ensureUser(id: string, email: string | undefined): { disabled: boolean; perMinute: number | null; perDay: number | null };
+  defaults: Limits;
+}
+
+export type AuthGate = (header: string | null) => Promise<AuthedUser>;
+
+const REALM = 'Bearer realm="graph-stats"';
+
+export function createAuthGate(deps: AuthGateDeps): AuthGate {
+  return async function authenticate(header) {
+    const result = await deps.verify(header);
+    if (!result.ok) {
+      const challenge = result.tokenSent
+        ? `${REALM}, error="invalid_token", error_description="${headerSafe(result.message)}"`
+        : REALM;
+      throw new HttpError(401, "UNAUTHORIZED", result.message, { "WWW-Authenticate": challenge });
+    }
+    const { sub, email } = result.claims;
+    const user = deps.ensureUser(sub, email);
+    if (user.disabled) {
+      throw new HttpError(403, "FORBIDDEN", `user '${sub}' is disabled; ask the operator to enable it`);
+    }
+    return {
+      id: sub,
+      limits: {
+        perMinute: user.perMinute ?? deps.defaults.perMinute,
+        perDay: user.perDay ?? deps.defaults.perDay,
+      },
+    };
+  };
+}
+
+/** RFC 6750 §3 allows only printable ASCII without `"` and `\\` in error_description. */
+function headerSafe(message: string): string {
+  return message.replace(/\u2014/g, "-").replace(/[^\x20-\x7e]|["\\]/g, "");
+}

@@ -1,0 +1,104 @@
+/**
+ * Connects the market layer and the engine for the live endpoint: resolves the universe or the
+ * symbol list (404s before anything is metered), then computes — through a bounded result cache
+ * keyed by the normalised parameters and the data version, so a repeated question costs one lookup.
+ */
+import type { Database } from "bun:sqlite";
+import { computeChart } from "../engine/chart.ts";
+import { ResultCache } from "../engine/result-cache.ts";
+import type { ChartParams, EngineDiagnostics } from "../engine/types.ts";
+import { getDataVersion, getUniverse, knownSymbols, listUniverses, loadSeries } from "../market/index.ts";
+import { HttpError } from "./http-error.ts";
+
+export interface PreparedChart {
+  params: ChartParams;
+  symbols: string[];
+  missing: string[];
+  dataSource: string;
+}
+
+export interface ChartOutcome {
+  /** The serialised `data` member. */
+  dataJson: string;
+  diagnostics: EngineDiagnostics & {
+    n_requested: number;
+    missing_symbols: string[];
+    data_source: string;
+  };
+  cached: boolean;
+}
+
+const CACHE_ENTRIES = 256;
+
+export class ChartService {
+  private readonly cache = new ResultCache<{ dataJson: string; diagnostics: EngineDiagnostics }>(CACHE_ENTRIES);
+
+  private knownCache: { version: number; symbols: Set<string> } | null = null;
+
+  constructor(private readonly sqlite: Database) {}
+
+  /** Every symbol with bars, re-read only when an import changed the data version. */
+  private known(): Set<string> {
+    const version = getDataVersion(this.sqlite);
+    if (!this.knownCache || this.knownCache.version !== version) {
+      this.knownCache = { version, symbols: new Set(knownSymbols(this.sqlite)) };
+    }
+    return this.knownCache.symbols;
+  }
+
+  /** Resolves what to compute; unknown universe or too few known symbols → 404. */
+  prepare(params: ChartParams): PreparedChart {
+    if (params.symbols) {
+      const known = this.known();
+      const missing = params.symbols.filter((s) => !known.has(s));
+      const symbols = params.symbols.filter((s) => known.has(s));
+      if (symbols.length < 2) {
+        throw new HttpError(
+          404,
+          "NOT_FOUND",
+          `need at least 2 known symbols, found ${symbols.length} of ${params.symbols.length}` +
+            (missing.length ? `; unknown: ${missing.slice(0, 20).join(", ")}` : ""),
+        );
+      }
+      return { params, symbols, missing, dataSource: "imported" };
+    }
+    const name = params.universe as string;
+    const universe = getUniverse(this.sqlite, name);
+    if (!universe) {
+      const known = listUniverses(this.sqlite);
+      throw new HttpError(
+        404,
+        "NOT_FOUND",
+        `unknown universe '${name}'; known universes: ${known.length ? known.join(", ") : "none (import one first)"}`,
+      );
+    }
+    if (universe.symbols.length < 2) {
+      throw new HttpError(404, "NOT_FOUND", `universe '${name}' has ${universe.symbols.length} symbol(s); at least 2 are needed`);
+    }
+    return { params, symbols: universe.symbols, missing: [], dataSource: universe.source };
+  }
+
+  /** Computes (or returns the cached) chart data. Throws ChartError for requests the data cannot serve. */
+  compute(prepared: PreparedChart): ChartOutcome {
+    const { params, symbols, missing, dataSource } = prepared;
+    const key = `${getDataVersion(this.sqlite)}|${symbols.join(",")}|${JSON.stringify({ ...params, universe: null, symbols: null })}`;
+    let hit = this.cache.get(key);
+    const cached = hit !== undefined;
+    if (!hit) {
+      const series = loadSeries(this.sqlite, symbols, params.interval);
+      const result = computeChart(series.input, { ...params });
+      hit = { dataJson: JSON.stringify(result.data), diagnostics: result.diagnostics };
+      this.cache.set(key, hit);
+    }
+    return {
+      dataJson: hit.dataJson,
+      diagnostics: {
+        n_requested: params.symbols ? params.symbols.length : symbols.length,
+        missing_symbols: missing,
+        data_source: dataSource,
+        ...hit.diagnostics,
+      },
+      cached,
+    };
+  }
+}

@@ -1,0 +1,97 @@
+import { describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { mintToken } from "../auth/index.ts";
+import { systemClock } from "../clock.ts";
+import { niftyDb, SECRET, startHarness } from "./test-support/harness.ts";
+import { spawnServer } from "./test-support/process.ts";
+
+const PATH = "/v1/graph-stats/chart?lookback=20";
+const token = async (user: string) => (await mintToken({ secret: SECRET, userId: user, ttlSeconds: 3600, clock: systemClock })).token;
+const hit = (base: string, t: string, id?: string) =>
+  fetch(base + PATH, { headers: { Authorization: `Bearer ${t}`, ...(id ? { "X-Request-Id": id } : {}) } });
+
+describe("metering is exact under concurrency", () => {
+  test("200 simultaneous requests of one fresh user → exactly 1 admitted, 199 RATE_LIMITED", async () => {
+    const h = await startHarness();
+    try {
+      const t = await h.token("burst-user");
+      const statuses = await Promise.all(Array.from({ length: 200 }, () => h.get(PATH, { token: t }).then((r) => r.status)));
+      expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(199);
+    } finally {
+      await h.stop();
+    }
+  });
+
+  test("the same across 2 server processes on one database file", async () => {
+    const db = niftyDb();
+    const args = ["--port", "0", "--db", db, "--jwt-secret", SECRET, "--no-sample", "--default-universe", "nifty50"];
+    const [a, b] = await Promise.all([spawnServer(args), spawnServer(args)]);
+    try {
+      const t = await token("two-process-user");
+      const statuses = await Promise.all(Array.from({ length: 200 }, (_, i) => hit(i % 2 ? a.base : b.base, t).then((r) => r.status)));
+      expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(199);
+      expect(statuses.filter((s) => s >= 500)).toHaveLength(0);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
+  test("a restart between requests keeps the windows", async () => {
+    const db = niftyDb();
+    const args = ["--port", "0", "--db", db, "--jwt-secret", SECRET, "--no-sample", "--default-universe", "nifty50"];
+    const t = await token("restart-user");
+    const first = await spawnServer(args);
+    expect((await hit(first.base, t)).status).toBe(200);
+    expect(await first.stop("SIGTERM")).toBe(0);
+    const second = await spawnServer(args);
+    try {
+      const res = await hit(second.base, t);
+      expect(res.status).toBe(429);
+      expect(res.headers.get("x-ratelimit-daily-remaining")).toBe("29");
+    } finally {
+      await second.stop();
+    }
+  });
+
+  test("SIGKILL under load loses no admitted record and leaves integrity_check ok", async () => {
+    const db = niftyDb();
+    const server = await spawnServer([
+      "--port", "0", "--db", db, "--jwt-secret", SECRET, "--no-sample", "--default-universe", "nifty50",
+      "--rate-per-minute", "1000000", "--rate-per-day", "100000000",
+    ]);
+    const tokens = await Promise.all(Array.from({ length: 8 }, (_, i) => token(`kill-user-${i}`)));
+    const admitted: string[] = [];
+    let stop = false;
+    const workers = tokens.map(async (t, w) => {
+      for (let i = 0; !stop; i++) {
+        const id = `k-${w}-${i}`;
+        try {
+          const res = await hit(server.base, t, id);
+          if (res.status === 200) admitted.push(id);
+          await res.arrayBuffer();
+        } catch {
+          return; // the server is gone
+        }
+      }
+    });
+    await Bun.sleep(1500);
+    server.proc.kill("SIGKILL");
+    stop = true;
+    await Promise.all(workers);
+    await server.proc.exited;
+    expect(admitted.length).toBeGreaterThan(20);
+    const sqlite = new Database(db);
+    try {
+      expect(sqlite.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
+      const counted = new Set(
+        (sqlite.query("SELECT request_id AS id FROM request_log WHERE counted = 1").all() as { id: string }[]).map((r) => r.id),
+      );
+      const lost = admitted.filter((id) => !counted.has(id));
+      expect(lost).toEqual([]);
+    } finally {
+      sqlite.close();
+    }
+  });
+});

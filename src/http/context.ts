@@ -1,0 +1,35 @@
+/**
+ * What every route needs from the outside, injected so tests control time, the database and
+ * failures. Built for real by server.ts.
+ */
+import type { Clock } from "../clock.ts";
+import type { Logger } from "../logger.ts";
+import type { ChartService } from "./chart-service.ts";
+import type { DemoService } from "./demo-service.ts";
+import type { AuthGate } from "./auth-gate.ts";
+import type { Limiter } from "../metering/limiter.ts";
+
+export interface AppDeps {
+  clock: Clock;
+  logger: Logger;
+  version: string;
+  /** Epoch ms at which the process started (for uptime_s). */
+  startedAt: number;
+  defaultUniverse: string;
+  corsOrigins: string[];
+  auth: AuthGate;
+  limiter: Limiter;
+  chart: ChartService;
+  demo: DemoService;
+  /** Cheap liveness probe of the database; false or a throw → 503. */
+  checkDatabase(): boolean;
+  /** True once shutdown began: new requests get 503. */
+  isShuttingDown(): boolean;
+}
+
+/** Per-request state shared between the app's hooks and the route. */
+export interface RequestState {
+  requestId: string;
+  start: number;
+  userId: string | null;
+}

@@ -1,0 +1,40 @@
+/**
+ * CORS (DECISIONS §4): the public routes allow any origin; the live endpoint only the configured
+ * origins. Rate-limit headers, Retry-After and X-Request-Id are exposed so browser clients can
+ * honour the limits.
+ */
+const EXPOSED = [
+  "X-Request-Id",
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Daily-Limit",
+  "X-RateLimit-Daily-Remaining",
+  "X-RateLimit-Reset",
+  "RateLimit",
+  "RateLimit-Policy",
+  "Retry-After",
+].join(", ");
+
+export type CorsPolicy = { kind: "any" } | { kind: "list"; origins: ReadonlySet<string> };
+
+/** Headers for an actual (non-preflight) response. */
+export function corsHeaders(policy: CorsPolicy, origin: string | null): Record<string, string> {
+  if (policy.kind === "any") return { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": EXPOSED };
+  if (origin && policy.origins.has(origin)) {
+    return { "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": EXPOSED, Vary: "Origin" };
+  }
+  return policy.origins.size > 0 ? { Vary: "Origin" } : {};
+}
+
+/** Headers for a preflight (OPTIONS) answer; never metered. */
+export function preflightHeaders(policy: CorsPolicy, origin: string | null): Record<string, string> {
+  const base = corsHeaders(policy, origin);
+  if (!base["Access-Control-Allow-Origin"]) return { ...base, Allow: "GET, HEAD, OPTIONS" };
+  return {
+    ...base,
+    Allow: "GET, HEAD, OPTIONS",
+    "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS",
+    "Access-Control-Allow-Headers": "Authorization, Content-Type, X-Request-Id",
+    "Access-Control-Max-Age": "600",
+  };
+}

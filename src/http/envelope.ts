@@ -1,0 +1,66 @@
+/**
+ * The response envelope of interface-spec §2 and DECISIONS §4, serialised once and
+ * gzip-compressed when the client accepts it and the body is over 1 KiB.
+ */
+import type { ErrorObject } from "./http-error.ts";
+
+const GZIP_MIN_BYTES = 1024;
+const JSON_TYPE = "application/json; charset=utf-8";
+
+export interface Meta {
+  generated_at: string;
+  request_id: string;
+  [key: string]: unknown;
+}
+
+/** Builds `meta` with the mandatory members first. */
+export function baseMeta(now: number, requestId: string, extra: Record<string, unknown> = {}): Meta {
+  return { generated_at: new Date(now).toISOString(), request_id: requestId, ...extra };
+}
+
+/** Already-serialised JSON, so cached results and the demo are not stringified per request. */
+export class RawJson {
+  constructor(readonly json: string) {}
+}
+
+/** Serialises a success envelope. */
+export function successBody(data: unknown, meta: Meta): string {
+  const dataJson = data instanceof RawJson ? data.json : JSON.stringify(data);
+  return `{"success":true,"errors":[],"data":${dataJson},"meta":${JSON.stringify(meta)}}`;
+}
+
+export function errorBody(errors: ErrorObject[], meta: Meta): string {
+  return JSON.stringify({ success: false, errors, data: null, meta });
+}
+
+/** A JSON response; compressed with gzip when worthwhile and accepted (`Vary: Accept-Encoding` always). */
+export function jsonResponse(
+  body: string,
+  status: number,
+  headers: Record<string, string>,
+  acceptEncoding: string | null,
+  head = false,
+): Response {
+  const h = new Headers(headers);
+  h.set("Content-Type", JSON_TYPE);
+  h.append("Vary", "Accept-Encoding");
+  let payload: Uint8Array | string = body;
+  if (body.length > GZIP_MIN_BYTES && acceptsGzip(acceptEncoding)) {
+    payload = Bun.gzipSync(Buffer.from(body));
+    h.set("Content-Encoding", "gzip");
+  }
+  h.set("Content-Length", String(typeof payload === "string" ? Buffer.byteLength(payload) : payload.byteLength));
+  return new Response(head ? null : payload, { status, headers: h });
+}
+
+/** True when Accept-Encoding lists gzip (or *) without q=0. */
+export function acceptsGzip(value: string | null): boolean {
+  if (!value) return false;
+  for (const part of value.split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    if (name !== "gzip" && name !== "*") continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    if (!q || Number(q.slice(2)) > 0) return true;
+  }
+  return false;
+}

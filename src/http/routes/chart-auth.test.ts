@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { SignJWT } from "jose";
+import { revokeToken, mintToken } from "../../auth/index.ts";
+import { setDisabled, createUser } from "../../auth/index.ts";
+import { body, SECRET, startHarness, type Harness } from "../test-support/harness.ts";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.stop());
+
+const PATH = "/v1/graph-stats/chart?lookback=20";
+const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64url");
+
+async function signed(claims: Record<string, unknown>, secret = SECRET, alg = "HS256") {
+  return new SignJWT(claims).setProtectedHeader({ alg, typ: "JWT" }).sign(new TextEncoder().encode(secret));
+}
+
+function nowS() {
+  return Math.floor(h.clock.now() / 1000);
+}
+
+async function expect401(res: Response, message: string, tokenSent: boolean) {
+  expect(res.status).toBe(401);
+  const b = await body(res);
+  expect(b).toMatchObject({ success: false, data: null, errors: [{ code: "UNAUTHORIZED", message }] });
+  expect(b.meta.generated_at).toBeString();
+  const challenge = res.headers.get("www-authenticate")!;
+  expect(challenge).toStartWith('Bearer realm="graph-stats"');
+  if (tokenSent) expect(challenge).toContain('error="invalid_token"');
+  else expect(challenge).not.toContain("error=");
+  // a 401 is never metered: no user is known, so no rate-limit headers
+  expect(res.headers.get("x-ratelimit-limit")).toBeNull();
+}
+
+describe("401 UNAUTHORIZED, one distinct message per cause (DECISIONS §5)", () => {
+  test("missing bearer token", async () => {
+    await expect401(await h.get(PATH), "missing bearer token", false);
+  });
+  test("wrong scheme and two tokens are malformed headers", async () => {
+    const msg = "malformed authorization header: expected 'Bearer <token>'";
+    // RFC 6750 §3.1: another scheme means no bearer token was attempted, so no error code.
+    await expect401(await h.get(PATH, { headers: { Authorization: "Basic dXNlcjpwYXNz" } }), msg, false);
+    const t = await h.token("u1");
+    await expect401(await h.get(PATH, { headers: { Authorization: `Bearer ${t} ${t}` } }), msg, true);
+  });
+  test("the scheme word is case-insensitive", async () => {
+    const t = await h.token("scheme-user");
+    expect((await h.get(PATH, { headers: { Authorization: `bEaReR ${t}` } })).status).toBe(200);
+  });
+  test("malformed token", async () => {
+    await expect401(await h.get(PATH, { token: "not-a-jwt" }), "malformed token", true);
+  });
+  test("alg none, RS256 and HS512 are unsupported algorithms", async () => {
+    const claims = { sub: "x", iat: nowS(), exp: nowS() + 600, jti: "j1" };
+    const none = `${b64({ alg: "none", typ: "JWT" })}.${b64(claims)}.`;
+    await expect401(await h.get(PATH, { token: none }), "unsupported token algorithm", true);
+    const rs = `${b64({ alg: "RS256", typ: "JWT" })}.${b64(claims)}.${Buffer.from("sig").toString("base64url")}`;
+    await expect401(await h.get(PATH, { token: rs }), "unsupported token algorithm", true);
+    await expect401(await h.get(PATH, { token: await signed(claims, SECRET, "HS512") }), "unsupported token algorithm", true);
+  });
+  test("invalid token signature (another secret)", async () => {
+    const t = await signed({ sub: "x", iat: nowS(), exp: nowS() + 600, jti: "j2" }, "another-secret-another-secret-000");
+    await expect401(await h.get(PATH, { token: t }), "invalid token signature", true);
+  });
+  test("expired: the message says so", async () => {
+    const t = await signed({ sub: "x", iat: nowS() - 90_000, exp: nowS() - 3600, jti: "j3" });
+    await expect401(await h.get(PATH, { token: t }), "token expired — generate a new token", true);
+    const res = await h.get(PATH, { token: t });
+    expect(res.headers.get("www-authenticate")).toContain('error_description="token expired - generate a new token"');
+  });
+  test("a 24 h token expires exactly 24 h later (exp ≤ now is expired)", async () => {
+    const t = await h.token("ttl-user");
+    h.clock.tick(86_400_000 - 1000);
+    expect((await h.get(PATH, { token: t })).status).toBe(200);
+    h.clock.tick(1000);
+    await expect401(await h.get(PATH, { token: t }), "token expired — generate a new token", true);
+    h.clock.tick(-86_400_000);
+  });
+  test("not yet valid: iat or nbf beyond 60 s skew", async () => {
+    const future = await signed({ sub: "x", iat: nowS() + 120, exp: nowS() + 3600, jti: "j4" });
+    await expect401(await h.get(PATH, { token: future }), "token not yet valid", true);
+    const nbf = await signed({ sub: "x", iat: nowS(), nbf: nowS() + 300, exp: nowS() + 3600, jti: "j5" });
+    await expect401(await h.get(PATH, { token: nbf }), "token not yet valid", true);
+    const within = await signed({ sub: "skew-user", iat: nowS() + 30, exp: nowS() + 3600, jti: "j6" });
+    expect((await h.get(PATH, { token: within })).status).toBe(200);
+  });
+  test("missing sub", async () => {
+    const t = await signed({ iat: nowS(), exp: nowS() + 600, jti: "j7" });
+    await expect401(await h.get(PATH, { token: t }), "token missing required claim 'sub'", true);
+  });
+  test("revoked jti", async () => {
+    const minted = await mintToken({ secret: SECRET, userId: "revoked-user", ttlSeconds: 3600, clock: h.clock });
+    revokeToken(h.server.opened.sqlite, minted.jti, h.clock.now());
+    await expect401(await h.get(PATH, { token: minted.token }), "token revoked", true);
+  });
+});
+
+describe("403 and users", () => {
+  test("a valid token of a disabled user gets 403 FORBIDDEN", async () => {
+    createUser(h.server.opened.sqlite, { id: "dora", now: h.clock.now() });
+    setDisabled(h.server.opened.sqlite, "dora", true);
+    const res = await h.get(PATH, { token: await h.token("dora") });
+    expect(res.status).toBe(403);
+    expect((await body(res)).errors[0].code).toBe("FORBIDDEN");
+  });
+  test("a valid token for an unknown sub creates the user on first use", async () => {
+    const res = await h.get(PATH, { token: await h.token("newcomer", { email: "n@example.com" }) });
+    expect(res.status).toBe(200);
+    const row = h.server.opened.sqlite.query("SELECT id, email FROM users WHERE id = 'newcomer'").get();
+    expect(row).toEqual({ id: "newcomer", email: "n@example.com" });
+  });
+});

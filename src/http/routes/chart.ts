@@ -1,0 +1,106 @@
+/**
+ * GET /v1/graph-stats/chart — the metered live endpoint. Order (DECISIONS §6): authenticate →
+ * validate → limits → compute. Only admitted requests count; a request that fails after
+ * admission (the data cannot serve it, or a 5xx) is refunded. Every request lands in the audit log.
+ */
+import { ChartError } from "../../engine/types.ts";
+import { parseChartParams } from "../../engine/params.ts";
+import { rateLimitHeaders } from "../../metering/headers.ts";
+import type { AppDeps, RequestState } from "../context.ts";
+import { baseMeta, errorBody, jsonResponse, RawJson, successBody } from "../envelope.ts";
+import { HttpError } from "../http-error.ts";
+import type { AuthedUser } from "../auth-gate.ts";
+
+/** DECISIONS §4: a query string over 8 KiB is refused before any other work. */
+export const MAX_QUERY_BYTES = 8 * 1024;
+
+const NO_STORE = { "Cache-Control": "no-store" };
+
+export async function handleChart(deps: AppDeps, request: Request, state: RequestState): Promise<Response> {
+  const url = new URL(request.url);
+  const query = url.search.startsWith("?") ? url.search.slice(1) : url.search;
+  const auditParams = query.slice(0, 1024);
+  let user: AuthedUser | null = null;
+  let logId: number | null = null;
+  let rlHeaders: Record<string, string> = {};
+  try {
+    if (Buffer.byteLength(query) > MAX_QUERY_BYTES) {
+      throw new HttpError(400, "BAD_REQUEST", `query string is ${Buffer.byteLength(query)} bytes; at most ${MAX_QUERY_BYTES} are allowed`);
+    }
+    user = await deps.auth(request.headers.get("authorization"));
+    state.userId = user.id;
+    const parsed = parseChartParams(new URLSearchParams(query), { defaultUniverse: deps.defaultUniverse });
+    if (!parsed.ok) throw new HttpError(400, "BAD_REQUEST", parsed.errors);
+    const prepared = deps.chart.prepare(parsed.params);
+
+    const admission = deps.limiter.admit({ userId: user.id, limits: user.limits, requestId: state.requestId, params: auditParams });
+    logId = admission.logId;
+    rlHeaders = rateLimitHeaders(admission.state);
+    if (!admission.ok) {
+      deps.limiter.finish(admission.logId, 429, performance.now() - state.start);
+      logId = null;
+      return errorResponse(deps, request, state, 429, [{ code: admission.code, message: admission.message }], rlHeaders);
+    }
+
+    const t0 = performance.now();
+    const outcome = deps.chart.compute(prepared);
+    const computeMs = Math.round((performance.now() - t0) * 1000) / 1000;
+    const meta = baseMeta(deps.clock.now(), state.requestId, {
+      params: parsed.params,
+      diagnostics: { ...outcome.diagnostics, compute_ms: computeMs, cached: outcome.cached },
+    });
+    const body = successBody(new RawJson(outcome.dataJson), meta);
+    deps.limiter.finish(logId, 200, performance.now() - state.start);
+    logId = null;
+    return jsonResponse(body, 200, { ...rlHeaders, ...NO_STORE, "X-Request-Id": state.requestId }, request.headers.get("accept-encoding"), request.method === "HEAD");
+  } catch (err) {
+    const failure = toHttpError(err, state.requestId);
+    if (failure.status >= 500) deps.logger.error({ request_id: state.requestId, err: describe(err) }, "live request failed");
+    if (logId !== null) {
+      // Admitted but not served: refund, then report the windows as they now stand.
+      deps.limiter.finish(logId, failure.status, performance.now() - state.start, { refund: true });
+      if (user) rlHeaders = rateLimitHeaders(deps.limiter.peek(user.id, user.limits));
+    } else {
+      if (user && Object.keys(rlHeaders).length === 0) rlHeaders = rateLimitHeaders(deps.limiter.peek(user.id, user.limits));
+      deps.limiter.logUnmetered({
+        userId: user?.id ?? null,
+        requestId: state.requestId,
+        status: failure.status,
+        code: failure.errors[0]?.code ?? null,
+        params: auditParams,
+        durationMs: performance.now() - state.start,
+      });
+    }
+    return errorResponse(deps, request, state, failure.status, failure.errors, { ...rlHeaders, ...failure.headers });
+  }
+}
+
+function errorResponse(
+  deps: AppDeps,
+  request: Request,
+  state: RequestState,
+  status: number,
+  errors: { code: string; message: string }[],
+  headers: Record<string, string>,
+): Response {
+  const body = errorBody(errors as never, baseMeta(deps.clock.now(), state.requestId));
+  return jsonResponse(body, status, { ...headers, ...NO_STORE, "X-Request-Id": state.requestId }, request.headers.get("accept-encoding"), request.method === "HEAD");
+}
+
+/** Maps anything thrown to an HttpError; unexpected failures become a 500 naming only the request id. */
+export function toHttpError(err: unknown, requestId: string): HttpError {
+  if (err instanceof HttpError) return err;
+  if (err instanceof ChartError) return new HttpError(err.code === "NOT_FOUND" ? 404 : 400, err.code, err.message);
+  if (isBusy(err)) return new HttpError(503, "SERVICE_UNAVAILABLE", `database busy; retry shortly (request ${requestId})`, { "Retry-After": "1" });
+  return new HttpError(500, "INTERNAL_ERROR", `internal error; quote request id ${requestId} when reporting it`);
+}
+
+function isBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return code === "SQLITE_BUSY" || code === "SQLITE_LOCKED";
+}
+
+/** For logs only: the error's class and message, no stack, never request data. */
+export function describe(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+}

@@ -1,0 +1,94 @@
+/**
+ * Wires the real parts together — database, secret, verifier, limiter, chart and demo services —
+ * and listens. Used by `serve` (and by tests, which pass their own clock and port 0).
+ */
+import type { Server } from "bun";
+import pkg from "../../package.json" with { type: "json" };
+import { openDatabase, type OpenedDb } from "../../db/open.ts";
+import { createVerifier, ensureUser, isRevoked, resolveSecret } from "../auth/index.ts";
+import { systemClock, type Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import type { Logger } from "../logger.ts";
+import { createLimiter } from "../metering/index.ts";
+import { loadSample, SAMPLE_END_DATE, sampleSeriesInput } from "../market/index.ts";
+import { createApp } from "./app.ts";
+import { createAuthGate } from "./auth-gate.ts";
+import { ChartService } from "./chart-service.ts";
+import type { AppDeps } from "./context.ts";
+import { DemoService } from "./demo-service.ts";
+
+export const VERSION: string = pkg.version;
+
+export interface RunningServer {
+  port: number;
+  url: string;
+  opened: OpenedDb;
+  /** Stops accepting, lets in-flight requests finish, then closes the database. */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  clock?: Clock;
+  /** Several processes share the port (serve --workers). */
+  reusePort?: boolean;
+  /** Tests replace parts (e.g. a failing chart service) while everything else stays real. */
+  override?: Partial<AppDeps>;
+}
+
+/** Opens the database (loading the sample when it creates the file) and returns it. */
+export function prepareDatabase(config: Config, logger: Logger): OpenedDb {
+  const opened = openDatabase(config.db);
+  if (opened.created && config.sample) {
+    const t0 = performance.now();
+    const loaded = loadSample(opened);
+    logger.info({ ...loaded, ms: Math.round(performance.now() - t0) }, "loaded the synthetic sample universe");
+  }
+  return opened;
+}
+
+export function startServer(config: Config, logger: Logger, options: StartOptions = {}): RunningServer {
+  const clock = options.clock ?? systemClock;
+  const opened = prepareDatabase(config, logger);
+  const { sqlite } = opened;
+  const secret = resolveSecret(sqlite, config.jwtSecret, (msg) => logger.warn(msg));
+  const verify = createVerifier({
+    secret,
+    previousSecrets: config.jwtPreviousSecrets,
+    clock,
+    isRevoked: (jti) => isRevoked(sqlite, jti),
+  });
+  let shuttingDown = false;
+  const health = sqlite.query("SELECT 1 AS ok");
+  const deps: AppDeps = {
+    clock,
+    logger,
+    version: VERSION,
+    startedAt: clock.now(),
+    defaultUniverse: config.defaultUniverse,
+    corsOrigins: config.corsOrigins,
+    auth: createAuthGate({
+      verify,
+      ensureUser: (id, email) => ensureUser(sqlite, id, email, clock.now()),
+      defaults: { perMinute: config.ratePerMinute, perDay: config.ratePerDay },
+    }),
+    limiter: createLimiter(sqlite, clock),
+    chart: new ChartService(sqlite),
+    demo: new DemoService(sampleSeriesInput, SAMPLE_END_DATE),
+    checkDatabase: () => (health.get() as { ok: number } | null)?.ok === 1,
+    isShuttingDown: () => shuttingDown,
+    ...options.override,
+  };
+  const app = createApp(deps).listen({ port: config.port, hostname: config.host, reusePort: options.reusePort ?? false });
+  const server = app.server as Server<unknown>;
+  const port = server.port as number;
+  return {
+    port,
+    url: `http://${config.host === "0.0.0.0" ? "127.0.0.1" : config.host}:${port}`,
+    opened,
+    async stop() {
+      shuttingDown = true;
+      await server.stop(false);
+      sqlite.close();
+    },
+  };
+}

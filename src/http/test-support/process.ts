@@ -1,0 +1,75 @@
+/**
+ * Starts the real program as a child process (`bun src/cli.ts serve …`, or the compiled binary
+ * when given) and waits for its "listening" log line.
+ */
+import { resolve } from "node:path";
+import type { Subprocess } from "bun";
+
+export const CLI = resolve(import.meta.dir, "../../cli.ts");
+
+export interface ServerProcess {
+  proc: Subprocess<"ignore", "pipe", "pipe">;
+  port: number;
+  base: string;
+  logs: string[];
+  stop(signal?: NodeJS.Signals): Promise<number>;
+}
+
+export function command(bin?: string): string[] {
+  return bin ? [bin] : [process.execPath, CLI];
+}
+
+export async function spawnServer(args: string[], opts: { bin?: string; env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<ServerProcess> {
+  const proc = Bun.spawn([...command(opts.bin), "serve", "--host", "127.0.0.1", ...args], {
+    env: { ...process.env, ...opts.env },
+    cwd: opts.cwd,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const logs: string[] = [];
+  const port = await new Promise<number>((resolvePort, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in time; logs:\n${logs.join("\n")}`)), opts.timeoutMs ?? 30_000);
+    (async () => {
+      const decoder = new TextDecoder();
+      let buf = "";
+      for await (const chunk of proc.stdout) {
+        buf += decoder.decode(chunk);
+        let nl;
+        while ((nl = buf.indexOf("\n")) >= 0) {
+          const line = buf.slice(0, nl);
+          buf = buf.slice(nl + 1);
+          logs.push(line);
+          try {
+            const j = JSON.parse(line);
+            if (j.msg === "listening") {
+              clearTimeout(timer);
+              resolvePort(j.port);
+            }
+          } catch {
+            /* not JSON */
+          }
+        }
+      }
+      clearTimeout(timer);
+      reject(new Error(`server exited before listening (code ${await proc.exited}); stderr: ${await new Response(proc.stderr).text()}\n${logs.join("\n")}`));
+    })();
+  });
+  return {
+    proc,
+    port,
+    base: `http://127.0.0.1:${port}`,
+    logs,
+    async stop(signal = "SIGTERM") {
+      proc.kill(signal);
+      return proc.exited;
+    },
+  };
+}
+
+/** Runs a CLI command to completion. */
+export async function runCli(args: string[], opts: { bin?: string; env?: Record<string, string>; cwd?: string } = {}) {
+  const proc = Bun.spawn([...command(opts.bin), ...args], { env: { ...process.env, ...opts.env }, cwd: opts.cwd, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { stdout, stderr, code };
+}

@@ -1,0 +1,102 @@
+import { describe, expect, test } from "bun:test";
+import { parseBarsCsv, symbolFromFileName } from "./csv-bars.ts";
+
+const HEADER = "timestamp,open,high,low,close,volume,oi";
+const ok = (text: string, file = "M&M.csv", opts = {}) => {
+  const r = parseBarsCsv(file, text, opts);
+  if (!r.ok) throw new Error(r.errors.join("\n"));
+  return r;
+};
+const errorsOf = (text: string, file = "X.csv") => {
+  const r = parseBarsCsv(file, text);
+  if (r.ok) throw new Error("expected the file to be rejected");
+  return r.errors;
+};
+
+describe("parseBarsCsv", () => {
+  test("per-symbol file: the stem is the symbol and extra columns are ignored", () => {
+    const r = ok(`${HEADER}\n2020-10-01 00:00:00+05:30,614.7,621.9,608.15,610.15,3842331,0\n`);
+    expect(r.symbols).toEqual(["M&M"]);
+    expect(r.bars.get("M&M")).toEqual([
+      { ts: Date.UTC(2020, 8, 30, 18, 30), offsetMin: 330, open: 614.7, high: 621.9, low: 608.15, close: 610.15, volume: 3842331 },
+    ]);
+  });
+
+  test("columns may come in any order and any case", () => {
+    const r = ok("Close,VOLUME,timestamp,Low,High,Open\n10,5,2024-01-02,9,11,9.5\n", "A.csv");
+    expect(r.bars.get("A")![0]).toMatchObject({ open: 9.5, high: 11, low: 9, close: 10, volume: 5 });
+  });
+
+  test("long file: symbols in first-appearance order, bars sorted by time", () => {
+    const r = ok(
+      "symbol,timestamp,open,high,low,close,volume\n" +
+        "ZED,2024-01-03,2,2,2,2,1\nABC,2024-01-03,1,1,1,1,1\nZED,2024-01-02,3,3,3,3,1\n",
+      "long.csv",
+    );
+    expect(r.symbols).toEqual(["ZED", "ABC"]);
+    expect(r.bars.get("ZED")!.map((b) => b.close)).toEqual([3, 2]);
+    expect(r.rows).toBe(3);
+  });
+
+  test("plain dates use the default offset", () => {
+    const r = ok(`${HEADER}\n2024-01-02,1,1,1,1,0,0\n`, "A.csv", { defaultOffsetMin: 330 });
+    expect(r.bars.get("A")![0]!.ts).toBe(Date.UTC(2024, 0, 1, 18, 30));
+    expect(r.bars.get("A")![0]!.offsetMin).toBe(330);
+  });
+
+  const bad: [string, string, string][] = [
+    ["bad number", "2024-01-02,1,abc,1,1,1,0", "X.csv:3: bad number in 'high': 'abc'"],
+    ["empty number", "2024-01-02,1,2,1,,1,0", "X.csv:3: bad number in 'close': ''"],
+    ["zero price", "2024-01-02,0,2,1,1,1,0", "X.csv:3: 'open' must be a positive price, got 0"],
+    ["negative price", "2024-01-02,1,2,-1,1,1,0", "X.csv:3: 'low' must be a positive price, got -1"],
+    ["negative volume", "2024-01-02,1,2,1,1,-5,0", "X.csv:3: negative volume -5"],
+    ["high below low", "2024-01-02,1,1,2,1,1,0", "X.csv:3: high 1 is below low 2"],
+    ["bad timestamp", "2024-02-30,1,2,1,1,1,0", "X.csv:3: bad timestamp '2024-02-30': no such date or time"],
+    ["duplicate timestamp", "2024-01-01T18:30:00Z,1,2,1,1,1,0", "X.csv:3: duplicate timestamp '2024-01-01T18:30:00Z' (first at line 2)"],
+    ["wrong field count", "2024-01-03,1,2,1,1", "X.csv:3: expected 7 fields as in the header, got 5"],
+  ];
+  for (const [name, row, message] of bad) {
+    test(`rejects ${name} with file:line: reason`, () => {
+      expect(errorsOf(`${HEADER}\n2024-01-02 00:00:00+05:30,1,2,1,1,1,0\n${row}\n`)).toEqual([message]);
+    });
+  }
+
+  test("line numbers count blank lines and the header", () => {
+    expect(errorsOf(`${HEADER}\n\n2024-01-02,1,2,1,1,1,0\n\n2024-01-03,x,2,1,1,1,0\n`)).toEqual([
+      "X.csv:5: bad number in 'open': 'x'",
+    ]);
+  });
+
+  test("every bad row is reported, not just the first", () => {
+    expect(errorsOf(`${HEADER}\n2024-01-02,1,0.5,1,1,1,0\n2024-01-03,1,2,1,1,1,0\n2024-01-04,1,2,1,1,x,0\n`)).toEqual([
+      "X.csv:2: high 0.5 is below low 1",
+      "X.csv:4: bad number in 'volume': 'x'",
+    ]);
+  });
+
+  test("a missing column is reported against the header line", () => {
+    expect(errorsOf("timestamp,open,high,close\n2024-01-02,1,1,1\n")).toEqual([
+      "X.csv:1: missing columns 'low', 'volume' (header must include timestamp,open,high,low,close,volume)",
+    ]);
+  });
+
+  test("a bad symbol in a long file, and a file name that is no symbol", () => {
+    expect(errorsOf("symbol,timestamp,open,high,low,close,volume\nBAD SYM,2024-01-02,1,1,1,1,1\n")).toEqual([
+      "X.csv:2: bad symbol 'BAD SYM': expected 1-32 characters of A-Z a-z 0-9 & . _ -",
+    ]);
+    expect(errorsOf(`${HEADER}\n2024-01-02,1,1,1,1,1,0\n`, "/tmp/my prices.csv")[0]).toStartWith(
+      "/tmp/my prices.csv: file name 'my prices' is not a valid symbol",
+    );
+  });
+
+  test("empty files and header-only files are rejected", () => {
+    expect(errorsOf("")).toEqual(["X.csv:1: empty file: expected a header row timestamp,open,high,low,close,volume"]);
+    expect(errorsOf(`${HEADER}\n`)).toEqual(["X.csv: no data rows after the header"]);
+  });
+
+  test("symbolFromFileName strips the directory and extension only", () => {
+    expect(symbolFromFileName("/data/BAJAJ-AUTO.csv")).toBe("BAJAJ-AUTO");
+    expect(symbolFromFileName("M&M.CSV")).toBe("M&M");
+    expect(symbolFromFileName("BRK.B.csv")).toBe("BRK.B");
+  });
+});
