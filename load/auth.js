@@ -22,6 +22,7 @@ const serverErrors = new Counter('graphstats_auth_5xx');
 const wrongStatus = new Counter('graphstats_auth_wrong_status');
 const record = problemRecorder('graphstats_auth_problems');
 
+/** @type {import('k6/options').Options} */
 export const options = withDefaults({
   scenarios: {
     auth: { executor: 'constant-arrival-rate', rate: RATE, timeUnit: '1s', duration: DURATION,

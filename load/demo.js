@@ -22,14 +22,15 @@ const dataChanged = new Counter('graphstats_demo_data_changed');
 
 /**
  * @param {number} rate
- * @param {string} exec
+ * @returns {import('k6/options').ConstantArrivalRateScenario}
  */
-function arrival(rate, exec) {
-  return { executor: 'constant-arrival-rate', rate, timeUnit: '1s', duration: DURATION, preAllocatedVUs: VUS, maxVUs: MAX_VUS, exec };
+function arrival(rate) {
+  return { executor: 'constant-arrival-rate', rate, timeUnit: '1s', duration: DURATION, preAllocatedVUs: VUS, maxVUs: MAX_VUS };
 }
 
+/** @type {import('k6/options').Options} */
 export const options = withDefaults({
-  scenarios: { demo: arrival(RATE, 'demo'), health: arrival(HEALTH_RATE, 'health') },
+  scenarios: { demo: Object.assign(arrival(RATE), { exec: 'demo' }), health: Object.assign(arrival(HEALTH_RATE), { exec: 'health' }) },
   thresholds: {
     'http_req_duration{scenario:demo}': latency(numberFrom(__ENV, 'P95_MS', 200), numberFrom(__ENV, 'P99_MS', 500)),
     'http_req_duration{scenario:health}': latency(numberFrom(__ENV, 'HEALTH_P95_MS', 50), numberFrom(__ENV, 'HEALTH_P99_MS', 200)),

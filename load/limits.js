@@ -34,6 +34,7 @@ const wrongStatus = new Counter('graphstats_wrong_status');
 const recordHeaders = problemRecorder('graphstats_header_problems');
 const recordEnvelope = problemRecorder('graphstats_envelope_problems');
 
+/** @type {import('k6/options').Options} */
 export const options = withDefaults({
   scenarios: {
     limits: { executor: 'per-vu-iterations', vus: VUS, iterations: BURSTS, exec: 'limits', maxDuration: `${BURSTS * PACE_S + 120}s` },

@@ -15,6 +15,7 @@ const TOKENS = loadTokens(__ENV);
 const LIVE = `${BASE}/v1/graph-stats/chart`;
 const record = problemRecorder('graphstats_smoke_problems', 50);
 
+/** @type {import('k6/options').Options} */
 export const options = withDefaults({
   scenarios: { smoke: { executor: 'per-vu-iterations', vus: 1, iterations: 1, exec: 'smoke', maxDuration: '3m' } },
   thresholds: { checks: ['rate==1'], graphstats_smoke_problems: NEVER },

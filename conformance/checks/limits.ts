@@ -87,8 +87,10 @@ export const LIMIT_CHECKS: Check[] = [
       must(ra >= 1 && ra <= 60, `Retry-After is ${ra}, expected 1..60 for a one-minute window`, rejected);
       const reset = intHeader(rejected.headers, "X-RateLimit-Reset");
       must(reset !== undefined, "X-RateLimit-Reset missing on 429", rejected);
-      const implied = reset - rejected.receivedAt / 1000;
-      must(Math.abs(implied - ra) <= 2, `Retry-After ${ra}s disagrees with X-RateLimit-Reset (${implied.toFixed(1)}s from now)`, rejected);
+      // The server's "now" lies between send and receipt; allow whole-second rounding on both sides.
+      const lo = reset - rejected.receivedAt / 1000 - 1.5;
+      const hi = reset - rejected.sentAt / 1000 + 1.5;
+      must(ra >= lo && ra <= hi, `Retry-After ${ra}s disagrees with X-RateLimit-Reset ${reset} (implies ${lo.toFixed(1)}..${hi.toFixed(1)}s)`, rejected);
     },
   },
   {

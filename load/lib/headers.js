@@ -151,7 +151,7 @@ function checkIetfHeaders(headers, lim) {
     const policy = parsePolicy(policyRaw);
     if (policy === null || !policy.minute || !policy.day) {
       problems.push(`bad-header: RateLimit-Policy is not '"minute";q=N;w=60, "day";q=N;w=86400': '${policyRaw}'`);
-    } else if (policy.minute.q !== lim.limit || policy.minute.w !== 60 || policy.day.q !== lim.dailyLimit || policy.day.w !== 86400) {
+    } else if (lim.limit !== null && lim.dailyLimit !== null && (policy.minute.q !== lim.limit || policy.minute.w !== 60 || policy.day.q !== lim.dailyLimit || policy.day.w !== 86400)) {
       problems.push(`bad-header: RateLimit-Policy '${policyRaw}' disagrees with X-RateLimit-Limit ${lim.limit} / X-RateLimit-Daily-Limit ${lim.dailyLimit}`);
     }
   }

@@ -12,16 +12,18 @@ const WORKER_ENV = "GRAPH_STATS_WORKER_CHILD";
 
 export async function serveCommand(args: ParsedArgs): Promise<number> {
   const { config } = args;
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, 1, true);
   if (config.workers > 1 && process.env[WORKER_ENV] !== "1") return supervise(args, logger);
 
   const server = startServer(config, logger, { reusePort: config.workers > 1 });
   logger.info({ port: server.port, host: config.host, db: config.db, worker: process.env[WORKER_ENV] === "1" }, "listening");
+  logger.flush();
   await new Promise<void>((resolve) => {
     const shutdown = (signal: string) => {
       logger.info({ signal }, "shutting down: draining in-flight requests");
       server.stop().then(() => {
         logger.info("stopped");
+        logger.flush();
         resolve();
       });
     };

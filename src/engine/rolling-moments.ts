@@ -115,40 +115,36 @@ export class SlidingMoments {
   private rebuildRows(t: number, rows: number[], others: number[]): void {
     const { N, L, shift, s, ss, sxy } = this;
     const m0 = windowStart(this.panel, t);
-    const centred = new Map<number, Float64Array>();
-    const centre = (i: number): Float64Array => {
-      let c = centred.get(i);
-      if (c) return c;
-      const x = this.panel.returns[i].subarray(m0, m0 + L);
-      c = new Float64Array(L);
-      for (let k = 0; k < L; k++) c[k] = x[k] - shift[i];
-      centred.set(i, c);
-      return c;
-    };
     for (const i of rows) {
-      const x = this.panel.returns[i].subarray(m0, m0 + L);
+      const x = this.panel.returns[i];
       let mean = 0;
-      for (let k = 0; k < L; k++) mean += x[k];
+      for (let k = m0; k < m0 + L; k++) mean += x[k];
       shift[i] = mean / L;
-      const c = centre(i);
+    }
+    // Centred windows packed row after row, so the dot products below stream through memory.
+    const all = [...rows, ...others];
+    const packed = new Float64Array(all.length * L);
+    all.forEach((i, a) => {
+      const x = this.panel.returns[i];
+      const c = shift[i];
+      for (let k = 0; k < L; k++) packed[a * L + k] = x[m0 + k] - c;
+    });
+    for (let a = 0; a < rows.length; a++) {
+      const i = rows[a];
+      const oa = a * L;
       let sum = 0;
       let sq = 0;
       for (let k = 0; k < L; k++) {
-        sum += c[k];
-        sq += c[k] * c[k];
+        sum += packed[oa + k];
+        sq += packed[oa + k] * packed[oa + k];
       }
       s[i] = sum;
       ss[i] = sq;
-    }
-    const all = [...rows, ...others];
-    for (let a = 0; a < rows.length; a++) {
-      const i = rows[a];
-      const ci = centre(i);
       for (let b = a + 1; b < all.length; b++) {
         const j = all[b];
-        const cj = centre(j);
+        const ob = b * L;
         let dot = 0;
-        for (let k = 0; k < L; k++) dot += ci[k] * cj[k];
+        for (let k = 0; k < L; k++) dot += packed[oa + k] * packed[ob + k];
         sxy[i < j ? i * N + j : j * N + i] = dot;
       }
     }

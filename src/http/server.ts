@@ -5,7 +5,7 @@
 import type { Server } from "bun";
 import pkg from "../../package.json" with { type: "json" };
 import { openDatabase, type OpenedDb } from "../../db/open.ts";
-import { createVerifier, ensureUser, isRevoked, resolveSecret } from "../auth/index.ts";
+import { createVerifier, ensureUser, getUser, isRevoked, resolveSecret } from "../auth/index.ts";
 import { systemClock, type Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
@@ -68,7 +68,11 @@ export function startServer(config: Config, logger: Logger, options: StartOption
     corsOrigins: config.corsOrigins,
     auth: createAuthGate({
       verify,
-      ensureUser: (id, email) => ensureUser(sqlite, id, email, clock.now()),
+      // A read first: the write (first use, or filling a missing email) is rare.
+      ensureUser: (id, email) => {
+        const known = getUser(sqlite, id);
+        return known && (known.email !== null || email === undefined) ? known : ensureUser(sqlite, id, email, clock.now());
+      },
       defaults: { perMinute: config.ratePerMinute, perDay: config.ratePerDay },
     }),
     limiter: createLimiter(sqlite, clock),

@@ -36,7 +36,11 @@ export function loadSample(h: DbHandle, clock: Clock = systemClock): LoadSampleR
   const sample = generateSample();
   let dailyBars = 0;
   let minuteBars = 0;
-  const write = db.transaction(() => {
+  const write = db.transaction((): number | null => {
+    // Re-checked under the write lock: another process may have loaded it since the check above.
+    if (Number(db.query<{ value: string }, [string]>("SELECT value FROM settings WHERE key = ?").get(VERSION_KEY)?.value) === SAMPLE_GENERATOR_VERSION) {
+      return null;
+    }
     const del = db.prepare("DELETE FROM bars WHERE symbol = ?");
     const inserter = new BulkInserter(db);
     for (const s of sample.series) {
@@ -54,5 +58,8 @@ export function loadSample(h: DbHandle, clock: Clock = systemClock): LoadSampleR
     return bumpDataVersion(db);
   });
   const dataVersion = write.immediate();
+  if (dataVersion === null) {
+    return { loaded: false, universe: SAMPLE_UNIVERSE, symbols: sample.symbols.length, dailyBars: 0, minuteBars: 0, dataVersion: getDataVersion(db) };
+  }
   return { loaded: true, universe: SAMPLE_UNIVERSE, symbols: sample.symbols.length, dailyBars, minuteBars, dataVersion };
 }

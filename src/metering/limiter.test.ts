@@ -145,3 +145,13 @@ test("a database locked beyond busy_timeout gives MeterBusyError, leaves no tran
   expect(admit().ok).toBe(true);
   expect(counted()).toBe(1);
 });
+
+test("finish with refund: true refunds a non-5xx too (admitted, then failed with a 4xx)", () => {
+  const { clock, admit, limiter, sqlite, counted } = setup();
+  const first = admit();
+  limiter.finish(first.logId, 404, 2, { refund: true });
+  expect(sqlite.query("SELECT status, counted FROM request_log WHERE id = ?").get(first.logId)).toEqual({ status: 404, counted: 0 });
+  expect(counted()).toBe(0);
+  clock.tick(1_000);
+  expect(admit().ok).toBe(true);
+});

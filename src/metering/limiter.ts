@@ -32,7 +32,7 @@ export interface UnmeteredEntry {
 export interface Limiter {
   peek(userId: string, limits: Limits): MeterState;
   admit(req: AdmitRequest): AdmitResult;
-  finish(logId: number, status: number, durationMs: number): void;
+  finish(logId: number, status: number, durationMs: number, opts?: { refund?: boolean }): void;
   logUnmetered(entry: UnmeteredEntry): number;
 }
 
@@ -66,7 +66,7 @@ export function createLimiter(sqlite: Database, clock: Clock): Limiter {
     "INSERT INTO request_log (request_id, user_id, ts, status, duration_ms, counted, code, params) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
   );
   const finishStmt = sqlite.prepare(
-    "UPDATE request_log SET status = ?1, duration_ms = ?2, counted = CASE WHEN ?1 >= 500 THEN 0 ELSE counted END WHERE id = ?3",
+    "UPDATE request_log SET status = ?1, duration_ms = ?2, counted = CASE WHEN ?1 >= 500 OR ?4 THEN 0 ELSE counted END WHERE id = ?3",
   );
 
   function windowInput(userId: string, limits: Limits, now: number): WindowInput {
@@ -116,9 +116,12 @@ export function createLimiter(sqlite: Database, clock: Clock): Limiter {
       }
     },
 
-    /** Records the final status and duration; a 5xx refunds the request (counted 0, row kept). */
-    finish(logId, status, durationMs) {
-      finishStmt.run(status, durationMs, logId);
+    /**
+     * Records the final status and duration. A 5xx, or `refund: true` (an admitted request that
+     * was not served, e.g. a 4xx found after admission), refunds it: counted 0, row kept.
+     */
+    finish(logId, status, durationMs, opts) {
+      finishStmt.run(status, durationMs, logId, opts?.refund ? 1 : 0);
     },
 
     /** Logs a live request that is never metered (400/401/403); returns its log id. */

@@ -5,7 +5,7 @@
  */
 import { ChartError } from "../../engine/types.ts";
 import { parseChartParams } from "../../engine/params.ts";
-import { rateLimitHeaders } from "../../metering/headers.ts";
+import { MeterBusyError, rateLimitHeaders } from "../../metering/index.ts";
 import type { AppDeps, RequestState } from "../context.ts";
 import { baseMeta, errorBody, jsonResponse, RawJson, successBody } from "../envelope.ts";
 import { HttpError } from "../http-error.ts";
@@ -96,6 +96,7 @@ export function toHttpError(err: unknown, requestId: string): HttpError {
 }
 
 function isBusy(err: unknown): boolean {
+  if (err instanceof MeterBusyError) return true;
   const code = (err as { code?: unknown })?.code;
   return code === "SQLITE_BUSY" || code === "SQLITE_LOCKED";
 }

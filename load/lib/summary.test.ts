@@ -1,0 +1,52 @@
+import { describe, expect, test } from "bun:test";
+import { buildSummary, p95Growth, summaryOutputs, summaryText } from "./summary.js";
+
+// The shape k6 passes to handleSummary (metrics with values and per-expression threshold outcomes).
+const data = {
+  state: { isStdOutTTY: false, isStdErrTTY: false, testRunDurationMs: 61234.5 },
+  metrics: {
+    http_reqs: { type: "counter", contains: "default", values: { count: 600, rate: 9.8 } },
+    http_req_duration: { type: "trend", contains: "time", values: { avg: 3, min: 1, med: 2, max: 40, "p(90)": 5, "p(95)": 7.5, "p(99)": 20 },
+      thresholds: { "p(95)<200": { ok: true } } },
+    http_req_waiting: { type: "trend", contains: "time", values: { avg: 2 } },
+    graphstats_over_admitted: { type: "counter", contains: "default", values: { count: 2, rate: 0.03 }, thresholds: { "count==0": { ok: false } } },
+    graphstats_admitted: { type: "counter", contains: "default", values: { count: 40, rate: 0.6 } },
+    graphstats_latency_early: { type: "trend", contains: "time", values: { "p(95)": 4 } },
+    graphstats_latency_late: { type: "trend", contains: "time", values: { "p(95)": 10 } },
+  },
+};
+
+describe("buildSummary", () => {
+  const s = buildSummary(data, { script: "limits", baseUrl: "http://127.0.0.1:8080", extra: { users: 20 } });
+  test("fails when any threshold failed and names it", () => {
+    expect(s.passed).toBe(false);
+    expect(s.failed_thresholds).toEqual(["graphstats_over_admitted: count==0"]);
+    expect(s.thresholds).toEqual([
+      { metric: "graphstats_over_admitted", threshold: "count==0", ok: false },
+      { metric: "http_req_duration", threshold: "p(95)<200", ok: true },
+    ]);
+  });
+  test("keeps graphstats_* and key http metrics, drops the rest", () => {
+    expect(Object.keys(s.metrics)).toEqual(["graphstats_admitted", "graphstats_latency_early", "graphstats_latency_late", "graphstats_over_admitted", "http_req_duration", "http_reqs"]);
+    expect(s.duration_s).toBe(61.2);
+  });
+  test("text names the verdict and every threshold", () => {
+    const text = summaryText(s);
+    expect(text).toContain("limits against http://127.0.0.1:8080 — FAILED");
+    expect(text).toContain("FAIL graphstats_over_admitted: count==0");
+    expect(text).toContain("http_req_duration p95=7.50ms p99=20.00ms max=40.00ms");
+    expect(text).toContain('users: 20');
+  });
+});
+
+describe("summaryOutputs / p95Growth", () => {
+  test("writes the JSON to SUMMARY or a per-script default", () => {
+    expect(Object.keys(summaryOutputs(data, { script: "demo", baseUrl: "b" }, {})).sort()).toEqual(["load-summary-demo.json", "stdout"]);
+    const out = summaryOutputs(data, { script: "demo", baseUrl: "b" }, { SUMMARY: "/tmp/s.json" });
+    expect(JSON.parse(out["/tmp/s.json"]).script).toBe("demo");
+  });
+  test("growth is late p95 over early p95", () => {
+    expect(p95Growth(data, "graphstats_latency_early", "graphstats_latency_late")).toBe(2.5);
+    expect(p95Growth(data, "graphstats_latency_early", "missing")).toBeNull();
+  });
+});

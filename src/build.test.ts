@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { NIFTY_DIR } from "./http/test-support/harness.ts";
+import { runCli, spawnServer, type ServerProcess } from "./http/test-support/process.ts";
+
+const root = resolve(import.meta.dir, "..");
+const dir = mkdtempSync(join(tmpdir(), "gs-bin-"));
+const bin = join(dir, "graph-stats");
+let server: ServerProcess;
+
+beforeAll(async () => {
+  // Build the real binary into an otherwise empty directory: it must need nothing beside it.
+  const build = Bun.spawnSync([process.execPath, "build", "--compile", "src/cli.ts", "--outfile", bin], { cwd: root, stdout: "pipe", stderr: "pipe" });
+  if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
+  server = await spawnServer(["--port", "0"], { bin, cwd: dir, env: { GRAPH_STATS_JWT_SECRET: "" } });
+}, 120_000);
+afterAll(async () => {
+  await server?.stop();
+});
+
+test("the binary alone serves health and the demo, creating its database with the sample", async () => {
+  expect(existsSync(join(dir, "data/graph-stats.sqlite"))).toBe(true);
+  const health = await (await fetch(`${server.base}/health`)).json();
+  expect(health.data.status).toBe("ok");
+  const demo = await (await fetch(`${server.base}/v1/demo/chart`)).json();
+  expect(demo.data.type).toBe("snapshot");
+  expect(demo.data.stocks.length).toBeGreaterThan(40);
+});
+
+test("the binary mints a token (generated secret, shared with serve) that the live endpoint accepts", async () => {
+  const minted = await runCli(["token", "create", "--user", "bin-user", "--json"], { bin, cwd: dir, env: { GRAPH_STATS_JWT_SECRET: "" } });
+  expect(minted.code).toBe(0);
+  const [{ token, user }] = JSON.parse(minted.stdout);
+  expect(user).toBe("bin-user");
+  const res = await fetch(`${server.base}/v1/graph-stats/chart?lookback=30&periods=3`, { headers: { Authorization: `Bearer ${token}` } });
+  expect(res.status).toBe(200);
+  const body = await res.json();
+  expect(body.data.type).toBe("rolling");
+  expect(body.meta.diagnostics.data_source).toBe("synthetic");
+});
+
+test("the binary imports real CSVs, including a symbol with & in its name", async () => {
+  const out = await runCli(["import", "--universe", "pair", join(NIFTY_DIR, "M&M.csv"), join(NIFTY_DIR, "BAJAJ-AUTO.csv")], { bin, cwd: dir });
+  expect(out.code).toBe(0);
+  expect(out.stdout).toContain("2 file(s) imported");
+});
