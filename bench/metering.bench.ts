@@ -35,8 +35,14 @@ const run = (n: number, tag: string) => {
 run(500, "warm-");
 const s = run(calls, "r-");
 const pct = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))].toFixed(1);
-console.log(
-  JSON.stringify({ bench: "metering.admit", calls, users, history_rows: history, median_us: Number(pct(0.5)), p95_us: Number(pct(0.95)), p99_us: Number(pct(0.99)), max_us: Number(s[s.length - 1].toFixed(1)) }),
-);
+console.log(`### Metering transaction
+
+\`limiter.admit()\` alone — BEGIN IMMEDIATE, read both windows, decide, insert the audit row, COMMIT —
+on a real WAL file with ${history.toLocaleString("en")} older rows, ${calls} calls over ${users} users:
+
+| median µs | p95 µs | p99 µs | max µs | target |
+|---|---|---|---|---|
+| **${pct(0.5)}** | ${pct(0.95)} | ${pct(0.99)} | ${s[s.length - 1].toFixed(1)} | median < 200 µs |
+`);
 sqlite.close();
 rmSync(dir, { recursive: true, force: true });

@@ -22,9 +22,9 @@ afterAll(async () => {
 
 test("the binary alone serves health and the demo, creating its database with the sample", async () => {
   expect(existsSync(join(dir, "data/graph-stats.sqlite"))).toBe(true);
-  const health = await (await fetch(`${server.base}/health`)).json();
+  const health = (await (await fetch(`${server.base}/health`)).json()) as any;
   expect(health.data.status).toBe("ok");
-  const demo = await (await fetch(`${server.base}/v1/demo/chart`)).json();
+  const demo = (await (await fetch(`${server.base}/v1/demo/chart`)).json()) as any;
   expect(demo.data.type).toBe("snapshot");
   expect(demo.data.stocks.length).toBeGreaterThan(40);
 });
@@ -36,7 +36,7 @@ test("the binary mints a token (generated secret, shared with serve) that the li
   expect(user).toBe("bin-user");
   const res = await fetch(`${server.base}/v1/graph-stats/chart?lookback=30&periods=3`, { headers: { Authorization: `Bearer ${token}` } });
   expect(res.status).toBe(200);
-  const body = await res.json();
+  const body = (await res.json()) as any;
   expect(body.data.type).toBe("rolling");
   expect(body.meta.diagnostics.data_source).toBe("synthetic");
 });

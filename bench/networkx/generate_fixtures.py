@@ -42,9 +42,11 @@ def corr_matrix(returns, method):
     x = np.array([rankdata(r, method="average") if method == "spearman" else r for r in returns], dtype=float)
     x = x - x.mean(axis=1, keepdims=True)
     n = len(x)
-    # rho = sxy / sqrt(sxx * syy) from per-pair dots: identical series give exactly 1 and
+    # rho = sxy / sqrt(sxx * syy) from per-pair sums: identical series give exactly 1 and
     # rank-negated series exactly -1, so the tie cases are exact in every implementation.
-    s = np.array([[float(np.dot(x[i], x[j])) for j in range(n)] for i in range(n)])
+    # math.fsum, not np.dot: numpy's SIMD sums depend on memory alignment, which made the
+    # last bits (and so the output bytes) vary from run to run.
+    s = np.array([[math.fsum(x[i] * x[j]) for j in range(n)] for i in range(n)])
     c = np.ones((n, n))
     for i in range(n):
         for j in range(i + 1, n):
@@ -249,6 +251,10 @@ def small_cases():
 
 
 if __name__ == "__main__":
+    # networkx's Louvain and modularity iterate over sets of symbol strings, whose order follows
+    # Python's per-process string hashing; pin it so the fixtures are byte-for-byte reproducible.
+    if os.environ.get("PYTHONHASHSEED") != "0":
+        os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"})
     data_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..", "..", "..", "shared", "data", "nifty50-daily")
     os.makedirs(OUT_DIR, exist_ok=True)
     header = {"generator": "bench/networkx/generate_fixtures.py", "networkx": nx.__version__}

@@ -1,7 +1,8 @@
 /** The live endpoint's success responses (spec §2, §4; DECISIONS §3, §4). */
-import { must, successEnvelopeProblems } from "../lib/assert.ts";
+import { errorEnvelopeProblems, firstError, must, successEnvelopeProblems } from "../lib/assert.ts";
 import { firstOk, userBCall } from "../lib/scenarios.ts";
 import { isIsoUtc, isToIsoStringForm } from "../lib/spec-forms.ts";
+import { intHeader } from "../lib/spec-forms.ts";
 import type { Check, Exchange } from "../lib/types.ts";
 
 const meta = (ex: Exchange) => (ex.json as { meta?: { generated_at?: unknown } } | undefined)?.meta;
@@ -92,6 +93,25 @@ export const LIVE_CHECKS: Check[] = [
       must(/no-store/.test(ex.headers.get("cache-control") ?? ""), `Cache-Control is ${ex.headers.get("cache-control")}, expected no-store`, ex);
       must(/^application\/json;\s*charset=utf-8$/i.test(ex.headers.get("content-type") ?? ""), `Content-Type is ${ex.headers.get("content-type")}`, ex);
       must(ex.headers.get("x-request-id"), "no X-Request-Id", ex);
+    },
+  },
+  {
+    id: "live.bad-request",
+    title: "a bad parameter gets 400 BAD_REQUEST naming it, and does not use the user's quota",
+    cites: "DECISIONS §3, §6 (400 never counts)",
+    profile: "full",
+    async run(ctx) {
+      const token = await ctx.freshToken("the 400 check");
+      const limits = await ctx.limits();
+      const bad = await ctx.live(token, "lookback=5000");
+      const e = firstError(bad);
+      must(bad.status === 400 && e.code === "BAD_REQUEST", `lookback=5000 answered ${bad.status} ${e.code}, expected 400 BAD_REQUEST`, bad);
+      must(/lookback/.test(e.message ?? "") && /5000/.test(e.message ?? ""), `message ${JSON.stringify(e.message)} does not name the parameter and value`, bad);
+      const p = errorEnvelopeProblems(bad);
+      must(p.length === 0, p.join("; "), bad);
+      const ok = await ctx.live(token);
+      must(ok.status === 200, `the same fresh user's next valid call answered ${ok.status}: the 400 used its minute slot`, bad, ok);
+      must(intHeader(ok.headers, "X-RateLimit-Daily-Remaining") === limits.perDay - 1, `Daily-Remaining after one admitted call is ${ok.headers.get("x-ratelimit-daily-remaining")}, expected ${limits.perDay - 1}`, bad, ok);
     },
   },
 ];

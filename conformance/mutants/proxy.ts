@@ -33,6 +33,8 @@ export function startMutantProxy(upstream: string, name: string, port = 0): Muta
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port,
+    // A loaded upstream may take longer than Bun's default 10 s idle limit; the kit has its own timeout.
+    idleTimeout: 120,
     async fetch(req) {
       const url = new URL(req.url);
       const early = mutant.before?.(req, url, state);

@@ -42,6 +42,8 @@ export function createLedger(opts) {
   let admitted = [];
   let admittedToday = 0;
   let day = -1;
+  // Before a user's first burst its history is unknown (an earlier run may have used the window).
+  let seenBefore = false;
 
   /**
    * Records one burst of concurrent requests (all sent together) and judges it.
@@ -57,7 +59,8 @@ export function createLedger(opts) {
       day = burstDay;
       admittedToday = 0;
     }
-    const windowWasEmpty = admitted.every((a) => a.endMs + MINUTE_MS + marginMs <= burstStart);
+    const windowWasEmpty = seenBefore && admitted.every((a) => a.endMs + MINUTE_MS + marginMs <= burstStart);
+    seenBefore = true;
     const mine = burst.filter((o) => o.status === 200);
     admitted = admitted.filter((a) => a.endMs > burstStart - 2 * MINUTE_MS).concat(mine);
     admittedToday += mine.length;

@@ -45,13 +45,18 @@ describe("ledger", () => {
     l.recordBurst([obs(0, 200), obs(0, 200)], LIMITS);
     expect(l.recordBurst([obs(75, 200), obs(75, 429), obs(75, 429)], LIMITS).underAdmitted).toBe(1);
   });
+  test("a user's first burst is not judged for under-admission: an earlier run may have used the window", () => {
+    expect(createLedger().recordBurst([obs(0, 429), obs(0, 429)], LIMITS).underAdmitted).toBe(0);
+  });
   test("under-admission is not judged near the minute boundary", () => {
     const l = createLedger();
     l.recordBurst([obs(0, 200), obs(0, 200)], LIMITS);
     expect(l.recordBurst([obs(60.5, 429), obs(60.5, 429)], LIMITS).underAdmitted).toBe(0);
   });
   test("under-admission is not judged once the daily quota is the binding limit", () => {
-    const v = createLedger().recordBurst([obs(0, 429, { code: "DAILY_QUOTA_EXCEEDED" }), obs(0, 429, { code: "DAILY_QUOTA_EXCEEDED" })], LIMITS);
+    const l = createLedger();
+    l.recordBurst([obs(0, 200)], LIMITS);
+    const v = l.recordBurst([obs(90, 429, { code: "DAILY_QUOTA_EXCEEDED" }), obs(90, 429, { code: "DAILY_QUOTA_EXCEEDED" })], LIMITS);
     expect(v.underAdmitted).toBe(0);
   });
   test("more admissions in a UTC day than the daily limit is daily over-admission", () => {

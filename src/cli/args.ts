@@ -23,6 +23,7 @@ const OPTIONS = {
   // commands
   universe: { type: "string" },
   interval: { type: "string" },
+  "default-offset": { type: "string" },
   user: { type: "string", multiple: true },
   users: { type: "string" },
   prefix: { type: "string" },
@@ -42,6 +43,7 @@ export interface ParsedArgs {
   flags: {
     universe?: string;
     interval?: string;
+    "default-offset"?: string;
     user?: string[];
     users?: string;
     prefix?: string;

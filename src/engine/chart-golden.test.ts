@@ -36,12 +36,13 @@ interface GoldenCase {
 }
 
 const TOL = 1e-6 + 1e-12;
-const defaults = parseChartParams(new URLSearchParams(""), { defaultUniverse: "fixture" });
-if (!defaults.ok) throw new Error("defaults must parse");
+const parsedDefaults = parseChartParams(new URLSearchParams(""), { defaultUniverse: "fixture" });
+if (!parsedDefaults.ok) throw new Error("defaults must parse");
+const defaults: ChartParams = parsedDefaults.params;
 
 function paramsOf(c: GoldenCase): ChartParams {
   return {
-    ...defaults.params,
+    ...defaults,
     universe: c.input.symbols ? null : "fixture",
     symbols: c.input.symbols,
     asof: c.input.asof,
@@ -91,7 +92,7 @@ function checkCase(c: GoldenCase, input: SeriesInput): void {
 
 describe("NIFTY-50 golden cases (networkx 2.8.8)", () => {
   const all = loadNifty(niftySymbols());
-  const cases = nifty.cases as GoldenCase[];
+  const cases = nifty.cases as unknown as GoldenCase[];
   test("the fixture file has cases", () => expect(cases.length).toBeGreaterThan(20));
   for (const c of cases) {
     test(c.id, () => checkCase(c, c.input.symbols ? loadNifty(c.input.symbols) : all));
@@ -99,7 +100,7 @@ describe("NIFTY-50 golden cases (networkx 2.8.8)", () => {
 });
 
 describe("hand-made golden cases (networkx 2.8.8)", () => {
-  const cases = small.cases as GoldenCase[];
+  const cases = small.cases as unknown as GoldenCase[];
   test("the fixture file has cases", () => expect(cases.length).toBeGreaterThan(5));
   for (const c of cases) {
     test(c.id, () => checkCase(c, seriesFromFixture(c.input.labels!, c.input.closes!, c.input.symbols!)));

@@ -38,6 +38,38 @@ describe("metering is exact under concurrency", () => {
     }
   });
 
+  test("serve --workers 2: two processes share the port and the meter stays exact", async () => {
+    const db = niftyDb();
+    const server = await spawnServer(["--port", "0", "--workers", "2", "--db", db, "--jwt-secret", SECRET, "--no-sample", "--default-universe", "nifty50"], {
+      listening: 2,
+    });
+    try {
+      const t = await token("workers-user");
+      const statuses = await Promise.all(Array.from({ length: 100 }, () => hit(server.base, t).then((r) => r.status)));
+      expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(99);
+      const pids = new Set(server.logs.filter((l) => l.includes('"msg":"listening"')).map((l) => JSON.parse(l).pid));
+      expect(pids.size).toBe(2);
+    } finally {
+      expect(await server.stop("SIGTERM")).toBe(0);
+    }
+  });
+
+  test("SIGTERM drains an in-flight request before the process exits", async () => {
+    const server = await spawnServer(["--port", "0", "--db", niftyDb(), "--jwt-secret", SECRET, "--no-sample", "--default-universe", "nifty50"]);
+    const t = await token("drain-user");
+    const heavy = fetch(`${server.base}/v1/graph-stats/chart?lookback=250&periods=250&graph_method=complete`, {
+      headers: { Authorization: `Bearer ${t}` },
+    });
+    await Bun.sleep(30);
+    const exited = server.stop("SIGTERM");
+    const res = await heavy;
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as any).data.type).toBe("rolling");
+    expect(await exited).toBe(0);
+    expect(server.logs.some((l) => l.includes("draining"))).toBe(true);
+  });
+
   test("a restart between requests keeps the windows", async () => {
     const db = niftyDb();
     const args = ["--port", "0", "--db", db, "--jwt-secret", SECRET, "--no-sample", "--default-universe", "nifty50"];

@@ -1,8 +1,10 @@
+import type { SeriesInput } from "../engine/types.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { getDataVersion } from "./data-version.ts";
 import { importCsvSources } from "./csv-import.ts";
 import { loadSample } from "./load-sample.ts";
 import { SAMPLE_MINUTE_DAYS, sampleTradingDays } from "./sample-generator.ts";
+import { sampleSeriesInput } from "./sample-series.ts";
 import { loadSeries } from "./series.ts";
 import { countBars, tempDb } from "./test-support.ts";
 import { getUniverse, knownSymbols } from "./universes.ts";
@@ -53,6 +55,17 @@ describe("loadSample", () => {
     for (const [date, close] of lastOfDay) {
       expect(stored.input.closes[i]![stored.input.labels.indexOf(`${date}T00:00:00+05:30`)]).toBe(close);
     }
+  });
+
+  test("sampleSeriesInput (no database) equals loadSeries on the loaded sample, at 1d and 1m", () => {
+    const symbols = getUniverse(t, "sample")!.symbols;
+    // Plain arrays: bun's toEqual does not match NaN inside typed arrays.
+    const plain = (s: SeriesInput) => ({ ...s, closes: s.closes.map((c) => Array.from(c)) });
+    const daily = plain(sampleSeriesInput());
+    expect(daily.closes[0]!.length).toBeGreaterThan(900);
+    expect(daily.closes.some((c) => c.some(Number.isNaN))).toBe(true); // NOVAGRID before listing
+    expect(daily).toEqual(plain(loadSeries(t, symbols, "1d").input));
+    expect(plain(sampleSeriesInput("1m"))).toEqual(plain(loadSeries(t, symbols, "1m").input));
   });
 
   test("a universe named sample holding imported data is not overwritten", () => {

@@ -128,6 +128,15 @@ describe("loadSeries on the synthetic sample", () => {
     expect(hourly.input.closes[3]!.at(-1)).toBe(minute.input.closes[3]!.at(-1)!);
   });
 
+  test("a symbol with bars only at another interval is reported unavailable, not missing", () => {
+    importCsvSources(t, [{ file: "ONLYMIN.csv", text: "timestamp,open,high,low,close,volume\n2025-09-30T09:15:00+05:30,1,1,1,1,1\n" }], { universe: "m", interval: "1m" });
+    const r = loadSeries(t, ["ALPHABANK", "ONLYMIN"], "1d");
+    expect(r.sourceInterval).toBe("1d");
+    expect(r.unavailable).toEqual(["ONLYMIN"]);
+    expect(r.missing).toEqual([]);
+    expect(Array.from(r.input.closes[1]!).every(Number.isNaN)).toBe(true);
+  });
+
   test("stored 1d is served as is (not from 1m), and a symbol listed late has NaN before", () => {
     const d = loadSeries(t, symbols, "1d");
     expect(d.sourceInterval).toBe("1d");

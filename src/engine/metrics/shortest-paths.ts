@@ -8,7 +8,6 @@
  */
 import type { Graph } from "../graph.ts";
 import { MinHeap } from "./min-heap.ts";
-import { ScanFrontier } from "./scan-frontier.ts";
 
 export interface ShortestPathMetrics {
   betweenness: Float64Array | null;
@@ -34,8 +33,7 @@ export function shortestPathMetrics(g: Graph, wantBetweenness: boolean, wantClos
   const predHead = new Int32Array(n);
   const predNext = new Int32Array(nbr.length + 1);
   const predNode = new Int32Array(nbr.length + 1);
-  // Dense graphs (complete, low thresholds): a linear-scan frontier; sparse ones (mst, knn): a heap.
-  const heap = nbr.length * 4 > n * n ? new ScanFrontier(n) : new MinHeap(nbr.length + 1);
+  const heap = new MinHeap(nbr.length + 1);
   for (let s = 0; s < n; s++) {
     sigma.fill(0);
     seen.fill(Infinity);

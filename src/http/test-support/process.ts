@@ -19,7 +19,11 @@ export function command(bin?: string): string[] {
   return bin ? [bin] : [process.execPath, CLI];
 }
 
-export async function spawnServer(args: string[], opts: { bin?: string; env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<ServerProcess> {
+/** `listening` = how many "listening" lines to wait for (one per worker with --workers N). */
+export async function spawnServer(
+  args: string[],
+  opts: { bin?: string; env?: Record<string, string>; cwd?: string; timeoutMs?: number; listening?: number } = {},
+): Promise<ServerProcess> {
   const proc = Bun.spawn([...command(opts.bin), "serve", "--host", "127.0.0.1", ...args], {
     env: { ...process.env, ...opts.env },
     cwd: opts.cwd,
@@ -28,6 +32,7 @@ export async function spawnServer(args: string[], opts: { bin?: string; env?: Re
     stderr: "pipe",
   });
   const logs: string[] = [];
+  let seen = 0;
   const port = await new Promise<number>((resolvePort, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in time; logs:\n${logs.join("\n")}`)), opts.timeoutMs ?? 30_000);
     (async () => {
@@ -42,7 +47,7 @@ export async function spawnServer(args: string[], opts: { bin?: string; env?: Re
           logs.push(line);
           try {
             const j = JSON.parse(line);
-            if (j.msg === "listening") {
+            if (j.msg === "listening" && ++seen === (opts.listening ?? 1)) {
               clearTimeout(timer);
               resolvePort(j.port);
             }

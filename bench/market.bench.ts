@@ -1,14 +1,14 @@
 /**
  * Timing of the market layer on this machine (not a test): NIFTY folder import, loadSample,
  * loadSeries cold (cache missed) for 50 symbols at 1d and at 1h resampled from 1m.
- * Run: npx bun src/market/market-bench.ts
+ * Run: npx bun bench/market.bench.ts
  */
-import { importCsvFiles } from "./csv-import.ts";
-import { loadSample } from "./load-sample.ts";
-import { loadSeries } from "./series.ts";
-import { niftyFiles, tempDb } from "./test-support.ts";
-import { bumpDataVersion } from "./data-version.ts";
-import { getUniverse } from "./universes.ts";
+import { importCsvFiles } from "../src/market/csv-import.ts";
+import { loadSample } from "../src/market/load-sample.ts";
+import { loadSeries } from "../src/market/series.ts";
+import { niftyFiles, tempDb } from "../src/market/test-support.ts";
+import { bumpDataVersion } from "../src/market/data-version.ts";
+import { getUniverse } from "../src/market/universes.ts";
 
 const REPS = 5;
 function time(label: string, fn: () => unknown, reps = REPS): void {
@@ -19,10 +19,11 @@ function time(label: string, fn: () => unknown, reps = REPS): void {
     ms.push(performance.now() - t0);
   }
   ms.sort((a, b) => a - b);
-  console.log(`${label.padEnd(44)} median ${ms[Math.floor(reps / 2)]!.toFixed(1)} ms  min ${ms[0]!.toFixed(1)} ms  (n=${reps})`);
+  console.log(`| ${label} | ${ms[Math.floor(reps / 2)]!.toFixed(1)} | ${ms[0]!.toFixed(1)} | ${reps} |`);
 }
 
 const files = niftyFiles();
+console.log("### Market data layer\n\n| operation | median ms | min ms | runs |\n|---|---|---|---|");
 time("import NIFTY folder (fresh db, 61k rows)", () => {
   const t = tempDb();
   importCsvFiles(t, files, { universe: "nifty50" });

@@ -1,0 +1,39 @@
+/**
+ * `npm run bench`: runs every benchmark in turn (engine vs networkx, metering, HTTP) and writes
+ * their markdown into docs/benchmarks.md. Each benchmark compares side by side within its own
+ * run, so the ratios hold even on a shared, noisy machine.
+ * Run: npm run bench [-- --quick]   (--quick: shorter HTTP runs)
+ */
+import { writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { cpus } from "node:os";
+
+const root = resolve(import.meta.dir, "..");
+const quick = process.argv.includes("--quick");
+
+async function section(title: string, args: string[]): Promise<string> {
+  console.error(`running ${title}…`);
+  const proc = Bun.spawn([process.execPath, ...args], { cwd: root, stdout: "pipe", stderr: "inherit" });
+  const out = await new Response(proc.stdout).text();
+  const code = await proc.exited;
+  return code === 0 ? out.trim() : `${title}: failed with exit code ${code}\n\n${out.trim()}`;
+}
+
+const parts = [
+  await section("engine", ["bench/engine.bench.ts"]),
+  await section("market", ["bench/market.bench.ts"]),
+  await section("metering", ["bench/metering.bench.ts"]),
+  await section("http", ["bench/http.bench.ts", "--seconds", quick ? "3" : "10"]),
+];
+
+const doc = `# Benchmarks
+
+Reproduce with \`npm run bench\` (all of it, about 3 minutes) or one at a time:
+\`npx bun bench/engine.bench.ts\`, \`npx bun bench/metering.bench.ts\`, \`npx bun bench/http.bench.ts\`.
+Machine of this run: ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Bun ${Bun.version}, ${new Date().toISOString().slice(0, 10)}.
+These machines are shared and noisy: read the ratios measured side by side in one run, not the absolute times.
+
+${parts.join("\n\n")}
+`;
+writeFileSync(join(root, "docs/benchmarks.md"), doc);
+console.log(doc);

@@ -1,0 +1,77 @@
+/**
+ * `npm run load -- <script> [k6 args]`: starts graph-stats on a temporary database (127.0.0.1, random
+ * port, raised limits), mints tokens, runs `k6 run load/<script>.js` against it, then stops the server.
+ * Exit codes: k6's own (0 passed, 99 thresholds failed, ...); 2 usage; 3 k6 not found; 4 server failed.
+ * Settings: LOAD_USERS (tokens to mint, default 100 or -e VUS if larger), LOAD_RATE_PER_MINUTE (2),
+ * LOAD_RATE_PER_DAY (1000), K6 (path to k6).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { randomBytes } from "node:crypto";
+import { EXIT_NO_K6, SCRIPTS, envArgs, findK6, k6RunArgs, noK6Message } from "./runner/k6.ts";
+import { graphStatsCommand, mintTokens, startServer, type RunningServer } from "./runner/server.ts";
+
+const ROOT = resolve(import.meta.dir, "..");
+const USAGE = `usage: npm run load -- <${SCRIPTS.join("|")}> [k6 run arguments, e.g. -e DURATION=2m]`;
+
+function positiveInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`${name} must be a positive integer, got '${raw}'`);
+  return Number(raw);
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [script, ...k6Args] = argv;
+  if (!script || !(SCRIPTS as readonly string[]).includes(script)) {
+    console.error(script ? `unknown load script '${script}'\n${USAGE}` : USAGE);
+    return 2;
+  }
+  const k6 = findK6(process.env);
+  if (!k6) {
+    console.error(noK6Message(script));
+    return EXIT_NO_K6;
+  }
+  const userEnv = envArgs(k6Args);
+  const users = Math.max(positiveInt("LOAD_USERS", 100), /^\d+$/.test(userEnv.VUS ?? "") ? Number(userEnv.VUS) : 0);
+  const ratePerMinute = positiveInt("LOAD_RATE_PER_MINUTE", 2);
+  const ratePerDay = positiveInt("LOAD_RATE_PER_DAY", 1000);
+
+  const dir = mkdtempSync(join(tmpdir(), "graph-stats-load-"));
+  const secret = randomBytes(24).toString("hex");
+  const { command, note } = graphStatsCommand(ROOT);
+  if (note) console.error(`load: ${note}`);
+  let server: RunningServer | null = null;
+  const stopOnSignal = () => void server?.stop();
+  process.on("SIGINT", stopOnSignal);
+  process.on("SIGTERM", stopOnSignal);
+  try {
+    const dbPath = join(dir, "load.sqlite");
+    try {
+      server = await startServer({ command, dbPath, secret, ratePerMinute, ratePerDay });
+    } catch (err) {
+      console.error(`load: ${(err as Error).message}`);
+      return 4;
+    }
+    const tokensPath = join(dir, "tokens.json");
+    writeFileSync(tokensPath, await mintTokens(command, dbPath, secret, users, `load-${Date.now().toString(36)}-`));
+    console.error(`load: graph-stats at ${server.baseUrl} (limits ${ratePerMinute}/min, ${ratePerDay}/day), ${users} tokens in ${tokensPath}`);
+    const vars = { BASE_URL: server.baseUrl, TOKENS: tokensPath, JWT_SECRET: secret };
+    const proc = Bun.spawn([k6, ...k6RunArgs(join(ROOT, "load", `${script}.js`), vars, k6Args)], { stdio: ["inherit", "inherit", "inherit"] });
+    return await proc.exited;
+  } finally {
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err) => {
+      console.error(`load: ${(err as Error).message}`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,43 @@
+/** Locating k6 and building its command line for a load run. */
+import { existsSync } from "node:fs";
+
+/** Scripts `npm run load` knows by name. */
+export const SCRIPTS = ["smoke", "demo", "limits", "auth", "soak"] as const;
+
+/** Exit code when k6 is not available. */
+export const EXIT_NO_K6 = 3;
+
+/** `K6` from the environment (a path), else `k6` on PATH, else null. */
+export function findK6(env: Record<string, string | undefined>): string | null {
+  if (env.K6) return existsSync(env.K6) ? env.K6 : null;
+  return Bun.which("k6", { PATH: env.PATH ?? "" });
+}
+
+/** What to tell a user without k6, including how to run the script by hand. */
+export function noK6Message(script: string): string {
+  return [
+    `k6 was not found (looked for $K6, then 'k6' on PATH), so load/${script}.js cannot run here.`,
+    "Install k6 0.46 or later (https://grafana.com/docs/k6/latest/set-up/install-k6/) and run again,",
+    "or point K6=/path/to/k6 at a k6 binary. To run it by hand against a server you started:",
+    `  k6 run -e BASE_URL=http://127.0.0.1:8080 -e TOKENS=$PWD/tokens.json load/${script}.js`,
+  ].join("\n");
+}
+
+/** The `-e` values given in the k6 arguments, so the runner can mint enough tokens for `-e VUS=N`. */
+export function envArgs(args: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const value = a === "-e" || a === "--env" ? args[++i] : a.startsWith("--env=") ? a.slice(6) : null;
+    if (!value) continue;
+    const eq = value.indexOf("=");
+    if (eq > 0) out[value.slice(0, eq)] = value.slice(eq + 1);
+  }
+  return out;
+}
+
+/** `k6 run` arguments: ours first, so the user's own `-e` values (later on the line) win. */
+export function k6RunArgs(scriptPath: string, vars: Record<string, string>, userArgs: string[]): string[] {
+  const env = Object.entries(vars).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
+  return ["run", ...env, ...userArgs, scriptPath];
+}

@@ -1,0 +1,88 @@
+// The `npm run load` runner, run for real as a subprocess. k6 cannot be installed here, so the with-k6
+// path uses a stand-in `k6` on PATH that records what it was given and calls the server the runner started.
+import { afterAll, describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseTokenList } from "../lib/tokens.js";
+import { envArgs, k6RunArgs } from "./k6.ts";
+import { portOf } from "./server.ts";
+
+const ROOT = resolve(import.meta.dir, "../..");
+const work = mkdtempSync(join(tmpdir(), "gs-load-runner-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+async function runner(args: string[], env: Record<string, string | undefined>) {
+  const proc = Bun.spawn([process.execPath, join(ROOT, "load", "run.ts"), ...args], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { stdout, stderr, code };
+}
+
+describe("npm run load", () => {
+  test("without k6 it says so, shows the manual command and exits 3", async () => {
+    const empty = join(work, "empty-path");
+    rmSync(empty, { recursive: true, force: true });
+    Bun.spawnSync(["mkdir", "-p", empty]);
+    const r = await runner(["smoke"], { PATH: empty, HOME: process.env.HOME });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("k6 was not found (looked for $K6, then 'k6' on PATH), so load/smoke.js cannot run here.");
+    expect(r.stderr).toContain("k6 run -e BASE_URL=http://127.0.0.1:8080 -e TOKENS=$PWD/tokens.json load/smoke.js");
+  });
+
+  test("a K6 path that does not exist also exits 3", async () => {
+    const r = await runner(["auth"], { ...process.env, K6: join(work, "no-such-k6") });
+    expect(r.code).toBe(3);
+  });
+
+  test("an unknown script is a usage error (exit 2)", async () => {
+    const r = await runner(["stress"], { ...process.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown load script 'stress'");
+    expect(r.stderr).toContain("usage: npm run load -- <smoke|demo|limits|auth|soak>");
+  });
+
+  test("with k6 it starts the server, mints tokens, passes them to k6, returns k6's exit code and cleans up", async () => {
+    const bin = join(work, "bin");
+    Bun.spawnSync(["mkdir", "-p", bin]);
+    const out = join(work, "fake-k6");
+    writeFileSync(join(bin, "k6"), `#!/bin/sh
+printf '%s\\n' "$@" > "${out}.args"
+for a in "$@"; do case "$a" in BASE_URL=*) base="\${a#BASE_URL=}";; TOKENS=*) tokens="\${a#TOKENS=}";; esac; done
+curl -s "$base/health" > "${out}.health"
+cp "$tokens" "${out}.tokens"
+exit 7
+`);
+    chmodSync(join(bin, "k6"), 0o755);
+    const r = await runner(["limits", "-e", "VUS=120", "-e", "BURSTS=1"], { ...process.env, PATH: `${bin}:${process.env.PATH}`, K6: undefined });
+    expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: 7 });
+
+    const args = readFileSync(`${out}.args`, "utf8").trim().split("\n");
+    expect(args[0]).toBe("run");
+    expect(args.at(-1)).toBe(join(ROOT, "load", "limits.js"));
+    const vars = envArgs(args);
+    expect(vars.BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(vars.JWT_SECRET).toMatch(/^[0-9a-f]{48}$/);
+    expect(vars.VUS).toBe("120");
+    expect(JSON.parse(readFileSync(`${out}.health`, "utf8")).data.status).toBe("ok");
+    const tokens = parseTokenList(readFileSync(`${out}.tokens`, "utf8"), "tokens");
+    expect(tokens.length).toBe(120);
+
+    // Afterwards the server is stopped and the temporary directory (database, tokens) is gone.
+    expect(existsSync(vars.TOKENS)).toBe(false);
+    await expect(fetch(`${vars.BASE_URL}/health`)).rejects.toThrow();
+  }, 60_000);
+});
+
+describe("runner helpers", () => {
+  test("envArgs reads -e, --env and --env= forms", () => {
+    expect(envArgs(["-e", "A=1", "--env", "B=x=y", "--env=C=3", "--vus", "5"])).toEqual({ A: "1", B: "x=y", C: "3" });
+  });
+  test("k6RunArgs puts the runner's values before the user's so the user's win", () => {
+    expect(k6RunArgs("/s.js", { BASE_URL: "u" }, ["-e", "BASE_URL=v"])).toEqual(["run", "-e", "BASE_URL=u", "-e", "BASE_URL=v", "/s.js"]);
+  });
+  test("portOf reads only the listening line", () => {
+    expect(portOf('{"level":"info","port":4321,"msg":"listening"}')).toBe(4321);
+    expect(portOf('{"msg":"loaded the synthetic sample universe"}')).toBeNull();
+    expect(portOf("not json")).toBeNull();
+  });
+});

@@ -1,0 +1,76 @@
+import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { averageRanks, correlationMatrix, pearsonFromMoments } from "./correlation.ts";
+import { alignNifty, loadNifty } from "./fixtures/pipeline.ts";
+import { factorReturns } from "./fixtures/random-returns.ts";
+
+function niftyReturns(lookback: number): Float64Array[] {
+  const data = loadNifty();
+  const { labels, closes } = alignNifty(data, [...data.keys()].sort());
+  const t = labels.length - 1;
+  return closes.map((c) => Float64Array.from({ length: lookback }, (_, k) => Math.log(c[t - lookback + k + 1] / c[t - lookback + k])));
+}
+
+describe("pearsonFromMoments", () => {
+  test("equals correlationMatrix(..., 'pearson') within 1e-12 on the NIFTY 50 (60 and 250 bars)", () => {
+    for (const lookback of [60, 250]) {
+      const series = niftyReturns(lookback);
+      const n = series.length;
+      const s = new Float64Array(n);
+      const ss = new Float64Array(n);
+      const sxy = new Float64Array(n * n);
+      for (let i = 0; i < n; i++)
+        for (let k = 0; k < lookback; k++) {
+          s[i] += series[i][k];
+          ss[i] += series[i][k] ** 2;
+          for (let j = i + 1; j < n; j++) sxy[i * n + j] += series[i][k] * series[j][k];
+        }
+      const fromMoments = pearsonFromMoments(lookback, s, ss, sxy, n);
+      const direct = correlationMatrix(series, "pearson");
+      let worst = 0;
+      for (let q = 0; q < n * n; q++) worst = Math.max(worst, Math.abs(fromMoments[q] - direct[q]));
+      expect(worst).toBeLessThan(1e-12);
+    }
+  });
+});
+
+describe("correlationMatrix", () => {
+  test("is symmetric with unit diagonal and values in [-1, 1]", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 10 }), fc.integer({ min: 3, max: 40 }), fc.integer(), fc.constantFrom("pearson", "spearman" as const), (n, L, seed, method) => {
+        const c = correlationMatrix(factorReturns(n, L, seed), method);
+        for (let i = 0; i < n; i++) {
+          expect(c[i * n + i]).toBe(1);
+          for (let j = 0; j < n; j++) {
+            expect(c[i * n + j]).toBe(c[j * n + i]);
+            expect(Math.abs(c[i * n + j])).toBeLessThanOrEqual(1);
+          }
+        }
+      }),
+    );
+  });
+
+  test("identical series correlate exactly 1, rank-reversed series exactly -1 under spearman", () => {
+    const [a, b] = factorReturns(2, 30, 7);
+    const p = correlationMatrix([a, a.slice(), b], "pearson");
+    expect(p[1]).toBe(1);
+    expect(p[2]).toBe(p[5]);
+    const s = correlationMatrix([a, a.map((v) => -v), b], "spearman");
+    expect(s[1]).toBe(-1);
+    expect(s[2]).toBe(-s[5]);
+  });
+
+  test("spearman equals pearson of average ranks; ranks of ties are their mean position", () => {
+    const x = Float64Array.from([3, 1, 3, 2, 3]);
+    const r = averageRanks(x);
+    // Brute force: rank = (#smaller) + (#equal + 1) / 2.
+    x.forEach((v, k) => {
+      const smaller = x.filter((u) => u < v).length;
+      const equal = x.filter((u) => u === v).length;
+      expect(r[k]).toBe(smaller + (equal + 1) / 2);
+    });
+    const [a, b] = factorReturns(2, 25, 3);
+    const viaRanks = correlationMatrix([averageRanks(a), averageRanks(b)], "pearson");
+    expect(correlationMatrix([a, b], "spearman")[1]).toBeCloseTo(viaRanks[1], 14);
+  });
+});
