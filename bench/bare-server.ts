@@ -13,3 +13,4 @@ const server = Bun.serve({
   },
 });
 console.log(JSON.stringify({ port: server.port }));
+export {};

@@ -16,7 +16,10 @@ export async function serveCommand(args: ParsedArgs): Promise<number> {
   if (config.workers > 1 && process.env[WORKER_ENV] !== "1") return supervise(args, logger);
 
   const server = startServer(config, logger, { reusePort: config.workers > 1 });
-  logger.info({ port: server.port, host: config.host, db: config.db, worker: process.env[WORKER_ENV] === "1" }, "listening");
+  const ready = { port: server.port, host: config.host, db: config.db, worker: process.env[WORKER_ENV] === "1" };
+  // Scripts wait for this line, so it is printed whatever the log level.
+  if (logger.isLevelEnabled("info")) logger.info(ready, "listening");
+  else console.log(JSON.stringify({ level: "info", time: new Date().toISOString(), pid: process.pid, ...ready, msg: "listening" }));
   logger.flush();
   await new Promise<void>((resolve) => {
     const shutdown = (signal: string) => {

@@ -43,7 +43,7 @@ function checkInput(input: SeriesInput): void {
 }
 
 /** Calendar indices of the as-of bars, oldest first. */
-export function resolveAsofs(input: SeriesInput, params: ChartParams): number[] {
+function resolveAsofs(input: SeriesInput, params: ChartParams): number[] {
   const { labels } = input;
   const points = params.periods * input.symbols.length;
   if (points > MAX_POINTS) {
