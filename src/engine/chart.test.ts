@@ -68,7 +68,7 @@ describe("snapshot payload", () => {
 
   test("include_graph=false: graph is only nodes, edges, method; stocks carry no community", () => {
     const d = snapshot(nifty, "asof=2024-06-28&include_graph=false&graph_method=knn");
-    expect(d.graph).toEqual({ asof_date: "2024-06-28T00:00:00+05:30", nodes: 50, edges: d.graph.edges, method: "knn" });
+    expect(d.graph).toEqual({ nodes: 50, edges: d.graph.edges, method: "knn" });
     expect(d.graph.edges).toBeGreaterThanOrEqual(100);
     expect(d.stocks.every((s) => !("community" in s))).toBe(true);
   });
@@ -153,7 +153,7 @@ describe("rolling", () => {
 
   test("include_graph=false shape", () => {
     const r = rolling(nifty, "periods=3&include_graph=false&metrics=pagerank");
-    expect(Object.keys(r.latest_graph)).toEqual(["asof_date", "nodes", "edges", "method"]);
+    expect(Object.keys(r.latest_graph)).toEqual(["nodes", "edges", "method"]);
     expect(r.stocks.every((s) => !("community" in s))).toBe(true);
   });
 });

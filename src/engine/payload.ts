@@ -44,13 +44,10 @@ function metricValue(r: AsofResult, m: Metric, p: number): MetricValue {
 /** `graph` / `latest_graph`; only nodes, edges and method when the graph is not requested. */
 export function graphOut(r: AsofResult, symbols: string[], params: ChartParams): GraphOut {
   const g = r.graph;
-  const out: GraphOut = {
-    asof_date: r.label,
-    nodes: g ? g.n : 0,
-    edges: g ? g.src.length : 0,
-    method: params.graph_method,
-  };
-  if (!params.include_graph) return out;
+  const summary = { nodes: g ? g.n : 0, edges: g ? g.src.length : 0, method: params.graph_method };
+  // DECISIONS §3: include_graph=false keeps only nodes, edges and method.
+  if (!params.include_graph) return summary;
+  const out: GraphOut = { asof_date: r.label, ...summary };
   const name = (p: number) => symbols[r.nodes[p]];
   out.edge_list = [];
   out.communities = {};

@@ -61,7 +61,8 @@ export interface EdgeOut {
 }
 
 export interface GraphOut {
-  asof_date: string;
+  /** Absent with include_graph=false. */
+  asof_date?: string;
   nodes: number;
   edges: number;
   method: GraphMethod;
