@@ -3,10 +3,14 @@
  * Every entry of db/migrations/meta/_journal.json must be listed here (a test checks it).
  */
 import init from "./migrations/0000_init.sql" with { type: "text" };
+import usageDays from "./migrations/0001_usage_days.sql" with { type: "text" };
 
 export interface Migration {
   tag: string;
   sql: string;
 }
 
-export const MIGRATIONS: Migration[] = [{ tag: "0000_init", sql: init }];
+export const MIGRATIONS: Migration[] = [
+  { tag: "0000_init", sql: init },
+  { tag: "0001_usage_days", sql: usageDays },
+];

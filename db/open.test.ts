@@ -1,4 +1,5 @@
 import { test, expect } from "bun:test";
+import { Database } from "bun:sqlite";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,4 +23,23 @@ test("a new file is created, migrated once, and reopened without re-applying", (
   expect(migrate(second.sqlite)).toBe(0);
   expect(second.sqlite.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
   second.sqlite.close();
+});
+
+test("0001 backfills usage_days from the audit log, so an upgrade keeps today's quota exact", () => {
+  const sqlite = new Database(":memory:");
+  sqlite.exec("CREATE TABLE __migrations (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)");
+  for (const stmt of MIGRATIONS[0]!.sql.split("--> statement-breakpoint")) if (stmt.trim()) sqlite.exec(stmt);
+  sqlite.query("INSERT INTO __migrations VALUES ('0000_init', 0)").run();
+  const day = Date.parse("2026-11-22T00:00:00Z");
+  const log = sqlite.query("INSERT INTO request_log (request_id, user_id, ts, counted) VALUES (?, ?, ?, ?)");
+  log.run("a", "alice", day + 1000, 1);
+  log.run("b", "alice", day + 2000, 1);
+  log.run("c", "alice", day + 3000, 0); // refunded or 429: not counted
+  log.run("d", "alice", day - 1000, 1); // the day before
+  log.run("e", null, day + 4000, 0); // a 401
+  expect(migrate(sqlite)).toBe(MIGRATIONS.length - 1);
+  expect(sqlite.query("SELECT user_id, day, admitted FROM usage_days ORDER BY day").all()).toEqual([
+    { user_id: "alice", day: day - 86_400_000, admitted: 1 },
+    { user_id: "alice", day, admitted: 2 },
+  ]);
 });

@@ -21,14 +21,23 @@ export interface OpenedDb {
   path: string;
 }
 
+export interface OpenOptions {
+  /**
+   * How long a statement waits for another connection's lock. bun:sqlite is synchronous, so the
+   * server keeps this short (a wait blocks its event loop) and answers 503 instead; one-shot
+   * commands can afford to wait longer.
+   */
+  busyTimeoutMs?: number;
+}
+
 /** Opens (creating if missing) the database at `path` and brings its schema up to date. */
-export function openDatabase(path: string): OpenedDb {
+export function openDatabase(path: string, options: OpenOptions = {}): OpenedDb {
   const memory = path === ":memory:";
   const created = memory || !existsSync(path);
   if (!memory) mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path, { create: true, strict: true });
   // busy_timeout first: the WAL switch itself needs the lock when another process holds it.
-  sqlite.exec("PRAGMA busy_timeout = 10000");
+  sqlite.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 10_000))}`);
   if (!memory) sqlite.exec("PRAGMA journal_mode = WAL");
   // NORMAL in WAL mode survives a process crash (SIGKILL); only an OS crash can lose the last commits.
   sqlite.exec("PRAGMA synchronous = NORMAL");

@@ -89,3 +89,19 @@ export const requestLog = sqliteTable(
   },
   (t) => [index("request_log_meter_idx").on(t.userId, t.counted, t.ts)],
 );
+
+/**
+ * Admitted requests per user and UTC day, kept in the same transaction as request_log, so the
+ * daily quota is one primary-key read instead of a count over the day's rows (a user with a
+ * raised quota can have hundreds of thousands).
+ */
+export const usageDays = sqliteTable(
+  "usage_days",
+  {
+    userId: text("user_id").notNull(),
+    /** Epoch ms of the UTC midnight that starts the day. */
+    day: integer("day").notNull(),
+    admitted: integer("admitted").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day] })],
+);

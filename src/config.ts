@@ -15,7 +15,9 @@ const list = z
   .string()
   .transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean));
 
-const boolish = z.union([z.boolean(), z.enum(["true", "false", "1", "0"]).transform((s) => s === "true" || s === "1")]);
+const boolish = z.union([z.boolean(), z.enum(["true", "false", "1", "0"]).transform((s) => s === "true" || s === "1")], {
+  error: (issue) => `must be true, false, 1 or 0, got '${String(issue.input)}'`,
+});
 
 export const CONFIG_SCHEMA = z.object({
   port: intFrom("port", 0, 65535).default(8080),
@@ -59,11 +61,12 @@ export function loadConfig(flags: Record<string, unknown>, env: Record<string, s
   }
   const parsed = CONFIG_SCHEMA.safeParse(raw);
   if (!parsed.success) {
-    throw new Error(
-      parsed.error.issues
-        .map((i) => `--${flagName(String(i.path[0]))} (${envName(String(i.path[0]))}): ${i.message}`)
-        .join("\n"),
-    );
+    throw new Error(parsed.error.issues.map((i) => `${optionNames(String(i.path[0]))}: ${i.message}`).join("\n"));
   }
   return parsed.data;
+}
+
+/** How a user sets an option: `--port (GRAPH_STATS_PORT)`; the sample is switched off with --no-sample. */
+function optionNames(key: string): string {
+  return key === "sample" ? `--no-sample (${envName(key)})` : `--${flagName(key)} (${envName(key)})`;
 }

@@ -4,6 +4,10 @@
 timed per graph method on the NIFTY-50 closes. Prints one JSON object to stdout.
 
 Usage: /usr/bin/python3 bench/networkx/bench_networkx.py [--asof 2024-06-28] [--lookback 60] [--repeats 15]
+       /usr/bin/python3 bench/networkx/bench_networkx.py --louvain-holdout
+The second form prints networkx's Louvain (seed 42) modularity for 480 NIFTY as-ofs that are not
+golden fixtures (60 dates in 2021-2025 x pearson/spearman x 4 graph methods), so
+bench/engine-louvain-holdout.ts can check the engine's Louvain rule beyond the fixtures.
 Reuses generate_fixtures.py's functions, so the benchmark times exactly what the golden
 fixtures check (same tolerances: 1e-12, as the engine uses). CSV loading is not timed,
 as the engine side starts from aligned closes too.
@@ -48,13 +52,52 @@ def snapshot(symbols, closes, t, lookback, graph_method, corr_method="pearson", 
     return metrics, communities, modularity_of(G)
 
 
+def louvain_holdout(data_dir, lookback=60):
+    series = load_dir(data_dir)
+    symbols = sorted(series)
+    labels = sorted(set().union(*(series[s].index for s in symbols)))
+    closes = {s: series[s].reindex(labels).to_numpy(dtype=float) for s in symbols}
+    dates = [l[:10] for l in labels]
+    out = []
+    asofs = [f"{y}-{m:02d}-{d:02d}" for y in range(2021, 2026)
+             for d, months in ((15, (2, 5, 8, 11)), (1, (3, 6, 9, 12)), (20, (1, 4, 7, 10))) for m in months]
+    for asof in asofs:
+        t = max(k for k, d in enumerate(dates) if d <= asof)
+        for corr_method in ["pearson", "spearman"]:
+            for method in ["mst", "knn", "threshold", "complete"]:
+                nodes, rets = [], []
+                for s in symbols:
+                    w = closes[s][t - lookback:t + 1]
+                    if not np.all(w > 0):
+                        continue
+                    r = np.log(w[1:] / w[:-1])
+                    if np.all(r == r[0]):
+                        continue
+                    nodes.append(s)
+                    rets.append(r)
+                c = corr_matrix(rets, corr_method)
+                G = nx.Graph()
+                G.add_nodes_from(nodes)
+                for i, j in edge_pairs(c, len(nodes), method, 4, 0.5):
+                    rho = float(c[i, j])
+                    G.add_edge(nodes[i], nodes[j], weight=abs(rho), d=math.sqrt(2 * (1 - abs(rho))))
+                inp = {"symbols": None, "asof": asof, "lookback": lookback, "graph_method": method,
+                       "corr_method": corr_method, "knn_k": 4, "corr_threshold": 0.5}
+                out.append({"input": inp, "edges": G.number_of_edges(), "modularity_networkx": modularity_of(G)})
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--asof", default="2024-06-28")
     ap.add_argument("--lookback", type=int, default=60)
     ap.add_argument("--repeats", type=int, default=15)
     ap.add_argument("--data", default=DATA)
+    ap.add_argument("--louvain-holdout", action="store_true")
     args = ap.parse_args()
+    if args.louvain_holdout:
+        print(json.dumps(louvain_holdout(args.data)))
+        return
     series = load_dir(args.data)
     symbols = sorted(series)
     labels = sorted(set().union(*(series[s].index for s in symbols)))

@@ -45,7 +45,7 @@ describe("accepts", () => {
       expect(r.claims.sub).toBe("alice");
       expect(r.claims.email).toBe("a@example.com");
       expect(r.claims.iss).toBe("graph-stats");
-      expect(r.claims.exp - r.claims.iat).toBe(3600);
+      expect(r.claims.exp - r.claims.iat!).toBe(3600);
     }
   });
   test.each(["bearer", "BEARER", "bEaReR"])("scheme word %s (case-insensitive)", async (scheme) => {
@@ -101,8 +101,7 @@ describe("rejects with the documented message", () => {
     ["empty sub", async () => bearer(await sign(claims({ sub: "" }))), "token missing required claim 'sub'", true],
     ["no sub and expired (required claims first)", async () => bearer(await sign(claims({ sub: undefined, exp: NOW_S - 5 }))), "token missing required claim 'sub'", true],
     ["no exp", async () => bearer(await sign(claims({ exp: undefined }))), "token missing required claim 'exp'", true],
-    ["no iat", async () => bearer(await sign(claims({ iat: undefined }))), "token missing required claim 'iat'", true],
-    ["no jti", async () => bearer(await sign(claims({ jti: undefined }))), "token missing required claim 'jti'", true],
+    ["iat that is not a number", async () => bearer(await sign(claims({ iat: "yesterday" }))), "malformed token", true],
     ["another issuer", async () => bearer(await sign(claims({ iss: "someone-else" }))), "token issuer not accepted", true],
   ];
   test.each(cases)("%s", async (_name, header, message, tokenSent) => {

@@ -9,9 +9,11 @@ import { DEFAULT_ISSUER } from "./mint-token.ts";
 
 export interface TokenClaims {
   sub: string;
-  iat: number;
+  /** Absent when the token carries none (only sub and exp are required). */
+  iat?: number;
   exp: number;
-  jti: string;
+  /** Absent when the token carries none; such a token cannot be revoked individually. */
+  jti?: string;
   iss: string;
   email?: string;
   nbf?: number;
@@ -64,9 +66,9 @@ function decodeJsonObject(part: string): Record<string, unknown> | null {
 const isNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
 
 /**
- * Builds the verifier. Required claims, checked in this order: `sub` (non-empty string), `exp`,
- * `iat` (numbers), `jti` (non-empty string, so every token can be revoked). `iss` may be absent;
- * when present it must equal the issuer.
+ * Builds the verifier. Required claims (DECISIONS §5), checked in this order: `sub` (non-empty
+ * string), `exp` (number). `iat`, `nbf` (numbers) and `jti` (non-empty string) are optional but
+ * checked when present; `iss` may be absent, and when present must equal the issuer.
  */
 export function createVerifier(o: VerifierOptions): (authorizationHeader: string | null) => Promise<VerifyResult> {
   const encoder = new TextEncoder();
@@ -99,20 +101,22 @@ export function createVerifier(o: VerifierOptions): (authorizationHeader: string
     const claims = payload;
     if (typeof claims.sub !== "string" || claims.sub === "") return fail(AUTH_MESSAGES.missingClaim("sub"));
     if (!isNumber(claims.exp)) return fail(AUTH_MESSAGES.missingClaim("exp"));
-    if (!isNumber(claims.iat)) return fail(AUTH_MESSAGES.missingClaim("iat"));
-    if (typeof claims.jti !== "string" || claims.jti === "") return fail(AUTH_MESSAGES.missingClaim("jti"));
+    if (claims.iat !== undefined && !isNumber(claims.iat)) return fail(AUTH_MESSAGES.malformedToken);
+    if (claims.jti !== undefined && (typeof claims.jti !== "string" || claims.jti === "")) return fail(AUTH_MESSAGES.malformedToken);
     if (claims.nbf !== undefined && !isNumber(claims.nbf)) return fail(AUTH_MESSAGES.malformedToken);
     if (claims.email !== undefined && typeof claims.email !== "string") return fail(AUTH_MESSAGES.malformedToken);
     if (claims.iss !== undefined && claims.iss !== issuer) return fail(AUTH_MESSAGES.wrongIssuer);
 
     const now = o.clock.now() / 1000;
     if (claims.exp <= now) return fail(AUTH_MESSAGES.expired);
-    if (claims.iat > now + skew || (claims.nbf !== undefined && claims.nbf > now + skew)) {
+    if ((claims.iat !== undefined && claims.iat > now + skew) || (claims.nbf !== undefined && claims.nbf > now + skew)) {
       return fail(AUTH_MESSAGES.notYetValid);
     }
-    if (o.isRevoked(claims.jti)) return fail(AUTH_MESSAGES.revoked);
+    if (claims.jti !== undefined && o.isRevoked(claims.jti)) return fail(AUTH_MESSAGES.revoked);
 
-    const result: TokenClaims = { sub: claims.sub, iat: claims.iat, exp: claims.exp, jti: claims.jti, iss: issuer };
+    const result: TokenClaims = { sub: claims.sub, exp: claims.exp, iss: issuer };
+    if (claims.iat !== undefined) result.iat = claims.iat;
+    if (claims.jti !== undefined) result.jti = claims.jti as string;
     if (claims.email !== undefined) result.email = claims.email as string;
     if (claims.nbf !== undefined) result.nbf = claims.nbf;
     return { ok: true, claims: result };

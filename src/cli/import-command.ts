@@ -11,7 +11,7 @@ export function importCommand(args: ParsedArgs): number {
   if (!universe) throw new UsageError("import needs --universe NAME");
   if (args.positionals.length === 0) throw new UsageError("import needs at least one CSV file");
   offsetMinutes(args.flags["default-offset"]); // a usage error before the database is touched
-  const opened = openForCommand(args);
+  const opened = openForCommand(args, true);
   try {
     const s = importCsvFiles(opened, args.positionals, {
       universe,

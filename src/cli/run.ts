@@ -1,5 +1,5 @@
 /** Dispatches `graph-stats <command>`; returns the exit code (0 ok, 1 failure, 2 usage). */
-import { openDatabase } from "../../db/open.ts";
+import { existsSync } from "node:fs";
 import { VERSION } from "../http/server.ts";
 import { parseCli, UsageError, type ParsedArgs } from "./args.ts";
 import { importCommand } from "./import-command.ts";
@@ -52,9 +52,19 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   }
 }
 
-/** Opens the configured database for a one-shot command (created and sampled like serve would). */
-export function openForCommand(args: ParsedArgs) {
+/**
+ * Opens the configured database for a one-shot command. Only serve, migrate and import create a
+ * missing file (DECISIONS §1); the others refuse, so a mistyped --db cannot silently create an
+ * empty database with a new generated secret.
+ */
+export function openForCommand(args: ParsedArgs, mayCreate = false) {
+  const path = args.config.db;
+  if (!mayCreate && path !== ":memory:" && !existsSync(path)) {
+    throw new CommandError(`no database at ${path}; create one with 'graph-stats migrate --db ${path}' (or serve/import), or pass the right --db`);
+  }
   return prepareDatabase(args.config, createLogger(args.config.logLevel, 2));
 }
 
-export { openDatabase };
+/** A command that cannot run as asked (exit 1, message only). */
+export class CommandError extends Error {}
+

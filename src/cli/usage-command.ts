@@ -7,7 +7,7 @@ interface Row {
   day: string;
   admitted: number;
   refused: number;
-  errors: number;
+  uncounted: number;
 }
 
 export function usageCommand(args: ParsedArgs): number {
@@ -21,15 +21,15 @@ export function usageCommand(args: ParsedArgs): number {
         `SELECT user_id AS user, strftime('%Y-%m-%d', ts / 1000, 'unixepoch') AS day,
                 SUM(counted) AS admitted,
                 SUM(CASE WHEN status = 429 THEN 1 ELSE 0 END) AS refused,
-                SUM(CASE WHEN counted = 0 AND status <> 429 THEN 1 ELSE 0 END) AS errors
+                SUM(CASE WHEN counted = 0 AND status <> 429 THEN 1 ELSE 0 END) AS uncounted
            FROM request_log WHERE ts >= ? AND (? IS NULL OR user_id = ?)
           GROUP BY user_id, day ORDER BY day, user_id`,
       )
       .all(since, user ?? null, user ?? null) as Row[];
     if (args.flags.json) console.log(JSON.stringify(rows, null, 2));
     else {
-      console.log(["day (UTC)", "user", "admitted", "refused(429)", "other-uncounted"].join("\t"));
-      for (const r of rows) console.log([r.day, r.user ?? "(unauthenticated)", r.admitted, r.refused, r.errors].join("\t"));
+      console.log(["day (UTC)", "user", "admitted", "refused(429)", "uncounted"].join("\t"));
+      for (const r of rows) console.log([r.day, r.user ?? "(unauthenticated)", r.admitted, r.refused, r.uncounted].join("\t"));
     }
     return 0;
   } finally {

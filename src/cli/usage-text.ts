@@ -6,7 +6,8 @@ Usage: graph-stats [command] [flags]
 Commands:
   serve                     run the HTTP service (default)
   migrate                   create or update the database schema
-  import FILE...            import OHLCV CSV files into a universe (--universe NAME [--interval 1d])
+  import FILE...            import OHLCV CSV files into a universe (--universe NAME [--interval 1d]
+                            [--default-offset +05:30] for timestamps without an offset)
   token create              mint tokens: --user ID (repeatable) | --users N [--prefix load-]; [--ttl 24h] [--email E] [--json]
   token list                list minted tokens [--user ID] [--json]
   token revoke JTI...       revoke tokens by jti
@@ -14,7 +15,9 @@ Commands:
   user disable ID           refuse the user's tokens with 403
   user enable ID            re-enable the user
   user limits ID            show or set per-user limits [--per-minute N] [--per-day N] [--reset]
-  usage                     admitted / refused requests per user [--user ID] [--days 1] [--json]
+  usage                     admitted / refused / uncounted requests per user and UTC day [--user ID] [--days 1] [--json]
+
+Only serve, migrate and import create a missing database; the other commands need an existing one.
 
 Common flags (each also as an environment variable GRAPH_STATS_<NAME>):
   --db PATH                 database file (./data/graph-stats.sqlite)

@@ -28,6 +28,9 @@ export function userCommand(args: ParsedArgs): number {
     }
     const perMinute = intFlag("per-minute", args.flags["per-minute"]);
     const perDay = intFlag("per-day", args.flags["per-day"]);
+    if (args.flags.reset && (perMinute !== undefined || perDay !== undefined)) {
+      throw new UsageError("give either --reset (back to the defaults) or --per-minute/--per-day, not both");
+    }
     if (args.flags.reset) setLimits(sqlite, id, null);
     else if (perMinute !== undefined || perDay !== undefined) setLimits(sqlite, id, { perMinute, perDay });
     const u = getUser(sqlite, id)!;

@@ -1,6 +1,6 @@
 /**
  * The Elysia app: three GET routes, CORS preflight, 405 for other methods on known paths, an
- * envelope 404 for everything else, one error handler, one JSON log line per request.
+ * envelope 404 for everything else, one error renderer, one JSON log line per request.
  */
 import { Elysia } from "elysia";
 import type { AppDeps, RequestState } from "./context.ts";
@@ -16,16 +16,49 @@ export const LIVE_PATH = "/v1/graph-stats/chart";
 export const DEMO_PATH = "/v1/demo/chart";
 export const HEALTH_PATH = "/health";
 
+type Handler = (request: Request, state: RequestState) => Response | Promise<Response>;
+
 export function createApp(deps: AppDeps) {
   const publicCors: CorsPolicy = { kind: "any" };
   const liveCors: CorsPolicy = { kind: "list", origins: new Set(deps.corsOrigins) };
-  const states = new WeakMap<Request, RequestState>();
+
+  const newState = (request: Request, path: string, cors: CorsPolicy): RequestState => {
+    const requestId = requestIdFrom(request.headers.get("x-request-id"));
+    return {
+      requestId,
+      start: performance.now(),
+      userId: null,
+      path,
+      base: { ...corsHeaders(cors, request.headers.get("origin")), "X-Request-Id": requestId },
+    };
+  };
+
+  /** Renders an HttpError as the envelope, with the request's base headers. */
+  const render = (request: Request, state: RequestState, e: HttpError): Response =>
+    jsonResponse(
+      errorBody(e.errors, baseMeta(deps.clock.now(), state.requestId)),
+      e.status,
+      { ...state.base, ...e.headers },
+      request.headers.get("accept-encoding"),
+      request.method === "HEAD",
+    );
+
+  const logRequest = (request: Request, state: RequestState, status: number) => {
+    deps.logger.info({
+      request_id: state.requestId,
+      method: request.method,
+      path: state.path,
+      status,
+      duration_ms: Math.round((performance.now() - state.start) * 1000) / 1000,
+      user_id: state.userId,
+    });
+  };
 
   /** Runs a handler with request id, CORS, shutdown refusal, error rendering and the access log. */
   const wrap =
-    (cors: CorsPolicy, handler: (request: Request, state: RequestState) => Response | Promise<Response>) =>
-    async ({ request }: { request: Request }): Promise<Response> => {
-      const state = stateOf(request);
+    (cors: CorsPolicy, handler: Handler) =>
+    async ({ request, path }: { request: Request; path: string }): Promise<Response> => {
+      const state = newState(request, path, cors);
       let response: Response;
       try {
         response = deps.isShuttingDown()
@@ -35,63 +68,24 @@ export function createApp(deps: AppDeps) {
         deps.logger.error({ request_id: state.requestId, err: describe(err) }, "request failed");
         response = render(request, state, toHttpError(err, state.requestId));
       }
-      for (const [k, v] of Object.entries(corsHeaders(cors, request.headers.get("origin")))) {
-        if (k === "Vary") response.headers.append(k, v);
-        else response.headers.set(k, v);
-      }
       logRequest(request, state, response.status);
       return response;
     };
 
-  const stateOf = (request: Request): RequestState => {
-    let s = states.get(request);
-    if (!s) {
-      s = { requestId: requestIdFrom(request.headers.get("x-request-id")), start: performance.now(), userId: null };
-      states.set(request, s);
-    }
-    return s;
-  };
-
-  const render = (request: Request, state: RequestState, e: HttpError): Response =>
-    jsonResponse(
-      errorBody(e.errors, baseMeta(deps.clock.now(), state.requestId)),
-      e.status,
-      { ...e.headers, "X-Request-Id": state.requestId },
-      request.headers.get("accept-encoding"),
-      request.method === "HEAD",
-    );
-
-  const logRequest = (request: Request, state: RequestState, status: number) => {
-    const url = new URL(request.url);
-    deps.logger.info({
-      request_id: state.requestId,
-      method: request.method,
-      path: url.pathname,
-      status,
-      duration_ms: Math.round((performance.now() - state.start) * 1000) / 1000,
-      user_id: state.userId,
-    });
-  };
-
   const preflight = (cors: CorsPolicy) =>
     wrap(cors, (request, state) => {
-      const headers = { ...preflightHeaders(cors, request.headers.get("origin")), "X-Request-Id": state.requestId };
-      delete (headers as Record<string, string>)["Access-Control-Allow-Origin"]; // wrap() sets it from the same policy
-      return new Response(null, { status: 204, headers });
+      const { "Access-Control-Expose-Headers": _exposed, ...allow } = preflightHeaders(cors, request.headers.get("origin"));
+      return new Response(null, { status: 204, headers: { ...state.base, ...allow } });
     });
 
   const notAllowed = (cors: CorsPolicy) =>
     wrap(cors, (request, state) =>
-      render(
-        request,
-        state,
-        new HttpError(405, "METHOD_NOT_ALLOWED", `method ${request.method} is not allowed on ${new URL(request.url).pathname}; use GET`, { Allow: "GET" }),
-      ),
+      render(request, state, new HttpError(405, "METHOD_NOT_ALLOWED", `method ${request.method} is not allowed on ${state.path}; use GET`, { Allow: "GET" })),
     );
 
   return new Elysia({ name: "graph-stats" })
     .get(HEALTH_PATH, wrap(publicCors, (req, st) => handleHealth(deps, req, st)))
-    .get(DEMO_PATH, wrap(publicCors, (req, st) => handleDemo(deps, req, st, new URL(req.url).searchParams.get("periods"))))
+    .get(DEMO_PATH, wrap(publicCors, (req, st) => handleDemo(deps, req, st)))
     .get(LIVE_PATH, wrap(liveCors, (req, st) => handleChart(deps, req, st)))
     .options(HEALTH_PATH, preflight(publicCors))
     .options(DEMO_PATH, preflight(publicCors))
@@ -100,10 +94,11 @@ export function createApp(deps: AppDeps) {
     .all(DEMO_PATH, notAllowed(publicCors))
     .all(LIVE_PATH, notAllowed(liveCors))
     .onError(({ code, request }) => {
-      const state = stateOf(request);
+      const path = new URL(request.url).pathname;
+      const state = newState(request, path, publicCors);
       const e =
         code === "NOT_FOUND"
-          ? new HttpError(404, "NOT_FOUND", `no route for ${request.method} ${new URL(request.url).pathname}; routes: GET ${HEALTH_PATH}, GET ${DEMO_PATH}, GET ${LIVE_PATH}`)
+          ? new HttpError(404, "NOT_FOUND", `no route for ${request.method} ${path}; routes: GET ${HEALTH_PATH}, GET ${DEMO_PATH}, GET ${LIVE_PATH}`)
           : code === "PARSE" || code === "VALIDATION"
             ? new HttpError(400, "BAD_REQUEST", "the request could not be parsed")
             : toHttpError(null, state.requestId);

@@ -33,23 +33,28 @@ const CACHE_ENTRIES = 256;
 export class ChartService {
   private readonly cache = new ResultCache<{ dataJson: string; diagnostics: EngineDiagnostics }>(CACHE_ENTRIES);
 
-  private knownCache: { version: number; symbols: Set<string> } | null = null;
+  private knownCache: { version: number; symbols: Set<string>; synthetic: Set<string> } | null = null;
 
   constructor(private readonly sqlite: Database) {}
 
-  /** Every symbol with bars, re-read only when an import changed the data version. */
-  private known(): Set<string> {
+  /** Every symbol with bars, and those of synthetic universes; re-read only when an import changed the data version. */
+  private known(): { symbols: Set<string>; synthetic: Set<string> } {
     const version = getDataVersion(this.sqlite);
     if (!this.knownCache || this.knownCache.version !== version) {
-      this.knownCache = { version, symbols: new Set(knownSymbols(this.sqlite)) };
+      const synthetic = new Set<string>();
+      for (const name of listUniverses(this.sqlite)) {
+        const u = getUniverse(this.sqlite, name);
+        if (u?.source === "synthetic") for (const s of u.symbols) synthetic.add(s);
+      }
+      this.knownCache = { version, symbols: new Set(knownSymbols(this.sqlite)), synthetic };
     }
-    return this.knownCache.symbols;
+    return this.knownCache;
   }
 
   /** Resolves what to compute; unknown universe or too few known symbols → 404. */
   prepare(params: ChartParams): PreparedChart {
     if (params.symbols) {
-      const known = this.known();
+      const { symbols: known, synthetic } = this.known();
       const missing = params.symbols.filter((s) => !known.has(s));
       const symbols = params.symbols.filter((s) => known.has(s));
       if (symbols.length < 2) {
@@ -60,7 +65,9 @@ export class ChartService {
             (missing.length ? `; unknown: ${missing.slice(0, 20).join(", ")}` : ""),
         );
       }
-      return { params, symbols, missing, dataSource: "imported" };
+      const nSynthetic = symbols.filter((s) => synthetic.has(s)).length;
+      const dataSource = nSynthetic === symbols.length ? "synthetic" : nSynthetic === 0 ? "imported" : "mixed";
+      return { params, symbols, missing, dataSource };
     }
     const name = params.universe as string;
     const universe = getUniverse(this.sqlite, name);

@@ -32,4 +32,8 @@ export interface RequestState {
   requestId: string;
   start: number;
   userId: string | null;
+  /** The route's path (from the router, so no URL is parsed per request). */
+  path: string;
+  /** Headers every response of this request carries: X-Request-Id and CORS. */
+  base: Record<string, string>;
 }

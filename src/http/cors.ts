@@ -17,9 +17,11 @@ const EXPOSED = [
 
 export type CorsPolicy = { kind: "any" } | { kind: "list"; origins: ReadonlySet<string> };
 
-/** Headers for an actual (non-preflight) response. */
-export function corsHeaders(policy: CorsPolicy, origin: string | null): Record<string, string> {
-  if (policy.kind === "any") return { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": EXPOSED };
+const ANY_ORIGIN = Object.freeze({ "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": EXPOSED });
+
+/** Headers for an actual (non-preflight) response. Callers copy, never mutate, the result. */
+export function corsHeaders(policy: CorsPolicy, origin: string | null): Readonly<Record<string, string>> {
+  if (policy.kind === "any") return ANY_ORIGIN;
   if (origin && policy.origins.has(origin)) {
     return { "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": EXPOSED, Vary: "Origin" };
   }

@@ -3,6 +3,7 @@
  * and listens. Used by `serve` (and by tests, which pass their own clock and port 0).
  */
 import type { Server } from "bun";
+import { statSync } from "node:fs";
 import pkg from "../../package.json" with { type: "json" };
 import { openDatabase, type OpenedDb } from "../../db/open.ts";
 import { createVerifier, ensureUser, getUser, isRevoked, resolveSecret } from "../auth/index.ts";
@@ -35,9 +36,12 @@ export interface StartOptions {
   override?: Partial<AppDeps>;
 }
 
+/** The server's lock wait: short, because a wait blocks the event loop (see db/open.ts). */
+export const SERVER_BUSY_TIMEOUT_MS = 1000;
+
 /** Opens the database (loading the sample when it creates the file) and returns it. */
-export function prepareDatabase(config: Config, logger: Logger): OpenedDb {
-  const opened = openDatabase(config.db);
+export function prepareDatabase(config: Config, logger: Logger, busyTimeoutMs?: number): OpenedDb {
+  const opened = openDatabase(config.db, { busyTimeoutMs });
   if (opened.created && config.sample) {
     const t0 = performance.now();
     const loaded = loadSample(opened);
@@ -48,8 +52,9 @@ export function prepareDatabase(config: Config, logger: Logger): OpenedDb {
 
 export function startServer(config: Config, logger: Logger, options: StartOptions = {}): RunningServer {
   const clock = options.clock ?? systemClock;
-  const opened = prepareDatabase(config, logger);
+  const opened = prepareDatabase(config, logger, SERVER_BUSY_TIMEOUT_MS);
   const { sqlite } = opened;
+  const fileIdentity = databaseIdentity(config.db);
   const secret = resolveSecret(sqlite, config.jwtSecret, (msg) => logger.warn(msg));
   const verify = createVerifier({
     secret,
@@ -78,7 +83,8 @@ export function startServer(config: Config, logger: Logger, options: StartOption
     limiter: createLimiter(sqlite, clock),
     chart: new ChartService(sqlite),
     demo: new DemoService(sampleSeriesInput, SAMPLE_END_DATE),
-    checkDatabase: () => (health.get() as { ok: number } | null)?.ok === 1,
+    // The file must still be the one we opened (deleted or replaced → writes would be lost) and answer.
+    checkDatabase: () => databaseIdentity(config.db) === fileIdentity && (health.get() as { ok: number } | null)?.ok === 1,
     isShuttingDown: () => shuttingDown,
     ...options.override,
   };
@@ -95,4 +101,15 @@ export function startServer(config: Config, logger: Logger, options: StartOption
       sqlite.close();
     },
   };
+}
+
+/** Device and inode of the database file ("memory" for :memory:, null when it is missing). */
+function databaseIdentity(path: string): string | null {
+  if (path === ":memory:") return "memory";
+  try {
+    const st = statSync(path);
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return null;
+  }
 }

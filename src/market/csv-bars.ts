@@ -79,7 +79,7 @@ export function parseBarsCsv(file: string, text: string, opts: ParseOptions = {}
       fail(line, `bad symbol '${symbol}': expected 1-32 characters of A-Z a-z 0-9 & . _ -`);
       continue;
     }
-    const when = parseTimestamp(record[col.timestamp!]!, opts.defaultOffsetMin ?? 0);
+    const when = parseTimestamp(record[col.timestamp!]!, opts.defaultOffsetMin);
     if (typeof when === "string") {
       fail(line, when);
       continue;

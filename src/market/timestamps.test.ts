@@ -15,6 +15,13 @@ describe("parseTimestamp", () => {
     test(name, () => expect(parseTimestamp(text)).toEqual({ ts, offsetMin: off }));
   }
 
+  test("a date-time without an offset is refused unless a default offset is given", () => {
+    expect(parseTimestamp("2024-01-01T09:15:00")).toBe(
+      "timestamp '2024-01-01T09:15:00' has no UTC offset: add one (e.g. 2024-01-01T09:15:00+05:30) or import with --default-offset",
+    );
+    expect(parseTimestamp("2024-01-01 09:15:00", 330)).toEqual({ ts: Date.UTC(2024, 0, 1, 3, 45), offsetMin: 330 });
+  });
+
   test("plain date takes the default offset", () => {
     expect(parseTimestamp("2020-10-01", 330)).toEqual({ ts: Date.UTC(2020, 8, 30, 18, 30), offsetMin: 330 });
   });

@@ -16,13 +16,15 @@ const DATE_TIME =
 /**
  * Parses `2020-10-01`, `2020-10-01 00:00:00+05:30`, `2020-10-01T00:00:00+05:30`,
  * `2020-10-01T00:00:00Z` (also without seconds, with fractional seconds, or `+0530`).
- * A plain date is local midnight; a value without an offset (plain date or date-time)
- * takes `defaultOffsetMin`. Returns a reason string when the value is not a valid time.
+ * A plain date is local midnight at `defaultOffsetMin` (UTC when not given). A date-time
+ * without an offset is ambiguous (DECISIONS §1 allows only ISO 8601 with an offset, or a plain
+ * date), so it is refused unless the caller gave a default offset explicitly.
+ * Returns a reason string when the value is not a valid time.
  */
-export function parseTimestamp(text: string, defaultOffsetMin = 0): Instant | string {
+export function parseTimestamp(text: string, defaultOffsetMin?: number): Instant | string {
   const s = text.trim();
   let y: number, mo: number, d: number, h = 0, mi = 0, sec = 0, ms = 0;
-  let offsetMin = defaultOffsetMin;
+  let offsetMin = defaultOffsetMin ?? 0;
   const dateOnly = DATE_ONLY.exec(s);
   if (dateOnly) {
     [y, mo, d] = [Number(dateOnly[1]), Number(dateOnly[2]), Number(dateOnly[3])];
@@ -32,6 +34,9 @@ export function parseTimestamp(text: string, defaultOffsetMin = 0): Instant | st
     [y, mo, d, h, mi] = [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])];
     sec = m[6] ? Number(m[6]) : 0;
     ms = m[7] ? Math.floor(Number(`0.${m[7]}`) * 1000) : 0;
+    if (!m[8] && defaultOffsetMin === undefined) {
+      return `timestamp '${text}' has no UTC offset: add one (e.g. ${text.trim()}+05:30) or import with --default-offset`;
+    }
     if (m[8]) {
       const off = m[8];
       if (off === "Z" || off === "z") offsetMin = 0;

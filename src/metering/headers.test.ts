@@ -1,5 +1,5 @@
 import { test, expect } from "bun:test";
-import { decide, type WindowInput } from "./windows.ts";
+import { decide, type WindowInput, windowOf } from "./windows.ts";
 import { denialMessage, rateLimitHeaders } from "./headers.ts";
 
 const T = Date.parse("2026-11-22T10:00:00.250Z");
@@ -11,7 +11,7 @@ function denied(input: WindowInput) {
 }
 
 test("an admitted first request: full header set, window starting now", () => {
-  const d = decide({ now: T, minuteTimestamps: [], dayCount: 0, limits: { perMinute: 1, perDay: 30 } });
+  const d = decide({ now: T, minute: windowOf([]), dayCount: 0, limits: { perMinute: 1, perDay: 30 } });
   expect(rateLimitHeaders(d.state)).toEqual({
     "X-RateLimit-Limit": "1",
     "X-RateLimit-Remaining": "0",
@@ -34,7 +34,7 @@ test("an empty window resets at ceil(now) and frees in 0 s", () => {
 
 test("RATE_LIMITED: Retry-After equals the message's number and agrees with Reset within 1 s", () => {
   for (const elapsed of [1, 999, 1000, 13_000, 30_500, 59_999]) {
-    const { d, headers, message } = denied({ now: T + elapsed, minuteTimestamps: [T], dayCount: 1, limits: { perMinute: 1, perDay: 30 } });
+    const { d, headers, message } = denied({ now: T + elapsed, minute: windowOf([T]), dayCount: 1, limits: { perMinute: 1, perDay: 30 } });
     const retry = Number(headers["Retry-After"]);
     expect(message).toBe(`rate limit exceeded: 1 request/minute. Retry in ${retry}s.`);
     expect(retry).toBe(d.retryAfter);
@@ -45,7 +45,7 @@ test("RATE_LIMITED: Retry-After equals the message's number and agrees with Rese
 });
 
 test("RATE_LIMITED with a plural limit", () => {
-  const { message, headers } = denied({ now: T + 20_000, minuteTimestamps: [T, T + 1, T + 2], dayCount: 3, limits: { perMinute: 3, perDay: 30 } });
+  const { message, headers } = denied({ now: T + 20_000, minute: windowOf([T, T + 1, T + 2]), dayCount: 3, limits: { perMinute: 3, perDay: 30 } });
   expect(message).toBe("rate limit exceeded: 3 requests/minute. Retry in 40s.");
   expect(headers["X-RateLimit-Remaining"]).toBe("0");
   expect(headers["X-RateLimit-Daily-Remaining"]).toBe("27");
@@ -53,7 +53,7 @@ test("RATE_LIMITED with a plural limit", () => {
 
 test("DAILY_QUOTA_EXCEEDED: the day policy binds, message names the next UTC midnight", () => {
   const now = Date.parse("2026-11-22T23:59:00Z");
-  const { headers, message } = denied({ now, minuteTimestamps: [now - 30_000], dayCount: 30, limits: { perMinute: 1, perDay: 30 } });
+  const { headers, message } = denied({ now, minute: windowOf([now - 30_000]), dayCount: 30, limits: { perMinute: 1, perDay: 30 } });
   expect(message).toBe("daily quota exceeded: 30 requests/day. Resets at 2026-11-23T00:00:00Z.");
   expect(headers["Retry-After"]).toBe("60");
   expect(headers.RateLimit).toBe('"day";r=0;t=60');
@@ -61,11 +61,11 @@ test("DAILY_QUOTA_EXCEEDED: the day policy binds, message names the next UTC mid
 });
 
 test("DAILY_QUOTA_EXCEEDED with a limit of 1 is singular", () => {
-  const { message } = denied({ now: T, minuteTimestamps: [], dayCount: 1, limits: { perMinute: 5, perDay: 1 } });
+  const { message } = denied({ now: T, minute: windowOf([]), dayCount: 1, limits: { perMinute: 5, perDay: 1 } });
   expect(message).toBe("daily quota exceeded: 1 request/day. Resets at 2026-11-23T00:00:00Z.");
 });
 
 test("the last request of the day admitted: RateLimit reports the day policy", () => {
-  const d = decide({ now: T, minuteTimestamps: [], dayCount: 29, limits: { perMinute: 10, perDay: 30 } });
+  const d = decide({ now: T, minute: windowOf([]), dayCount: 29, limits: { perMinute: 10, perDay: 30 } });
   expect(rateLimitHeaders(d.state).RateLimit).toBe(`"day";r=0;t=${Math.ceil((Date.parse("2026-11-23T00:00:00Z") - T) / 1000)}`);
 });

@@ -6,7 +6,7 @@
 import type { Database } from "bun:sqlite";
 import type { Clock } from "../clock.ts";
 import { denialMessage } from "./headers.ts";
-import { decide, peekState, utcDayStart, MINUTE_MS, type DenialCode, type Limits, type MeterState, type WindowInput } from "./windows.ts";
+import { decide, peekState, utcDayStart, MINUTE_MS, type DenialCode, type Limits, type MeterState, type MinuteWindow, type WindowInput } from "./windows.ts";
 
 export type AdmitResult =
   | { ok: true; logId: number; state: MeterState }
@@ -44,7 +44,8 @@ export class MeterBusyError extends Error {
   }
 }
 
-const BUSY_RETRIES = 3;
+/** One retry after busy_timeout: the server keeps busy_timeout short and answers 503 rather than stall. */
+const BUSY_RETRIES = 1;
 
 const isBusy = (err: unknown): boolean =>
   typeof (err as { code?: unknown })?.code === "string" && /^SQLITE_(BUSY|LOCKED)/.test((err as { code: string }).code);
@@ -56,11 +57,20 @@ export function createLimiter(sqlite: Database, clock: Clock): Limiter {
   const begin = sqlite.prepare("BEGIN IMMEDIATE");
   const commit = sqlite.prepare("COMMIT");
   const rollback = sqlite.prepare("ROLLBACK");
-  const minuteRows = sqlite.prepare<{ ts: number }, [string, number]>(
-    "SELECT ts FROM request_log WHERE user_id = ? AND counted = 1 AND ts > ? ORDER BY ts",
+  // Aggregates over the (user_id, counted, ts) index: a user with thousands of requests in the
+  // window (raised limits) costs an index count, not thousands of rows copied into JS.
+  const minuteAgg = sqlite.prepare<{ n: number; oldest: number | null }, [string, number]>(
+    "SELECT count(*) AS n, min(ts) AS oldest FROM request_log WHERE user_id = ? AND counted = 1 AND ts > ?",
   );
-  const dayCount = sqlite.prepare<{ n: number }, [string, number]>(
-    "SELECT count(*) AS n FROM request_log WHERE user_id = ? AND counted = 1 AND ts >= ?",
+  const minuteNth = sqlite.prepare<{ ts: number }, [string, number, number]>(
+    "SELECT ts FROM request_log WHERE user_id = ? AND counted = 1 AND ts > ? ORDER BY ts LIMIT 1 OFFSET ?",
+  );
+  const dayCount = sqlite.prepare<{ n: number }, [string, number]>("SELECT admitted AS n FROM usage_days WHERE user_id = ? AND day = ?");
+  const countDay = sqlite.prepare<unknown, [string, number, number]>(
+    "INSERT INTO usage_days (user_id, day, admitted) VALUES (?1, ?2, ?3) ON CONFLICT (user_id, day) DO UPDATE SET admitted = admitted + ?3",
+  );
+  const loggedRow = sqlite.prepare<{ userId: string | null; ts: number; counted: number }, [number]>(
+    "SELECT user_id AS userId, ts, counted FROM request_log WHERE id = ?",
   );
   const insert = sqlite.prepare<{ id: number }, [string, string | null, number, number | null, number | null, number, string | null, string]>(
     "INSERT INTO request_log (request_id, user_id, ts, status, duration_ms, counted, code, params) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
@@ -69,12 +79,17 @@ export function createLimiter(sqlite: Database, clock: Clock): Limiter {
     "UPDATE request_log SET status = ?1, duration_ms = ?2, counted = CASE WHEN ?1 >= 500 OR ?4 THEN 0 ELSE counted END WHERE id = ?3",
   );
 
+  function minuteWindow(userId: string, after: number): MinuteWindow {
+    const { n, oldest } = minuteAgg.get(userId, after)!;
+    return { count: n, nth: (k) => (k === 0 && oldest !== null ? oldest : minuteNth.get(userId, after, k)!.ts) };
+  }
+
   function windowInput(userId: string, limits: Limits, now: number): WindowInput {
     return {
       now,
       limits,
-      minuteTimestamps: minuteRows.all(userId, now - MINUTE_MS).map((r) => r.ts),
-      dayCount: dayCount.get(userId, utcDayStart(now))!.n,
+      minute: minuteWindow(userId, now - MINUTE_MS),
+      dayCount: dayCount.get(userId, utcDayStart(now))?.n ?? 0,
     };
   }
 
@@ -88,6 +103,7 @@ export function createLimiter(sqlite: Database, clock: Clock): Limiter {
       const logId = d.ok
         ? insert.get(req.requestId, req.userId, now, null, null, 1, null, params)!.id
         : insert.get(req.requestId, req.userId, now, 429, null, 0, d.code, params)!.id;
+      if (d.ok) countDay.run(req.userId, utcDayStart(now), 1);
       commit.run();
       if (d.ok) return { ok: true, logId, state: d.state };
       const message = denialMessage(d.code, { ...d.state, retryAfter: d.retryAfter });
@@ -121,7 +137,22 @@ export function createLimiter(sqlite: Database, clock: Clock): Limiter {
      * was not served, e.g. a 4xx found after admission), refunds it: counted 0, row kept.
      */
     finish(logId, status, durationMs, opts) {
-      finishStmt.run(status, durationMs, logId, opts?.refund ? 1 : 0);
+      const refund = status >= 500 || opts?.refund === true;
+      if (!refund) {
+        finishStmt.run(status, durationMs, logId, 0);
+        return;
+      }
+      // A refund gives the day's count back too, in the same transaction as the log row.
+      begin.run();
+      try {
+        const row = loggedRow.get(logId);
+        finishStmt.run(status, durationMs, logId, 1);
+        if (row?.counted === 1 && row.userId !== null) countDay.run(row.userId, utcDayStart(row.ts), -1);
+        commit.run();
+      } catch (err) {
+        if (sqlite.inTransaction) rollback.run();
+        throw err;
+      }
     },
 
     /** Logs a live request that is never metered (400/401/403); returns its log id. */

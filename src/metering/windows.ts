@@ -30,13 +30,25 @@ export interface MeterState {
   retryAfter?: number;
 }
 
+/** The admitted requests of one user in the minute window, oldest first. */
+export interface MinuteWindow {
+  count: number;
+  /** Timestamp of the k-th oldest entry (0 = oldest), 0 ≤ k < count. */
+  nth(k: number): number;
+}
+
+/** A MinuteWindow over an ascending array (tests, and small windows). */
+export function windowOf(timestamps: readonly number[]): MinuteWindow {
+  return { count: timestamps.length, nth: (k) => timestamps[k]! };
+}
+
 export interface WindowInput {
   now: number;
   /**
-   * Admitted timestamps with ts > now − 60 000, ascending. Rows stamped slightly after `now`
-   * (another process's clock) are included on purpose: they were admitted, so they count.
+   * Admitted requests with ts > now − 60 000. Rows stamped slightly after `now` (another
+   * process's clock) are included on purpose: they were admitted, so they count.
    */
-  minuteTimestamps: number[];
+  minute: MinuteWindow;
   /** Admitted requests with ts ≥ the last UTC midnight. */
   dayCount: number;
   limits: Limits;
@@ -51,13 +63,13 @@ export const utcDayStart = (now: number): number => Math.floor(now / DAY_MS) * D
 
 /** The state without admitting anything (for headers on responses that are not metered, e.g. 400). */
 export function peekState(input: WindowInput): MeterState {
-  const { now, minuteTimestamps, dayCount, limits } = input;
+  const { now, minute, dayCount, limits } = input;
   return {
     now,
     limits,
-    minuteUsed: minuteTimestamps.length,
+    minuteUsed: minute.count,
     dayUsed: dayCount,
-    oldestInWindow: minuteTimestamps.length > 0 ? minuteTimestamps[0] : null,
+    oldestInWindow: minute.count > 0 ? minute.nth(0) : null,
     nextMidnight: utcDayStart(now) + DAY_MS,
   };
 }
@@ -65,7 +77,7 @@ export function peekState(input: WindowInput): MeterState {
 /** Admit or deny one request. Checks every window before anything is recorded. */
 export function decide(input: WindowInput): WindowDecision {
   const before = peekState(input);
-  const { now, minuteTimestamps, limits } = input;
+  const { now, minute, limits } = input;
   if (before.dayUsed >= limits.perDay) {
     const retryAfter = Math.max(1, Math.ceil((before.nextMidnight - now) / 1000));
     return { ok: false, code: "DAILY_QUOTA_EXCEEDED", retryAfter, state: { ...before, retryAfter } };
@@ -73,7 +85,7 @@ export function decide(input: WindowInput): WindowDecision {
   if (before.minuteUsed >= limits.perMinute) {
     // The slot frees when enough old entries leave that fewer than perMinute remain; with an
     // unchanged limit that is the oldest one.
-    const freeing = minuteTimestamps[before.minuteUsed - limits.perMinute];
+    const freeing = minute.nth(before.minuteUsed - limits.perMinute);
     const retryAfter = Math.max(1, Math.ceil((freeing + MINUTE_MS - now) / 1000));
     return { ok: false, code: "RATE_LIMITED", retryAfter, state: { ...before, retryAfter } };
   }

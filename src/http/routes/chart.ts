@@ -1,6 +1,6 @@
 /**
  * GET /v1/graph-stats/chart — the metered live endpoint. Order (DECISIONS §6): authenticate →
- * validate → limits → compute. Only admitted requests count; a request that fails after
+ * validate (query size, parameters, universe) → limits → compute. Only admitted requests count; a request that fails after
  * admission (the data cannot serve it, or a 5xx) is refunded. Every request lands in the audit log.
  */
 import { ChartError } from "../../engine/types.ts";
@@ -17,18 +17,21 @@ export const MAX_QUERY_BYTES = 8 * 1024;
 const NO_STORE = { "Cache-Control": "no-store" };
 
 export async function handleChart(deps: AppDeps, request: Request, state: RequestState): Promise<Response> {
-  const url = new URL(request.url);
-  const query = url.search.startsWith("?") ? url.search.slice(1) : url.search;
+  const q = request.url.indexOf("?");
+  const query = q < 0 ? "" : request.url.slice(q + 1);
   const auditParams = query.slice(0, 1024);
   let user: AuthedUser | null = null;
   let logId: number | null = null;
   let rlHeaders: Record<string, string> = {};
   try {
-    if (Buffer.byteLength(query) > MAX_QUERY_BYTES) {
-      throw new HttpError(400, "BAD_REQUEST", `query string is ${Buffer.byteLength(query)} bytes; at most ${MAX_QUERY_BYTES} are allowed`);
+    if (!deps.checkDatabase()) {
+      throw new HttpError(503, "SERVICE_UNAVAILABLE", "the database is unavailable; retry shortly", { "Retry-After": "5" });
     }
     user = await deps.auth(request.headers.get("authorization"));
     state.userId = user.id;
+    if (Buffer.byteLength(query) > MAX_QUERY_BYTES) {
+      throw new HttpError(400, "BAD_REQUEST", `query string is ${Buffer.byteLength(query)} bytes; at most ${MAX_QUERY_BYTES} are allowed`);
+    }
     const parsed = parseChartParams(new URLSearchParams(query), { defaultUniverse: deps.defaultUniverse });
     if (!parsed.ok) throw new HttpError(400, "BAD_REQUEST", parsed.errors);
     const prepared = deps.chart.prepare(parsed.params);
@@ -52,24 +55,29 @@ export async function handleChart(deps: AppDeps, request: Request, state: Reques
     const body = successBody(new RawJson(outcome.dataJson), meta);
     deps.limiter.finish(logId, 200, performance.now() - state.start);
     logId = null;
-    return jsonResponse(body, 200, { ...rlHeaders, ...NO_STORE, "X-Request-Id": state.requestId }, request.headers.get("accept-encoding"), request.method === "HEAD");
+    return jsonResponse(body, 200, { ...state.base, ...rlHeaders, ...NO_STORE }, request.headers.get("accept-encoding"), request.method === "HEAD");
   } catch (err) {
     const failure = toHttpError(err, state.requestId);
     if (failure.status >= 500) deps.logger.error({ request_id: state.requestId, err: describe(err) }, "live request failed");
-    if (logId !== null) {
-      // Admitted but not served: refund, then report the windows as they now stand.
-      deps.limiter.finish(logId, failure.status, performance.now() - state.start, { refund: true });
-      if (user) rlHeaders = rateLimitHeaders(deps.limiter.peek(user.id, user.limits));
-    } else {
-      if (user && Object.keys(rlHeaders).length === 0) rlHeaders = rateLimitHeaders(deps.limiter.peek(user.id, user.limits));
-      deps.limiter.logUnmetered({
-        userId: user?.id ?? null,
-        requestId: state.requestId,
-        status: failure.status,
-        code: failure.errors[0]?.code ?? null,
-        params: auditParams,
-        durationMs: performance.now() - state.start,
-      });
+    try {
+      if (logId !== null) {
+        // Admitted but not served: refund, then report the windows as they now stand.
+        deps.limiter.finish(logId, failure.status, performance.now() - state.start, { refund: true });
+        if (user) rlHeaders = rateLimitHeaders(deps.limiter.peek(user.id, user.limits));
+      } else if (failure.status !== 503) {
+        if (user && Object.keys(rlHeaders).length === 0) rlHeaders = rateLimitHeaders(deps.limiter.peek(user.id, user.limits));
+        deps.limiter.logUnmetered({
+          userId: user?.id ?? null,
+          requestId: state.requestId,
+          status: failure.status,
+          code: failure.errors[0]?.code ?? null,
+          params: auditParams,
+          durationMs: performance.now() - state.start,
+        });
+      }
+    } catch (auditErr) {
+      // The answer to the caller stands; the database trouble is already what it reports or will be next.
+      deps.logger.error({ request_id: state.requestId, err: describe(auditErr) }, "could not write the audit log");
     }
     return errorResponse(deps, request, state, failure.status, failure.errors, { ...rlHeaders, ...failure.headers });
   }
@@ -84,7 +92,7 @@ function errorResponse(
   headers: Record<string, string>,
 ): Response {
   const body = errorBody(errors as never, baseMeta(deps.clock.now(), state.requestId));
-  return jsonResponse(body, status, { ...headers, ...NO_STORE, "X-Request-Id": state.requestId }, request.headers.get("accept-encoding"), request.method === "HEAD");
+  return jsonResponse(body, status, { ...state.base, ...headers, ...NO_STORE }, request.headers.get("accept-encoding"), request.method === "HEAD");
 }
 
 /** Maps anything thrown to an HttpError; unexpected failures become a 500 naming only the request id. */
@@ -98,7 +106,7 @@ export function toHttpError(err: unknown, requestId: string): HttpError {
 function isBusy(err: unknown): boolean {
   if (err instanceof MeterBusyError) return true;
   const code = (err as { code?: unknown })?.code;
-  return code === "SQLITE_BUSY" || code === "SQLITE_LOCKED";
+  return typeof code === "string" && /^SQLITE_(BUSY|LOCKED)/.test(code);
 }
 
 /** For logs only: the error's class and message, no stack, never request data. */

@@ -2,13 +2,15 @@
 import type { AppDeps, RequestState } from "../context.ts";
 import { baseMeta, jsonResponse, RawJson, successBody } from "../envelope.ts";
 
-export function handleDemo(deps: AppDeps, request: Request, state: RequestState, periods: string | null): Response {
+export function handleDemo(deps: AppDeps, request: Request, state: RequestState): Response {
+  const q = request.url.indexOf("?");
+  const periods = q < 0 ? null : new URLSearchParams(request.url.slice(q + 1)).get("periods");
   const { dataJson, extraMeta } = deps.demo.payload(periods);
   const body = successBody(new RawJson(dataJson), baseMeta(deps.clock.now(), state.requestId, extraMeta));
   return jsonResponse(
     body,
     200,
-    { "X-Request-Id": state.requestId, "Cache-Control": "public, max-age=60" },
+    { ...state.base, "Cache-Control": "public, max-age=60" },
     request.headers.get("accept-encoding"),
     request.method === "HEAD",
   );

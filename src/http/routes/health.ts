@@ -10,7 +10,7 @@ export function handleHealth(deps: AppDeps, request: Request, state: RequestStat
   } catch {
     database = "unavailable";
   }
-  const headers = { "X-Request-Id": state.requestId, "Cache-Control": "no-store" };
+  const headers = { ...state.base, "Cache-Control": "no-store" };
   const head = request.method === "HEAD";
   if (database !== "ok" || deps.isShuttingDown()) {
     const why = database !== "ok" ? "database check failed: the database does not answer" : "shutting down";

@@ -1,0 +1,107 @@
+/**
+ * Small symmetric tridiagonal eigenproblems for the Lanczos eigenvector solver: eigenvalues by
+ * Sturm-sequence bisection, the eigenvector by inverse iteration with a pivoted tridiagonal
+ * solve. Each is O(m) per step, so the Lanczos loop can check convergence after every step.
+ * Hand-written because no installed dependency offers it; m stays <= a component's size (<= 500).
+ * T has diag[0..m-1] on the diagonal and off[0..m-2] coupling j and j+1.
+ */
+
+/** Number of eigenvalues of T strictly below x. */
+function countBelow(diag: ArrayLike<number>, off: ArrayLike<number>, m: number, x: number): number {
+  let count = 0;
+  let q = diag[0] - x;
+  if (q < 0) count++;
+  for (let i = 1; i < m; i++) {
+    if (q === 0) q = Number.MIN_VALUE;
+    q = diag[i] - x - (off[i - 1] * off[i - 1]) / q;
+    if (q < 0) count++;
+  }
+  return count;
+}
+
+/** Gershgorin interval holding every eigenvalue of T. */
+export function gershgorin(diag: ArrayLike<number>, off: ArrayLike<number>, m: number): [number, number] {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < m; i++) {
+    const r = (i > 0 ? Math.abs(off[i - 1]) : 0) + (i < m - 1 ? Math.abs(off[i]) : 0);
+    lo = Math.min(lo, diag[i] - r);
+    hi = Math.max(hi, diag[i] + r);
+  }
+  return [lo, hi];
+}
+
+/** The eigenvalue with exactly `below` eigenvalues under it (0 = smallest, m-1 = largest), to rounding. */
+export function tridiagonalEigenvalue(
+  diag: ArrayLike<number>,
+  off: ArrayLike<number>,
+  m: number,
+  below: number,
+  bounds = gershgorin(diag, off, m),
+  relTol = 0,
+): number {
+  let [lo, hi] = bounds;
+  lo -= 1e-12 * (Math.abs(lo) + 1);
+  hi += 1e-12 * (Math.abs(hi) + 1);
+  for (let it = 0; it < 200; it++) {
+    const mid = 0.5 * (lo + hi);
+    if (mid <= lo || mid >= hi || hi - lo <= relTol * (Math.abs(lo) + Math.abs(hi))) break;
+    if (countBelow(diag, off, m, mid) > below) hi = mid;
+    else lo = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+/**
+ * Unit eigenvector of T for the (accurate) eigenvalue theta: inverse iteration, three solves of
+ * (T - theta I) y = previous y with partial pivoting (LAPACK dgtsv's elimination).
+ */
+export function tridiagonalEigenvector(diag: ArrayLike<number>, off: ArrayLike<number>, m: number, theta: number): Float64Array {
+  const y = new Float64Array(m).fill(1 / Math.sqrt(m));
+  if (m === 1) return Float64Array.of(1);
+  const d = new Float64Array(m);
+  const du = new Float64Array(m);
+  const dl = new Float64Array(m);
+  let scale = 0;
+  for (let i = 0; i < m; i++) scale = Math.max(scale, Math.abs(diag[i] - theta) + (i < m - 1 ? Math.abs(off[i]) : 0));
+  const tiny = Number.EPSILON * Math.max(scale, Number.MIN_VALUE);
+  for (let pass = 0; pass < 3; pass++) {
+    for (let i = 0; i < m; i++) d[i] = diag[i] - theta;
+    for (let i = 0; i < m - 1; i++) {
+      du[i] = off[i];
+      dl[i] = off[i];
+    }
+    du[m - 1] = 0;
+    for (let i = 0; i < m - 1; i++) {
+      if (Math.abs(d[i]) >= Math.abs(dl[i])) {
+        if (d[i] === 0) d[i] = tiny;
+        const fact = dl[i] / d[i];
+        d[i + 1] -= fact * du[i];
+        y[i + 1] -= fact * y[i];
+        dl[i] = 0;
+      } else {
+        const fact = d[i] / dl[i];
+        d[i] = dl[i];
+        const temp = d[i + 1];
+        d[i + 1] = du[i] - fact * temp;
+        if (i < m - 2) {
+          dl[i] = du[i + 1];
+          du[i + 1] = -fact * dl[i];
+        } else dl[i] = 0;
+        du[i] = temp;
+        const tb = y[i];
+        y[i] = y[i + 1];
+        y[i + 1] = tb - fact * y[i + 1];
+      }
+    }
+    if (d[m - 1] === 0) d[m - 1] = tiny;
+    y[m - 1] /= d[m - 1];
+    y[m - 2] = (y[m - 2] - du[m - 2] * y[m - 1]) / d[m - 2];
+    for (let i = m - 3; i >= 0; i--) y[i] = (y[i] - du[i] * y[i + 1] - dl[i] * y[i + 2]) / d[i];
+    let sq = 0;
+    for (let i = 0; i < m; i++) sq += y[i] * y[i];
+    const inv = 1 / Math.sqrt(sq);
+    for (let i = 0; i < m; i++) y[i] *= inv;
+  }
+  return y;
+}

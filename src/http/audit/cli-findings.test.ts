@@ -1,0 +1,58 @@
+/**
+ * Audit findings on the CLI (DECISIONS §1 and §8, README "CLI"): read-only commands must not
+ * create a database at a mistyped path, contradictory flags are a usage error (exit 2), and a
+ * timestamp that is neither ISO 8601 with an offset nor a plain date rejects the file with
+ * `file:line: reason`.
+ */
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runCli } from "../test-support/process.ts";
+import { niftyDb } from "../test-support/harness.ts";
+
+const tempDir = () => mkdtempSync(join(tmpdir(), "gs-audit-cli-"));
+
+describe("read-only commands against a missing database file", () => {
+  for (const args of [["usage"], ["token", "list"]]) {
+    test(`${args.join(" ")} --db <missing> fails clearly and creates nothing`, async () => {
+      const db = join(tempDir(), "typo", "graph-stats.sqlite");
+      const r = await runCli([...args, "--db", db]);
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toContain(db);
+      expect(existsSync(db)).toBe(false);
+    }, 30_000);
+  }
+});
+
+describe("contradictory flags", () => {
+  test("user limits ID --per-minute N --reset is a usage error (exit 2), not a silent reset", async () => {
+    const db = niftyDb();
+    expect((await runCli(["user", "create", "lim", "--db", db])).code).toBe(0);
+    const r = await runCli(["user", "limits", "lim", "--per-minute", "5", "--reset", "--db", db]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--reset");
+  }, 30_000);
+});
+
+describe("bad configuration values name what is allowed", () => {
+  test("GRAPH_STATS_SAMPLE=maybe exits 2 naming the variable and the accepted values", async () => {
+    const db = join(tempDir(), "db.sqlite");
+    const r = await runCli(["migrate", "--db", db], { env: { GRAPH_STATS_SAMPLE: "maybe" } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("GRAPH_STATS_SAMPLE");
+    expect(r.stderr).toContain("'maybe'");
+    expect(r.stderr).toMatch(/true.*false/);
+  }, 30_000);
+});
+
+describe("import timestamps (DECISIONS §1: ISO 8601 with offset, or a plain date)", () => {
+  test("a date-time without an offset rejects the file with file:line: reason (exit 1)", async () => {
+    const dir = tempDir();
+    const file = join(dir, "NAIVE.csv");
+    writeFileSync(file, "timestamp,open,high,low,close,volume\n2024-01-01T09:15:00,1,2,0.5,1.5,100\n");
+    const r = await runCli(["import", "--db", join(dir, "db.sqlite"), "--no-sample", "--universe", "t", file]);
+    expect(r.code).toBe(1);
+    expect(r.stderr + r.stdout).toContain(`${file}:2:`);
+  }, 30_000);
+});
