@@ -167,7 +167,8 @@ const md = [
   "- mst: Prim O(n²) with the (d, i, j) order instead of sorting all pairs; knn: top-k selection per row.",
   "- Louvain: 6 first-level visiting orders instead of 10 (rule in src/engine/louvain.ts), no recomputed",
   "  modularity, dense aggregation.",
-  "- betweenness/closeness: indexed heap (same pop order as networkx's lazy heap); correlation: 4 columns per sweep.",
+  "- betweenness/closeness: on trees (mst) separated-pair counts and one traversal per source instead of",
+  "  Dijkstra; otherwise an indexed heap (same pop order as networkx's lazy heap). Correlation: 4 columns per sweep.",
   "",
   `Louvain holdout (bench/engine-louvain-holdout.ts, networkx seed 42, ${holdout.margins.length} NIFTY as-ofs that are not fixtures):`,
   `lowest margins ours − networkx ${lowest.slice(0, 3).map((m) => m.toFixed(4)).join(", ")}; below −0.01: ` +

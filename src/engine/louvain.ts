@@ -25,6 +25,13 @@ import { modularity } from "./modularity.ts";
 const THRESHOLD = 1e-7;
 const MAX_ROUNDS = 20;
 
+/** 0, 1, …, n-1 (typed-array loops: Int32Array.from with a mapping callback is slow in Bun). */
+function identity(n: number): Int32Array {
+  const out = new Int32Array(n);
+  for (let v = 0; v < n; v++) out[v] = v;
+  return out;
+}
+
 /** A weighted graph level: CSR without self-loops, self-loop weight and weighted degree per node. */
 interface Level {
   k: number;
@@ -49,7 +56,7 @@ function oneLevel(
   order?: Int32Array,
 ): { node2com: Int32Array; moved: boolean } {
   const { k, offsets, nbr, wt, degree } = level;
-  const node2com = start ? Int32Array.from(start) : Int32Array.from({ length: k }, (_, u) => u);
+  const node2com = start ? start.slice() : identity(k);
   const stot = new Float64Array(k);
   for (let u = 0; u < k; u++) stot[node2com[u]] += degree[u];
   const w2c = new Float64Array(k);
@@ -177,7 +184,7 @@ function levels(
   order: Int32Array,
 ): { assignment: Int32Array; count: number; mod: number } | null {
   let level = base;
-  let assignment = Int32Array.from({ length: g.n }, (_, v) => v);
+  let assignment = identity(g.n);
   let count = g.n;
   // startMod is modularity(g, start ?? singletons), known to the caller: no need to recompute.
   let mod = startMod;
@@ -191,7 +198,8 @@ function levels(
     if (!moved) break;
     movedAny = true;
     const levelCount = compactLabels(node2com, level.k);
-    const next = assignment.map((c) => node2com[c]);
+    const next = new Int32Array(assignment.length);
+    for (let v = 0; v < next.length; v++) next[v] = node2com[assignment[v]];
     const newMod = modularity(g, next, resolution);
     assignment = next;
     count = levelCount;
@@ -206,7 +214,7 @@ function levels(
 
 /** Louvain levels, then rounds restarted from the previous result until modularity stops rising. */
 function refinedLevels(g: Graph, base: Level, m: number, resolution: number, singletonMod: number, order: Int32Array) {
-  let assignment: Int32Array = Int32Array.from({ length: g.n }, (_, v) => v);
+  let assignment: Int32Array = identity(g.n);
   let count = g.n;
   let mod = singletonMod;
   // Rounds after the first restart the local moves of single nodes from the previous result,
@@ -226,7 +234,7 @@ function refinedLevels(g: Graph, base: Level, m: number, resolution: number, sin
 /** The six first-level visiting orders of the rule above, response order first (it wins ties). */
 function visitOrders(g: Graph): Int32Array[] {
   const n = g.n;
-  const ident = Int32Array.from({ length: n }, (_, v) => v);
+  const ident = identity(n);
   const strength = new Float64Array(n);
   for (let e = 0; e < g.src.length; e++) {
     strength[g.src[e]] += g.w[e];
@@ -259,7 +267,7 @@ export function louvain(g: Graph): { community: Int32Array; count: number; modul
   const n = g.n;
   let m = 0;
   for (let e = 0; e < g.w.length; e++) m += g.w[e];
-  const singletons = Int32Array.from({ length: n }, (_, v) => v);
+  const singletons = identity(n);
   if (!(m > 0)) return { community: singletons, count: n, modularity: NaN };
   const resolution = 1;
   let best: Int32Array = singletons;

@@ -54,22 +54,42 @@ export function createApp(deps: AppDeps) {
     });
   };
 
-  /** Runs a handler with request id, CORS, shutdown refusal, error rendering and the access log. */
+  const failed = (request: Request, state: RequestState, err: unknown): Response => {
+    deps.logger.error({ request_id: state.requestId, err: describe(err) }, "request failed");
+    return render(request, state, toHttpError(err, state.requestId));
+  };
+
+  /**
+   * Runs a handler with request id, CORS, shutdown refusal, error rendering and the access log.
+   * A synchronous handler's response is returned as it is (no promise per request on /health).
+   */
   const wrap =
     (cors: CorsPolicy, handler: Handler) =>
-    async ({ request, path }: { request: Request; path: string }): Promise<Response> => {
+    ({ request, path }: { request: Request; path: string }): Response | Promise<Response> => {
       const state = newState(request, path, cors);
-      let response: Response;
+      let result: Response | Promise<Response>;
       try {
-        response = deps.isShuttingDown()
+        result = deps.isShuttingDown()
           ? render(request, state, new HttpError(503, "SERVICE_UNAVAILABLE", "server is shutting down; retry on another instance", { "Retry-After": "5" }))
-          : await handler(request, state);
+          : handler(request, state);
       } catch (err) {
-        deps.logger.error({ request_id: state.requestId, err: describe(err) }, "request failed");
-        response = render(request, state, toHttpError(err, state.requestId));
+        result = failed(request, state, err);
       }
-      logRequest(request, state, response.status);
-      return response;
+      if (result instanceof Response) {
+        logRequest(request, state, result.status);
+        return result;
+      }
+      return result.then(
+        (response) => {
+          logRequest(request, state, response.status);
+          return response;
+        },
+        (err) => {
+          const response = failed(request, state, err);
+          logRequest(request, state, response.status);
+          return response;
+        },
+      );
     };
 
   const preflight = (cors: CorsPolicy) =>
@@ -93,17 +113,9 @@ export function createApp(deps: AppDeps) {
     .all(HEALTH_PATH, notAllowed(publicCors))
     .all(DEMO_PATH, notAllowed(publicCors))
     .all(LIVE_PATH, notAllowed(liveCors))
-    .onError(({ code, request }) => {
-      const path = new URL(request.url).pathname;
-      const state = newState(request, path, publicCors);
-      const e =
-        code === "NOT_FOUND"
-          ? new HttpError(404, "NOT_FOUND", `no route for ${request.method} ${path}; routes: GET ${HEALTH_PATH}, GET ${DEMO_PATH}, GET ${LIVE_PATH}`)
-          : code === "PARSE" || code === "VALIDATION"
-            ? new HttpError(400, "BAD_REQUEST", "the request could not be parsed")
-            : toHttpError(null, state.requestId);
-      const response = render(request, state, e);
-      logRequest(request, state, response.status);
-      return response;
-    });
+    // Everything else is a 404 envelope, answered by a route of its own rather than an onError
+    // hook: a global error hook makes Elysia wrap every handler (measured: ~30% of /health's CPU).
+    .all("/*", wrap(publicCors, (request, state) =>
+      render(request, state, new HttpError(404, "NOT_FOUND", `no route for ${request.method} ${state.path}; routes: GET ${HEALTH_PATH}, GET ${DEMO_PATH}, GET ${LIVE_PATH}`)),
+    ));
 }

@@ -12,7 +12,9 @@
  * eigenvalues mixed exactly as networkx leaves them) and returns x_{k*}. What it leaves out, the
  * within-component modes, is below n·tol at networkx's stop, so the two differ by about
  * n·tol·t/(1-t), t the slowest within-component ratio. When that estimate exceeds
- * FAST_PATH_MAX_ERROR, the literal power iteration runs instead.
+ * FAST_PATH_MAX_ERROR, the literal power iteration runs instead. Before any of this, up to
+ * powerFirstSteps(n) literal steps are tried: most graphs converge within them, and then the
+ * answer is networkx's own, step for step.
  */
 import type { Graph } from "../graph.ts";
 import { perronPair } from "./lanczos.ts";

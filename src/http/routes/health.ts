@@ -22,13 +22,14 @@ export function handleHealth(deps: AppDeps, request: Request, state: RequestStat
       head,
     );
   }
+  const meta = baseMeta(now, state.requestId);
   const data = {
     status: "ok",
     service: "graph-stats",
     version: deps.version,
-    time: new Date(now).toISOString(),
+    time: meta.generated_at,
     uptime_s: Math.floor((now - deps.startedAt) / 1000),
     checks: { database },
   };
-  return jsonResponse(successBody(data, baseMeta(now, state.requestId)), 200, headers, null, head);
+  return jsonResponse(successBody(data, meta), 200, headers, null, head);
 }
