@@ -75,7 +75,9 @@ describe("eigenvector centrality, Lanczos + component modes", () => {
         fc.double({ min: 0, max: 0.8, noNaN: true }),
         (n, L, seed, method, t) => {
           const g = buildGraph(correlationMatrix(factorReturns(n, L, seed), "pearson"), n, method, { knnK: 2, threshold: t });
-          if (g.src.length > 0) expectSameAsPowerIteration(g);
+          // Usually within 1e-12; graphs with a small spectral gap stop short of the limit in
+          // networkx by ~n·tol/(1-ratio) (1.4e-9 seen), which the fast path bounds by FAST_PATH_MAX_ERROR.
+          if (g.src.length > 0) expectSameAsPowerIteration(g, FAST_PATH_MAX_ERROR, true);
         },
       ),
       { numRuns: 150 },
