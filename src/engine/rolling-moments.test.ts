@@ -3,6 +3,7 @@ import { correlationMatrix } from "./correlation.ts";
 import { loadNifty } from "./load-nifty.ts";
 import { SlidingMoments } from "./rolling-moments.ts";
 import { buildReturnsPanel, windowMembers, windowSeries } from "./window.ts";
+import { mulberry32 as rng } from "./fixtures/random-returns.ts";
 
 function maxDiff(a: Float64Array, b: Float64Array): number {
   expect(a.length).toBe(b.length);
@@ -28,17 +29,6 @@ function compareRun(closes: Float64Array[], first: number, last: number, lookbac
   return { worst, checked, sm };
 }
 
-/** Deterministic pseudo-random numbers (mulberry32), so failures reproduce. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("SlidingMoments equals a from-scratch Pearson matrix within 1e-9", () => {
   const nifty = loadNifty();

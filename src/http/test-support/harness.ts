@@ -3,26 +3,20 @@
  * and real HS256 tokens signed with the server's secret. The NIFTY-50 data is imported once per
  * harness into universe `nifty50` (the default universe here), so tests compute on real data.
  */
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { mintToken } from "../../auth/index.ts";
 import { TestClock } from "../../clock.ts";
 import { loadConfig, type Config } from "../../config.ts";
 import { createLogger } from "../../logger.ts";
 import { importCsvFiles } from "../../market/index.ts";
+import { NIFTY_DIR, niftyFiles } from "../../market/test-support.ts";
 import { startServer, type RunningServer, type StartOptions } from "../server.ts";
 import { openDatabase } from "../../../db/open.ts";
 
 export const SECRET = "test-secret-0123456789-abcdefghijklmnop";
-export const NIFTY_DIR = resolve(import.meta.dir, "../../../../shared/data/nifty50-daily");
-
-export function niftyFiles(): string[] {
-  return readdirSync(NIFTY_DIR)
-    .filter((f) => f.endsWith(".csv"))
-    .sort()
-    .map((f) => join(NIFTY_DIR, f));
-}
+export { NIFTY_DIR, niftyFiles };
 
 export function tempDbPath(): string {
   return join(mkdtempSync(join(tmpdir(), "gs-http-")), "graph-stats.sqlite");
