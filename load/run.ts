@@ -23,7 +23,9 @@ function positiveInt(name: string, fallback: number): number {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const [script, ...k6Args] = argv;
+  const [given, ...k6Args] = argv;
+  // `smoke`, `smoke.js` and `load/smoke.js` all name the same script.
+  const script = given?.replace(/^(\.\/)?(load\/)?/, "").replace(/\.js$/, "");
   if (!script || !(SCRIPTS as readonly string[]).includes(script)) {
     console.error(script ? `unknown load script '${script}'\n${USAGE}` : USAGE);
     return 2;

@@ -7,7 +7,7 @@ import type { Database } from "bun:sqlite";
 import { computeChart } from "../engine/chart.ts";
 import { ResultCache } from "../engine/result-cache.ts";
 import type { ChartParams, EngineDiagnostics } from "../engine/types.ts";
-import { getDataVersion, getUniverse, knownSymbols, listUniverses, loadSeries } from "../market/index.ts";
+import { getDataVersion, getUniverse, knownSymbols, listUniverses, loadSeries, type Universe } from "../market/index.ts";
 import { HttpError } from "./http-error.ts";
 
 export interface PreparedChart {
@@ -51,6 +51,21 @@ export class ChartService {
     return this.knownCache;
   }
 
+  private universes: { version: number; byName: Map<string, Universe | null> } | null = null;
+
+  /** A universe by name, re-read only when an import changed the data version (bounded by the universes that exist). */
+  private universe(name: string): Universe | null {
+    const version = getDataVersion(this.sqlite);
+    if (!this.universes || this.universes.version !== version) this.universes = { version, byName: new Map() };
+    const { byName } = this.universes;
+    if (!byName.has(name)) {
+      const u = getUniverse(this.sqlite, name);
+      if (!u) return null; // unknown names are not cached, so the map stays bounded
+      byName.set(name, u);
+    }
+    return byName.get(name)!;
+  }
+
   /** Resolves what to compute; unknown universe or too few known symbols → 404. */
   prepare(params: ChartParams): PreparedChart {
     if (params.symbols) {
@@ -70,7 +85,7 @@ export class ChartService {
       return { params, symbols, missing, dataSource };
     }
     const name = params.universe as string;
-    const universe = getUniverse(this.sqlite, name);
+    const universe = this.universe(name);
     if (!universe) {
       const known = listUniverses(this.sqlite);
       throw new HttpError(

@@ -50,7 +50,9 @@ export function jsonResponse(
   h.Vary = h.Vary ? `${h.Vary}, Accept-Encoding` : "Accept-Encoding";
   let payload: Uint8Array | string = body;
   if (body.length > GZIP_MIN_BYTES && acceptsGzip(acceptEncoding)) {
-    payload = Bun.gzipSync(Buffer.from(body));
+    // Level 1: every body differs (meta), so it is compressed per request; on a 16 KB chart
+    // level 1 took 80 µs against 245 µs at the default level, for 6.8 KB instead of 4.3 KB.
+    payload = Bun.gzipSync(Buffer.from(body), { level: 1 });
     h["Content-Encoding"] = "gzip";
   }
   if (head) {

@@ -3,7 +3,8 @@ import fc from "fast-check";
 import { correlationMatrix } from "../correlation.ts";
 import { factorReturns } from "../fixtures/random-returns.ts";
 import { buildGraph, graphFromPairs } from "../graph.ts";
-import { dijkstraPathMetrics, shortestPathMetrics, treePathMetrics } from "./shortest-paths.ts";
+import { dijkstraPathMetrics, shortestPathMetrics } from "./shortest-paths.ts";
+import { treePathMetrics } from "./tree-paths.ts";
 
 describe("shortest-path metrics on trees", () => {
   test("the tree formulas equal Dijkstra: betweenness bit for bit, closeness to the last bits", () => {

@@ -7,6 +7,7 @@
  * with them betweenness under exact ties, match networkx.
  */
 import type { Graph } from "../graph.ts";
+import { treePathMetrics } from "./tree-paths.ts";
 
 export interface ShortestPathMetrics {
   betweenness: Float64Array | null;
@@ -24,11 +25,11 @@ export interface ShortestPathMetrics {
  * because the lazy heap's allocations dominated the per-source cost (bench/engine.bench.ts).
  */
 /** (seen, seq) order of the heap: distance, then push counter. */
-function less(seen: Float64Array, seq: Float64Array, a: number, b: number): boolean {
+function less(seen: Float64Array, seq: Int32Array, a: number, b: number): boolean {
   return seen[a] < seen[b] || (seen[a] === seen[b] && seq[a] < seq[b]);
 }
 
-function siftUp(heap: Int32Array, pos: Int32Array, seen: Float64Array, seq: Float64Array, i: number): void {
+function siftUp(heap: Int32Array, pos: Int32Array, seen: Float64Array, seq: Int32Array, i: number): void {
   const v = heap[i];
   while (i > 0) {
     const parent = (i - 1) >> 1;
@@ -43,7 +44,7 @@ function siftUp(heap: Int32Array, pos: Int32Array, seen: Float64Array, seq: Floa
 }
 
 /** Removes heap[0]; returns the new size. */
-function popTop(heap: Int32Array, pos: Int32Array, seen: Float64Array, seq: Float64Array, size: number): number {
+function popTop(heap: Int32Array, pos: Int32Array, seen: Float64Array, seq: Int32Array, size: number): number {
   pos[heap[0]] = -1;
   const last = heap[--size];
   if (size === 0) return 0;
@@ -63,13 +64,34 @@ function popTop(heap: Int32Array, pos: Int32Array, seen: Float64Array, seq: Floa
   return size;
 }
 
+/** The tree formulas when g is a tree without zero-length edges, else Dijkstra. */
 export function shortestPathMetrics(g: Graph, wantBetweenness: boolean, wantCloseness: boolean): ShortestPathMetrics {
   const tree = treePathMetrics(g, wantBetweenness, wantCloseness);
   return tree ?? dijkstraPathMetrics(g, wantBetweenness, wantCloseness);
 }
 
-/** shortestPathMetrics by one Dijkstra per source, on any graph. */
-export function dijkstraPathMetrics(g: Graph, wantBetweenness: boolean, wantCloseness: boolean): ShortestPathMetrics {
+/**
+ * Which priority queue dijkstraPathMetrics uses. "scan" keeps the frontier as an unordered list
+ * and pops by a linear scan for the least (distance, push counter); it pops the same node as the
+ * heap (the key is a strict total order), only cheaper while the frontier is small or most
+ * relaxations improve a distance (dense graphs), as at n = 50 in bench/engine.bench.ts.
+ */
+export type PathQueue = "heap" | "scan";
+
+/** The queue the benchmark favours for g: the heap only for large sparse graphs. */
+export function pathQueue(g: Graph): PathQueue {
+  return g.n <= SCAN_MAX_N || g.src.length > g.n * Math.log2(g.n) ? "scan" : "heap";
+}
+const SCAN_MAX_N = 64;
+
+/** shortestPathMetrics by one Dijkstra per source, on any graph, with the given queue. */
+export function dijkstraPathMetrics(
+  g: Graph,
+  wantBetweenness: boolean,
+  wantCloseness: boolean,
+  queue: PathQueue = pathQueue(g),
+): ShortestPathMetrics {
+  const scan = queue === "scan";
   const n = g.n;
   const { offsets, nbr, nbrD } = g;
   const bc = new Float64Array(n);
@@ -77,25 +99,23 @@ export function dijkstraPathMetrics(g: Graph, wantBetweenness: boolean, wantClos
   const sigma = new Float64Array(n);
   const delta = new Float64Array(n);
   const seen = new Float64Array(n);
-  const seq = new Float64Array(n);
+  const seq = new Int32Array(n);
   const via = new Int32Array(n);
   const done = new Uint8Array(n);
   const order = new Int32Array(n);
+  // The heap, or with "scan" the unordered frontier; pos[v] is v's slot in it, -1 when outside.
   const heap = new Int32Array(n);
   const pos = new Int32Array(n);
   // Predecessor lists as linked lists: each scanned directed edge adds at most one entry, so 2m slots suffice.
   const predHead = new Int32Array(n);
   const predNext = new Int32Array(nbr.length + 1);
   const predNode = new Int32Array(nbr.length + 1);
-  let size = 0;
   for (let s = 0; s < n; s++) {
-    for (let v = 0; v < n; v++) {
-      sigma[v] = 0;
-      seen[v] = Infinity;
-      done[v] = 0;
-      pos[v] = -1;
-      predHead[v] = -1;
-    }
+    sigma.fill(0);
+    seen.fill(Infinity);
+    done.fill(0);
+    pos.fill(-1);
+    predHead[s] = -1; // every other reached node gets its list at its first (strict) improvement
     let predTop = 0;
     let count = 0;
     let counter = 0;
@@ -105,22 +125,42 @@ export function dijkstraPathMetrics(g: Graph, wantBetweenness: boolean, wantClos
     via[s] = s;
     heap[0] = s;
     pos[s] = 0;
-    size = 1;
-    let reached = 0;
+    let size = 1;
     let totsp = 0;
     while (size > 0) {
-      const v = heap[0];
-      size = popTop(heap, pos, seen, seq, size);
+      let v = heap[0];
+      if (scan) {
+        let at = 0;
+        let bestD = seen[v];
+        let bestQ = seq[v];
+        for (let i = 1; i < size; i++) {
+          const u = heap[i];
+          const du = seen[u];
+          if (du < bestD || (du === bestD && seq[u] < bestQ)) {
+            v = u;
+            at = i;
+            bestD = du;
+            bestQ = seq[u];
+          }
+        }
+        const last = heap[--size];
+        heap[at] = last;
+        pos[last] = at;
+        pos[v] = -1;
+      } else size = popTop(heap, pos, seen, seq, size);
       const dv = seen[v];
       sigma[v] += sigma[via[v]]; // networkx also does this for s itself (pred = s), doubling every sigma
+      const sv = sigma[v];
       order[count++] = v;
       done[v] = 1;
-      reached++;
       totsp += dv;
-      for (let p = offsets[v]; p < offsets[v + 1]; p++) {
+      for (let p = offsets[v], end = offsets[v + 1]; p < end; p++) {
         const w = nbr[p];
         const vw = dv + nbrD[p];
-        if (!done[w] && vw < seen[w]) {
+        const sw = seen[w];
+        if (vw < sw) {
+          // networkx: a finished w is never improved, and vw < seen[w] rules out its equal-path branch.
+          if (done[w]) continue;
           seen[w] = vw;
           seq[w] = counter++;
           via[w] = v;
@@ -128,25 +168,20 @@ export function dijkstraPathMetrics(g: Graph, wantBetweenness: boolean, wantClos
             heap[size] = w;
             pos[w] = size++;
           }
-          siftUp(heap, pos, seen, seq, pos[w]);
+          if (!scan) siftUp(heap, pos, seen, seq, pos[w]);
           sigma[w] = 0;
-          predHead[w] = -1;
           predNode[predTop] = v;
-          predNext[predTop] = predHead[w];
+          predNext[predTop] = -1;
           predHead[w] = predTop++;
-        } else if (vw === seen[w]) {
-          sigma[w] += sigma[v];
+        } else if (vw === sw) {
+          sigma[w] += sv;
           predNode[predTop] = v;
           predNext[predTop] = predHead[w];
           predHead[w] = predTop++;
         }
       }
     }
-    if (wantCloseness) {
-      let c = 0;
-      if (totsp > 0 && n > 1) c = ((reached - 1) / totsp) * ((reached - 1) / (n - 1));
-      cc[s] = c;
-    }
+    if (wantCloseness && totsp > 0 && n > 1) cc[s] = ((count - 1) / totsp) * ((count - 1) / (n - 1));
     if (wantBetweenness) {
       for (let q = 0; q < count; q++) delta[order[q]] = 0;
       for (let q = count - 1; q >= 0; q--) {
@@ -162,86 +197,4 @@ export function dijkstraPathMetrics(g: Graph, wantBetweenness: boolean, wantClos
     for (let v = 0; v < n; v++) bc[v] *= scale;
   }
   return { betweenness: wantBetweenness ? bc : null, closeness: wantCloseness ? cc : null };
-}
-
-/**
- * The same two metrics on a tree (every mst graph), where each pair has exactly one path: no
- * heap, no path counting. Betweenness of v counts the pairs its removal separates,
- * ((n-1)² − Σ component²) / 2, exactly the integer Brandes accumulates; closeness sums each
- * source's distances, computed along the tree exactly as Dijkstra would (dist[child] =
- * dist[parent] + d), in traversal order instead of distance order (the sum may differ in the
- * last bit). Hand-written for the benchmark: mst is the default graph. Returns null, leaving it to
- * Dijkstra, when g is not connected (n - 1 edges but a cycle) or has an edge of length 0
- * (|rho| = 1): networkx's Dijkstra then also counts the zero-length way back to a finished node
- * as an equal path, which changes betweenness, and the port above reproduces that.
- */
-export function treePathMetrics(g: Graph, wantBetweenness: boolean, wantCloseness: boolean): ShortestPathMetrics | null {
-  const n = g.n;
-  if (n <= 2 || g.src.length !== n - 1) return null;
-  const { offsets, nbr, nbrD } = g;
-  for (let e = 0; e < g.d.length; e++) if (g.d[e] === 0) return null;
-  const parent = new Int32Array(n).fill(-1);
-  const order = new Int32Array(n);
-  const dist = new Float64Array(n);
-  // Traversal from node 0: parents before children.
-  let count = 0;
-  parent[0] = 0;
-  order[count++] = 0;
-  for (let q = 0; q < count; q++) {
-    const v = order[q];
-    for (let p = offsets[v]; p < offsets[v + 1]; p++) {
-      const w = nbr[p];
-      if (parent[w] === -1) {
-        parent[w] = v;
-        order[count++] = w;
-      }
-    }
-  }
-  if (count !== n) return null;
-  let bc: Float64Array | null = null;
-  if (wantBetweenness) {
-    const size = new Float64Array(n).fill(1);
-    const sumSq = new Float64Array(n);
-    for (let q = n - 1; q > 0; q--) {
-      const v = order[q];
-      size[parent[v]] += size[v];
-      sumSq[parent[v]] += size[v] * size[v];
-    }
-    bc = new Float64Array(n);
-    // Brandes over ordered pairs counts each separated pair twice; networkx then scales by 1/((n-1)(n-2)).
-    const scale = 1 / ((n - 1) * (n - 2));
-    for (let v = 0; v < n; v++) {
-      const up = n - size[v];
-      const pairs = ((n - 1) * (n - 1) - sumSq[v] - up * up) / 2;
-      bc[v] = 2 * pairs * scale;
-    }
-  }
-  let cc: Float64Array | null = null;
-  if (wantCloseness) {
-    cc = new Float64Array(n);
-    const from = new Int32Array(n);
-    const queue = new Int32Array(n);
-    for (let s = 0; s < n; s++) {
-      let head = 0;
-      let tail = 0;
-      let totsp = 0;
-      queue[tail++] = s;
-      from[s] = -1;
-      dist[s] = 0;
-      while (head < tail) {
-        const v = queue[head++];
-        const dv = dist[v];
-        totsp += dv;
-        for (let p = offsets[v]; p < offsets[v + 1]; p++) {
-          const w = nbr[p];
-          if (w === from[v]) continue;
-          from[w] = v;
-          dist[w] = dv + nbrD[p];
-          queue[tail++] = w;
-        }
-      }
-      cc[s] = totsp > 0 ? ((n - 1) / totsp) * ((n - 1) / (n - 1)) : 0;
-    }
-  }
-  return { betweenness: bc, closeness: cc };
 }
