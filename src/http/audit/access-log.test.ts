@@ -47,7 +47,7 @@ describe("request log lines", () => {
     expect(await hit(`Bearer ${token}`, `token=${token}`)).toBe(400);
     expect(await server.stop()).toBe(0);
     const liveLines = () => server.logs.filter((l) => l.includes('"path":"/v1/graph-stats/chart"'));
-    await waitFor(() => liveLines().length === 6, 3_000); // stdout may still be draining after exit
+    await waitFor(() => liveLines().length === 6, 10_000); // stdout may still be draining after exit
     expect(liveLines()).toHaveLength(6);
     const all = server.logs.join("\n");
     for (const secretish of [SECRET, token, forged, token.split(".")[2], forged.split(".")[2]]) {
