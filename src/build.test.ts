@@ -12,7 +12,7 @@ let server: ServerProcess;
 
 beforeAll(async () => {
   // Build the real binary into an otherwise empty directory: it must need nothing beside it.
-  const build = Bun.spawnSync([process.execPath, "build", "--compile", "src/cli.ts", "--outfile", bin], { cwd: root, stdout: "pipe", stderr: "pipe" });
+  const build = Bun.spawnSync([process.execPath, "build", "--compile", "src/cli.ts", "src/http/checkpoint-worker.ts", "--outfile", bin], { cwd: root, stdout: "pipe", stderr: "pipe" });
   if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
   server = await spawnServer(["--port", "0"], { bin, cwd: dir, env: { GRAPH_STATS_JWT_SECRET: "" } });
 }, 120_000);
@@ -39,6 +39,11 @@ test("the binary mints a token (generated secret, shared with serve) that the li
   const body = (await res.json()) as any;
   expect(body.data.type).toBe("rolling");
   expect(body.meta.diagnostics.data_source).toBe("synthetic");
+});
+
+test("the binary carries the checkpoint worker (no fallback warning in its log)", async () => {
+  await Bun.sleep(700);
+  expect(server.logs.filter((l) => l.includes("checkpoint"))).toEqual([]);
 });
 
 test("the binary imports real CSVs, including a symbol with & in its name", async () => {

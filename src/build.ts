@@ -7,19 +7,21 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 
 const root = resolve(import.meta.dir, "..");
+// The server's checkpoint worker is a second entrypoint so the binary carries it (Bun compiles
+// workers into a standalone executable only when they are listed).
 const targets = [
-  { entry: "src/cli.ts", out: "dist/graph-stats" },
-  { entry: "conformance/cli.ts", out: "dist/graph-stats-conformance" },
+  { entry: ["src/cli.ts", "src/http/checkpoint-worker.ts"], out: "dist/graph-stats" },
+  { entry: ["conformance/cli.ts"], out: "dist/graph-stats-conformance" },
 ];
 
 let failed = false;
 for (const t of targets) {
-  if (!existsSync(resolve(root, t.entry))) {
-    console.error(`skip ${t.out}: ${t.entry} does not exist`);
+  if (!t.entry.every((e) => existsSync(resolve(root, e)))) {
+    console.error(`skip ${t.out}: ${t.entry.join(", ")} missing`);
     failed = true;
     continue;
   }
-  const proc = Bun.spawnSync([process.execPath, "build", "--compile", "--minify-syntax", t.entry, "--outfile", t.out], {
+  const proc = Bun.spawnSync([process.execPath, "build", "--compile", "--minify-syntax", ...t.entry, "--outfile", t.out], {
     cwd: root,
     stdout: "inherit",
     stderr: "inherit",

@@ -17,6 +17,7 @@ import { createAuthGate } from "./auth-gate.ts";
 import { ChartService } from "./chart-service.ts";
 import type { AppDeps } from "./context.ts";
 import { DemoService } from "./demo-service.ts";
+import { startCheckpointer, type Checkpointer } from "./checkpointer.ts";
 
 export const VERSION: string = pkg.version;
 
@@ -24,6 +25,7 @@ export interface RunningServer {
   port: number;
   url: string;
   opened: OpenedDb;
+  checkpointer: Checkpointer;
   /** Stops accepting, lets in-flight requests finish, then closes the database. */
   stop(): Promise<void>;
 }
@@ -88,6 +90,7 @@ export function startServer(config: Config, logger: Logger, options: StartOption
     isShuttingDown: () => shuttingDown,
     ...options.override,
   };
+  const checkpointer = startCheckpointer(sqlite, config.db, logger);
   const app = createApp(deps).listen({ port: config.port, hostname: config.host, reusePort: options.reusePort ?? false });
   const server = app.server as Server<unknown>;
   const port = server.port as number;
@@ -95,9 +98,11 @@ export function startServer(config: Config, logger: Logger, options: StartOption
     port,
     url: `http://${config.host === "0.0.0.0" ? "127.0.0.1" : config.host}:${port}`,
     opened,
+    checkpointer,
     async stop() {
       shuttingDown = true;
       await server.stop(false);
+      checkpointer.stop();
       sqlite.close();
     },
   };

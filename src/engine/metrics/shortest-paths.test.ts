@@ -37,3 +37,107 @@ describe("shortest-path metrics on trees", () => {
     expect(shortestPathMetrics(tri, true, true)).toEqual(dijkstraPathMetrics(tri, true, true));
   });
 });
+
+/**
+ * Literal port of networkx 2.8's `_single_source_dijkstra_path_basic` + `_accumulate_basic`
+ * (lazy heap of (dist, counter, pred, v), popped by a linear search) and of closeness's
+ * `_dijkstra_multisource` sum, for comparison with the indexed-heap kernel.
+ */
+function networkxPaths(g: ReturnType<typeof graphFromPairs>): { betweenness: number[]; closeness: number[] } {
+  const n = g.n;
+  const bc = new Array(n).fill(0);
+  const cc = new Array(n).fill(0);
+  for (let s = 0; s < n; s++) {
+    const S: number[] = [];
+    const P: number[][] = Array.from({ length: n }, () => []);
+    const sigma = new Array(n).fill(0);
+    sigma[s] = 1;
+    const D = new Map<number, number>();
+    const seen = new Map<number, number>([[s, 0]]);
+    let c = 0;
+    const Q: [number, number, number, number][] = [[0, c++, s, s]];
+    while (Q.length > 0) {
+      let at = 0;
+      for (let i = 1; i < Q.length; i++) if (Q[i][0] < Q[at][0] || (Q[i][0] === Q[at][0] && Q[i][1] < Q[at][1])) at = i;
+      const [dist, , pred, v] = Q.splice(at, 1)[0];
+      if (D.has(v)) continue;
+      sigma[v] += sigma[pred];
+      S.push(v);
+      D.set(v, dist);
+      for (let p = g.offsets[v]; p < g.offsets[v + 1]; p++) {
+        const w = g.nbr[p];
+        const vw = dist + g.nbrD[p];
+        if (!D.has(w) && (!seen.has(w) || vw < seen.get(w)!)) {
+          seen.set(w, vw);
+          Q.push([vw, c++, v, w]);
+          sigma[w] = 0;
+          P[w] = [v];
+        } else if (vw === seen.get(w)) {
+          sigma[w] += sigma[v];
+          P[w].push(v);
+        }
+      }
+    }
+    const delta = new Array(n).fill(0);
+    for (let q = S.length - 1; q >= 0; q--) {
+      const w = S[q];
+      const coeff = (1 + delta[w]) / sigma[w];
+      for (const v of P[w]) delta[v] += sigma[v] * coeff;
+      if (w !== s) bc[w] += delta[w];
+    }
+    let totsp = 0;
+    for (const d of D.values()) totsp += d;
+    if (totsp > 0 && n > 1) cc[s] = ((D.size - 1) / totsp) * ((D.size - 1) / (n - 1));
+  }
+  const scale = n > 2 ? 1 / ((n - 1) * (n - 2)) : 1;
+  return { betweenness: bc.map((b) => b * scale), closeness: cc };
+}
+
+describe("Dijkstra kernel", () => {
+  test("equals a literal networkx port bit for bit, with many equal paths and zero-length edges", () => {
+    // |rho| from a few dyadic values: d = sqrt(2(1 - |rho|)) is then 0, 0.25, 0.5 or 1 exactly, so
+    // sums of different paths tie exactly and zero-length edges (|rho| = 1) occur.
+    const rhos = [1, 0.96875, -0.96875, 0.875, -0.875, 0.5, -0.5];
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 24 }),
+        fc.array(fc.integer({ min: 0, max: 2 ** 30 }), { minLength: 600, maxLength: 600 }),
+        fc.double({ min: 0.05, max: 1, noNaN: true }),
+        (n, draws, density) => {
+          const corr = new Float64Array(n * n).fill(1);
+          const pairs: number[] = [];
+          let q = 0;
+          for (let i = 0; i < n; i++)
+            for (let j = i + 1; j < n; j++) {
+              const r = draws[q++ % draws.length];
+              corr[i * n + j] = corr[j * n + i] = rhos[r % rhos.length];
+              if ((r >>> 8) / 2 ** 22 < density) pairs.push(i, j);
+            }
+          const g = graphFromPairs(corr, n, pairs);
+          const got = dijkstraPathMetrics(g, true, true);
+          const want = networkxPaths(g);
+          expect([...got.betweenness!]).toEqual(want.betweenness);
+          expect([...got.closeness!]).toEqual(want.closeness);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  test("equals the networkx port on correlation graphs of every method with identical and negated series", () => {
+    for (const method of ["complete", "threshold", "knn", "mst"] as const) {
+      for (let seed = 1; seed <= 6; seed++) {
+        const n = 18;
+        const series = factorReturns(n, 40, seed);
+        series[4] = series[1]; // rho = 1: a zero-length edge
+        series[9] = series[1].map((x) => -x); // |rho| = 1 as well, and equal |rho| to 1 and 4
+        series[12] = series[7];
+        const g = buildGraph(correlationMatrix(series, "pearson"), n, method, { knnK: 3, threshold: 0.3 });
+        const got = dijkstraPathMetrics(g, true, true);
+        const want = networkxPaths(g);
+        expect([...got.betweenness!]).toEqual(want.betweenness);
+        expect([...got.closeness!]).toEqual(want.closeness);
+      }
+    }
+  });
+});

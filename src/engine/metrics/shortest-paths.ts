@@ -14,16 +14,6 @@ export interface ShortestPathMetrics {
   closeness: Float64Array | null;
 }
 
-/**
- * betweenness: nx.betweenness_centrality(G, weight="d", normalized=True) (Brandes);
- * closeness: nx.closeness_centrality(G, distance="d") with the Wasserman–Faust correction.
- *
- * The heap is indexed (one live entry per node, decrease-key) rather than networkx's lazy heap of
- * (dist, counter, pred, v) tuples. The pop order is the same: a node's live entry in networkx is
- * the one pushed at its last strict improvement, keyed (seen[w], counter at that push), and stale
- * entries are skipped; here the entry is updated to exactly that key and pred. Hand-written
- * because the lazy heap's allocations dominated the per-source cost (bench/engine.bench.ts).
- */
 /** (seen, seq) order of the heap: distance, then push counter. */
 function less(seen: Float64Array, seq: Int32Array, a: number, b: number): boolean {
   return seen[a] < seen[b] || (seen[a] === seen[b] && seq[a] < seq[b]);
@@ -71,27 +61,20 @@ export function shortestPathMetrics(g: Graph, wantBetweenness: boolean, wantClos
 }
 
 /**
- * Which priority queue dijkstraPathMetrics uses. "scan" keeps the frontier as an unordered list
- * and pops by a linear scan for the least (distance, push counter); it pops the same node as the
- * heap (the key is a strict total order), only cheaper while the frontier is small or most
- * relaxations improve a distance (dense graphs), as at n = 50 in bench/engine.bench.ts.
+ * shortestPathMetrics by one Dijkstra per source, on any graph.
+ * betweenness: nx.betweenness_centrality(G, weight="d", normalized=True) (Brandes);
+ * closeness: nx.closeness_centrality(G, distance="d") with the Wasserman–Faust correction.
+ *
+ * The heap is indexed (one live entry per node, decrease-key) rather than networkx's lazy heap of
+ * (dist, counter, pred, v) tuples. The pop order is the same: a node's live entry in networkx is
+ * the one pushed at its last strict improvement, keyed (seen[w], counter at that push), and stale
+ * entries are skipped; here the entry is updated to exactly that key and pred. Hand-written
+ * because the lazy heap's allocations dominated the per-source cost (bench/engine.bench.ts).
+ * The relaxation tests vw < seen[w] before anything else (most edges fail it) and keeps dv and
+ * sigma[v] in locals: that halved the time on the complete graph in bench/engine.bench.ts.
+ * A heap-free variant (linear scan of the frontier) was measured too and was no faster at n = 50.
  */
-export type PathQueue = "heap" | "scan";
-
-/** The queue the benchmark favours for g: the heap only for large sparse graphs. */
-export function pathQueue(g: Graph): PathQueue {
-  return g.n <= SCAN_MAX_N || g.src.length > g.n * Math.log2(g.n) ? "scan" : "heap";
-}
-const SCAN_MAX_N = 64;
-
-/** shortestPathMetrics by one Dijkstra per source, on any graph, with the given queue. */
-export function dijkstraPathMetrics(
-  g: Graph,
-  wantBetweenness: boolean,
-  wantCloseness: boolean,
-  queue: PathQueue = pathQueue(g),
-): ShortestPathMetrics {
-  const scan = queue === "scan";
+export function dijkstraPathMetrics(g: Graph, wantBetweenness: boolean, wantCloseness: boolean): ShortestPathMetrics {
   const n = g.n;
   const { offsets, nbr, nbrD } = g;
   const bc = new Float64Array(n);
@@ -103,7 +86,7 @@ export function dijkstraPathMetrics(
   const via = new Int32Array(n);
   const done = new Uint8Array(n);
   const order = new Int32Array(n);
-  // The heap, or with "scan" the unordered frontier; pos[v] is v's slot in it, -1 when outside.
+  // pos[v]: v's slot in the heap, -1 when outside.
   const heap = new Int32Array(n);
   const pos = new Int32Array(n);
   // Predecessor lists as linked lists: each scanned directed edge adds at most one entry, so 2m slots suffice.
@@ -128,26 +111,8 @@ export function dijkstraPathMetrics(
     let size = 1;
     let totsp = 0;
     while (size > 0) {
-      let v = heap[0];
-      if (scan) {
-        let at = 0;
-        let bestD = seen[v];
-        let bestQ = seq[v];
-        for (let i = 1; i < size; i++) {
-          const u = heap[i];
-          const du = seen[u];
-          if (du < bestD || (du === bestD && seq[u] < bestQ)) {
-            v = u;
-            at = i;
-            bestD = du;
-            bestQ = seq[u];
-          }
-        }
-        const last = heap[--size];
-        heap[at] = last;
-        pos[last] = at;
-        pos[v] = -1;
-      } else size = popTop(heap, pos, seen, seq, size);
+      const v = heap[0];
+      size = popTop(heap, pos, seen, seq, size);
       const dv = seen[v];
       sigma[v] += sigma[via[v]]; // networkx also does this for s itself (pred = s), doubling every sigma
       const sv = sigma[v];
@@ -168,7 +133,7 @@ export function dijkstraPathMetrics(
             heap[size] = w;
             pos[w] = size++;
           }
-          if (!scan) siftUp(heap, pos, seen, seq, pos[w]);
+          siftUp(heap, pos, seen, seq, pos[w]);
           sigma[w] = 0;
           predNode[predTop] = v;
           predNext[predTop] = -1;

@@ -1,0 +1,23 @@
+/**
+ * Runs in a worker thread: checkpoints the WAL of the server's database every `intervalMs`
+ * (PASSIVE: never waits for readers or writers). The checkpoint's fsync then blocks this thread,
+ * not the event loop that serves requests.
+ */
+import { Database } from "bun:sqlite";
+
+declare const self: Worker;
+
+self.onmessage = (event: MessageEvent<{ path: string; intervalMs: number }>) => {
+  const { path, intervalMs } = event.data;
+  const db = new Database(path, { create: false });
+  db.exec("PRAGMA busy_timeout = 1000");
+  const checkpoint = db.prepare("PRAGMA wal_checkpoint(PASSIVE)");
+  setInterval(() => {
+    try {
+      const r = checkpoint.get() as { busy: number; log: number; checkpointed: number };
+      postMessage({ ok: true, ...r });
+    } catch (err) {
+      postMessage({ ok: false, error: (err as Error).message });
+    }
+  }, intervalMs);
+};
