@@ -24,9 +24,11 @@ export function timeMs(f: () => unknown, repeats: number, warmup = 5): { median:
   return { median: ts.length % 2 ? ts[m] : (ts[m - 1] + ts[m]) / 2, min: ts[0] };
 }
 
-/** Median ms per stage, summed over all as-ofs of the request (the last as-of only for Louvain). */
-export function stageTimes(input: SeriesInput, p: ChartParams, repeats: number): [string, number][] {
-  const last = input.labels.length - 1;
+/**
+ * Median ms per stage, summed over all as-ofs of the request (the last as-of only for Louvain);
+ * last: calendar index of the latest as-of (default the last bar).
+ */
+export function stageTimes(input: SeriesInput, p: ChartParams, repeats: number, last = input.labels.length - 1): [string, number][] {
   const asofs = Array.from({ length: p.periods }, (_, q) => last - (p.periods - 1 - q) * p.step);
   const panel = buildReturnsPanel(input.closes, asofs[0], last, p.lookback);
   const nodes = asofs.map((t) => windowMembers(panel, t).nodes);

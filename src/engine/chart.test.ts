@@ -64,6 +64,13 @@ describe("snapshot payload", () => {
 
   test("asof on a non-trading day resolves to the last bar on or before it", () => {
     expect(snapshot(nifty, "asof=2024-06-30&metrics=pagerank").asof_date).toBe("2024-06-28T00:00:00+05:30");
+    // Every calendar day of a stretch, against a walk back from the last bar.
+    for (let day = Date.UTC(2024, 0, 1); day <= Date.UTC(2024, 2, 31); day += 86_400_000) {
+      const asof = new Date(day).toISOString().slice(0, 10);
+      let t = nifty.labels.length - 1;
+      while (nifty.labels[t].slice(0, 10) > asof) t--;
+      expect(snapshot(nifty, `asof=${asof}&metrics=degree_strength&include_graph=false`).asof_date).toBe(nifty.labels[t]);
+    }
   });
 
   test("include_graph=false: graph is only nodes, edges, method; stocks carry no community", () => {

@@ -20,139 +20,90 @@
  * every fixture and stay within 0.01 on all 480 (lowest margin −0.009), at six runs instead of ten.
  */
 import type { Graph } from "./graph.ts";
+import { aggregate, compactLabels, identity, LevelScratch, levelFromGraph, oneLevel, type Level } from "./louvain-level.ts";
 import { modularity } from "./modularity.ts";
 
 const THRESHOLD = 1e-7;
 const MAX_ROUNDS = 20;
 
-/** 0, 1, …, n-1 (typed-array loops: Int32Array.from with a mapping callback is slow in Bun). */
-function identity(n: number): Int32Array {
-  const out = new Int32Array(n);
-  for (let v = 0; v < n; v++) out[v] = v;
-  return out;
+/** The first level's partition (compacted labels) and what follows from it, shared by all orders and rounds. */
+interface FirstLevel {
+  labels: Int32Array;
+  count: number;
+  /** modularity(g, labels) */
+  mod: number;
+  /** The result of the higher levels started from labels, once computed. */
+  upper: Partition | null;
 }
 
-/** A weighted graph level: CSR without self-loops, self-loop weight and weighted degree per node. */
-interface Level {
-  k: number;
-  offsets: Int32Array;
-  nbr: Int32Array;
-  wt: Float64Array;
-  degree: Float64Array;
+interface Partition {
+  assignment: Int32Array;
+  count: number;
+  mod: number;
 }
 
-function levelFromGraph(g: Graph): Level {
-  const degree = new Float64Array(g.n);
-  for (let v = 0; v < g.n; v++) for (let p = g.offsets[v]; p < g.offsets[v + 1]; p++) degree[v] += g.nbrW[p];
-  return { k: g.n, offsets: g.offsets, nbr: g.nbr, wt: g.nbrW, degree };
+/** What one louvain() call shares across its visiting orders and rounds. */
+interface Run {
+  g: Graph;
+  base: Level;
+  m: number;
+  resolution: number;
+  scratch: LevelScratch;
+  firstLevels: FirstLevel[];
 }
 
-/** One pass of local moves until no node moves; returns each node's community label (a node index). */
-function oneLevel(
-  level: Level,
-  m: number,
-  resolution: number,
-  start?: Int32Array,
-  order?: Int32Array,
-): { node2com: Int32Array; moved: boolean } {
-  const { k, offsets, nbr, wt, degree } = level;
-  const node2com = start ? start.slice() : identity(k);
-  const stot = new Float64Array(k);
-  for (let u = 0; u < k; u++) stot[node2com[u]] += degree[u];
-  const w2c = new Float64Array(k);
-  const touched = new Int32Array(k);
-  const mark = new Float64Array(k).fill(-1);
-  let stamp = 0;
-  const twoM2 = 2 * m * m;
-  let moved = false;
-  for (let moves = 1; moves > 0; ) {
-    moves = 0;
-    for (let q0 = 0; q0 < k; q0++) {
-      const u = order ? order[q0] : q0;
-      let nt = 0;
-      stamp++;
-      for (let p = offsets[u]; p < offsets[u + 1]; p++) {
-        const c = node2com[nbr[p]];
-        if (mark[c] !== stamp) {
-          mark[c] = stamp;
-          touched[nt++] = c;
-        }
-        w2c[c] += wt[p];
-      }
-      const own = node2com[u];
-      const deg = degree[u];
-      stot[own] -= deg;
-      const removeCost = -w2c[own] / m + (resolution * stot[own] * deg) / twoM2;
-      let best = own;
-      let bestGain = 0;
-      for (let q = 0; q < nt; q++) {
-        const c = touched[q];
-        const gain = removeCost + w2c[c] / m - (resolution * stot[c] * deg) / twoM2;
-        if (gain > bestGain) {
-          bestGain = gain;
-          best = c;
-        }
-      }
-      stot[best] += deg;
-      for (let q = 0; q < nt; q++) w2c[touched[q]] = 0;
-      if (best !== own) {
-        node2com[u] = best;
-        moves++;
-        moved = true;
-      }
-    }
-  }
-  return { node2com, moved };
-}
-
-/** Relabels labels to 0..c-1 in increasing label order; returns the count. */
-function compactLabels(labels: Int32Array, k: number): number {
-  const map = new Int32Array(k).fill(-1);
-  for (const c of labels) map[c] = 0;
-  let next = 0;
-  for (let c = 0; c < k; c++) if (map[c] === 0) map[c] = next++;
-  for (let u = 0; u < labels.length; u++) labels[u] = map[labels[u]];
-  return next;
+function sameLabels(a: Int32Array, b: Int32Array): boolean {
+  for (let v = 0; v < a.length; v++) if (a[v] !== b[v]) return false;
+  return true;
 }
 
 /**
- * Collapses each community of level into one node; internal weight becomes (part of) its degree.
- * Dense count×count accumulators instead of per-row Maps (count <= n <= 500): the sums run in
- * the same order as before (u ascending, then its CSR row), so every weight is bit-identical.
+ * The Louvain levels: local moves, aggregate, repeat while modularity improves by more than THRESHOLD.
+ * start: an initial partition of the original nodes (labels 0..k-1), or null for singletons;
+ * startMod = modularity(g, start ?? singletons). Returns null when no node moves at all.
+ *
+ * Everything after the first level is a function of the first level's partition alone (higher
+ * levels are visited in index order), so it is computed once per distinct partition: on the
+ * complete graph all six orders reach the same one in their second round (bench/engine.bench.ts).
  */
-function aggregate(level: Level, node2com: Int32Array, count: number): Level {
-  const acc = new Float64Array(count * count);
-  const present = new Uint8Array(count * count);
-  const rowSize = new Int32Array(count);
-  const degree = new Float64Array(count);
-  for (let u = 0; u < level.k; u++) {
-    const cu = node2com[u];
-    degree[cu] += level.degree[u];
-    const row = cu * count;
-    for (let p = level.offsets[u]; p < level.offsets[u + 1]; p++) {
-      const cv = node2com[level.nbr[p]];
-      if (cv === cu) continue;
-      if (present[row + cv] === 0) {
-        present[row + cv] = 1;
-        rowSize[cu]++;
-      }
-      acc[row + cv] += level.wt[p];
-    }
+function levels(run: Run, start: Int32Array | null, startMod: number, order: Int32Array): Partition | null {
+  const { g, base, m, resolution, scratch } = run;
+  const { node2com, moved } = oneLevel(base, m, resolution, scratch, start, order);
+  if (!moved) return null;
+  const count = compactLabels(node2com, base.k);
+  let first = run.firstLevels.find((f) => sameLabels(f.labels, node2com));
+  if (first === undefined) {
+    first = { labels: node2com, count, mod: modularity(g, node2com, resolution), upper: null };
+    run.firstLevels.push(first);
   }
-  const offsets = new Int32Array(count + 1);
-  for (let c = 0; c < count; c++) offsets[c + 1] = offsets[c] + rowSize[c];
-  const nbr = new Int32Array(offsets[count]);
-  const wt = new Float64Array(offsets[count]);
-  for (let c = 0; c < count; c++) {
-    let q = offsets[c];
-    const row = c * count;
-    for (let v = 0; v < count; v++) {
-      if (present[row + v] === 0) continue;
-      nbr[q] = v;
-      wt[q++] = acc[row + v];
-    }
+  if (first.mod - startMod <= THRESHOLD) return { assignment: first.labels, count, mod: first.mod };
+  first.upper ??= upperLevels(run, first);
+  return first.upper;
+}
+
+/** Levels 2, 3, … after a first level whose modularity gain exceeded THRESHOLD. */
+function upperLevels(run: Run, first: FirstLevel): Partition {
+  const { g, m, resolution, scratch } = run;
+  let assignment = first.labels;
+  let count = first.count;
+  let mod = first.mod;
+  let level = aggregate(run.base, first.labels, first.count, scratch);
+  for (;;) {
+    const { node2com, moved } = oneLevel(level, m, resolution, scratch, null, null);
+    if (!moved) break;
+    const levelCount = compactLabels(node2com, level.k);
+    const next = new Int32Array(assignment.length);
+    for (let v = 0; v < next.length; v++) next[v] = node2com[assignment[v]];
+    const newMod = modularity(g, next, resolution);
+    assignment = next;
+    count = levelCount;
+    const gain = newMod - mod;
+    mod = newMod;
+    if (gain <= THRESHOLD) break;
+    level = aggregate(level, node2com, levelCount, scratch);
   }
-  return { k: count, offsets, nbr, wt, degree };
+  // mod is modularity(g, assignment) of the returned assignment: the last value computed.
+  return { assignment, count, mod };
 }
 
 /** Ids ordered by size, largest first, ties by earliest member index. */
@@ -169,58 +120,15 @@ function orderCommunities(labels: Int32Array, count: number): Int32Array {
   return labels.map((c) => rank[c]);
 }
 
-/**
- * The Louvain levels: local moves, aggregate, repeat while modularity improves by more than THRESHOLD.
- * start: an initial partition of the original nodes (labels 0..k-1), or null for singletons.
- * Returns null when no node moves at all.
- */
-function levels(
-  g: Graph,
-  base: Level,
-  m: number,
-  resolution: number,
-  start: Int32Array | null,
-  startMod: number,
-  order: Int32Array,
-): { assignment: Int32Array; count: number; mod: number } | null {
-  let level = base;
-  let assignment = identity(g.n);
-  let count = g.n;
-  // startMod is modularity(g, start ?? singletons), known to the caller: no need to recompute.
-  let mod = startMod;
-  let init: Int32Array | undefined = start ?? undefined;
-  let levelOrder: Int32Array | undefined = order;
-  let movedAny = false;
-  for (;;) {
-    const { node2com, moved } = oneLevel(level, m, resolution, init, levelOrder);
-    init = undefined;
-    levelOrder = undefined;
-    if (!moved) break;
-    movedAny = true;
-    const levelCount = compactLabels(node2com, level.k);
-    const next = new Int32Array(assignment.length);
-    for (let v = 0; v < next.length; v++) next[v] = node2com[assignment[v]];
-    const newMod = modularity(g, next, resolution);
-    assignment = next;
-    count = levelCount;
-    const gain = newMod - mod;
-    mod = newMod;
-    if (gain <= THRESHOLD) break;
-    level = aggregate(level, node2com, levelCount);
-  }
-  // mod is modularity(g, assignment) of the returned assignment: the last value computed.
-  return movedAny ? { assignment, count, mod } : null;
-}
-
 /** Louvain levels, then rounds restarted from the previous result until modularity stops rising. */
-function refinedLevels(g: Graph, base: Level, m: number, resolution: number, singletonMod: number, order: Int32Array) {
-  let assignment: Int32Array = identity(g.n);
-  let count = g.n;
+function refinedLevels(run: Run, singletonMod: number, order: Int32Array): Partition {
+  let assignment: Int32Array = identity(run.g.n);
+  let count = run.g.n;
   let mod = singletonMod;
   // Rounds after the first restart the local moves of single nodes from the previous result,
   // which repairs nodes that an early merge placed badly.
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const next = levels(g, base, m, resolution, round === 0 ? null : assignment, mod, order);
+    const next = levels(run, round === 0 ? null : assignment, mod, order);
     if (next === null) break;
     const newMod = next.mod;
     if (round > 0 && !(newMod - mod > THRESHOLD)) break;
@@ -232,7 +140,7 @@ function refinedLevels(g: Graph, base: Level, m: number, resolution: number, sin
 }
 
 /** The six first-level visiting orders of the rule above, response order first (it wins ties). */
-function visitOrders(g: Graph): Int32Array[] {
+export function visitOrders(g: Graph): Int32Array[] {
   const n = g.n;
   const ident = identity(n);
   const strength = new Float64Array(n);
@@ -240,17 +148,23 @@ function visitOrders(g: Graph): Int32Array[] {
     strength[g.src[e]] += g.w[e];
     strength[g.dst[e]] += g.w[e];
   }
-  const rotation = (shift: number) => Int32Array.from({ length: n }, (_, q) => (q + shift) % n);
+  const rotation = (shift: number) => {
+    const out = new Int32Array(n);
+    for (let q = 0; q < n; q++) out[q] = (q + shift) % n;
+    return out;
+  };
   const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
   // q -> q·s mod n with s coprime to n visits every node once, spread across the response order.
   const stride = (fraction: number) => {
     let s = Math.max(1, Math.round(n * fraction));
     while (gcd(s, n) !== 1) s++;
-    return Int32Array.from({ length: n }, (_, q) => (q * s) % n);
+    const out = new Int32Array(n);
+    for (let q = 0; q < n; q++) out[q] = (q * s) % n;
+    return out;
   };
   return [
     ident,
-    Int32Array.from([...ident].sort((a, b) => strength[b] - strength[a] || a - b)),
+    identity(n).sort((a, b) => strength[b] - strength[a] || a - b),
     rotation(Math.floor((3 * n) / 7)),
     rotation(Math.floor((4 * n) / 7)),
     stride(0.618),
@@ -273,10 +187,10 @@ export function louvain(g: Graph): { community: Int32Array; count: number; modul
   let best: Int32Array = singletons;
   let bestCount = n;
   let bestMod = -Infinity;
-  const base = levelFromGraph(g);
+  const run: Run = { g, base: levelFromGraph(g), m, resolution, scratch: new LevelScratch(n), firstLevels: [] };
   const singletonMod = modularity(g, singletons, resolution);
   for (const order of visitOrders(g)) {
-    const r = refinedLevels(g, base, m, resolution, singletonMod, order);
+    const r = refinedLevels(run, singletonMod, order);
     if (r.mod > bestMod + THRESHOLD) {
       best = r.assignment;
       bestCount = r.count;

@@ -54,6 +54,41 @@ function popTop(heap: Int32Array, pos: Int32Array, seen: Float64Array, seq: Int3
   return size;
 }
 
+/** Each node's shortest incident edge length (Infinity when it has none). */
+function shortestEdges(g: Graph): Float64Array {
+  const out = new Float64Array(g.n).fill(Infinity);
+  for (let v = 0; v < g.n; v++) {
+    for (let p = g.offsets[v]; p < g.offsets[v + 1]; p++) if (g.nbrD[p] < out[v]) out[v] = g.nbrD[p];
+  }
+  return out;
+}
+
+/** The size of each node's connected component. */
+function componentSizes(g: Graph): Int32Array {
+  const comp = new Int32Array(g.n).fill(-1);
+  const size: number[] = [];
+  const queue = new Int32Array(g.n);
+  for (let r = 0; r < g.n; r++) {
+    if (comp[r] !== -1) continue;
+    const c = size.length;
+    let head = 0;
+    let tail = 0;
+    queue[tail++] = r;
+    comp[r] = c;
+    while (head < tail) {
+      const v = queue[head++];
+      for (let p = g.offsets[v]; p < g.offsets[v + 1]; p++) {
+        if (comp[g.nbr[p]] === -1) {
+          comp[g.nbr[p]] = c;
+          queue[tail++] = g.nbr[p];
+        }
+      }
+    }
+    size.push(tail);
+  }
+  return Int32Array.from(comp, (c) => size[c]);
+}
+
 /** The tree formulas when g is a tree without zero-length edges, else Dijkstra. */
 export function shortestPathMetrics(g: Graph, wantBetweenness: boolean, wantCloseness: boolean): ShortestPathMetrics {
   const tree = treePathMetrics(g, wantBetweenness, wantCloseness);
@@ -93,11 +128,12 @@ export function dijkstraPathMetrics(g: Graph, wantBetweenness: boolean, wantClos
   const predHead = new Int32Array(n);
   const predNext = new Int32Array(nbr.length + 1);
   const predNode = new Int32Array(nbr.length + 1);
+  const shortest = shortestEdges(g);
+  const compSize = componentSizes(g);
+  // Between sources only the reached nodes are reset (below); every popped node leaves pos at -1.
+  seen.fill(Infinity);
+  pos.fill(-1);
   for (let s = 0; s < n; s++) {
-    sigma.fill(0);
-    seen.fill(Infinity);
-    done.fill(0);
-    pos.fill(-1);
     predHead[s] = -1; // every other reached node gets its list at its first (strict) improvement
     let predTop = 0;
     let count = 0;
@@ -110,6 +146,9 @@ export function dijkstraPathMetrics(g: Graph, wantBetweenness: boolean, wantClos
     pos[s] = 0;
     let size = 1;
     let totsp = 0;
+    let reached = 1;
+    // An upper bound on every tentative distance, taken once all of s's component is reached.
+    let far = -1;
     while (size > 0) {
       const v = heap[0];
       size = popTop(heap, pos, seen, seq, size);
@@ -119,6 +158,16 @@ export function dijkstraPathMetrics(g: Graph, wantBetweenness: boolean, wantClos
       order[count++] = v;
       done[v] = 1;
       totsp += dv;
+      if (reached === compSize[s]) {
+        if (far < 0) {
+          far = dv;
+          for (let i = 0; i < size; i++) if (seen[heap[i]] > far) far = seen[heap[i]];
+        }
+        // Every neighbour w is reached and seen[w] <= far, and (rounding is monotone)
+        // dv + d(v, w) >= dv + shortest[v] > far: no edge of v can improve or tie, so skip them.
+        // On complete graphs most relaxations fail this way (bench/engine.bench.ts).
+        if (dv + shortest[v] > far) continue;
+      }
       for (let p = offsets[v], end = offsets[v + 1]; p < end; p++) {
         const w = nbr[p];
         const vw = dv + nbrD[p];
@@ -126,6 +175,7 @@ export function dijkstraPathMetrics(g: Graph, wantBetweenness: boolean, wantClos
         if (vw < sw) {
           // networkx: a finished w is never improved, and vw < seen[w] rules out its equal-path branch.
           if (done[w]) continue;
+          if (sw === Infinity) reached++;
           seen[w] = vw;
           seq[w] = counter++;
           via[w] = v;
@@ -145,6 +195,11 @@ export function dijkstraPathMetrics(g: Graph, wantBetweenness: boolean, wantClos
           predHead[w] = predTop++;
         }
       }
+    }
+    for (let q = 0; q < count; q++) {
+      const v = order[q];
+      seen[v] = Infinity;
+      done[v] = 0;
     }
     if (wantCloseness && totsp > 0 && n > 1) cc[s] = ((count - 1) / totsp) * ((count - 1) / (n - 1));
     if (wantBetweenness) {
