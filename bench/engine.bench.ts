@@ -1,6 +1,6 @@
 /**
  * Engine benchmark, networkx side by side: `npx bun bench/engine.bench.ts`.
- * Prints a markdown table and writes it to docs/benchmarks-engine.md.
+ * Prints a markdown section; `npm run bench` (bench/run.ts) collects it into docs/benchmarks.md.
  *
  * 1. NIFTY-50 snapshot (50 symbols, lookback 60, all metrics + communities) per graph method:
  *    our median vs networkx's median for the same pipeline (bench/networkx/bench_networkx.py).
@@ -8,7 +8,6 @@
  * 3. 500 synthetic symbols (deterministic factor model), lookback 252, periods 30, knn k=4
  *    (target < 2 s), with memory.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { computeChart } from "../src/engine/chart.ts";
@@ -80,7 +79,11 @@ function networkx(repeats: number): {
   python: string;
 } {
   const p = Bun.spawnSync(["/usr/bin/python3", join(ROOT, "bench/networkx/bench_networkx.py"), "--asof", ASOF, "--repeats", String(repeats)]);
-  if (p.exitCode !== 0) throw new Error(`bench_networkx.py failed: ${p.stderr.toString()}`);
+  if (p.exitCode !== 0) {
+    throw new Error(
+      `bench_networkx.py failed (the networkx column needs Debian's networkx: apt-get install python3-networkx python3-pandas python3-scipy): ${p.stderr.toString().slice(-500)}`,
+    );
+  }
   return JSON.parse(p.stdout.toString());
 }
 
@@ -198,5 +201,4 @@ const md = [
 ].join("\n");
 
 console.log(md);
-mkdirSync(join(ROOT, "docs"), { recursive: true });
-writeFileSync(join(ROOT, "docs/benchmarks-engine.md"), md);
+
