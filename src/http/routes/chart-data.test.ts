@@ -75,6 +75,7 @@ describe("live endpoint payloads on the real NIFTY-50 data", () => {
 
   test("include_graph=false keeps only nodes, edges, method and drops community; sort orders by a metric", async () => {
     const { b } = await get("include_graph=false&sort=pagerank&metrics=pagerank");
+    expect(b.meta.params.asof).toBe("2025-09-30"); // the effective as-of: the latest bar's date
     expect(Object.keys(b.data.graph).sort()).toEqual(["edges", "method", "nodes"]);
     expect(b.data.stocks[0].community).toBeUndefined();
     const values = b.data.stocks.map((s: { pagerank: number }) => s.pagerank);

@@ -49,7 +49,8 @@ export async function handleChart(deps: AppDeps, request: Request, state: Reques
     const outcome = deps.chart.compute(prepared);
     const computeMs = Math.round((performance.now() - t0) * 1000) / 1000;
     const meta = baseMeta(deps.clock.now(), state.requestId, {
-      params: parsed.params,
+      // The effective as-of: the date of the bar actually used when the caller gave none.
+      params: parsed.params.asof === null ? { ...parsed.params, asof: outcome.diagnostics.last_asof.slice(0, 10) } : parsed.params,
       diagnostics: { ...outcome.diagnostics, compute_ms: computeMs, cached: outcome.cached },
     });
     const body = successBody(new RawJson(outcome.dataJson), meta);
