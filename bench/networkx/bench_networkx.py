@@ -30,7 +30,8 @@ from generate_fixtures import corr_matrix, edge_pairs, load_dir, metrics_of, mod
 DATA = os.path.join(HERE, "..", "..", "..", "shared", "data", "nifty50-daily")
 
 
-def snapshot(symbols, closes, t, lookback, graph_method, corr_method="pearson", knn_k=4, threshold=0.5):
+def build_graph(symbols, closes, t, lookback, graph_method, corr_method="pearson", knn_k=4, threshold=0.5):
+    """Window -> log returns -> drop rules -> correlation -> graph, as DECISIONS §2 (1-5)."""
     nodes, rets = [], []
     for s in symbols:
         w = closes[s][t - lookback:t + 1]
@@ -47,6 +48,11 @@ def snapshot(symbols, closes, t, lookback, graph_method, corr_method="pearson", 
     for i, j in edge_pairs(c, len(nodes), graph_method, knn_k, threshold):
         rho = float(c[i, j])
         G.add_edge(nodes[i], nodes[j], weight=abs(rho), d=math.sqrt(2 * (1 - abs(rho))))
+    return nodes, G
+
+
+def snapshot(symbols, closes, t, lookback, graph_method, corr_method="pearson", knn_k=4, threshold=0.5):
+    nodes, G = build_graph(symbols, closes, t, lookback, graph_method, corr_method, knn_k, threshold)
     metrics = metrics_of(G, nodes)
     communities = nx.community.louvain_communities(G, weight="weight", resolution=1, seed=42)
     return metrics, communities, modularity_of(G)
@@ -65,22 +71,7 @@ def louvain_holdout(data_dir, lookback=60):
         t = max(k for k, d in enumerate(dates) if d <= asof)
         for corr_method in ["pearson", "spearman"]:
             for method in ["mst", "knn", "threshold", "complete"]:
-                nodes, rets = [], []
-                for s in symbols:
-                    w = closes[s][t - lookback:t + 1]
-                    if not np.all(w > 0):
-                        continue
-                    r = np.log(w[1:] / w[:-1])
-                    if np.all(r == r[0]):
-                        continue
-                    nodes.append(s)
-                    rets.append(r)
-                c = corr_matrix(rets, corr_method)
-                G = nx.Graph()
-                G.add_nodes_from(nodes)
-                for i, j in edge_pairs(c, len(nodes), method, 4, 0.5):
-                    rho = float(c[i, j])
-                    G.add_edge(nodes[i], nodes[j], weight=abs(rho), d=math.sqrt(2 * (1 - abs(rho))))
+                _, G = build_graph(symbols, closes, t, lookback, method, corr_method)
                 inp = {"symbols": None, "asof": asof, "lookback": lookback, "graph_method": method,
                        "corr_method": corr_method, "knn_k": 4, "corr_threshold": 0.5}
                 out.append({"input": inp, "edges": G.number_of_edges(), "modularity_networkx": modularity_of(G)})
