@@ -12,6 +12,8 @@ import { HttpError } from "./http-error.ts";
 
 export interface PreparedChart {
   params: ChartParams;
+  /** The data version read once per request; it keys every cache below. */
+  dataVersion: number;
   symbols: string[];
   missing: string[];
   dataSource: string;
@@ -38,8 +40,7 @@ export class ChartService {
   constructor(private readonly sqlite: Database) {}
 
   /** Every symbol with bars, and those of synthetic universes; re-read only when an import changed the data version. */
-  private known(): { symbols: Set<string>; synthetic: Set<string> } {
-    const version = getDataVersion(this.sqlite);
+  private known(version: number): { symbols: Set<string>; synthetic: Set<string> } {
     if (!this.knownCache || this.knownCache.version !== version) {
       const synthetic = new Set<string>();
       for (const name of listUniverses(this.sqlite)) {
@@ -54,8 +55,7 @@ export class ChartService {
   private universes: { version: number; byName: Map<string, Universe | null> } | null = null;
 
   /** A universe by name, re-read only when an import changed the data version (bounded by the universes that exist). */
-  private universe(name: string): Universe | null {
-    const version = getDataVersion(this.sqlite);
+  private universe(name: string, version: number): Universe | null {
     if (!this.universes || this.universes.version !== version) this.universes = { version, byName: new Map() };
     const { byName } = this.universes;
     if (!byName.has(name)) {
@@ -68,8 +68,9 @@ export class ChartService {
 
   /** Resolves what to compute; unknown universe or too few known symbols → 404. */
   prepare(params: ChartParams): PreparedChart {
+    const dataVersion = getDataVersion(this.sqlite);
     if (params.symbols) {
-      const { symbols: known, synthetic } = this.known();
+      const { symbols: known, synthetic } = this.known(dataVersion);
       const missing = params.symbols.filter((s) => !known.has(s));
       const symbols = params.symbols.filter((s) => known.has(s));
       if (symbols.length < 2) {
@@ -82,10 +83,10 @@ export class ChartService {
       }
       const nSynthetic = symbols.filter((s) => synthetic.has(s)).length;
       const dataSource = nSynthetic === symbols.length ? "synthetic" : nSynthetic === 0 ? "imported" : "mixed";
-      return { params, symbols, missing, dataSource };
+      return { params, dataVersion, symbols, missing, dataSource };
     }
     const name = params.universe as string;
-    const universe = this.universe(name);
+    const universe = this.universe(name, dataVersion);
     if (!universe) {
       const known = listUniverses(this.sqlite);
       throw new HttpError(
@@ -97,13 +98,13 @@ export class ChartService {
     if (universe.symbols.length < 2) {
       throw new HttpError(404, "NOT_FOUND", `universe '${name}' has ${universe.symbols.length} symbol(s); at least 2 are needed`);
     }
-    return { params, symbols: universe.symbols, missing: [], dataSource: universe.source };
+    return { params, dataVersion, symbols: universe.symbols, missing: [], dataSource: universe.source };
   }
 
   /** Computes (or returns the cached) chart data. Throws ChartError for requests the data cannot serve. */
   compute(prepared: PreparedChart): ChartOutcome {
-    const { params, symbols, missing, dataSource } = prepared;
-    const key = `${getDataVersion(this.sqlite)}|${symbols.join(",")}|${JSON.stringify({ ...params, universe: null, symbols: null })}`;
+    const { params, dataVersion, symbols, missing, dataSource } = prepared;
+    const key = `${dataVersion}|${symbols.join(",")}|${JSON.stringify({ ...params, universe: null, symbols: null })}`;
     let hit = this.cache.get(key);
     const cached = hit !== undefined;
     if (!hit) {

@@ -175,7 +175,7 @@ describe("refunds", () => {
       override: {
         // The real service resolves, then the computation fails unexpectedly.
         chart: {
-          prepare: (p: unknown) => ({ params: p, symbols: [], missing: [], dataSource: "x" }),
+          prepare: (p: unknown) => ({ params: p, dataVersion: 0, symbols: [], missing: [], dataSource: "x" }),
           compute: () => {
             throw new Error("SELECT secret FROM boom");
           },
