@@ -2,6 +2,7 @@
  * The response envelope of interface-spec §2 and DECISIONS §4, serialised once and
  * gzip-compressed when the client accepts it and the body is over 1 KiB.
  */
+import { isoTime } from "../clock.ts";
 import type { ErrorObject } from "./http-error.ts";
 
 const GZIP_MIN_BYTES = 1024;
@@ -15,7 +16,7 @@ export interface Meta {
 
 /** Builds `meta` with the mandatory members first. */
 export function baseMeta(now: number, requestId: string, extra: Record<string, unknown> = {}): Meta {
-  return { generated_at: new Date(now).toISOString(), request_id: requestId, ...extra };
+  return { generated_at: isoTime(now), request_id: requestId, ...extra };
 }
 
 /** Already-serialised JSON, so cached results and the demo are not stringified per request. */

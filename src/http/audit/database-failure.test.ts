@@ -6,6 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { body, startHarness } from "../test-support/harness.ts";
+import { HEALTH_CHECK_MS } from "../server.ts";
 
 const LOCK_SECONDS = 25;
 
@@ -67,6 +68,8 @@ describe("database file deleted under the running server", () => {
     try {
       expect((await h.get("/health")).status).toBe(200);
       for (const suffix of ["", "-wal", "-shm"]) rmSync(h.config.db + suffix, { force: true });
+      // A healthy check is reused for at most HEALTH_CHECK_MS.
+      await Bun.sleep(HEALTH_CHECK_MS + 5);
       const res = await h.get("/health");
       expect(res.status).toBe(503);
       const b = await body(res);

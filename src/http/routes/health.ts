@@ -1,6 +1,7 @@
 /** GET /health — public, unmetered; 503 with the failing check when the database does not answer. */
+import { isoTime } from "../../clock.ts";
 import type { AppDeps, RequestState } from "../context.ts";
-import { baseMeta, errorBody, jsonResponse, successBody } from "../envelope.ts";
+import { baseMeta, errorBody, jsonResponse } from "../envelope.ts";
 
 export function handleHealth(deps: AppDeps, request: Request, state: RequestState): Response {
   const now = deps.clock.now();
@@ -22,14 +23,15 @@ export function handleHealth(deps: AppDeps, request: Request, state: RequestStat
       head,
     );
   }
-  const meta = baseMeta(now, state.requestId);
-  const data = {
-    status: "ok",
-    service: "graph-stats",
-    version: deps.version,
-    time: meta.generated_at,
-    uptime_s: Math.floor((now - deps.startedAt) / 1000),
-    checks: { database },
-  };
-  return jsonResponse(successBody(data, meta), 200, headers, null, head);
+  return jsonResponse(healthyBody(deps.version, now, Math.floor((now - deps.startedAt) / 1000), state.requestId), 200, headers, null, head);
+}
+
+/**
+ * The 200 body as a template: it is the most-polled answer, and building and serialising two
+ * objects per request was ~8% of its CPU. The request id is 1–64 of [A-Za-z0-9._-] or a UUID
+ * (request-id.ts), so it needs no escaping; the test compares with JSON.stringify of the objects.
+ */
+export function healthyBody(version: string, now: number, uptimeS: number, requestId: string): string {
+  const time = isoTime(now);
+  return `{"success":true,"errors":[],"data":{"status":"ok","service":"graph-stats","version":${JSON.stringify(version)},"time":"${time}","uptime_s":${uptimeS},"checks":{"database":"ok"}},"meta":{"generated_at":"${time}","request_id":"${requestId}"}}`;
 }

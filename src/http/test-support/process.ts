@@ -22,7 +22,15 @@ export function command(bin?: string): string[] {
 /** `listening` = how many "listening" lines to wait for (one per worker with --workers N). */
 export async function spawnServer(
   args: string[],
-  opts: { bin?: string; env?: Record<string, string>; cwd?: string; timeoutMs?: number; listening?: number } = {},
+  opts: {
+    bin?: string;
+    env?: Record<string, string>;
+    cwd?: string;
+    timeoutMs?: number;
+    listening?: number;
+    /** Benchmarks: after the listening line(s), read and discard stdout instead of parsing every line. */
+    discardLogs?: boolean;
+  } = {},
 ): Promise<ServerProcess> {
   const proc = Bun.spawn([...command(opts.bin), "serve", "--host", "127.0.0.1", ...args], {
     env: { ...process.env, ...opts.env },
@@ -38,7 +46,9 @@ export async function spawnServer(
     (async () => {
       const decoder = new TextDecoder();
       let buf = "";
+      let listening = false;
       for await (const chunk of proc.stdout) {
+        if (listening && opts.discardLogs) continue;
         buf += decoder.decode(chunk);
         let nl;
         while ((nl = buf.indexOf("\n")) >= 0) {
@@ -48,6 +58,7 @@ export async function spawnServer(
           try {
             const j = JSON.parse(line);
             if (j.msg === "listening" && ++seen === (opts.listening ?? 1)) {
+              listening = true;
               clearTimeout(timer);
               resolvePort(j.port);
             }
