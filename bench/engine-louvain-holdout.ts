@@ -1,8 +1,11 @@
 /**
  * Louvain holdout: the engine's deterministic Louvain rule (src/engine/louvain.ts) against
- * networkx's louvain_communities (seed 42) on 480 NIFTY as-ofs that are not golden fixtures.
+ * networkx's louvain_communities (seed 42) on NIFTY as-ofs that are not golden fixtures: the
+ * holdout set (480 graphs, lookback 60) and the validation set (456 graphs on other dates with
+ * other lookbacks, knn_k and thresholds; see bench/networkx/bench_networkx.py).
  * DECISIONS §2.7 asks for modularity within 0.01 of networkx (or above); the golden fixtures
- * test that, this shows how the rule does beyond them. Run: `npx bun bench/engine-louvain-holdout.ts`.
+ * test that, this shows how the rule does beyond them.
+ * Run: `npx bun bench/engine-louvain-holdout.ts [holdout|validation]`.
  */
 import { join } from "node:path";
 import { loadNifty, runGoldenCase, type GoldenCase } from "../src/engine/fixtures/pipeline.ts";
@@ -17,9 +20,9 @@ interface HoldoutCase {
 }
 
 /** Margins (ours − networkx) per case with edges, plus the cases below −0.01. */
-export function louvainHoldout(): { margins: number[]; failures: string[] } {
-  const p = Bun.spawnSync(["/usr/bin/python3", join(ROOT, "bench/networkx/bench_networkx.py"), "--louvain-holdout"]);
-  if (p.exitCode !== 0) throw new Error(`bench_networkx.py --louvain-holdout failed: ${p.stderr.toString()}`);
+export function louvainHoldout(set: "holdout" | "validation" = "holdout"): { margins: number[]; failures: string[] } {
+  const p = Bun.spawnSync(["/usr/bin/python3", join(ROOT, "bench/networkx/bench_networkx.py"), `--louvain-${set}`]);
+  if (p.exitCode !== 0) throw new Error(`bench_networkx.py --louvain-${set} failed: ${p.stderr.toString()}`);
   const cases: HoldoutCase[] = JSON.parse(p.stdout.toString());
   let nifty: ReturnType<typeof loadNifty> | null = null;
   const margins: number[] = [];
@@ -32,15 +35,16 @@ export function louvainHoldout(): { margins: number[]; failures: string[] } {
     const margin = louvain(g).modularity - c.modularity_networkx;
     margins.push(margin);
     if (margin < -0.01) {
-      failures.push(`${c.input.asof} ${c.input.graph_method} ${c.input.corr_method}: ${margin.toFixed(4)}`);
+      failures.push(`${c.input.asof} ${c.input.graph_method} ${c.input.corr_method} lookback ${c.input.lookback}: ${margin.toFixed(4)}`);
     }
   }
   return { margins, failures };
 }
 
 if (import.meta.main) {
-  const { margins, failures } = louvainHoldout();
+  const set = process.argv[2] === "validation" ? "validation" : "holdout";
+  const { margins, failures } = louvainHoldout(set);
   const sorted = [...margins].sort((a, b) => a - b);
-  console.log(`cases ${margins.length}, lowest margins ${sorted.slice(0, 3).map((m) => m.toFixed(4)).join(", ")}`);
+  console.log(`${set}: cases ${margins.length}, lowest margins ${sorted.slice(0, 3).map((m) => m.toFixed(4)).join(", ")}`);
   console.log(`below -0.01: ${failures.length ? failures.join("; ") : "none"}`);
 }

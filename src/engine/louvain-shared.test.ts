@@ -45,7 +45,7 @@ function literalLouvain(g: Graph): { labels: Int32Array; mod: number } {
   let best = identity(n);
   let bestMod = -Infinity;
   const singletonMod = modularity(g, identity(n));
-  for (const order of visitOrders(g)) {
+  for (const order of visitOrders(g.n)) {
     let assignment = identity(n);
     let mod = singletonMod;
     for (let round = 0; round < 20; round++) {

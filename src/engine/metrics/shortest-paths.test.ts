@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { correlationMatrix } from "../correlation.ts";
-import { factorReturns } from "../fixtures/random-returns.ts";
+import { factorReturns, mulberry32 } from "../fixtures/random-returns.ts";
 import { buildGraph, graphFromPairs } from "../graph.ts";
-import { dijkstraPathMetrics, shortestPathMetrics } from "./shortest-paths.ts";
+import { dijkstraPathMetrics, shortestPathMetrics, SORTED_FRONTIER_MAX } from "./shortest-paths.ts";
 import { treePathMetrics } from "./tree-paths.ts";
 
 describe("shortest-path metrics on trees", () => {
@@ -122,6 +122,27 @@ describe("Dijkstra kernel", () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  test("both frontier forms (sorted array up to SORTED_FRONTIER_MAX nodes, heap above) equal the networkx port", () => {
+    const rhos = [1, 0.96875, -0.96875, 0.875, -0.875, 0.5, -0.5];
+    for (const n of [SORTED_FRONTIER_MAX, SORTED_FRONTIER_MAX + 1, 130]) {
+      for (let seed = 1; seed <= 3; seed++) {
+        const rand = mulberry32(seed * 1000 + n);
+        const corr = new Float64Array(n * n).fill(1);
+        const pairs: number[] = [];
+        for (let i = 0; i < n; i++)
+          for (let j = i + 1; j < n; j++) {
+            corr[i * n + j] = corr[j * n + i] = rhos[Math.floor(rand() * rhos.length)];
+            if (rand() < 0.06) pairs.push(i, j);
+          }
+        const g = graphFromPairs(corr, n, pairs);
+        const got = dijkstraPathMetrics(g, true, true);
+        const want = networkxPaths(g);
+        expect([...got.betweenness!]).toEqual(want.betweenness);
+        expect([...got.closeness!]).toEqual(want.closeness);
+      }
+    }
   });
 
   test("equals the networkx port on correlation graphs of every method with identical and negated series", () => {

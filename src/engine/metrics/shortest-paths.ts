@@ -14,42 +14,89 @@ export interface ShortestPathMetrics {
   closeness: Float64Array | null;
 }
 
-/** (seen, seq) order of the heap: distance, then push counter. */
-function less(seen: Float64Array, seq: Int32Array, a: number, b: number): boolean {
-  return seen[a] < seen[b] || (seen[a] === seen[b] && seq[a] < seq[b]);
+/**
+ * The frontier of the search, in one of two forms chosen by graph size. Keys (distance, push
+ * counter) are unique, so both pop nodes in exactly the same order:
+ * - up to SORTED_FRONTIER_MAX nodes, an array fr[head..tail) sorted ascending: a pop is
+ *   fr[head++], an insertion or a decreased key moves the node left (moveLeft). On the NIFTY-50
+ *   graphs this was 25–30% faster than the heap (bench/engine.bench.ts), since the frontier is
+ *   short and new keys land near its end;
+ * - above it, a binary heap fr[0..tail) (siftUp, popTop): shifting costs O(frontier) per move,
+ *   which lost to the heap from about 100 nodes on complete graphs (2.5x slower at 500).
+ * Keys sit beside the nodes (fk, fs) so a comparison reads no other array.
+ */
+export const SORTED_FRONTIER_MAX = 96;
+
+/** Moves node v with key (key, sq) left from slot i of the sorted frontier to its place. */
+function moveLeft(fr: Int32Array, fk: Float64Array, fs: Int32Array, pos: Int32Array, head: number, i: number, v: number, key: number, sq: number): void {
+  while (i > head) {
+    const pk = fk[i - 1];
+    if (!(key < pk || (key === pk && sq < fs[i - 1]))) break;
+    const pv = fr[i - 1];
+    fr[i] = pv;
+    fk[i] = pk;
+    fs[i] = fs[i - 1];
+    pos[pv] = i;
+    i--;
+  }
+  fr[i] = v;
+  fk[i] = key;
+  fs[i] = sq;
+  pos[v] = i;
 }
 
-function siftUp(heap: Int32Array, pos: Int32Array, seen: Float64Array, seq: Int32Array, i: number): void {
-  const v = heap[i];
+/** Heap form: moves node v with key (key, sq) up from slot i. */
+function siftUp(heap: Int32Array, hk: Float64Array, hs: Int32Array, pos: Int32Array, i: number, v: number, key: number, sq: number): void {
   while (i > 0) {
     const parent = (i - 1) >> 1;
+    const pk = hk[parent];
+    if (!(key < pk || (key === pk && sq < hs[parent]))) break;
     const pv = heap[parent];
-    if (!less(seen, seq, v, pv)) break;
     heap[i] = pv;
+    hk[i] = pk;
+    hs[i] = hs[parent];
     pos[pv] = i;
     i = parent;
   }
   heap[i] = v;
+  hk[i] = key;
+  hs[i] = sq;
   pos[v] = i;
 }
 
-/** Removes heap[0]; returns the new size. */
-function popTop(heap: Int32Array, pos: Int32Array, seen: Float64Array, seq: Int32Array, size: number): number {
+/** Heap form: removes heap[0]; returns the new size. */
+function popTop(heap: Int32Array, hk: Float64Array, hs: Int32Array, pos: Int32Array, size: number): number {
   pos[heap[0]] = -1;
-  const last = heap[--size];
+  size--;
   if (size === 0) return 0;
+  const last = heap[size];
+  const lk = hk[size];
+  const ls = hs[size];
   let i = 0;
   for (;;) {
     const l = 2 * i + 1;
     if (l >= size) break;
+    let c = l;
+    let ck = hk[l];
     const r = l + 1;
-    const c = r < size && less(seen, seq, heap[r], heap[l]) ? r : l;
-    if (!less(seen, seq, heap[c], last)) break;
-    heap[i] = heap[c];
-    pos[heap[i]] = i;
+    if (r < size) {
+      const rk = hk[r];
+      if (rk < ck || (rk === ck && hs[r] < hs[l])) {
+        c = r;
+        ck = rk;
+      }
+    }
+    if (!(ck < lk || (ck === lk && hs[c] < ls))) break;
+    const cv = heap[c];
+    heap[i] = cv;
+    hk[i] = ck;
+    hs[i] = hs[c];
+    pos[cv] = i;
     i = c;
   }
   heap[i] = last;
+  hk[i] = lk;
+  hs[i] = ls;
   pos[last] = i;
   return size;
 }
@@ -100,14 +147,13 @@ export function shortestPathMetrics(g: Graph, wantBetweenness: boolean, wantClos
  * betweenness: nx.betweenness_centrality(G, weight="d", normalized=True) (Brandes);
  * closeness: nx.closeness_centrality(G, distance="d") with the Wasserman–Faust correction.
  *
- * The heap is indexed (one live entry per node, decrease-key) rather than networkx's lazy heap of
- * (dist, counter, pred, v) tuples. The pop order is the same: a node's live entry in networkx is
- * the one pushed at its last strict improvement, keyed (seen[w], counter at that push), and stale
- * entries are skipped; here the entry is updated to exactly that key and pred. Hand-written
- * because the lazy heap's allocations dominated the per-source cost (bench/engine.bench.ts).
- * The relaxation tests vw < seen[w] before anything else (most edges fail it) and keeps dv and
- * sigma[v] in locals: that halved the time on the complete graph in bench/engine.bench.ts.
- * A heap-free variant (linear scan of the frontier) was measured too and was no faster at n = 50.
+ * The frontier is indexed (one live entry per node, decrease-key) rather than networkx's lazy
+ * heap of (dist, counter, pred, v) tuples. The pop order is the same: a node's live entry in
+ * networkx is the one pushed at its last strict improvement, keyed (seen[w], counter at that
+ * push), and stale entries are skipped; here the entry is updated to exactly that key and pred.
+ * Hand-written because the lazy heap's allocations dominated the per-source cost
+ * (bench/engine.bench.ts). The relaxation tests vw < seen[w] before anything else (most edges
+ * fail it) and keeps dv and sigma[v] in locals: that halved the time on the complete graph.
  */
 export function dijkstraPathMetrics(g: Graph, wantBetweenness: boolean, wantCloseness: boolean): ShortestPathMetrics {
   const n = g.n;
@@ -117,12 +163,14 @@ export function dijkstraPathMetrics(g: Graph, wantBetweenness: boolean, wantClos
   const sigma = new Float64Array(n);
   const delta = new Float64Array(n);
   const seen = new Float64Array(n);
-  const seq = new Int32Array(n);
   const via = new Int32Array(n);
   const done = new Uint8Array(n);
   const order = new Int32Array(n);
-  // pos[v]: v's slot in the heap, -1 when outside.
-  const heap = new Int32Array(n);
+  // The frontier (see SORTED_FRONTIER_MAX); pos[v]: v's slot in it, -1 when outside.
+  const sorted = n <= SORTED_FRONTIER_MAX;
+  const fr = new Int32Array(n);
+  const fk = new Float64Array(n);
+  const fs = new Int32Array(n);
   const pos = new Int32Array(n);
   // Predecessor lists as linked lists: each scanned directed edge adds at most one entry, so 2m slots suffice.
   const predHead = new Int32Array(n);
@@ -140,18 +188,27 @@ export function dijkstraPathMetrics(g: Graph, wantBetweenness: boolean, wantClos
     let counter = 0;
     sigma[s] = 1;
     seen[s] = 0;
-    seq[s] = counter++;
     via[s] = s;
-    heap[0] = s;
+    fr[0] = s;
+    fk[0] = 0;
+    fs[0] = counter++;
     pos[s] = 0;
-    let size = 1;
+    // The frontier is fr[head..tail); the heap form keeps head at 0.
+    let head = 0;
+    let tail = 1;
     let totsp = 0;
     let reached = 1;
     // An upper bound on every tentative distance, taken once all of s's component is reached.
     let far = -1;
-    while (size > 0) {
-      const v = heap[0];
-      size = popTop(heap, pos, seen, seq, size);
+    while (head < tail) {
+      let v: number;
+      if (sorted) {
+        v = fr[head++];
+        pos[v] = -1;
+      } else {
+        v = fr[0];
+        tail = popTop(fr, fk, fs, pos, tail);
+      }
       const dv = seen[v];
       sigma[v] += sigma[via[v]]; // networkx also does this for s itself (pred = s), doubling every sigma
       const sv = sigma[v];
@@ -161,7 +218,7 @@ export function dijkstraPathMetrics(g: Graph, wantBetweenness: boolean, wantClos
       if (reached === compSize[s]) {
         if (far < 0) {
           far = dv;
-          for (let i = 0; i < size; i++) if (seen[heap[i]] > far) far = seen[heap[i]];
+          for (let i = head; i < tail; i++) if (fk[i] > far) far = fk[i];
         }
         // Every neighbour w is reached and seen[w] <= far, and (rounding is monotone)
         // dv + d(v, w) >= dv + shortest[v] > far: no edge of v can improve or tie, so skip them.
@@ -177,13 +234,10 @@ export function dijkstraPathMetrics(g: Graph, wantBetweenness: boolean, wantClos
           if (done[w]) continue;
           if (sw === Infinity) reached++;
           seen[w] = vw;
-          seq[w] = counter++;
           via[w] = v;
-          if (pos[w] === -1) {
-            heap[size] = w;
-            pos[w] = size++;
-          }
-          siftUp(heap, pos, seen, seq, pos[w]);
+          const at = pos[w] === -1 ? tail++ : pos[w];
+          if (sorted) moveLeft(fr, fk, fs, pos, head, at, w, vw, counter++);
+          else siftUp(fr, fk, fs, pos, at, w, vw, counter++);
           sigma[w] = 0;
           predNode[predTop] = v;
           predNext[predTop] = -1;
