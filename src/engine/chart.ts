@@ -18,7 +18,7 @@ import { MAX_POINTS } from "./params-fields.ts";
 import { rollingData, snapshotData, type AsofResult } from "./payload.ts";
 import { SlidingMoments } from "./rolling-moments.ts";
 import { ChartError, type ChartParams, type ChartResult, type EngineDiagnostics, type SeriesInput } from "./types.ts";
-import { buildReturnsPanel, windowMembers, windowSeries, type ReturnsPanel } from "./window.ts";
+import { buildReturnsPanel, windowMembers, windowStart, type ReturnsPanel } from "./window.ts";
 
 /** Throws ChartError (BAD_REQUEST / NOT_FOUND) for requests the data cannot serve. */
 export function computeChart(input: SeriesInput, params: ChartParams): ChartResult {
@@ -111,7 +111,12 @@ function computeAsof(
   if (n < 2) return result;
   const corr = moments
     ? moments.correlationAt(t, members.nodes)
-    : correlationMatrix(windowSeries(panel, members.nodes, t), params.corr_method);
+    : correlationMatrix(
+        members.nodes.map((i) => panel.returns[i]),
+        params.corr_method,
+        windowStart(panel, t),
+        panel.lookback,
+      );
   const g = buildGraph(corr, n, params.graph_method, { knnK: params.knn_k, threshold: params.corr_threshold });
   const m = computeMetrics(g, params.metrics);
   result.graph = g;

@@ -74,3 +74,13 @@ describe("correlationMatrix", () => {
     expect(correlationMatrix([a, b], "spearman")[1]).toBeCloseTo(viaRanks[1], 14);
   });
 });
+
+test("a window given by start and length equals the same window as subarrays, bit for bit", () => {
+  const series = factorReturns(12, 90, 5);
+  for (const method of ["pearson", "spearman"] as const) {
+    for (const [start, length] of [[0, 90], [10, 60], [29, 61], [88, 2]] as const) {
+      const views = series.map((s) => s.subarray(start, start + length));
+      expect([...correlationMatrix(series, method, start, length)]).toEqual([...correlationMatrix(views, method)]);
+    }
+  }
+});
