@@ -23,12 +23,12 @@ const parts = [
   await section("engine", ["bench/engine.bench.ts"]),
   await section("market", ["bench/market.bench.ts"]),
   await section("metering", ["bench/metering.bench.ts"]),
-  await section("http", ["bench/http.bench.ts", "--seconds", quick ? "3" : "10"]),
+  await section("http", ["bench/http.bench.ts", "--seconds", quick ? "3" : "6"]),
 ];
 
 const doc = `# Benchmarks
 
-Reproduce with \`npm run bench\` (all of it, about 3 minutes) or one at a time:
+Reproduce with \`npm run bench\` (all of it, about 6 minutes) or one at a time:
 \`npx bun bench/engine.bench.ts\`, \`npx bun bench/metering.bench.ts\`, \`npx bun bench/http.bench.ts\`.
 Machine of this run: ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Bun ${Bun.version}, ${new Date().toISOString().slice(0, 10)}.
 These machines are shared and noisy: read the ratios measured side by side in one run, not the absolute times.
