@@ -7,6 +7,7 @@
  * with them betweenness under exact ties, match networkx.
  */
 import type { Graph } from "../graph.ts";
+import { connectedComponents } from "./components.ts";
 import { treePathMetrics } from "./tree-paths.ts";
 
 export interface ShortestPathMetrics {
@@ -112,28 +113,8 @@ function shortestEdges(g: Graph): Float64Array {
 
 /** The size of each node's connected component. */
 function componentSizes(g: Graph): Int32Array {
-  const comp = new Int32Array(g.n).fill(-1);
-  const size: number[] = [];
-  const queue = new Int32Array(g.n);
-  for (let r = 0; r < g.n; r++) {
-    if (comp[r] !== -1) continue;
-    const c = size.length;
-    let head = 0;
-    let tail = 0;
-    queue[tail++] = r;
-    comp[r] = c;
-    while (head < tail) {
-      const v = queue[head++];
-      for (let p = g.offsets[v]; p < g.offsets[v + 1]; p++) {
-        if (comp[g.nbr[p]] === -1) {
-          comp[g.nbr[p]] = c;
-          queue[tail++] = g.nbr[p];
-        }
-      }
-    }
-    size.push(tail);
-  }
-  return Int32Array.from(comp, (c) => size[c]);
+  const { comp, members } = connectedComponents(g);
+  return Int32Array.from(comp, (c) => members[c].length);
 }
 
 /** The tree formulas when g is a tree without zero-length edges, else Dijkstra. */
