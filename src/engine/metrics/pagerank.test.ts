@@ -46,13 +46,19 @@ describe("pagerank: the linear solve and networkx's power iteration agree", () =
     expect([...pagerank(g)!]).toEqual([...pagerankPowerIteration(g)!]);
   });
 
-  test("pagerank solves sparse graphs (average degree <= SOLVE_MAX_AVG_DEGREE) and iterates on denser ones", () => {
+  test("pagerank solves sparse or disconnected graphs and iterates on dense connected ones", () => {
     const n = 30;
     const corr = correlationMatrix(factorReturns(n, 60, 11), "pearson");
     const sparse = buildGraph(corr, n, "mst", { knnK: 1, threshold: 0 });
     expect(sparse.nbr.length).toBeLessThanOrEqual(SOLVE_MAX_AVG_DEGREE * n);
     expect([...pagerank(sparse)!]).toEqual([...pagerankBySolve(sparse)!]);
     const dense = buildGraph(corr, n, "complete", { knnK: 1, threshold: 0 });
+    expect(dense.nbr.length).toBeGreaterThan(SOLVE_MAX_AVG_DEGREE * n);
     expect([...pagerank(dense)!]).toEqual([...pagerankPowerIteration(dense)!]);
+    // Dense but in several components (a high threshold leaves isolated nodes): solved.
+    const split = buildGraph(corr, n, "threshold", { knnK: 1, threshold: 0.35 });
+    expect(split.nbr.length).toBeGreaterThan(SOLVE_MAX_AVG_DEGREE * n);
+    expect(pagerankBySolve(split, 0.85, false)).not.toBeNull();
+    expect([...pagerank(split)!]).toEqual([...pagerankBySolve(split)!]);
   });
 });

@@ -15,13 +15,16 @@ export const SOLVE_MAX_AVG_DEGREE = 4;
  * proportion to w; nodes of zero strength (dangling) spread theirs uniformly.
  *
  * Two exact routes to the same vector (they agree within ~1e-11; the spec allows 1e-6):
- * - small sparse graphs (every component ≤ SOLVE_MAX_COMPONENT nodes, average degree ≤
- *   SOLVE_MAX_AVG_DEGREE): pagerankBySolve. The sparsest graphs mix slowly — the power iteration
- *   needed a median 131 steps on the NIFTY mst graphs and 83 on threshold ones — while a solve
- *   costs Σ size³/3: it took their pagerank time down by 46–47% (median over 310 as-ofs each);
- * - otherwise networkx's power iteration (pagerankPowerIteration). On the NIFTY knn graphs
- *   (average degree ≈ 5.6, 66 steps) the solve was 10% slower, on complete ones (15 steps) 2.3x
- *   slower, and large components would make it cubic.
+ * - pagerankBySolve when every component has at most SOLVE_MAX_COMPONENT nodes and the graph
+ *   either falls apart into several components (isolated nodes included) or has an average
+ *   degree of at most SOLVE_MAX_AVG_DEGREE. Those are the graphs the power iteration is slow on:
+ *   across components nothing mixes, so its error shrinks only by α per step (~150 steps to
+ *   converge), and the sparsest connected graphs mix slowly too (median 131 steps on the NIFTY mst
+ *   graphs). A solve costs Σ size³/3 instead: on the NIFTY-50 threshold graph of 2024-06-28 (38 +
+ *   12 isolated nodes) 0.041 ms against 0.112 ms, on its mst 0.036 against 0.086 (bench/engine.bench.ts);
+ * - otherwise networkx's power iteration (pagerankPowerIteration): on the connected NIFTY knn
+ *   graphs (average degree ≈ 5.6, 66 steps) the solve was 10% slower, on complete ones (15 steps)
+ *   2.3x slower, and large components would make it cubic.
  */
 export function pagerank(
   g: Graph,
@@ -29,8 +32,8 @@ export function pagerank(
   tol = PAGERANK_TOL,
   maxIter = PAGERANK_MAX_ITER,
 ): Float64Array | null {
-  if (g.n > 0 && g.nbr.length <= SOLVE_MAX_AVG_DEGREE * g.n) {
-    const x = pagerankBySolve(g, alpha);
+  if (g.n > 0) {
+    const x = pagerankBySolve(g, alpha, g.nbr.length <= SOLVE_MAX_AVG_DEGREE * g.n);
     if (x !== null) return x;
   }
   return pagerankPowerIteration(g, alpha, tol, maxIter);
@@ -41,11 +44,13 @@ export function pagerank(
  * weights (dangling rows zero) and c = (α·Σ_dangling x + 1 − α)/n a scalar, so
  * x ∝ y = (I − αMᵀ)⁻¹ 1 and x = y / Σy. I − αMᵀ is block diagonal over connected components and
  * strictly column diagonally dominant (each column of Mᵀ sums to 1 or 0, and α < 1), so Gaussian
- * elimination without pivoting is stable. Null when a component exceeds SOLVE_MAX_COMPONENT.
+ * elimination without pivoting is stable. Null when a component exceeds SOLVE_MAX_COMPONENT, or
+ * when the graph is connected and `connectedToo` is false (pagerank's rule above).
  */
-export function pagerankBySolve(g: Graph, alpha = PAGERANK_ALPHA): Float64Array | null {
+export function pagerankBySolve(g: Graph, alpha = PAGERANK_ALPHA, connectedToo = true): Float64Array | null {
   const n = g.n;
   const { members } = connectedComponents(g);
+  if (members.length === 1 && !connectedToo) return null;
   for (const list of members) if (list.length > SOLVE_MAX_COMPONENT) return null;
   const { offsets, nbr, nbrW } = g;
   const invStrength = new Float64Array(n);
