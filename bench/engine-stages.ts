@@ -9,6 +9,7 @@ import { computeMetrics } from "../src/engine/metrics/index.ts";
 import { SlidingMoments } from "../src/engine/rolling-moments.ts";
 import { METRICS, type ChartParams, type SeriesInput } from "../src/engine/types.ts";
 import { buildReturnsPanel, windowMembers, windowSeries } from "../src/engine/window.ts";
+import { median } from "./median.ts";
 
 /** Median wall time (ms) of f over `repeats` runs after `warmup` untimed runs. */
 export function timeMs(f: () => unknown, repeats: number, warmup = 5): { median: number; min: number } {
@@ -19,9 +20,7 @@ export function timeMs(f: () => unknown, repeats: number, warmup = 5): { median:
     f();
     ts.push(performance.now() - t0);
   }
-  ts.sort((a, b) => a - b);
-  const m = ts.length >> 1;
-  return { median: ts.length % 2 ? ts[m] : (ts[m - 1] + ts[m]) / 2, min: ts[0] };
+  return { median: median(ts), min: Math.min(...ts) };
 }
 
 /**

@@ -16,6 +16,7 @@ import { parseChartParams } from "../src/engine/params.ts";
 import type { ChartParams, SeriesInput } from "../src/engine/types.ts";
 import { louvainHoldout } from "./engine-louvain-holdout.ts";
 import { stageTimes, timeMs as time } from "./engine-stages.ts";
+import { median } from "./median.ts";
 
 const ROOT = join(import.meta.dir, "..");
 /** Medians before the performance pass (commit e72edaf, same bench, same machine). */
@@ -115,12 +116,6 @@ class NetworkxSide {
   close(): void {
     this.proc.stdin.end();
   }
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);

@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { runCli, spawnServer } from "../src/http/test-support/process.ts";
 import { openLoop } from "./open-loop.ts";
+import { median } from "./median.ts";
 
 const root = resolve(import.meta.dir, "..");
 const secondsArg = process.argv.indexOf("--seconds");
@@ -51,11 +52,6 @@ async function autocannon(url: string, pid: number, args: string[] = []): Promis
   const cpu = cpuMs(pid) - cpu0;
   const j = JSON.parse(out);
   return { rps: j.requests.average, p50: j.latency.p50, p99: j.latency.p99, non2xx: j.non2xx, errors: j.errors, cpuUs: (cpu * 1000) / j.requests.total };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[(s.length - 1) >> 1]!;
 }
 
 async function firstLine(stream: ReadableStream<Uint8Array>): Promise<string> {

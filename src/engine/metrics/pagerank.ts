@@ -53,12 +53,7 @@ export function pagerankBySolve(g: Graph, alpha = PAGERANK_ALPHA, connectedToo =
   if (members.length === 1 && !connectedToo) return null;
   for (const list of members) if (list.length > SOLVE_MAX_COMPONENT) return null;
   const { offsets, nbr, nbrW } = g;
-  const invStrength = new Float64Array(n);
-  for (let v = 0; v < n; v++) {
-    let s = 0;
-    for (let p = offsets[v]; p < offsets[v + 1]; p++) s += nbrW[p];
-    invStrength[v] = s !== 0 ? 1 / s : 0;
-  }
+  const invStrength = inverseStrengths(g);
   const y = new Float64Array(n);
   const local = new Int32Array(n);
   const a = new Float64Array(SOLVE_MAX_COMPONENT * SOLVE_MAX_COMPONENT);
@@ -115,12 +110,7 @@ export function pagerankPowerIteration(
   const n = g.n;
   if (n === 0) return new Float64Array(0);
   const { offsets, nbr, nbrW } = g;
-  const invStrength = new Float64Array(n);
-  for (let v = 0; v < n; v++) {
-    let s = 0;
-    for (let p = offsets[v]; p < offsets[v + 1]; p++) s += nbrW[p];
-    invStrength[v] = s !== 0 ? 1 / s : 0;
-  }
+  const invStrength = inverseStrengths(g);
   let x = new Float64Array(n).fill(1 / n);
   let next = new Float64Array(n);
   const share = new Float64Array(n);
@@ -144,4 +134,16 @@ export function pagerankPowerIteration(
     if (err < n * tol) return x;
   }
   return null;
+}
+
+/** 1 / Σw per node, 0 for a node of zero strength (dangling): networkx's row normalisation. */
+function inverseStrengths(g: Graph): Float64Array {
+  const { offsets, nbrW } = g;
+  const out = new Float64Array(g.n);
+  for (let v = 0; v < g.n; v++) {
+    let s = 0;
+    for (let p = offsets[v]; p < offsets[v + 1]; p++) s += nbrW[p];
+    out[v] = s !== 0 ? 1 / s : 0;
+  }
+  return out;
 }
