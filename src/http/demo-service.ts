@@ -20,14 +20,6 @@ export class DemoService {
     private readonly asof: string,
   ) {}
 
-  /**
-   * Computes the snapshot now (~150 ms: generating the sample dominates), so the first
-   * `GET /v1/demo/chart` after a start answers as fast as the others. Called once the server listens.
-   */
-  warm(): void {
-    this.payload(null);
-  }
-
   /** `periods` as given in the query (or null); anything but an integer 2…10 means the snapshot. */
   payload(periodsRaw: string | null): { dataJson: string; extraMeta: Record<string, unknown> } {
     const n = periodsRaw !== null && /^\d{1,2}$/.test(periodsRaw) ? Number(periodsRaw) : 1;

@@ -92,14 +92,6 @@ export function startServer(config: Config, logger: Logger, options: StartOption
   };
   const checkpointer = startCheckpointer(sqlite, config.db, logger);
   const app = createApp(deps).listen({ port: config.port, hostname: config.host, reusePort: options.reusePort ?? false });
-  // After listening, so the port is open at once; a failure here resurfaces on the first demo request.
-  const warmDemo = setTimeout(() => {
-    try {
-      deps.demo.warm();
-    } catch (err) {
-      logger.warn({ err: err instanceof Error ? err.message : String(err) }, "demo warm-up failed");
-    }
-  }, 0);
   const server = app.server as Server<unknown>;
   const port = server.port as number;
   return {
@@ -109,7 +101,6 @@ export function startServer(config: Config, logger: Logger, options: StartOption
     checkpointer,
     async stop() {
       shuttingDown = true;
-      clearTimeout(warmDemo);
       await server.stop(false);
       checkpointer.stop();
       sqlite.close();

@@ -11,15 +11,6 @@ import { formatLocal } from "./timestamps.ts";
  * calendar exactly as `loadSeries` returns them from a database holding the sample.
  */
 export function sampleSeriesInput(interval: "1d" | "1m" = "1d"): SeriesInput {
-  // Deterministic, read-only and small at 1d (50 × ~1,000 closes): kept, so servers started in one
-  // process (tests, the demo warm-up after a restart in place) generate it once.
-  if (interval === "1d") return (daily ??= build("1d"));
-  return build(interval);
-}
-
-let daily: SeriesInput | undefined;
-
-function build(interval: "1d" | "1m"): SeriesInput {
   const sample = generateSample();
   const bars = sample.series.map((s) => (interval === "1d" ? s.daily : s.minute));
   const offsetOf = new Map<number, number>();
