@@ -56,3 +56,28 @@ const log = createLogger("info", openSync(${JSON.stringify(path)}, "w"), true); 
   expect(await proc.exited).toBe(3);
   expect(lines(path).map((l) => l.n)).toEqual([7]);
 });
+
+test("request(entry) writes the same bytes as info(entry), whatever the strings hold", () => {
+  const { path, fd } = file();
+  const log = createLogger("info", fd);
+  const entries = [
+    { request_id: "9664d156-388d-4401-9d44-dc0d51ad6095", method: "GET", path: "/health", status: 200, duration_ms: 0.123, user_id: null },
+    { request_id: "a.b_c-D", method: "DELETE", path: '/v1/"quoted"\\back\nslash\u0001', status: 405, duration_ms: 12, user_id: "alice" },
+    { request_id: "z", method: "PATCH", path: "/ünï/😀/\ud800", status: 404, duration_ms: 1e-7, user_id: 'bob "the" \\ \u001f' },
+    { request_id: "x", method: "GET", path: "", status: 500, duration_ms: Number.NaN, user_id: "\udfff" },
+  ];
+  for (const e of entries) {
+    log.request(e);
+    log.info(e);
+  }
+  const written = readFileSync(path, "utf8").trim().split("\n");
+  expect(written).toHaveLength(2 * entries.length);
+  const withoutTime = (line: string) => line.replace(/"time":"[^"]+"/, '"time":""');
+  for (let k = 0; k < entries.length; k++) {
+    expect(withoutTime(written[2 * k]!)).toBe(withoutTime(written[2 * k + 1]!));
+    expect(JSON.parse(written[2 * k]!).path).toBe(entries[k]!.path);
+  }
+  const quiet = createLogger("warn", fd);
+  quiet.request(entries[0]!);
+  expect(readFileSync(path, "utf8").trim().split("\n")).toHaveLength(2 * entries.length);
+});

@@ -4,7 +4,7 @@
  */
 import { Elysia } from "elysia";
 import type { AppDeps, RequestState } from "./context.ts";
-import { corsHeaders, preflightHeaders, type CorsPolicy } from "./cors.ts";
+import { baseHeaders, preflightHeaders, type CorsPolicy } from "./cors.ts";
 import { baseMeta, errorBody, jsonResponse } from "./envelope.ts";
 import { HttpError } from "./http-error.ts";
 import { requestIdFrom } from "./request-id.ts";
@@ -29,7 +29,7 @@ export function createApp(deps: AppDeps) {
       start: performance.now(),
       userId: null,
       path,
-      base: { ...corsHeaders(cors, request.headers.get("origin")), "X-Request-Id": requestId },
+      base: baseHeaders(cors, request.headers, requestId),
     };
   };
 
@@ -44,7 +44,7 @@ export function createApp(deps: AppDeps) {
     );
 
   const logRequest = (request: Request, state: RequestState, status: number) => {
-    deps.logger.info({
+    deps.logger.request({
       request_id: state.requestId,
       method: request.method,
       path: state.path,

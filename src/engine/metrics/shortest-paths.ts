@@ -145,7 +145,6 @@ export function dijkstraPathMetrics(g: Graph, wantBetweenness: boolean, wantClos
   const delta = new Float64Array(n);
   const seen = new Float64Array(n);
   const via = new Int32Array(n);
-  const done = new Uint8Array(n);
   const order = new Int32Array(n);
   // The frontier (see SORTED_FRONTIER_MAX); pos[v]: v's slot in it, -1 when outside.
   const sorted = n <= SORTED_FRONTIER_MAX;
@@ -194,7 +193,6 @@ export function dijkstraPathMetrics(g: Graph, wantBetweenness: boolean, wantClos
       sigma[v] += sigma[via[v]]; // networkx also does this for s itself (pred = s), doubling every sigma
       const sv = sigma[v];
       order[count++] = v;
-      done[v] = 1;
       totsp += dv;
       if (reached === compSize[s]) {
         if (far < 0) {
@@ -211,8 +209,8 @@ export function dijkstraPathMetrics(g: Graph, wantBetweenness: boolean, wantClos
         const vw = dv + nbrD[p];
         const sw = seen[w];
         if (vw < sw) {
-          // networkx: a finished w is never improved, and vw < seen[w] rules out its equal-path branch.
-          if (done[w]) continue;
+          // networkx never improves a finished w; no test is needed for that here: nodes are popped
+          // in nondecreasing distance and lengths are >= 0, so a finished w has seen[w] <= dv <= vw.
           if (sw === Infinity) reached++;
           seen[w] = vw;
           via[w] = v;
@@ -234,7 +232,6 @@ export function dijkstraPathMetrics(g: Graph, wantBetweenness: boolean, wantClos
     for (let q = 0; q < count; q++) {
       const v = order[q];
       seen[v] = Infinity;
-      done[v] = 0;
     }
     if (wantCloseness && totsp > 0 && n > 1) cc[s] = ((count - 1) / totsp) * ((count - 1) / (n - 1));
     if (wantBetweenness) {

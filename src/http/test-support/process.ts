@@ -2,6 +2,7 @@
  * Starts the real program as a child process (`bun src/cli.ts serve …`, or the compiled binary
  * when given) and waits for its "listening" log line.
  */
+import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Subprocess } from "bun";
 
@@ -28,17 +29,22 @@ export async function spawnServer(
     cwd?: string;
     timeoutMs?: number;
     listening?: number;
-    /** Benchmarks: after the listening line(s), read and discard stdout instead of parsing every line. */
-    discardLogs?: boolean;
+    /**
+     * Benchmarks: the server's stdout goes to this file, as an operator's would, instead of a pipe
+     * this process drains (reading it competed for the CPU, and a full pipe stalled the server).
+     * `logs` then holds only the lines up to "listening".
+     */
+    logFile?: string;
   } = {},
 ): Promise<ServerProcess> {
   const proc = Bun.spawn([...command(opts.bin), "serve", "--host", "127.0.0.1", ...args], {
     env: { ...process.env, ...opts.env },
     cwd: opts.cwd,
     stdin: "ignore",
-    stdout: "pipe",
+    stdout: opts.logFile ? Bun.file(opts.logFile) : "pipe",
     stderr: "pipe",
   });
+  const source = opts.logFile ? fileChunks(opts.logFile, proc) : (proc.stdout as ReadableStream<Uint8Array>);
   const logs: string[] = [];
   let seen = 0;
   const port = await new Promise<number>((resolvePort, reject) => {
@@ -47,8 +53,7 @@ export async function spawnServer(
       const decoder = new TextDecoder();
       let buf = "";
       let listening = false;
-      for await (const chunk of proc.stdout) {
-        if (listening && opts.discardLogs) continue;
+      for await (const chunk of source) {
         buf += decoder.decode(chunk);
         let nl;
         while ((nl = buf.indexOf("\n")) >= 0) {
@@ -66,6 +71,7 @@ export async function spawnServer(
             /* not JSON */
           }
         }
+        if (listening && opts.logFile) return;
       }
       clearTimeout(timer);
       reject(new Error(`server exited before listening (code ${await proc.exited}); stderr: ${await new Response(proc.stderr).text()}\n${logs.join("\n")}`));
@@ -81,6 +87,22 @@ export async function spawnServer(
       return proc.exited;
     },
   };
+}
+
+/** The bytes appended to a file, as they come, until `proc` exits. */
+async function* fileChunks(path: string, proc: { exitCode: number | null }): AsyncGenerator<Uint8Array> {
+  let offset = 0;
+  for (;;) {
+    const data = existsSync(path) ? readFileSync(path) : new Uint8Array(0);
+    if (data.length > offset) {
+      yield data.subarray(offset);
+      offset = data.length;
+    } else if (proc.exitCode !== null) {
+      return;
+    } else {
+      await Bun.sleep(10);
+    }
+  }
 }
 
 /** Runs a CLI command to completion. */
