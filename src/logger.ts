@@ -57,32 +57,43 @@ export const FLUSH_MS = 20;
 export function createLogger(level: string, fd = 1, buffered = false): Logger {
   const threshold = LEVELS[level as LevelName] ?? LEVELS.info;
   const prefix = `,"service":"graph-stats","pid":${process.pid}`;
-  let pending = "";
+  // Lines are encoded into one byte buffer as they come (UTF-8 needs at most 3 bytes per UTF-16 unit),
+  // so no string outlives its request: under load the batched strings survived into the old
+  // generation of the garbage collector.
+  const buf = Buffer.allocUnsafe(FLUSH_BYTES + 4096);
+  let used = 0;
   let scheduled = false;
 
-  const flush = () => {
-    scheduled = false;
-    if (pending === "") return;
-    const out = pending;
-    pending = "";
+  const writeOut = (bytes: Uint8Array | string, length?: number) => {
     try {
-      writeSync(fd, out);
+      if (typeof bytes === "string") writeSync(fd, bytes);
+      else writeSync(fd, bytes, 0, length);
     } catch {
       // A closed stdout must not take the service down; the audit log is in the database.
     }
+  };
+
+  const flush = () => {
+    scheduled = false;
+    if (used === 0) return;
+    const n = used;
+    used = 0;
+    writeOut(buf, n);
   };
 
   // A process that exits (fatal error, process.exit) still writes what it logged.
   if (buffered) process.once("exit", flush);
 
   const write = (line: string) => {
-    if (!buffered) {
-      pending += line;
+    if (used + 3 * line.length > buf.length) {
       flush();
-      return;
+      if (3 * line.length > buf.length) {
+        writeOut(line);
+        return;
+      }
     }
-    pending += line;
-    if (pending.length >= FLUSH_BYTES) flush();
+    used += buf.write(line, used, "utf8");
+    if (!buffered || used >= FLUSH_BYTES) flush();
     else if (!scheduled) {
       scheduled = true;
       // unref: a pending flush must not keep a finished process alive (shutdown flushes itself).
