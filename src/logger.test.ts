@@ -81,3 +81,17 @@ test("request(entry) writes the same bytes as info(entry), whatever the strings 
   quiet.request(entries[0]!);
   expect(readFileSync(path, "utf8").trim().split("\n")).toHaveLength(2 * entries.length);
 });
+
+test("lines longer than the buffer, multi-byte text and many lines keep their order and bytes", () => {
+  const { path, fd } = file();
+  const log = createLogger("info", fd, true);
+  const long = "é😀x".repeat(8000); // ~32 KB of UTF-8, more than one buffer
+  log.info({ n: 1, s: "ü" });
+  log.info({ n: 2, s: long });
+  for (let n = 3; n < 400; n++) log.info({ n, s: "ß".repeat(n) });
+  log.flush();
+  const got = lines(path);
+  expect(got.map((l) => l.n)).toEqual(Array.from({ length: 399 }, (_, k) => k + 1));
+  expect(got[1].s).toBe(long);
+  expect(got[398].s).toBe("ß".repeat(399));
+});
