@@ -33,12 +33,17 @@ export function edgeLength(absRho: number): number {
 /** Builds a Graph from an edge list of pairs (i < j) given in any order. */
 export function graphFromPairs(corr: Float64Array, n: number, pairs: number[]): Graph {
   const m = pairs.length / 2;
-  const idx = Array.from({ length: m }, (_, e) => e);
   let sorted = true;
   for (let e = 1; e < m && sorted; e++) {
     sorted = pairs[2 * e - 2] < pairs[2 * e] || (pairs[2 * e - 2] === pairs[2 * e] && pairs[2 * e - 1] < pairs[2 * e + 1]);
   }
-  if (!sorted) idx.sort((a, b) => pairs[2 * a] - pairs[2 * b] || pairs[2 * a + 1] - pairs[2 * b + 1]);
+  // The builders below emit their pairs in (i, j) order already (mst aside); then no index array
+  // is built (creating it per as-of showed in the snapshot profile).
+  let idx: Int32Array | null = null;
+  if (!sorted) {
+    const order = Array.from({ length: m }, (_, e) => e).sort((a, b) => pairs[2 * a] - pairs[2 * b] || pairs[2 * a + 1] - pairs[2 * b + 1]);
+    idx = Int32Array.from(order);
+  }
   const src = new Int32Array(m);
   const dst = new Int32Array(m);
   const w = new Float64Array(m);
@@ -46,8 +51,9 @@ export function graphFromPairs(corr: Float64Array, n: number, pairs: number[]): 
   const c = new Float64Array(m);
   const deg = new Int32Array(n + 1);
   for (let e = 0; e < m; e++) {
-    const i = pairs[2 * idx[e]];
-    const j = pairs[2 * idx[e] + 1];
+    const at = idx === null ? e : idx[e];
+    const i = pairs[2 * at];
+    const j = pairs[2 * at + 1];
     src[e] = i;
     dst[e] = j;
     c[e] = corr[i * n + j];
