@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { SERVER_ENTRIES } from "./build-targets.ts";
 import { NIFTY_DIR } from "./http/test-support/harness.ts";
 import { runCli, spawnServer, type ServerProcess } from "./http/test-support/process.ts";
 
@@ -12,7 +13,7 @@ let server: ServerProcess;
 
 beforeAll(async () => {
   // Build the real binary into an otherwise empty directory: it must need nothing beside it.
-  const build = Bun.spawnSync([process.execPath, "build", "--compile", "src/cli.ts", "src/http/checkpoint-worker.ts", "--outfile", bin], { cwd: root, stdout: "pipe", stderr: "pipe" });
+  const build = Bun.spawnSync([process.execPath, "build", "--compile", ...SERVER_ENTRIES, "--outfile", bin], { cwd: root, stdout: "pipe", stderr: "pipe" });
   if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
   server = await spawnServer(["--port", "0"], { bin, cwd: dir, env: { GRAPH_STATS_JWT_SECRET: "" } });
 }, 120_000);
@@ -41,9 +42,9 @@ test("the binary mints a token (generated secret, shared with serve) that the li
   expect(body.meta.diagnostics.data_source).toBe("synthetic");
 });
 
-test("the binary carries the checkpoint worker (no fallback warning in its log)", async () => {
+test("the binary carries the checkpoint and compute workers (no fallback warning in its log)", async () => {
   await Bun.sleep(700);
-  expect(server.logs.filter((l) => l.includes("checkpoint"))).toEqual([]);
+  expect(server.logs.filter((l) => l.includes("checkpoint") || l.includes("compute thread"))).toEqual([]);
 });
 
 test("the binary imports real CSVs, including a symbol with & in its name", async () => {

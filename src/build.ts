@@ -5,14 +5,10 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { TARGETS } from "./build-targets.ts";
 
 const root = resolve(import.meta.dir, "..");
-// The server's checkpoint worker is a second entrypoint so the binary carries it (Bun compiles
-// workers into a standalone executable only when they are listed).
-const targets = [
-  { entry: ["src/cli.ts", "src/http/checkpoint-worker.ts"], out: "dist/graph-stats" },
-  { entry: ["conformance/cli.ts"], out: "dist/graph-stats-conformance" },
-];
+const targets = TARGETS;
 
 let failed = false;
 for (const t of targets) {

@@ -33,6 +33,7 @@ export const CONFIG_SCHEMA = z.object({
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   sample: boolish.default(true),
   workers: intFrom("workers", 1, 64).default(1),
+  computeThreads: intFrom("compute threads", 0, 64).default(1),
 });
 
 export type Config = z.infer<typeof CONFIG_SCHEMA>;

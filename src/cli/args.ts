@@ -20,6 +20,7 @@ const OPTIONS = {
   "log-level": { type: "string" },
   "no-sample": { type: "boolean" },
   workers: { type: "string" },
+  "compute-threads": { type: "string" },
   // commands
   universe: { type: "string" },
   interval: { type: "string" },
@@ -85,6 +86,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     logLevel: v["log-level"],
     sample: v["no-sample"] ? false : undefined,
     workers: v.workers,
+    computeThreads: v["compute-threads"],
   };
   let config: Config;
   try {

@@ -28,4 +28,5 @@ Common flags (each also as an environment variable GRAPH_STATS_<NAME>):
 serve flags:
   --port 8080 --host 0.0.0.0 --workers 1 --token-ttl 24h --rate-per-minute 1 --rate-per-day 30
   --default-universe sample --cors-origins URL,... --log-level info
+  --compute-threads 1       threads per process for live computations (0: on the event loop)
 `;

@@ -4,10 +4,10 @@
  * keyed by the normalised parameters and the data version, so a repeated question costs one lookup.
  */
 import type { Database } from "bun:sqlite";
-import { computeChart } from "../engine/chart.ts";
 import { ResultCache } from "../engine/result-cache.ts";
 import type { ChartParams, EngineDiagnostics } from "../engine/types.ts";
 import { getDataVersion, getUniverse, knownSymbols, listUniverses, loadSeries, type Universe } from "../market/index.ts";
+import { inlineCompute, type ComputePool, type Computed } from "./compute-pool.ts";
 import { HttpError } from "./http-error.ts";
 
 export interface PreparedChart {
@@ -33,11 +33,21 @@ export interface ChartOutcome {
 const CACHE_ENTRIES = 256;
 
 export class ChartService {
-  private readonly cache = new ResultCache<{ dataJson: string; diagnostics: EngineDiagnostics }>(CACHE_ENTRIES);
+  private readonly cache = new ResultCache<Computed>(CACHE_ENTRIES);
+  /** Computations under way by cache key: an identical request waits for the same one (bounded by requests in flight). */
+  private readonly inFlight = new Map<string, Promise<Computed>>();
 
   private knownCache: { version: number; symbols: Set<string>; synthetic: Set<string> } | null = null;
 
-  constructor(private readonly sqlite: Database) {}
+  /**
+   * pool: the compute threads (they load the series from `dbPath` themselves); without threads,
+   * or for an in-memory database, the series are loaded and the chart computed on this thread.
+   */
+  constructor(
+    private readonly sqlite: Database,
+    private readonly pool: ComputePool | null = null,
+    private readonly dbPath: string | null = null,
+  ) {}
 
   /** Every symbol with bars, and those of synthetic universes; re-read only when an import changed the data version. */
   private known(version: number): { symbols: Set<string>; synthetic: Set<string> } {
@@ -101,17 +111,31 @@ export class ChartService {
     return { params, dataVersion, symbols: universe.symbols, missing: [], dataSource: universe.source };
   }
 
-  /** Computes (or returns the cached) chart data. Throws ChartError for requests the data cannot serve. */
-  compute(prepared: PreparedChart): ChartOutcome {
+  /** Computes (or returns the cached) chart data. Rejects with ChartError for requests the data cannot serve. */
+  async compute(prepared: PreparedChart): Promise<ChartOutcome> {
     const { params, dataVersion, symbols, missing, dataSource } = prepared;
     const key = `${dataVersion}|${symbols.join(",")}|${JSON.stringify({ ...params, universe: null, symbols: null })}`;
     let hit = this.cache.get(key);
     const cached = hit !== undefined;
     if (!hit) {
-      const series = loadSeries(this.sqlite, symbols, params.interval);
-      const result = computeChart(series.input, { ...params });
-      hit = { dataJson: JSON.stringify(result.data), diagnostics: result.diagnostics };
-      this.cache.set(key, hit);
+      let pending = this.inFlight.get(key);
+      if (!pending) {
+        if (this.pool && this.pool.size > 0 && this.dbPath !== null && this.dbPath !== ":memory:") {
+          pending = this.pool.compute({ db: this.dbPath, symbols }, { ...params });
+        } else {
+          const input = loadSeries(this.sqlite, symbols, params.interval).input;
+          pending = this.pool ? this.pool.compute({ input }, { ...params }) : Promise.resolve(inlineCompute(input, { ...params }));
+        }
+        this.inFlight.set(key, pending);
+        pending.then(
+          (c) => {
+            this.cache.set(key, c);
+            this.inFlight.delete(key);
+          },
+          () => this.inFlight.delete(key),
+        );
+      }
+      hit = await pending;
     }
     return {
       dataJson: hit.dataJson,

@@ -6,6 +6,8 @@ import { niftyDb, SECRET, startHarness } from "./test-support/harness.ts";
 import { spawnServer } from "./test-support/process.ts";
 
 const PATH = "/v1/graph-stats/chart?lookback=20";
+/** A rolling request that computes for a few hundred ms on the NIFTY data. */
+const HEAVY = "/v1/graph-stats/chart?lookback=250&periods=250&graph_method=complete";
 const token = async (user: string) => (await mintToken({ secret: SECRET, userId: user, ttlSeconds: 3600, clock: systemClock })).token;
 const hit = (base: string, t: string, id?: string) =>
   fetch(base + PATH, { headers: { Authorization: `Bearer ${t}`, ...(id ? { "X-Request-Id": id } : {}) } });
@@ -58,7 +60,7 @@ describe("metering is exact under concurrency", () => {
   test("SIGTERM drains an in-flight request before the process exits", async () => {
     const server = await spawnServer(["--port", "0", "--db", niftyDb(), "--jwt-secret", SECRET, "--no-sample", "--default-universe", "nifty50"]);
     const t = await token("drain-user");
-    const heavy = fetch(`${server.base}/v1/graph-stats/chart?lookback=250&periods=250&graph_method=complete`, {
+    const heavy = fetch(server.base + HEAVY, {
       headers: { Authorization: `Bearer ${t}` },
     });
     await Bun.sleep(30);
@@ -68,6 +70,42 @@ describe("metering is exact under concurrency", () => {
     expect(((await res.json()) as any).data.type).toBe("rolling");
     expect(await exited).toBe(0);
     expect(server.logs.some((l) => l.includes("draining"))).toBe(true);
+  });
+
+  test("a heavy computation runs off the event loop: /health answers while it computes", async () => {
+    const h = await startHarness();
+    try {
+      const t = await h.token("heavy-user");
+      let heavyDone = 0;
+      const heavy = h.get(HEAVY, { token: t }).then(async (r) => {
+        heavyDone = performance.now();
+        return { status: r.status, body: (await r.json()) as any };
+      });
+      await Bun.sleep(50); // admitted and computing by now (a computation on the event loop would hold this test too)
+      const health = await h.get("/health");
+      const healthDone = performance.now();
+      expect(health.status).toBe(200);
+      const res = await heavy;
+      expect(res.status).toBe(200);
+      expect(res.body.data.type).toBe("rolling");
+      expect(res.body.meta.diagnostics.compute_ms).toBeGreaterThan(0);
+      expect(healthDone).toBeLessThan(heavyDone);
+    } finally {
+      await h.stop();
+    }
+  });
+
+  test("SIGTERM during a heavy computation: a request that arrived meanwhile is answered, not reset", async () => {
+    const server = await spawnServer(["--port", "0", "--db", niftyDb(), "--jwt-secret", SECRET, "--no-sample", "--default-universe", "nifty50"]);
+    const t = await token("drain-user-2");
+    const heavy = fetch(server.base + HEAVY, { headers: { Authorization: `Bearer ${t}` } });
+    await Bun.sleep(50);
+    const health = fetch(`${server.base}/health`);
+    await Bun.sleep(20);
+    const exited = server.stop("SIGTERM");
+    expect([200, 503]).toContain((await health).status);
+    expect((await heavy).status).toBe(200);
+    expect(await exited).toBe(0);
   });
 
   test("a restart between requests keeps the windows", async () => {

@@ -18,6 +18,7 @@ import { ChartService } from "./chart-service.ts";
 import type { AppDeps } from "./context.ts";
 import { DemoService } from "./demo-service.ts";
 import { startCheckpointer, type Checkpointer } from "./checkpointer.ts";
+import { startComputePool, type ComputePool } from "./compute-pool.ts";
 
 export const VERSION: string = pkg.version;
 
@@ -26,6 +27,7 @@ export interface RunningServer {
   url: string;
   opened: OpenedDb;
   checkpointer: Checkpointer;
+  compute: ComputePool;
   /** Stops accepting, lets in-flight requests finish, then closes the database. */
   stop(): Promise<void>;
 }
@@ -65,6 +67,7 @@ export function startServer(config: Config, logger: Logger, options: StartOption
     isRevoked: (jti) => isRevoked(sqlite, jti),
   });
   let shuttingDown = false;
+  const compute = startComputePool(config.computeThreads, logger);
   const health = sqlite.query("SELECT 1 AS ok");
   const deps: AppDeps = {
     clock,
@@ -83,7 +86,7 @@ export function startServer(config: Config, logger: Logger, options: StartOption
       defaults: { perMinute: config.ratePerMinute, perDay: config.ratePerDay },
     }),
     limiter: createLimiter(sqlite, clock),
-    chart: new ChartService(sqlite),
+    chart: new ChartService(sqlite, compute, config.db),
     demo: new DemoService(sampleSeriesInput, SAMPLE_END_DATE),
     // The file must still be the one we opened (deleted or replaced → writes would be lost) and answer.
     checkDatabase: reuseHealthy(() => databaseIdentity(config.db) === fileIdentity && (health.get() as { ok: number } | null)?.ok === 1),
@@ -99,9 +102,11 @@ export function startServer(config: Config, logger: Logger, options: StartOption
     url: `http://${config.host === "0.0.0.0" ? "127.0.0.1" : config.host}:${port}`,
     opened,
     checkpointer,
+    compute,
     async stop() {
       shuttingDown = true;
       await server.stop(false);
+      compute.stop();
       checkpointer.stop();
       sqlite.close();
     },

@@ -46,7 +46,7 @@ export async function handleChart(deps: AppDeps, request: Request, state: Reques
     }
 
     const t0 = performance.now();
-    const outcome = deps.chart.compute(prepared);
+    const outcome = await deps.chart.compute(prepared);
     const computeMs = Math.round((performance.now() - t0) * 1000) / 1000;
     const meta = baseMeta(deps.clock.now(), state.requestId, {
       // The effective as-of: the date of the bar actually used when the caller gave none.

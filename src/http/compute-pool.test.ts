@@ -1,0 +1,132 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { loadNifty } from "../engine/load-nifty.ts";
+import { parseChartParams } from "../engine/params.ts";
+import { ChartError, type ChartParams } from "../engine/types.ts";
+import { Database } from "bun:sqlite";
+import { mkdtempSync, openSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createLogger } from "../logger.ts";
+import { getUniverse, loadSeries } from "../market/index.ts";
+import { niftyDb } from "./test-support/harness.ts";
+import { inlineCompute, startComputePool } from "./compute-pool.ts";
+
+const nifty = loadNifty();
+const params = (q: string): ChartParams => {
+  const r = parseChartParams(new URLSearchParams(q), { defaultUniverse: "nifty50" });
+  if (!r.ok) throw new Error(r.errors.join("; "));
+  return r.params;
+};
+const silent = createLogger("silent");
+const src = { input: nifty };
+
+describe("compute threads", () => {
+  const pool = startComputePool(2, silent);
+  afterAll(() => pool.stop());
+
+  test("give byte-identical data and the same diagnostics as computing inline, for jobs queued together", async () => {
+    expect(pool.size).toBe(2);
+    const cases = [
+      "asof=2024-06-28&graph_method=knn",
+      "asof=2023-03-31&graph_method=mst&corr_method=spearman",
+      "periods=12&step=5&graph_method=threshold&include_graph=false",
+      "asof=2022-01-03&lookback=20&graph_method=complete&sort=pagerank",
+      "periods=3&graph_method=knn&knn_k=2",
+    ].map(params);
+    const got = await Promise.all(cases.map((p) => pool.compute(src, p)));
+    cases.forEach((p, k) => {
+      const want = inlineCompute(nifty, p);
+      expect(got[k]!.dataJson).toBe(want.dataJson);
+      expect(got[k]!.diagnostics).toEqual(want.diagnostics);
+    });
+  });
+
+  test("load the series from the database file themselves: the same bytes as loading and computing here", async () => {
+    const path = niftyDb();
+    const sqlite = new Database(path, { readonly: true });
+    try {
+      const symbols = getUniverse(sqlite, "nifty50")!.symbols;
+      for (const q of ["asof=2024-06-28&graph_method=knn", "periods=5&interval=1w&graph_method=mst"]) {
+        const p = params(q);
+        const want = inlineCompute(loadSeries(sqlite, symbols, p.interval).input, p);
+        expect((await pool.compute({ db: path, symbols }, p)).dataJson).toBe(want.dataJson);
+      }
+      // Daily bars cannot serve an hourly request: the loader's ChartError comes back as it is.
+      const hourly = params("interval=1h");
+      const err = await pool.compute({ db: path, symbols }, hourly).catch((e) => e);
+      expect(err).toBeInstanceOf(ChartError);
+      expect((err as ChartError).code).toBe("BAD_REQUEST");
+      expect(() => loadSeries(sqlite, symbols, "1h")).toThrow((err as ChartError).message);
+    } finally {
+      sqlite.close();
+    }
+  });
+
+  test("a request the data cannot serve rejects with the engine's ChartError, code and message", async () => {
+    const p = params("asof=2001-01-01");
+    let inline: unknown;
+    try {
+      inlineCompute(nifty, p);
+    } catch (err) {
+      inline = err;
+    }
+    expect(inline).toBeInstanceOf(ChartError);
+    const err = await pool.compute(src, p).catch((e) => e);
+    expect(err).toBeInstanceOf(ChartError);
+    expect((err as ChartError).code).toBe((inline as ChartError).code);
+    expect((err as ChartError).message).toBe((inline as ChartError).message);
+  });
+});
+
+describe("a compute thread that dies", () => {
+  test("fails only its own job, is replaced, and the pool keeps answering", async () => {
+    const pool = startComputePool(1, silent, new URL("./test-support/dying-worker.ts", import.meta.url).href);
+    try {
+      expect(JSON.parse((await pool.compute(src, params("asof=2019-12-31"))).dataJson)).toEqual({ asof: "2019-12-31" });
+      const dying = pool.compute(src, params("asof=2001-01-01"));
+      const queued = pool.compute(src, params("asof=2024-06-28"));
+      const err = await dying.catch((e) => e);
+      expect(err).toBeInstanceOf(Error);
+      expect(err).not.toBeInstanceOf(ChartError);
+      expect((err as Error).message).toContain("compute thread failed");
+      expect(JSON.parse((await queued).dataJson)).toEqual({ asof: "2024-06-28" });
+      expect(pool.size).toBe(1);
+      expect(JSON.parse((await pool.compute(src, params("asof=2020-06-30"))).dataJson)).toEqual({ asof: "2020-06-30" });
+    } finally {
+      pool.stop();
+    }
+  });
+
+  test("threads that cannot start are not restarted: their jobs and the later ones are computed here", async () => {
+    const logPath = join(mkdtempSync(join(tmpdir(), "gs-pool-")), "log.jsonl");
+    const logger = createLogger("info", openSync(logPath, "w"));
+    const pool = startComputePool(2, logger, new URL("./test-support/no-such-worker.ts", import.meta.url).href);
+    try {
+      const p = params("asof=2024-06-28&graph_method=knn");
+      const got = await Promise.all([pool.compute(src, p), pool.compute(src, params("graph_method=mst"))]);
+      expect(got[0]!.dataJson).toBe(inlineCompute(nifty, p).dataJson);
+      expect(pool.size).toBe(0);
+      expect((await pool.compute(src, p)).dataJson).toBe(inlineCompute(nifty, p).dataJson);
+      const warnings = readFileSync(logPath, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+      expect(warnings.length).toBeGreaterThanOrEqual(1);
+      expect(warnings.every((w) => w.level === "warn" && w.msg === "compute thread could not start; computing on the event loop")).toBe(true);
+    } finally {
+      pool.stop();
+    }
+  });
+
+  test("stop() fails queued jobs instead of leaving them pending", async () => {
+    const pool = startComputePool(1, silent);
+    const jobs = [pool.compute(src, params("periods=50&graph_method=complete")), pool.compute(src, params("graph_method=knn"))];
+    pool.stop();
+    for (const job of jobs) expect(((await job.catch((e) => e)) as Error).message).toBe("compute threads stopped");
+    expect(((await pool.compute(src, params("graph_method=knn")).catch((e) => e)) as Error).message).toBe("compute threads stopped");
+  });
+});
+
+test("0 threads compute on the calling thread", async () => {
+  const pool = startComputePool(0, silent);
+  const p = params("asof=2024-06-28&graph_method=knn");
+  expect(pool.size).toBe(0);
+  expect((await pool.compute(src, p)).dataJson).toBe(inlineCompute(nifty, p).dataJson);
+});

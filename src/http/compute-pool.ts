@@ -1,0 +1,203 @@
+/**
+ * Compute threads for the live endpoint. computeChart is synchronous and takes from under a
+ * millisecond (a NIFTY-50 snapshot) to half a second (500 symbols, 30 periods); on the event loop
+ * that blocked every other request for as long — /health included — and a request still in the
+ * accept queue when SIGTERM came was reset instead of drained. Here each request's computation
+ * runs in one of `size` worker threads (first come, first served), and the event loop only waits.
+ * The threads also load the series themselves, from the database file: a cold load of 50 symbols
+ * is 20–60 ms (docs/benchmarks.md), which on the event loop delayed everything else as well.
+ *
+ * A thread that dies fails the jobs it held (the route answers 500 and refunds) and is replaced.
+ * size 0, or threads that cannot start, mean computing on the event loop as before.
+ */
+import { computeChart } from "../engine/chart.ts";
+import { ChartError, type ChartParams, type EngineDiagnostics, type SeriesInput } from "../engine/types.ts";
+import type { Logger } from "../logger.ts";
+import { loadSeries } from "../market/series.ts";
+import { Database } from "bun:sqlite";
+
+/** What to compute on: the series themselves, or the symbols to load from a database file. */
+export type SeriesSource = { input: SeriesInput } | { db: string; symbols: string[] };
+
+export interface ComputeRequest {
+  id: number;
+  source: SeriesSource;
+  params: ChartParams;
+}
+
+export type ComputeReply =
+  | { id: number; ok: true; dataJson: string; diagnostics: EngineDiagnostics }
+  | { id: number; ok: false; chartError: { code: ChartError["code"]; message: string } }
+  | { id: number; ok: false; internal: string };
+
+export interface Computed {
+  /** JSON.stringify of the chart's `data`. */
+  dataJson: string;
+  diagnostics: EngineDiagnostics;
+}
+
+export interface ComputePool {
+  /** Threads running (0 when computing on the event loop). */
+  readonly size: number;
+  /** computeChart on the source's series, serialised; rejects with its ChartError, or an Error when a thread failed. */
+  compute(source: SeriesSource, params: ChartParams): Promise<Computed>;
+  /** Stops the threads; jobs still queued or running fail. */
+  stop(): void;
+}
+
+/** computeChart on the calling thread (size 0). */
+export function inlineCompute(input: SeriesInput, params: ChartParams): Computed {
+  const result = computeChart(input, params);
+  return { dataJson: JSON.stringify(result.data), diagnostics: result.diagnostics };
+}
+
+interface Job {
+  request: ComputeRequest;
+  resolve(c: Computed): void;
+  reject(e: Error): void;
+}
+
+interface Thread {
+  worker: Worker;
+  job: Job | null;
+  /** It has answered a job (so it started). */
+  answered: boolean;
+}
+
+export function startComputePool(size: number, logger: Logger, specifier = workerSpecifier()): ComputePool {
+  const threads: Thread[] = [];
+  const queue: Job[] = [];
+  let nextId = 1;
+  let stopped = false;
+
+  const settle = (job: Job, reply: ComputeReply) => {
+    if (reply.ok) job.resolve({ dataJson: reply.dataJson, diagnostics: reply.diagnostics });
+    else if ("chartError" in reply) job.reject(new ChartError(reply.chartError.code, reply.chartError.message));
+    else job.reject(new Error(`compute thread: ${reply.internal}`));
+  };
+
+  const dispatch = () => {
+    for (const t of threads) {
+      if (t.job !== null) continue;
+      const job = queue.shift();
+      if (!job) return;
+      t.job = job;
+      t.worker.postMessage(job.request);
+    }
+  };
+
+  /** A job computed on this thread after all (its thread could not start). */
+  const runInline = (job: Job) => {
+    try {
+      job.resolve(inlineCompute(inputOf(job.request.source, job.request.params), job.request.params));
+    } catch (err) {
+      job.reject(err as Error);
+    }
+  };
+
+  const spawn = (): Thread => {
+    const t: Thread = { worker: new Worker(specifier), job: null, answered: false };
+    t.worker.onmessage = (event: MessageEvent<ComputeReply>) => {
+      t.answered = true;
+      const job = t.job;
+      t.job = null;
+      if (job && job.request.id === event.data.id) settle(job, event.data);
+      dispatch();
+    };
+    // An uncaught error or an exit ends the thread. One that had answered before is replaced and
+    // fails the job it held (the route answers 500 and refunds). One that never answered could
+    // not start (a build without the worker, say): it is not restarted, which would only fail
+    // again, and its job and everything after it are computed on the event loop.
+    const fail = (why: string) => {
+      const i = threads.indexOf(t);
+      if (i < 0) return;
+      threads.splice(i, 1);
+      t.worker.terminate();
+      const job = t.job;
+      t.job = null;
+      if (stopped) {
+        job?.reject(new Error("compute threads stopped"));
+        return;
+      }
+      if (!t.answered) {
+        logger.warn({ err: why }, "compute thread could not start; computing on the event loop");
+        if (job) runInline(job);
+        if (threads.length === 0) queue.splice(0).forEach(runInline);
+        else dispatch();
+        return;
+      }
+      job?.reject(new Error(`compute thread failed: ${why}`));
+      logger.error({ err: why }, "compute thread failed; starting another");
+      try {
+        threads.push(spawn());
+      } catch (err) {
+        logger.error({ err: (err as Error).message }, "could not start a compute thread");
+      }
+      if (threads.length === 0) queue.splice(0).forEach(runInline);
+      else dispatch();
+    };
+    t.worker.onerror = (event) => fail(event.message);
+    t.worker.addEventListener("close", () => fail("exited"));
+    t.worker.unref();
+    return t;
+  };
+
+  for (let i = 0; i < size; i++) {
+    try {
+      threads.push(spawn());
+    } catch (err) {
+      logger.warn({ err: (err as Error).message }, "compute threads unavailable; computing on the event loop");
+      break;
+    }
+  }
+
+  if (threads.length === 0) {
+    return {
+      size: 0,
+      compute: async (source, params) => inlineCompute(inputOf(source, params), params),
+      stop() {},
+    };
+  }
+
+  return {
+    get size() {
+      return threads.length;
+    },
+    compute(source, params) {
+      if (stopped) return Promise.reject(new Error("compute threads stopped"));
+      // The work goes to the event loop when every thread has died and none could be restarted.
+      if (threads.length === 0) return Promise.resolve().then(() => inlineCompute(inputOf(source, params), params));
+      return new Promise<Computed>((resolve, reject) => {
+        queue.push({ request: { id: nextId++, source, params }, resolve, reject });
+        dispatch();
+      });
+    },
+    stop() {
+      stopped = true;
+      for (const t of threads.splice(0)) {
+        t.worker.terminate();
+        t.job?.reject(new Error("compute threads stopped"));
+      }
+      for (const job of queue.splice(0)) job.reject(new Error("compute threads stopped"));
+    },
+  };
+}
+
+/** The series of a source, loaded on this thread when it names a database file. */
+function inputOf(source: SeriesSource, params: ChartParams): SeriesInput {
+  if ("input" in source) return source.input;
+  const sqlite = new Database(source.db, { create: false, readonly: true });
+  try {
+    return loadSeries(sqlite, source.symbols, params.interval).input;
+  } finally {
+    sqlite.close();
+  }
+}
+
+/**
+ * From source the worker sits beside this file; in the compiled binary it is addressed relative
+ * to the entries' common root (src/), as for the checkpoint worker (src/build.ts).
+ */
+function workerSpecifier(): string {
+  return import.meta.url.startsWith("file:///$bunfs/") ? "./http/compute-worker.ts" : new URL("./compute-worker.ts", import.meta.url).href;
+}

@@ -1,0 +1,42 @@
+/**
+ * Runs in a compute thread (src/http/compute-pool.ts): loads the series (from its own read-only
+ * connection to the server's database, with the market layer's cache) and runs the engine's
+ * computeChart for one request at a time, serialised here so the event loop only receives a
+ * string. A ChartError (the data cannot serve the request) comes back as its code and message;
+ * anything else as an internal failure whose message is for the log only.
+ */
+import { Database } from "bun:sqlite";
+import { computeChart } from "../engine/chart.ts";
+import { ChartError, type SeriesInput } from "../engine/types.ts";
+import { loadSeries } from "../market/series.ts";
+import type { ComputeReply, ComputeRequest } from "./compute-pool.ts";
+
+declare const self: Worker;
+
+let db: { path: string; sqlite: Database } | null = null;
+
+function connection(path: string): Database {
+  if (db?.path !== path) {
+    const sqlite = new Database(path, { create: false });
+    sqlite.exec("PRAGMA busy_timeout = 1000");
+    sqlite.exec("PRAGMA query_only = 1");
+    db = { path, sqlite };
+  }
+  return db.sqlite;
+}
+
+self.onmessage = (event: MessageEvent<ComputeRequest>) => {
+  const { id, source, params } = event.data;
+  let reply: ComputeReply;
+  try {
+    const input: SeriesInput = "input" in source ? source.input : loadSeries(connection(source.db), source.symbols, params.interval).input;
+    const result = computeChart(input, params);
+    reply = { id, ok: true, dataJson: JSON.stringify(result.data), diagnostics: result.diagnostics };
+  } catch (err) {
+    reply =
+      err instanceof ChartError
+        ? { id, ok: false, chartError: { code: err.code, message: err.message } }
+        : { id, ok: false, internal: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
+  }
+  postMessage(reply);
+};
