@@ -39,6 +39,8 @@ export interface Computed {
 export interface ComputePool {
   /** Threads running (0 when computing on the event loop). */
   readonly size: number;
+  /** Computations started so far (for tests and diagnostics). */
+  started(): number;
   /** computeChart on the source's series, serialised; rejects with its ChartError, or an Error when a thread failed. */
   compute(source: SeriesSource, params: ChartParams): Promise<Computed>;
   /** Stops the threads; jobs still queued or running fail. */
@@ -68,6 +70,7 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
   const threads: Thread[] = [];
   const queue: Job[] = [];
   let nextId = 1;
+  let started = 0;
   let stopped = false;
 
   const settle = (job: Job, reply: ComputeReply) => {
@@ -154,7 +157,11 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
   if (threads.length === 0) {
     return {
       size: 0,
-      compute: async (source, params) => inlineCompute(inputOf(source, params), params),
+      started: () => started,
+      compute: async (source, params) => {
+        started++;
+        return inlineCompute(inputOf(source, params), params);
+      },
       stop() {},
     };
   }
@@ -163,8 +170,10 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
     get size() {
       return threads.length;
     },
+    started: () => started,
     compute(source, params) {
       if (stopped) return Promise.reject(new Error("compute threads stopped"));
+      started++;
       // The work goes to the event loop when every thread has died and none could be restarted.
       if (threads.length === 0) return Promise.resolve().then(() => inlineCompute(inputOf(source, params), params));
       return new Promise<Computed>((resolve, reject) => {

@@ -95,6 +95,23 @@ describe("metering is exact under concurrency", () => {
     }
   });
 
+  test("identical requests in flight share one computation; the next one is served from the cache", async () => {
+    const h = await startHarness();
+    try {
+      const [a, b, c] = await Promise.all(["share-a", "share-b", "share-c"].map((u) => h.token(u)));
+      const before = h.server.compute.started();
+      const both = await Promise.all([a, b].map((t) => h.get(HEAVY, { token: t }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }))));
+      expect(both.map((r) => r.status)).toEqual([200, 200]);
+      expect(JSON.stringify(both[0]!.body.data)).toBe(JSON.stringify(both[1]!.body.data));
+      expect(h.server.compute.started() - before).toBe(1);
+      const third = (await (await h.get(HEAVY, { token: c })).json()) as any;
+      expect(third.meta.diagnostics.cached).toBe(true);
+      expect(h.server.compute.started() - before).toBe(1);
+    } finally {
+      await h.stop();
+    }
+  });
+
   test("SIGTERM during a heavy computation: a request that arrived meanwhile is answered, not reset", async () => {
     const server = await spawnServer(["--port", "0", "--db", niftyDb(), "--jwt-secret", SECRET, "--no-sample", "--default-universe", "nifty50"]);
     const t = await token("drain-user-2");
