@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { gunzipSync } from "node:zlib";
+import { parseChartParams } from "../engine/params.ts";
+import { SAMPLE_END_DATE, sampleSeriesInput } from "../market/index.ts";
+import { inlineCompute } from "./compute-pool.ts";
 import { body, startHarness, type Harness } from "./test-support/harness.ts";
 
 let h: Harness;
@@ -62,6 +65,39 @@ describe("GET /v1/demo/chart", () => {
     expect(r.data.asof_dates).toHaveLength(5);
     expect((await body(await h.get("/v1/demo/chart?periods=11"))).data.type).toBe("snapshot");
     expect((await body(await h.get("/v1/demo/chart?periods=abc"))).data.type).toBe("snapshot");
+  });
+
+  test("the data is computeChart's on the in-memory sample at the fixed as-of; n_requested counts its symbols", async () => {
+    const got = await body(await h.get("/v1/demo/chart?periods=3"));
+    const parsed = parseChartParams(new URLSearchParams({ asof: SAMPLE_END_DATE, periods: "3" }), { defaultUniverse: "sample" });
+    if (!parsed.ok) throw new Error(parsed.errors.join("; "));
+    const sample = sampleSeriesInput();
+    expect(JSON.stringify(got.data)).toBe(inlineCompute(sample, parsed.params).dataJson);
+    expect(got.meta.diagnostics.n_requested).toBe(sample.symbols.length);
+    expect(got.meta.params).toEqual(JSON.parse(JSON.stringify(parsed.params)));
+  });
+
+  test("a first call computes off the event loop (/health answers meanwhile); concurrent first calls share it", async () => {
+    const fresh = await startHarness();
+    try {
+      const before = fresh.server.compute.started();
+      let demoDone = 0;
+      const demos = Promise.all([0, 1].map(() => fresh.get("/v1/demo/chart?periods=10").then(async (r) => {
+        demoDone = performance.now();
+        return { status: r.status, data: JSON.stringify((await body(r)).data) };
+      })));
+      await Bun.sleep(20);
+      const health = await fresh.get("/health");
+      const healthDone = performance.now();
+      expect(health.status).toBe(200);
+      const [a, b] = await demos;
+      expect([a!.status, b!.status]).toEqual([200, 200]);
+      expect(a!.data).toBe(b!.data);
+      expect(healthDone).toBeLessThan(demoDone);
+      expect(fresh.server.compute.started() - before).toBe(1);
+    } finally {
+      await fresh.stop();
+    }
   });
 
   test("gzip when accepted and over 1 KiB", async () => {

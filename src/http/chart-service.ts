@@ -9,6 +9,7 @@ import type { ChartParams, EngineDiagnostics } from "../engine/types.ts";
 import { getDataVersion, getUniverse, knownSymbols, listUniverses, loadSeries, type Universe } from "../market/index.ts";
 import { inlineCompute, type ComputePool, type Computed } from "./compute-pool.ts";
 import { HttpError } from "./http-error.ts";
+import { SingleFlight } from "./single-flight.ts";
 
 export interface PreparedChart {
   params: ChartParams;
@@ -34,8 +35,8 @@ const CACHE_ENTRIES = 256;
 
 export class ChartService {
   private readonly cache = new ResultCache<Computed>(CACHE_ENTRIES);
-  /** Computations under way by cache key: an identical request waits for the same one (bounded by requests in flight). */
-  private readonly inFlight = new Map<string, Promise<Computed>>();
+  /** Computations under way by cache key: an identical request waits for the same one. */
+  private readonly inFlight = new SingleFlight<string, Computed>();
 
   private knownCache: { version: number; symbols: Set<string>; synthetic: Set<string> } | null = null;
 
@@ -118,24 +119,17 @@ export class ChartService {
     let hit = this.cache.get(key);
     const cached = hit !== undefined;
     if (!hit) {
-      let pending = this.inFlight.get(key);
-      if (!pending) {
-        if (this.pool && this.pool.size > 0 && this.dbPath !== null && this.dbPath !== ":memory:") {
-          pending = this.pool.compute({ db: this.dbPath, symbols }, { ...params });
-        } else {
+      hit = await this.inFlight.run(
+        key,
+        async () => {
+          if (this.pool && this.pool.size > 0 && this.dbPath !== null && this.dbPath !== ":memory:") {
+            return this.pool.compute({ db: this.dbPath, symbols }, { ...params });
+          }
           const input = loadSeries(this.sqlite, symbols, params.interval).input;
-          pending = this.pool ? this.pool.compute({ input }, { ...params }) : Promise.resolve(inlineCompute(input, { ...params }));
-        }
-        this.inFlight.set(key, pending);
-        pending.then(
-          (c) => {
-            this.cache.set(key, c);
-            this.inFlight.delete(key);
-          },
-          () => this.inFlight.delete(key),
-        );
-      }
-      hit = await pending;
+          return this.pool ? this.pool.compute({ input }, { ...params }) : inlineCompute(input, { ...params });
+        },
+        (c) => this.cache.set(key, c),
+      );
     }
     return {
       dataJson: hit.dataJson,

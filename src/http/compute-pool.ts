@@ -13,11 +13,7 @@
 import { computeChart } from "../engine/chart.ts";
 import { ChartError, type ChartParams, type EngineDiagnostics, type SeriesInput } from "../engine/types.ts";
 import type { Logger } from "../logger.ts";
-import { loadSeries } from "../market/series.ts";
-import { Database } from "bun:sqlite";
-
-/** What to compute on: the series themselves, or the symbols to load from a database file. */
-export type SeriesSource = { input: SeriesInput } | { db: string; symbols: string[] };
+import { inputOf, type SeriesSource } from "./series-source.ts";
 
 export interface ComputeRequest {
   id: number;
@@ -26,7 +22,7 @@ export interface ComputeRequest {
 }
 
 export type ComputeReply =
-  | { id: number; ok: true; dataJson: string; diagnostics: EngineDiagnostics }
+  | { id: number; ok: true; dataJson: string; diagnostics: EngineDiagnostics; nSymbols: number }
   | { id: number; ok: false; chartError: { code: ChartError["code"]; message: string } }
   | { id: number; ok: false; internal: string };
 
@@ -34,6 +30,8 @@ export interface Computed {
   /** JSON.stringify of the chart's `data`. */
   dataJson: string;
   diagnostics: EngineDiagnostics;
+  /** How many symbols the series held. */
+  nSymbols: number;
 }
 
 export interface ComputePool {
@@ -50,7 +48,7 @@ export interface ComputePool {
 /** computeChart on the calling thread (size 0). */
 export function inlineCompute(input: SeriesInput, params: ChartParams): Computed {
   const result = computeChart(input, params);
-  return { dataJson: JSON.stringify(result.data), diagnostics: result.diagnostics };
+  return { dataJson: JSON.stringify(result.data), diagnostics: result.diagnostics, nSymbols: input.symbols.length };
 }
 
 interface Job {
@@ -74,7 +72,7 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
   let stopped = false;
 
   const settle = (job: Job, reply: ComputeReply) => {
-    if (reply.ok) job.resolve({ dataJson: reply.dataJson, diagnostics: reply.diagnostics });
+    if (reply.ok) job.resolve({ dataJson: reply.dataJson, diagnostics: reply.diagnostics, nSymbols: reply.nSymbols });
     else if ("chartError" in reply) job.reject(new ChartError(reply.chartError.code, reply.chartError.message));
     else job.reject(new Error(`compute thread: ${reply.internal}`));
   };
@@ -190,17 +188,6 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
       for (const job of queue.splice(0)) job.reject(new Error("compute threads stopped"));
     },
   };
-}
-
-/** The series of a source, loaded on this thread when it names a database file. */
-function inputOf(source: SeriesSource, params: ChartParams): SeriesInput {
-  if ("input" in source) return source.input;
-  const sqlite = new Database(source.db, { create: false, readonly: true });
-  try {
-    return loadSeries(sqlite, source.symbols, params.interval).input;
-  } finally {
-    sqlite.close();
-  }
 }
 
 /**

@@ -1,15 +1,15 @@
 /**
- * Runs in a compute thread (src/http/compute-pool.ts): loads the series (from its own read-only
- * connection to the server's database, with the market layer's cache) and runs the engine's
+ * Runs in a compute thread (src/http/compute-pool.ts): gets the series (from its own read-only
+ * connection to the server's database, with the market layer's cache, or the generated sample) and runs the engine's
  * computeChart for one request at a time, serialised here so the event loop only receives a
  * string. A ChartError (the data cannot serve the request) comes back as its code and message;
  * anything else as an internal failure whose message is for the log only.
  */
 import { Database } from "bun:sqlite";
 import { computeChart } from "../engine/chart.ts";
-import { ChartError, type SeriesInput } from "../engine/types.ts";
-import { loadSeries } from "../market/series.ts";
+import { ChartError } from "../engine/types.ts";
 import type { ComputeReply, ComputeRequest } from "./compute-pool.ts";
+import { inputOf } from "./series-source.ts";
 
 declare const self: Worker;
 
@@ -29,9 +29,9 @@ self.onmessage = (event: MessageEvent<ComputeRequest>) => {
   const { id, source, params } = event.data;
   let reply: ComputeReply;
   try {
-    const input: SeriesInput = "input" in source ? source.input : loadSeries(connection(source.db), source.symbols, params.interval).input;
+    const input = inputOf(source, params, connection);
     const result = computeChart(input, params);
-    reply = { id, ok: true, dataJson: JSON.stringify(result.data), diagnostics: result.diagnostics };
+    reply = { id, ok: true, dataJson: JSON.stringify(result.data), diagnostics: result.diagnostics, nSymbols: input.symbols.length };
   } catch (err) {
     reply =
       err instanceof ChartError

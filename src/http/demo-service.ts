@@ -3,47 +3,51 @@
  * series) computed from the synthetic sample at a fixed as-of with default parameters. The
  * sample is generated in memory from its seed, so the demo is byte-identical across calls,
  * restarts and installs — even one started with --no-sample or with a changed database.
+ * The first call per periods value computes in a compute thread (generating the sample and
+ * computing takes ~150 ms, which on the event loop held up every other request); every later
+ * call is answered from memory, synchronously.
  */
-import { computeChart } from "../engine/chart.ts";
 import { parseChartParams } from "../engine/params.ts";
-import type { SeriesInput } from "../engine/types.ts";
+import type { ComputePool } from "./compute-pool.ts";
+import { SingleFlight } from "./single-flight.ts";
 
 export const DEMO_MAX_PERIODS = 10;
 
+export interface DemoBody {
+  dataJson: string;
+  extraMeta: Record<string, unknown>;
+}
+
 export class DemoService {
-  /** Serialised `data` and `meta.params`/`meta.diagnostics` per periods value (1 = snapshot); at most 10 entries. */
-  private readonly bodies = new Map<number, { dataJson: string; extraMeta: Record<string, unknown> }>();
-  private series: SeriesInput | null = null;
+  /** Per periods value (1 = snapshot): at most DEMO_MAX_PERIODS entries. */
+  private readonly bodies = new Map<number, DemoBody>();
+  private readonly inFlight = new SingleFlight<number, DemoBody>();
 
   constructor(
-    private readonly sampleSeries: () => SeriesInput,
+    private readonly pool: ComputePool,
     private readonly asof: string,
   ) {}
 
   /** `periods` as given in the query (or null); anything but an integer 2…10 means the snapshot. */
-  payload(periodsRaw: string | null): { dataJson: string; extraMeta: Record<string, unknown> } {
+  payload(periodsRaw: string | null): DemoBody | Promise<DemoBody> {
     const n = periodsRaw !== null && /^\d{1,2}$/.test(periodsRaw) ? Number(periodsRaw) : 1;
     const periods = n >= 2 && n <= DEMO_MAX_PERIODS ? n : 1;
-    let body = this.bodies.get(periods);
-    if (!body) {
-      body = this.compute(periods);
-      this.bodies.set(periods, body);
-    }
-    return body;
+    const body = this.bodies.get(periods);
+    if (body) return body;
+    return this.inFlight.run(periods, () => this.compute(periods), (b) => this.bodies.set(periods, b));
   }
 
-  private compute(periods: number) {
-    this.series ??= this.sampleSeries();
+  private async compute(periods: number): Promise<DemoBody> {
     const q = new URLSearchParams({ asof: this.asof, periods: String(periods) });
     const parsed = parseChartParams(q, { defaultUniverse: "sample" });
     if (!parsed.ok) throw new Error(`demo parameters rejected: ${parsed.errors.join("; ")}`);
-    const result = computeChart(this.series, parsed.params);
+    const result = await this.pool.compute({ sample: true }, parsed.params);
     return {
-      dataJson: JSON.stringify(result.data),
+      dataJson: result.dataJson,
       extraMeta: {
         demo: true,
         params: parsed.params,
-        diagnostics: { ...result.diagnostics, n_requested: this.series.symbols.length, missing_symbols: [], data_source: "synthetic" },
+        diagnostics: { ...result.diagnostics, n_requested: result.nSymbols, missing_symbols: [], data_source: "synthetic" },
       },
     };
   }

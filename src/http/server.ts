@@ -11,7 +11,7 @@ import { systemClock, type Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { createLimiter } from "../metering/index.ts";
-import { loadSample, SAMPLE_END_DATE, sampleSeriesInput } from "../market/index.ts";
+import { loadSample, SAMPLE_END_DATE } from "../market/index.ts";
 import { createApp } from "./app.ts";
 import { createAuthGate } from "./auth-gate.ts";
 import { ChartService } from "./chart-service.ts";
@@ -87,7 +87,7 @@ export function startServer(config: Config, logger: Logger, options: StartOption
     }),
     limiter: createLimiter(sqlite, clock),
     chart: new ChartService(sqlite, compute, config.db),
-    demo: new DemoService(sampleSeriesInput, SAMPLE_END_DATE),
+    demo: new DemoService(compute, SAMPLE_END_DATE),
     // The file must still be the one we opened (deleted or replaced → writes would be lost) and answer.
     checkDatabase: reuseHealthy(() => databaseIdentity(config.db) === fileIdentity && (health.get() as { ok: number } | null)?.ok === 1),
     isShuttingDown: () => shuttingDown,
