@@ -46,6 +46,18 @@ describe("bad configuration values name what is allowed", () => {
   }, 30_000);
 });
 
+describe("compute threads", () => {
+  test("--compute-threads outside 0…64 exits 2 naming the flag, its variable and the range", async () => {
+    const db = join(tempDir(), "db.sqlite");
+    for (const [args, env] of [[["--compute-threads", "65"], {}], [[], { GRAPH_STATS_COMPUTE_THREADS: "-1" }]] as const) {
+      const r = await runCli(["migrate", "--db", db, ...args], { env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("--compute-threads (GRAPH_STATS_COMPUTE_THREADS)");
+      expect(r.stderr).toContain("from 0 to 64");
+    }
+  }, 30_000);
+});
+
 describe("import timestamps (DECISIONS §1: ISO 8601 with offset, or a plain date)", () => {
   test("a date-time without an offset rejects the file with file:line: reason (exit 1)", async () => {
     const dir = tempDir();
