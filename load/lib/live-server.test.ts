@@ -11,6 +11,7 @@ import { checkCommonHeaders, checkRateLimitHeaders, headerValue, parseRateLimits
 import { badTokenCases, type Signer } from "./jwt.js";
 import { parseTokenList } from "./tokens.js";
 import { createLedger, type Observation } from "./admission.js";
+import { DEFAULT_FIRST_ASOF, DEFAULT_HEAVY_QUERY, DEFAULT_LAST_ASOF, dateOption, heavyQuery } from "./heavy.js";
 
 const signer: Signer = {
   b64url: (t) => Buffer.from(t, "utf8").toString("base64url"),
@@ -101,4 +102,17 @@ describe("lib checks on real responses", () => {
     expect([post.status, ...checkEnvelope(post.body, { success: false, code: "METHOD_NOT_ALLOWED" })]).toEqual([405]);
     expect(headerValue(post.headers, "Allow")).toContain("GET");
   });
+});
+
+describe("compute.js's heavy queries on the real server (its sample universe)", () => {
+  test("the first, the last and a second-round query all compute (200, not cached) in the default range", async () => {
+    const heavyTokens = parseTokenList(await mintTokens(graphStatsCommand(resolve(import.meta.dir, "../..")).command, join(dir, "db.sqlite"), SECRET, 3, "heavy-"), "token create output");
+    const opts = { baseQuery: DEFAULT_HEAVY_QUERY, firstMs: dateOption("FIRST_ASOF", DEFAULT_FIRST_ASOF), lastMs: dateOption("LAST_ASOF", DEFAULT_LAST_ASOF) };
+    const span = (opts.lastMs - opts.firstMs) / 86400000 + 1;
+    for (const [k, n] of [0, span - 1, span].entries()) {
+      const res = await get(`/v1/graph-stats/chart?${heavyQuery(n, opts)}`, { Authorization: `Bearer ${heavyTokens[k]!.token}` });
+      expect([res.status, ...checkEnvelope(res.body, { success: true })]).toEqual([200]);
+      expect(JSON.parse(res.body).meta.diagnostics.cached).toBe(false);
+    }
+  }, 60_000);
 });

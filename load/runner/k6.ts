@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 
 /** Scripts `npm run load` knows by name. */
-export const SCRIPTS = ["smoke", "demo", "limits", "auth", "soak"] as const;
+export const SCRIPTS = ["smoke", "demo", "limits", "auth", "soak", "compute"] as const;
 
 /** Exit code when k6 is not available. */
 export const EXIT_NO_K6 = 3;

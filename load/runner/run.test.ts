@@ -38,7 +38,7 @@ describe("npm run load", () => {
     const r = await runner(["stress"], { ...process.env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("unknown load script 'stress'");
-    expect(r.stderr).toContain("usage: npm run load -- <smoke|demo|limits|auth|soak>");
+    expect(r.stderr).toContain("usage: npm run load -- <smoke|demo|limits|auth|soak|compute>");
   });
 
   test("with k6 it starts the server, mints tokens, passes them to k6, returns k6's exit code and cleans up", async () => {
