@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { runCli, spawnServer } from "../src/http/test-support/process.ts";
+import { healthUnderCompute, type HealthUnderCompute } from "./health-under-compute.ts";
 import { openLoop } from "./open-loop.ts";
 import { median } from "./median.ts";
 
@@ -115,6 +116,15 @@ try {
   const tokens = (JSON.parse(minted.stdout) as { token: string }[]).map((t) => t.token);
   const l = await openLoop({ url: live, rate: 500, seconds, headers: (i) => ({ Authorization: `Bearer ${tokens[i % tokens.length]}` }) });
   const logMb = (statSync(join(dir, "server.log")).size / 2 ** 20).toFixed(0);
+  // /health while heavy uncached computations run: our server (1 compute thread) against the same
+  // server computing on its event loop (--compute-threads 0), one after the other.
+  const inline = await spawnServer(["--port", "0", "--db", db, "--jwt-secret", SECRET, "--rate-per-minute", "1000000", "--rate-per-day", "100000000", "--compute-threads", "0"], {
+    logFile: join(dir, "server-inline.log"),
+  });
+  const underThreads = await healthUnderCompute(ours.base, tokens, seconds);
+  const underInline = await healthUnderCompute(inline.base, tokens, seconds).finally(() => inline.stop());
+  const underRow = (name: string, r: HealthUnderCompute) =>
+    `| ${name} | ${r.health.p50.toFixed(1)} | ${r.health.p95.toFixed(1)} | **${r.health.p99.toFixed(1)}** | ${r.health.max.toFixed(1)} | ${r.heavyComputed} | ${r.heavyComputeMsP50.toFixed(0)} |`;
   console.log(`### HTTP (${seconds} s per run, autocannon, ${new Date().toISOString().slice(0, 10)})
 
 | endpoint | bare Bun.serve req/s | graph-stats req/s | ratio, median (range) of ${PAIRS} pairs | bare p99 ms | graph-stats p99 ms | bare CPU µs/req | graph-stats CPU µs/req | non-2xx/errors |
@@ -127,6 +137,15 @@ p90 ${l.p90} ms, **p99 ${l.p99} ms** (target < 10 ms), max ${l.max} ms, non-2xx 
 Every live request runs the full path: JWT verification, user lookup, the metering transaction
 (BEGIN IMMEDIATE, insert into the audit log), the cache lookup, and the audit-log update.
 Our server wrote its access log (one JSON line per request) to a file on the same disk: ${logMb} MB in this run.
+
+/health while 4 clients keep sending heavy, never-cached live requests (bench/health-under-compute.ts: rolling
+Spearman, complete graph, 120 periods × lookback 120 on the sample, a new as-of each time; /health polled every 50 ms
+by 2 clients for ${seconds} s):
+
+| server | /health p50 ms | p95 ms | p99 ms | max ms | heavy requests computed | their compute_ms p50 (with a thread: waiting for it included) |
+|---|---:|---:|---:|---:|---:|---:|
+${underRow("graph-stats, 1 compute thread (default)", underThreads)}
+${underRow("graph-stats --compute-threads 0 (computing on the event loop)", underInline)}
 `);
 } finally {
   bareProc.kill();
