@@ -3,7 +3,7 @@ import { loadNifty } from "../engine/load-nifty.ts";
 import { parseChartParams } from "../engine/params.ts";
 import { ChartError, type ChartParams } from "../engine/types.ts";
 import { Database } from "bun:sqlite";
-import { mkdtempSync, openSync, readFileSync } from "node:fs";
+import { mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLogger } from "../logger.ts";
@@ -113,6 +113,26 @@ describe("a compute thread that dies", () => {
     } finally {
       pool.stop();
     }
+  });
+
+  test("stop() lets an idle thread close its database connection (no file handle left open)", async () => {
+    const path = niftyDb();
+    // Handles on the database, its -wal and its -shm held by this process (threads included).
+    const handles = () => readdirSync("/proc/self/fd").filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`).startsWith(path);
+      } catch {
+        return false;
+      }
+    }).length;
+    Bun.gc(true); // niftyDb's closed connection lets go of its files when collected
+    const before = handles();
+    const pool = startComputePool(1, silent);
+    await pool.compute({ db: path, symbols: nifty.symbols }, params("asof=2024-06-28"));
+    expect(handles()).toBeGreaterThan(before); // the thread's connection
+    pool.stop();
+    for (let i = 0; i < 50 && handles() > before; i++) await Bun.sleep(10); // well before the 1 s terminate
+    expect(handles()).toBe(before);
   });
 
   test("stop() fails queued jobs instead of leaving them pending", async () => {

@@ -15,6 +15,9 @@ import { ChartError, type ChartParams, type EngineDiagnostics, type SeriesInput 
 import type { Logger } from "../logger.ts";
 import { inputOf, type SeriesSource } from "./series-source.ts";
 
+/** Tells a thread to close its database connection and exit. */
+export const CLOSE = { close: true } as const;
+
 export interface ComputeRequest {
   id: number;
   source: SeriesSource;
@@ -41,7 +44,7 @@ export interface ComputePool {
   started(): number;
   /** computeChart on the source's series, serialised; rejects with its ChartError, or an Error when a thread failed. */
   compute(source: SeriesSource, params: ChartParams): Promise<Computed>;
-  /** Stops the threads; jobs still queued or running fail. */
+  /** Stops the threads (an idle one closes its database connection first); jobs still queued or running fail. */
   stop(): void;
 }
 
@@ -182,8 +185,14 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
     stop() {
       stopped = true;
       for (const t of threads.splice(0)) {
-        t.worker.terminate();
-        t.job?.reject(new Error("compute threads stopped"));
+        if (t.job) {
+          t.worker.terminate();
+          t.job.reject(new Error("compute threads stopped"));
+        } else {
+          // An idle thread closes its connection and exits; terminated after a second if it has not.
+          t.worker.postMessage(CLOSE);
+          setTimeout(() => t.worker.terminate(), 1000).unref();
+        }
       }
       for (const job of queue.splice(0)) job.reject(new Error("compute threads stopped"));
     },

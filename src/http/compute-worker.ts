@@ -8,10 +8,12 @@
 import { Database } from "bun:sqlite";
 import { computeChart } from "../engine/chart.ts";
 import { ChartError } from "../engine/types.ts";
-import type { ComputeReply, ComputeRequest } from "./compute-pool.ts";
+import type { CLOSE, ComputeReply, ComputeRequest } from "./compute-pool.ts";
 import { inputOf } from "./series-source.ts";
 
 declare const self: Worker;
+/** The worker's global close(): ends this thread. */
+declare function close(): void;
 
 let db: { path: string; sqlite: Database } | null = null;
 
@@ -25,7 +27,13 @@ function connection(path: string): Database {
   return db.sqlite;
 }
 
-self.onmessage = (event: MessageEvent<ComputeRequest>) => {
+self.onmessage = (event: MessageEvent<ComputeRequest | typeof CLOSE>) => {
+  if ("close" in event.data) {
+    db?.sqlite.close();
+    db = null;
+    close();
+    return;
+  }
   const { id, source, params } = event.data;
   let reply: ComputeReply;
   try {
