@@ -82,7 +82,7 @@ describe("a compute thread that dies", () => {
   test("fails only its own job, is replaced, and the pool keeps answering", async () => {
     const pool = startComputePool(1, silent, new URL("./test-support/dying-worker.ts", import.meta.url).href);
     try {
-      expect(JSON.parse((await pool.compute(src, params("asof=2019-12-31"))).dataJson)).toEqual({ asof: "2019-12-31" });
+      // Its very first job kills it: it had loaded, so this is a failure, not a thread that could not start.
       const dying = pool.compute(src, params("asof=2001-01-01"));
       const queued = pool.compute(src, params("asof=2024-06-28"));
       const err = await dying.catch((e) => e);

@@ -7,7 +7,7 @@
  * The threads also load the series themselves, from the database file: a cold load of 50 symbols
  * is 20–60 ms (docs/benchmarks.md), which on the event loop delayed everything else as well.
  *
- * A thread that dies fails the jobs it held (the route answers 500 and refunds) and is replaced.
+ * A thread that dies fails the job it held (the route answers 500 and refunds) and is replaced.
  * size 0, or threads that cannot start, mean computing on the event loop as before.
  */
 import { computeChart } from "../engine/chart.ts";
@@ -23,6 +23,9 @@ export interface ComputeRequest {
   source: SeriesSource;
   params: ChartParams;
 }
+
+/** A thread posts this once it has loaded, before any job. */
+export const READY = { ready: true } as const;
 
 export type ComputeReply =
   | { id: number; ok: true; dataJson: string; diagnostics: EngineDiagnostics; nSymbols: number }
@@ -63,8 +66,8 @@ interface Job {
 interface Thread {
   worker: Worker;
   job: Job | null;
-  /** It has answered a job (so it started). */
-  answered: boolean;
+  /** It has loaded (posted READY). */
+  ready: boolean;
 }
 
 export function startComputePool(size: number, logger: Logger, specifier = workerSpecifier()): ComputePool {
@@ -100,18 +103,21 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
   };
 
   const spawn = (): Thread => {
-    const t: Thread = { worker: new Worker(specifier), job: null, answered: false };
-    t.worker.onmessage = (event: MessageEvent<ComputeReply>) => {
-      t.answered = true;
+    const t: Thread = { worker: new Worker(specifier), job: null, ready: false };
+    t.worker.onmessage = (event: MessageEvent<ComputeReply | typeof READY>) => {
+      if ("ready" in event.data) {
+        t.ready = true;
+        return;
+      }
       const job = t.job;
       t.job = null;
       if (job && job.request.id === event.data.id) settle(job, event.data);
       dispatch();
     };
-    // An uncaught error or an exit ends the thread. One that had answered before is replaced and
-    // fails the job it held (the route answers 500 and refunds). One that never answered could
-    // not start (a build without the worker, say): it is not restarted, which would only fail
-    // again, and its job and everything after it are computed on the event loop.
+    // An uncaught error or an exit ends the thread. One that had loaded is replaced and fails the
+    // job it held (the route answers 500 and refunds). One that never loaded could not start (a
+    // build without the worker, say): it is not restarted, which would only fail again, and its
+    // job and everything after it are computed on the event loop.
     const fail = (why: string) => {
       const i = threads.indexOf(t);
       if (i < 0) return;
@@ -123,7 +129,7 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
         job?.reject(new Error("compute threads stopped"));
         return;
       }
-      if (!t.answered) {
+      if (!t.ready) {
         logger.warn({ err: why }, "compute thread could not start; computing on the event loop");
         if (job) runInline(job);
         if (threads.length === 0) queue.splice(0).forEach(runInline);

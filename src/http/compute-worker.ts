@@ -8,7 +8,7 @@
 import { Database } from "bun:sqlite";
 import { computeChart } from "../engine/chart.ts";
 import { ChartError } from "../engine/types.ts";
-import type { CLOSE, ComputeReply, ComputeRequest } from "./compute-pool.ts";
+import { READY, type CLOSE, type ComputeReply, type ComputeRequest } from "./compute-pool.ts";
 import { inputOf } from "./series-source.ts";
 
 declare const self: Worker;
@@ -48,3 +48,5 @@ self.onmessage = (event: MessageEvent<ComputeRequest | typeof CLOSE>) => {
   }
   postMessage(reply);
 };
+
+postMessage(READY);

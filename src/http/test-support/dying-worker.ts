@@ -14,3 +14,5 @@ self.onmessage = (event: MessageEvent<{ id: number; params: { asof: string | nul
   }
   postMessage({ id, ok: true, dataJson: JSON.stringify({ asof: params.asof }), diagnostics: {} });
 };
+
+postMessage({ ready: true });
