@@ -7,7 +7,7 @@ import type { Database } from "bun:sqlite";
 import { ResultCache } from "../engine/result-cache.ts";
 import type { ChartParams, EngineDiagnostics } from "../engine/types.ts";
 import { getDataVersion, getUniverse, knownSymbols, listUniverses, loadSeries, type Universe } from "../market/index.ts";
-import { inlineCompute, type ComputePool, type Computed } from "./compute-pool.ts";
+import type { ComputePool, Computed } from "./compute-pool.ts";
 import { HttpError } from "./http-error.ts";
 import { SingleFlight } from "./single-flight.ts";
 
@@ -41,13 +41,13 @@ export class ChartService {
   private knownCache: { version: number; symbols: Set<string>; synthetic: Set<string> } | null = null;
 
   /**
-   * pool: the compute threads (they load the series from `dbPath` themselves); without threads,
-   * or for an in-memory database, the series are loaded and the chart computed on this thread.
+   * pool: the compute threads, which load the series from the file at `dbPath` themselves; with
+   * no thread running, or an in-memory database, the series are loaded here and handed over.
    */
   constructor(
     private readonly sqlite: Database,
-    private readonly pool: ComputePool | null = null,
-    private readonly dbPath: string | null = null,
+    private readonly pool: ComputePool,
+    private readonly dbPath: string,
   ) {}
 
   /** Every symbol with bars, and those of synthetic universes; re-read only when an import changed the data version. */
@@ -121,13 +121,13 @@ export class ChartService {
     if (!hit) {
       hit = await this.inFlight.run(
         key,
-        async () => {
-          if (this.pool && this.pool.size > 0 && this.dbPath !== null && this.dbPath !== ":memory:") {
-            return this.pool.compute({ db: this.dbPath, symbols }, { ...params });
-          }
-          const input = loadSeries(this.sqlite, symbols, params.interval).input;
-          return this.pool ? this.pool.compute({ input }, { ...params }) : inlineCompute(input, { ...params });
-        },
+        () =>
+          this.pool.compute(
+            this.pool.size > 0 && this.dbPath !== ":memory:"
+              ? { db: this.dbPath, symbols }
+              : { input: loadSeries(this.sqlite, symbols, params.interval).input },
+            { ...params },
+          ),
         (c) => this.cache.set(key, c),
       );
     }

@@ -28,7 +28,7 @@ export interface ComputeRequest {
 export const READY = { ready: true } as const;
 
 export type ComputeReply =
-  | { id: number; ok: true; dataJson: string; diagnostics: EngineDiagnostics; nSymbols: number }
+  | ({ id: number; ok: true } & Computed)
   | { id: number; ok: false; chartError: { code: ChartError["code"]; message: string } }
   | { id: number; ok: false; internal: string };
 
@@ -51,7 +51,7 @@ export interface ComputePool {
   stop(): void;
 }
 
-/** computeChart on the calling thread (size 0). */
+/** computeChart on the calling thread, serialised (size 0, the fallback, and inside a thread). */
 export function inlineCompute(input: SeriesInput, params: ChartParams): Computed {
   const result = computeChart(input, params);
   return { dataJson: JSON.stringify(result.data), diagnostics: result.diagnostics, nSymbols: input.symbols.length };
@@ -78,7 +78,10 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
   let stopped = false;
 
   const settle = (job: Job, reply: ComputeReply) => {
-    if (reply.ok) job.resolve({ dataJson: reply.dataJson, diagnostics: reply.diagnostics, nSymbols: reply.nSymbols });
+    if (reply.ok) {
+      const { id: _id, ok: _ok, ...computed } = reply;
+      job.resolve(computed);
+    }
     else if ("chartError" in reply) job.reject(new ChartError(reply.chartError.code, reply.chartError.message));
     else job.reject(new Error(`compute thread: ${reply.internal}`));
   };
@@ -132,16 +135,14 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
       if (!t.ready) {
         logger.warn({ err: why }, "compute thread could not start; computing on the event loop");
         if (job) runInline(job);
-        if (threads.length === 0) queue.splice(0).forEach(runInline);
-        else dispatch();
-        return;
-      }
-      job?.reject(new Error(`compute thread failed: ${why}`));
-      logger.error({ err: why }, "compute thread failed; starting another");
-      try {
-        threads.push(spawn());
-      } catch (err) {
-        logger.error({ err: (err as Error).message }, "could not start a compute thread");
+      } else {
+        job?.reject(new Error(`compute thread failed: ${why}`));
+        logger.error({ err: why }, "compute thread failed; starting another");
+        try {
+          threads.push(spawn());
+        } catch (err) {
+          logger.error({ err: (err as Error).message }, "could not start a compute thread");
+        }
       }
       if (threads.length === 0) queue.splice(0).forEach(runInline);
       else dispatch();

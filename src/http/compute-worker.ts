@@ -6,9 +6,8 @@
  * anything else as an internal failure whose message is for the log only.
  */
 import { Database } from "bun:sqlite";
-import { computeChart } from "../engine/chart.ts";
 import { ChartError } from "../engine/types.ts";
-import { READY, type CLOSE, type ComputeReply, type ComputeRequest } from "./compute-pool.ts";
+import { inlineCompute, READY, type CLOSE, type ComputeReply, type ComputeRequest } from "./compute-pool.ts";
 import { inputOf } from "./series-source.ts";
 
 declare const self: Worker;
@@ -37,9 +36,7 @@ self.onmessage = (event: MessageEvent<ComputeRequest | typeof CLOSE>) => {
   const { id, source, params } = event.data;
   let reply: ComputeReply;
   try {
-    const input = inputOf(source, params, connection);
-    const result = computeChart(input, params);
-    reply = { id, ok: true, dataJson: JSON.stringify(result.data), diagnostics: result.diagnostics, nSymbols: input.symbols.length };
+    reply = { id, ok: true, ...inlineCompute(inputOf(source, params, connection), params) };
   } catch (err) {
     reply =
       err instanceof ChartError
