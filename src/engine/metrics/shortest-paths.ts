@@ -28,11 +28,15 @@ export interface ShortestPathMetrics {
  */
 export const SORTED_FRONTIER_MAX = 96;
 
-/** Moves node v with key (key, sq) left from slot i of the sorted frontier to its place. */
+/**
+ * Moves node v with key (key, sq) left from slot i of the sorted frontier to its place. sq is
+ * always the newest push counter, above every counter in the frontier, so only the distance
+ * decides: v stops behind every node of equal distance, as (distance, counter) order requires.
+ */
 function moveLeft(fr: Int32Array, fk: Float64Array, fs: Int32Array, pos: Int32Array, head: number, i: number, v: number, key: number, sq: number): void {
   while (i > head) {
     const pk = fk[i - 1];
-    if (!(key < pk || (key === pk && sq < fs[i - 1]))) break;
+    if (!(key < pk)) break;
     const pv = fr[i - 1];
     fr[i] = pv;
     fk[i] = pk;
@@ -46,12 +50,12 @@ function moveLeft(fr: Int32Array, fk: Float64Array, fs: Int32Array, pos: Int32Ar
   pos[v] = i;
 }
 
-/** Heap form: moves node v with key (key, sq) up from slot i. */
+/** Heap form: moves node v with key (key, sq) up from slot i; sq is the newest counter, as in moveLeft. */
 function siftUp(heap: Int32Array, hk: Float64Array, hs: Int32Array, pos: Int32Array, i: number, v: number, key: number, sq: number): void {
   while (i > 0) {
     const parent = (i - 1) >> 1;
     const pk = hk[parent];
-    if (!(key < pk || (key === pk && sq < hs[parent]))) break;
+    if (!(key < pk)) break;
     const pv = heap[parent];
     heap[i] = pv;
     hk[i] = pk;
@@ -156,6 +160,10 @@ export function dijkstraPathMetrics(g: Graph, wantBetweenness: boolean, wantClos
   const predHead = new Int32Array(n);
   const predNext = new Int32Array(nbr.length + 1);
   const predNode = new Int32Array(nbr.length + 1);
+  let maxDegree = 0;
+  for (let v = 0; v < n; v++) maxDegree = Math.max(maxDegree, offsets[v + 1] - offsets[v]);
+  // The edges of the node being finished that improve or tie a tentative distance.
+  const cand = new Int32Array(maxDegree);
   const shortest = shortestEdges(g);
   const compSize = componentSizes(g);
   // Between sources only the reached nodes are reset (below); every popped node leaves pos at -1.
@@ -204,7 +212,21 @@ export function dijkstraPathMetrics(g: Graph, wantBetweenness: boolean, wantClos
         // On complete graphs most relaxations fail this way (bench/engine.bench.ts).
         if (dv + shortest[v] > far) continue;
       }
-      for (let p = offsets[v], end = offsets[v + 1]; p < end; p++) {
+      // Candidates first, then the work on them. While the search still grows, whether an edge
+      // improves is unpredictable to the CPU, so the first loop has no branch on it: 6-7% faster
+      // on graphs it has not just seen (bench/engine.bench.ts). Once everything is reached (most
+      // of a complete graph's search) edges rarely improve, and the plain branch is cheaper.
+      let nc = 0;
+      if (far < 0) {
+        for (let p = offsets[v], end = offsets[v + 1]; p < end; p++) {
+          cand[nc] = p;
+          nc += +(dv + nbrD[p] <= seen[nbr[p]]);
+        }
+      } else {
+        for (let p = offsets[v], end = offsets[v + 1]; p < end; p++) if (dv + nbrD[p] <= seen[nbr[p]]) cand[nc++] = p;
+      }
+      for (let q = 0; q < nc; q++) {
+        const p = cand[q];
         const w = nbr[p];
         const vw = dv + nbrD[p];
         const sw = seen[w];
