@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { averageRanks, correlationMatrix, pearsonFromMoments } from "./correlation.ts";
 import { alignNifty, loadNifty } from "./fixtures/pipeline.ts";
 import { factorReturns } from "./fixtures/random-returns.ts";
+import { dotWorkspace, hasDotKernel, MAX_KERNEL_BYTES } from "./simd/dot-kernel.ts";
 
 function niftyReturns(lookback: number): Float64Array[] {
   const data = loadNifty();
@@ -83,4 +84,49 @@ test("a window given by start and length equals the same window as subarrays, bi
       expect([...correlationMatrix(series, method, start, length)]).toEqual([...correlationMatrix(views, method)]);
     }
   }
+});
+
+describe("the WebAssembly dot-product kernel (simd/dot-kernel.ts)", () => {
+  test("runs here, so the comparison below compares two implementations", () => {
+    expect(hasDotKernel).toBe(true);
+    expect(dotWorkspace(50, 60)).not.toBeNull();
+  });
+
+  test("gives matrices bit-identical to the scalar loops, ties and negations included", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 41 }),
+        fc.integer({ min: 2, max: 90 }),
+        fc.integer(),
+        fc.constantFrom("pearson", "spearman" as const),
+        (n, L, seed, method) => {
+          const series = factorReturns(n, L, seed);
+          // Exact ties: a copy and a negation of the first series.
+          if (n >= 3) {
+            series[1] = series[0].slice();
+            series[2] = series[0].map((v) => -v);
+          }
+          const simd = correlationMatrix(series, method, 0, L, true);
+          const scalar = correlationMatrix(series, method, 0, L, false);
+          for (let q = 0; q < n * n; q++) expect(Object.is(simd[q], scalar[q])).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  test("grows its memory for a large matrix and stays exact for small ones after it", () => {
+    for (const [n, L] of [[300, 252], [9, 20]] as const) {
+      const series = factorReturns(n, L, n);
+      const simd = correlationMatrix(series, "pearson", 0, L, true);
+      const scalar = correlationMatrix(series, "pearson", 0, L, false);
+      expect([...simd]).toEqual([...scalar]);
+    }
+  });
+
+  test("declines workspaces above MAX_KERNEL_BYTES (the scalar loops take those)", () => {
+    const [n, L] = [1500, 1000];
+    expect(8 * (n * L + n * n)).toBeGreaterThan(MAX_KERNEL_BYTES);
+    expect(dotWorkspace(n, L) === null).toBe(true);
+  });
 });

@@ -2,6 +2,7 @@
  * Correlation matrices for the network engine (DECISIONS §2.3): Pearson, or Spearman as
  * Pearson on average ranks. Pure functions on typed arrays.
  */
+import { dotWorkspace } from "./simd/dot-kernel.ts";
 import type { CorrMethod } from "./types.ts";
 
 function clip(x: number): number {
@@ -35,13 +36,20 @@ export function correlationMatrix(
   method: CorrMethod,
   start = 0,
   length = series.length > 0 ? series[0].length - start : 0,
+  simd = true,
 ): Float64Array {
   const n = series.length;
   const L = length;
+  // The WebAssembly kernel (simd/dot-kernel.ts) where it runs, else the loops below; both give
+  // bit-identical matrices. `simd` false forces the loops (the tests compare the two).
+  const ws = simd ? dotWorkspace(n, L) : null;
   // Centre, then rho = sxy / sqrt(sxx * syy): identical series give exactly 1 and rank-negated
   // series exactly -1 (sqrt(v * v) === v), so exact ties stay exact, as in the fixture generator.
-  const packed = new Float64Array(n * L);
-  const ss = new Float64Array(n);
+  // The kernel reads the centred series k-major (T[k*n + i]), the loops row after row.
+  const packed = ws ? ws.T : new Float64Array(n * L);
+  const si = ws ? 1 : L;
+  const sk = ws ? n : 1;
+  const ss = ws ? ws.S : new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const ranked = method === "spearman";
     const x = ranked ? averageRanks(series[i].subarray(start, start + L)) : series[i];
@@ -49,14 +57,19 @@ export function correlationMatrix(
     let mean = 0;
     for (let k = 0; k < L; k++) mean += x[o + k];
     mean /= L;
-    const oi = i * L;
+    const oi = i * si;
     let sq = 0;
     for (let k = 0; k < L; k++) {
       const ck = x[o + k] - mean;
-      packed[oi + k] = ck;
+      packed[oi + k * sk] = ck;
       sq += ck * ck;
     }
     ss[i] = sq;
+  }
+  if (ws) {
+    ws.dots();
+    ws.normalize();
+    return ws.D.slice();
   }
   // Centred series packed row after row. Two rows against four columns per sweep (8 dot
   // products from 6 loads per k); each dot product still sums k = 0..L-1 in order, so every entry
