@@ -19,6 +19,21 @@ import { stageTimes, timeMs as time } from "./engine-stages.ts";
 import { median } from "./median.ts";
 
 const ROOT = join(import.meta.dir, "..");
+
+// Both sides on one CPU. They never run at the same time (each waits for the other), and on a
+// shared VM the vCPUs' speeds differ from second to second: with the two processes on different
+// vCPUs the per-round ratios spanned 59–182x, pinned 90–107x (knn, one run each). So the bench
+// re-runs itself under `taskset` (Linux; the networkx process inherits the CPU).
+const PIN_ENV = "GRAPH_STATS_BENCH_CPU";
+if (process.env[PIN_ENV] === undefined && process.platform === "linux" && Bun.which("taskset") !== null) {
+  const cpu = String(cpus().length - 1);
+  const child = Bun.spawnSync(["taskset", "-c", cpu, process.execPath, import.meta.path, ...process.argv.slice(2)], {
+    env: { ...process.env, [PIN_ENV]: cpu },
+    stdout: "inherit",
+    stderr: "inherit",
+  });
+  process.exit(child.exitCode ?? 1);
+}
 /** Medians before the performance pass (commit e72edaf, same bench, same machine). */
 const BEFORE: Record<string, string> = {
   mst: "3.46 ms (29x)",
@@ -256,6 +271,7 @@ const md = [
   "",
   `Reproduce: \`npx bun bench/engine.bench.ts\` (runs \`/usr/bin/python3 bench/networkx/bench_networkx.py\` for the networkx column).`,
   `Machine: ${cpu}, ${cpus().length} threads, load average ${loadavg().map((x) => x.toFixed(1)).join(" ")} at the end; Bun ${Bun.version}; Python ${nx.python}, networkx ${nx.networkx}.`,
+  `Both sides ran pinned to ${process.env[PIN_ENV] === undefined ? "no CPU (taskset unavailable)" : `CPU ${process.env[PIN_ENV]} (taskset)`}: they take turns, and pinning them together keeps the VM's unequal vCPUs out of the ratios.`,
   `Data: NIFTY-50 daily closes, as-of ${ASOF}. Both sides start from aligned closes and run window → log returns →`,
   "correlation → graph → all five metrics (iterations to 1e-12) → Louvain + modularity; ours also builds the",
   `rounded JSON payload. ${ROUNDS} rounds; in each, every method runs ${NX_PER_ROUND} blocks of ${OURS_PER_BLOCK} runs on our side followed by one`,
