@@ -1,6 +1,7 @@
 /**
  * Correlation matrices for the network engine (DECISIONS §2.3): Pearson, or Spearman as
- * Pearson on average ranks. Pure functions on typed arrays.
+ * Pearson on average ranks. Pure functions on typed arrays: the only state is the SIMD kernel's
+ * scratch memory (simd/dot-kernel.ts), which no result refers to.
  */
 import { dotWorkspace } from "./simd/dot-kernel.ts";
 import type { CorrMethod } from "./types.ts";
