@@ -8,10 +8,9 @@ import { resolve } from "node:path";
 import { TARGETS } from "./build-targets.ts";
 
 const root = resolve(import.meta.dir, "..");
-const targets = TARGETS;
 
 let failed = false;
-for (const t of targets) {
+for (const t of TARGETS) {
   if (!t.entry.every((e) => existsSync(resolve(root, e)))) {
     console.error(`skip ${t.out}: ${t.entry.join(", ")} missing`);
     failed = true;

@@ -51,8 +51,8 @@ export function correlationMatrix(
   const si = ws ? 1 : L;
   const sk = ws ? n : 1;
   const ss = ws ? ws.S : new Float64Array(n);
+  const ranked = method === "spearman";
   for (let i = 0; i < n; i++) {
-    const ranked = method === "spearman";
     const x = ranked ? averageRanks(series[i].subarray(start, start + L)) : series[i];
     const o = ranked ? 0 : start;
     let mean = 0;

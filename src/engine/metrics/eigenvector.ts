@@ -17,6 +17,7 @@
  * answer is networkx's own, step for step.
  */
 import type { Graph } from "../graph.ts";
+import { connectedComponents } from "./components.ts";
 import { perronPair } from "./lanczos.ts";
 
 /** Shared by the engine and the golden-fixture generator (bench/networkx/generate_fixtures.py). */
@@ -71,34 +72,15 @@ export function eigenvectorByModes(g: Graph, tol: number, maxIter: number): Floa
   const n = g.n;
   const modes: Mode[] = [];
   const local = new Int32Array(n);
-  const comp = new Int32Array(n).fill(-1);
   const isolated: number[] = [];
-  const stack = new Int32Array(n);
   let worst = 0;
-  for (let s0 = 0; s0 < n; s0++) {
-    if (comp[s0] !== -1) continue;
-    if (g.offsets[s0 + 1] === g.offsets[s0]) {
-      comp[s0] = modes.length;
-      isolated.push(s0);
+  // Components in order of their smallest node; a single node has no edge (no self-loops).
+  for (const members of connectedComponents(g).members) {
+    if (members.length === 1) {
+      isolated.push(members[0]);
       continue;
     }
-    // Component nodes in ascending order: BFS marks, then a sorted copy.
-    let top = 0;
-    const members: number[] = [];
-    comp[s0] = modes.length;
-    stack[top++] = s0;
-    while (top > 0) {
-      const v = stack[--top];
-      members.push(v);
-      for (let p = g.offsets[v]; p < g.offsets[v + 1]; p++) {
-        const u = g.nbr[p];
-        if (comp[u] === -1) {
-          comp[u] = modes.length;
-          stack[top++] = u;
-        }
-      }
-    }
-    const nodes = Int32Array.from(members).sort();
+    const nodes = members.sort(); // ascending, as the literal iteration's sums run
     nodes.forEach((v, a) => (local[v] = a));
     const pair = perronPair(g, nodes, local);
     if (pair === null) return undefined;

@@ -24,33 +24,32 @@ export interface ShortestPathMetrics {
  *   short and new keys land near its end;
  * - above it, a binary heap fr[0..tail) (siftUp, popTop): shifting costs O(frontier) per move,
  *   which lost to the heap from about 100 nodes on complete graphs (2.5x slower at 500).
- * Keys sit beside the nodes (fk, fs) so a comparison reads no other array.
+ * Keys sit beside the nodes (fk; the heap's push counters in fs) so a comparison reads no other array.
  */
 export const SORTED_FRONTIER_MAX = 96;
 
 /**
- * Moves node v with key (key, sq) left from slot i of the sorted frontier to its place. sq is
- * always the newest push counter, above every counter in the frontier, so only the distance
- * decides: v stops behind every node of equal distance, as (distance, counter) order requires.
+ * Moves node v with distance key left from slot i of the sorted frontier to its place. Its push
+ * counter would be the newest, above every counter in the frontier, so only the distance decides:
+ * v stops behind every node of equal distance, as (distance, counter) order requires, and the
+ * sorted form keeps no counters at all.
  */
-function moveLeft(fr: Int32Array, fk: Float64Array, fs: Int32Array, pos: Int32Array, head: number, i: number, v: number, key: number, sq: number): void {
+function moveLeft(fr: Int32Array, fk: Float64Array, pos: Int32Array, head: number, i: number, v: number, key: number): void {
   while (i > head) {
     const pk = fk[i - 1];
     if (!(key < pk)) break;
     const pv = fr[i - 1];
     fr[i] = pv;
     fk[i] = pk;
-    fs[i] = fs[i - 1];
     pos[pv] = i;
     i--;
   }
   fr[i] = v;
   fk[i] = key;
-  fs[i] = sq;
   pos[v] = i;
 }
 
-/** Heap form: moves node v with key (key, sq) up from slot i; sq is the newest counter, as in moveLeft. */
+/** Heap form: moves node v with key (key, sq) up from slot i; sq is the newest counter, so only the distance decides (see moveLeft). */
 function siftUp(heap: Int32Array, hk: Float64Array, hs: Int32Array, pos: Int32Array, i: number, v: number, key: number, sq: number): void {
   while (i > 0) {
     const parent = (i - 1) >> 1;
@@ -237,7 +236,7 @@ export function dijkstraPathMetrics(g: Graph, wantBetweenness: boolean, wantClos
           seen[w] = vw;
           via[w] = v;
           const at = pos[w] === -1 ? tail++ : pos[w];
-          if (sorted) moveLeft(fr, fk, fs, pos, head, at, w, vw, counter++);
+          if (sorted) moveLeft(fr, fk, pos, head, at, w, vw);
           else siftUp(fr, fk, fs, pos, at, w, vw, counter++);
           sigma[w] = 0;
           predNode[predTop] = v;
