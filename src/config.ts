@@ -34,6 +34,15 @@ export const CONFIG_SCHEMA = z.object({
   sample: boolish.default(true),
   workers: intFrom("workers", 1, 64).default(1),
   computeThreads: intFrom("compute threads", 0, 64).default(1),
+  /** The address users reach the service at; the dashboard's sign-in redirect is `{publicUrl}/auth/callback`. */
+  publicUrl: z.url({ protocol: /^https?$/, error: "public url must be an http(s) URL" }).optional(),
+  oidcIssuer: z.url({ protocol: /^https?$/, error: "oidc issuer must be an http(s) URL" }).optional(),
+  oidcClientId: z.string().min(1).optional(),
+  oidcClientSecret: z.string().min(1).optional(),
+  /** `serve --dev`: the embedded development identity provider, on loopback only. */
+  dev: boolish.default(false),
+  /** The development identity provider's port (default: the service's port + 1). */
+  devIdpPort: intFrom("dev idp port", 0, 65535).optional(),
 });
 
 export type Config = z.infer<typeof CONFIG_SCHEMA>;

@@ -21,6 +21,12 @@ const OPTIONS = {
   "no-sample": { type: "boolean" },
   workers: { type: "string" },
   "compute-threads": { type: "string" },
+  "public-url": { type: "string" },
+  "oidc-issuer": { type: "string" },
+  "oidc-client-id": { type: "string" },
+  "oidc-client-secret": { type: "string" },
+  dev: { type: "boolean" },
+  "dev-idp-port": { type: "string" },
   // commands
   universe: { type: "string" },
   interval: { type: "string" },
@@ -87,6 +93,12 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     sample: v["no-sample"] ? false : undefined,
     workers: v.workers,
     computeThreads: v["compute-threads"],
+    publicUrl: v["public-url"],
+    oidcIssuer: v["oidc-issuer"],
+    oidcClientId: v["oidc-client-id"],
+    oidcClientSecret: v["oidc-client-secret"],
+    dev: v.dev ? true : undefined,
+    devIdpPort: v["dev-idp-port"],
   };
   let config: Config;
   try {
