@@ -4,6 +4,7 @@
  */
 import init from "./migrations/0000_init.sql" with { type: "text" };
 import usageDays from "./migrations/0001_usage_days.sql" with { type: "text" };
+import dashboardSessions from "./migrations/0002_dashboard_sessions.sql" with { type: "text" };
 
 export interface Migration {
   tag: string;
@@ -13,4 +14,5 @@ export interface Migration {
 export const MIGRATIONS: Migration[] = [
   { tag: "0000_init", sql: init },
   { tag: "0001_usage_days", sql: usageDays },
+  { tag: "0002_dashboard_sessions", sql: dashboardSessions },
 ];

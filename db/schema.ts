@@ -105,3 +105,37 @@ export const usageDays = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.day] })],
 );
+
+/**
+ * Dashboard sign-ins: an identity-provider account (issuer, subject) mapped to the API user
+ * whose tokens it generates (DECISIONS §5a). The first sign-in creates both.
+ */
+export const identities = sqliteTable(
+  "identities",
+  {
+    issuer: text("issuer").notNull(),
+    subject: text("subject").notNull(),
+    userId: text("user_id").notNull(),
+    name: text("name"),
+    createdAt: integer("created_at").notNull(),
+    lastSignInAt: integer("last_sign_in_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.issuer, t.subject] }), index("identities_user_idx").on(t.userId)],
+);
+
+/**
+ * Dashboard sessions, server-side. The cookie carries a random id; only its SHA-256 is stored, so
+ * a copy of the database cannot be replayed as cookies. `csrf` is the per-session CSRF token.
+ */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    userId: text("user_id").notNull(),
+    issuer: text("issuer").notNull(),
+    csrf: text("csrf").notNull(),
+    createdAt: integer("created_at").notNull(),
+    lastSeenAt: integer("last_seen_at").notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_seen_idx").on(t.lastSeenAt)],
+);
