@@ -24,7 +24,9 @@ export const CONFIG_SCHEMA = z.object({
   host: z.string().min(1).default("0.0.0.0"),
   db: z.string().min(1).default("./data/graph-stats.sqlite"),
   jwtSecret: z.string().min(16, "jwt secret must be at least 16 characters").optional(),
-  jwtPreviousSecrets: list.default([]),
+  jwtPreviousSecrets: list
+    .refine((all) => all.every((s) => s.length >= 16), "each previous jwt secret must be at least 16 characters, like the secret")
+    .default([]),
   tokenTtl: z.string().default("24h"),
   ratePerMinute: intFrom("rate per minute", 1, 1_000_000).default(1),
   ratePerDay: intFrom("rate per day", 1, 100_000_000).default(30),
