@@ -1,22 +1,84 @@
-/** Where the signing secret comes from: configuration, else one generated once and kept in the database. */
+/**
+ * Where the signing secret comes from: configuration, else one generated once and kept in the
+ * database. The database also keeps a fingerprint of the secret the server last started with, so
+ * the CLI never mints tokens with a secret the server does not use (DECISIONS §5).
+ */
 import type { Database } from "bun:sqlite";
+import { createHmac } from "node:crypto";
 
-const SETTING_KEY = "jwt_secret";
+const SECRET_KEY = "jwt_secret";
+/** Settings key of the fingerprint written by `serve`. */
+export const FINGERPRINT_KEY = "jwt_secret_fingerprint";
+/**
+ * The fingerprint is HMAC-SHA256 keyed by the secret over this fixed label (hex): it identifies the
+ * secret without revealing it, and unlike a bare hash it is useless as a check value for guesses
+ * made against other systems that hash secrets plainly.
+ */
+const FINGERPRINT_LABEL = "graph-stats jwt secret fingerprint v1";
+
+/** A command was given (or not given) a secret other than the server's. */
+export class SecretMismatchError extends Error {
+  override name = "SecretMismatchError";
+}
+
+export function secretFingerprint(secret: string): string {
+  return createHmac("sha256", secret).update(FINGERPRINT_LABEL).digest("hex");
+}
+
+const readSetting = (sqlite: Database, key: string) =>
+  (sqlite.query("SELECT value FROM settings WHERE key = ?").get(key) as { value: string } | null)?.value ?? null;
 
 /**
- * Returns `configured` when set; otherwise the secret stored in settings `jwt_secret`, generating
- * 32 random bytes (base64url) on first use. Logs that it generated one, never the secret itself.
- * Safe when several processes start together: the first insert wins and everyone reads it back.
+ * The server's secret: `configured` when set; otherwise the secret stored in settings `jwt_secret`,
+ * generating 32 random bytes (base64url) on first use. Records its fingerprint, and warns when it
+ * differs from the one recorded before (tokens minted earlier will be refused). Logs that it
+ * generated one, never the secret itself. Safe when several processes start together: the first
+ * insert wins and everyone reads it back.
  */
 export function resolveSecret(sqlite: Database, configured: string | undefined, log: (msg: string) => void): string {
-  if (configured) return configured;
-  const read = () => sqlite.query("SELECT value FROM settings WHERE key = ?").get(SETTING_KEY) as { value: string } | null;
-  const existing = read();
-  if (existing) return existing.value;
-  const fresh = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
-  const inserted = sqlite.query("INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)").run(SETTING_KEY, fresh);
-  if (inserted.changes === 1) {
-    log("no JWT secret configured: generated a new one and stored it in the database (settings.jwt_secret); tokens stay valid across restarts");
+  const secret = configured || storedOrGenerated(sqlite, log);
+  const fingerprint = secretFingerprint(secret);
+  const recorded = readSetting(sqlite, FINGERPRINT_KEY);
+  if (recorded !== fingerprint) {
+    sqlite.query("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(FINGERPRINT_KEY, fingerprint);
+    if (recorded !== null) {
+      log(`the JWT secret differs from the one this database last recorded (settings.${FINGERPRINT_KEY}): tokens signed with the old one are refused unless it is listed in --jwt-previous-secrets`);
+    }
   }
-  return read()!.value;
+  return secret;
+}
+
+/**
+ * The secret a one-shot command (`token create`) signs with: the server's, checked against the
+ * fingerprint `serve` recorded. Throws SecretMismatchError naming the setting when this command's
+ * secret is not the server's, instead of generating one the server would refuse. Before any server
+ * ran it resolves (and records) the secret as `serve` would.
+ */
+export function secretForMinting(sqlite: Database, configured: string | undefined, log: (msg: string) => void): string {
+  const recorded = readSetting(sqlite, FINGERPRINT_KEY);
+  if (recorded === null) return resolveSecret(sqlite, configured, log);
+  if (configured) {
+    if (secretFingerprint(configured) === recorded) return configured;
+    throw new SecretMismatchError(
+      `the JWT secret given (--jwt-secret or GRAPH_STATS_JWT_SECRET) does not match the one the server was last started with ` +
+        `(settings.${FINGERPRINT_KEY}); tokens signed with it would be refused — give the server's secret`,
+    );
+  }
+  const stored = readSetting(sqlite, SECRET_KEY);
+  if (stored !== null && secretFingerprint(stored) === recorded) return stored;
+  throw new SecretMismatchError(
+    `the server was last started with a configured JWT secret, and this command was given none: set GRAPH_STATS_JWT_SECRET ` +
+      `(or pass --jwt-secret) to the server's secret (the database keeps only its fingerprint, settings.${FINGERPRINT_KEY})`,
+  );
+}
+
+function storedOrGenerated(sqlite: Database, log: (msg: string) => void): string {
+  const existing = readSetting(sqlite, SECRET_KEY);
+  if (existing !== null) return existing;
+  const fresh = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+  const inserted = sqlite.query("INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)").run(SECRET_KEY, fresh);
+  if (inserted.changes === 1) {
+    log(`no JWT secret configured: generated a new one and stored it in the database (settings.${SECRET_KEY}); tokens stay valid across restarts`);
+  }
+  return readSetting(sqlite, SECRET_KEY)!;
 }

@@ -6,16 +6,24 @@
 import { createLogger } from "../logger.ts";
 import { prepareDatabase, startServer } from "../http/server.ts";
 import { resolveSecret } from "../auth/index.ts";
-import type { ParsedArgs } from "./args.ts";
+import { parseDuration } from "../auth/duration.ts";
+import { UsageError, type ParsedArgs } from "./args.ts";
+import { recordServerSettings } from "./server-settings.ts";
 
 const WORKER_ENV = "GRAPH_STATS_WORKER_CHILD";
 
 export async function serveCommand(args: ParsedArgs): Promise<number> {
   const { config } = args;
+  try {
+    parseDuration(config.tokenTtl); // token create uses it: refuse it here rather than there
+  } catch (err) {
+    throw new UsageError(`--token-ttl (GRAPH_STATS_TOKEN_TTL): ${(err as Error).message}`);
+  }
   const logger = createLogger(config.logLevel, 1, true);
   if (config.workers > 1 && process.env[WORKER_ENV] !== "1") return supervise(args, logger);
 
   const server = startServer(config, logger, { reusePort: config.workers > 1 });
+  recordServerSettings(server.opened.sqlite, config);
   const ready = { port: server.port, host: config.host, db: config.db, worker: process.env[WORKER_ENV] === "1" };
   // Scripts wait for this line, so it is printed whatever the log level.
   if (logger.isLevelEnabled("info")) logger.info(ready, "listening");
@@ -41,6 +49,7 @@ async function supervise(args: ParsedArgs, logger: ReturnType<typeof createLogge
   const { config } = args;
   const opened = prepareDatabase(config, logger);
   resolveSecret(opened.sqlite, config.jwtSecret, (msg) => logger.warn(msg));
+  recordServerSettings(opened.sqlite, config);
   opened.sqlite.close();
   let port = config.port;
   if (port === 0) {

@@ -1,8 +1,13 @@
-/** `token create|list|revoke`: minting uses the same secret resolution as `serve`. */
-import { listTokens, mintToken, parseDuration, recordToken, resolveSecret, revokeToken } from "../auth/index.ts";
+/**
+ * `token create|list|revoke`: minting uses the server's secret (checked against the fingerprint
+ * `serve` recorded) and its token lifetime, and creates the user so it can be disabled at once.
+ */
+import { ensureUser, listTokens, mintToken, parseDuration, recordToken, revokeToken } from "../auth/index.ts";
+import { secretForMinting } from "../auth/secret.ts";
 import { systemClock } from "../clock.ts";
 import { intFlag, UsageError, type ParsedArgs } from "./args.ts";
 import { openForCommand } from "./run.ts";
+import { agreedSettings } from "./server-settings.ts";
 
 const USER_ID = /^[A-Za-z0-9@._:-]{1,128}$/;
 
@@ -27,31 +32,41 @@ function userIds(args: ParsedArgs): string[] {
 
 async function create(args: ParsedArgs): Promise<number> {
   const ids = userIds(args);
-  let ttlSeconds: number;
-  try {
-    ttlSeconds = parseDuration(args.flags.ttl ?? args.config.tokenTtl);
-  } catch (err) {
-    throw new UsageError(`--ttl: ${(err as Error).message}`);
-  }
+  if (args.flags.ttl !== undefined) ttlSeconds("--ttl", args.flags.ttl); // a usage error before the database is touched
   const opened = openForCommand(args);
   try {
-    const secret = resolveSecret(opened.sqlite, args.config.jwtSecret, (m) => console.error(m));
+    const agreed = agreedSettings(opened.sqlite, args);
+    for (const note of agreed.notes) console.error(`graph-stats: ${note}`);
+    const ttl = args.flags.ttl !== undefined ? ttlSeconds("--ttl", args.flags.ttl) : ttlSeconds("--token-ttl", agreed.tokenTtl);
+    const secret = secretForMinting(opened.sqlite, args.config.jwtSecret, (m) => console.error(m));
     const out: { user: string; token: string; jti: string; expires_at: string }[] = [];
+    const now = Date.now();
     const record = opened.sqlite.transaction((minted: { jti: string; userId: string; iat: number; exp: number }[]) => {
-      for (const m of minted) recordToken(opened.sqlite, { jti: m.jti, userId: m.userId, issuedAt: m.iat * 1000, expiresAt: m.exp * 1000 });
+      for (const m of minted) {
+        ensureUser(opened.sqlite, m.userId, args.flags.email, now);
+        recordToken(opened.sqlite, { jti: m.jti, userId: m.userId, issuedAt: m.iat * 1000, expiresAt: m.exp * 1000 });
+      }
     });
     const minted = [];
     for (const userId of ids) {
-      const t = await mintToken({ secret, userId, ttlSeconds, clock: systemClock, email: args.flags.email });
+      const t = await mintToken({ secret, userId, ttlSeconds: ttl, clock: systemClock, email: args.flags.email });
       minted.push({ ...t, userId });
       out.push({ user: userId, token: t.token, jti: t.jti, expires_at: new Date(t.exp * 1000).toISOString() });
     }
-    record(minted);
+    record.immediate(minted);
     if (args.flags.json) console.log(JSON.stringify(out, null, 2));
     else for (const t of out) console.log(t.token);
     return 0;
   } finally {
     opened.sqlite.close();
+  }
+}
+
+function ttlSeconds(flag: string, raw: string): number {
+  try {
+    return parseDuration(raw);
+  } catch (err) {
+    throw new UsageError(`${flag}: ${(err as Error).message}`);
   }
 }
 

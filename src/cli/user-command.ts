@@ -2,6 +2,7 @@
 import { createUser, getUser, setDisabled, setLimits } from "../auth/index.ts";
 import { intFlag, UsageError, type ParsedArgs } from "./args.ts";
 import { openForCommand } from "./run.ts";
+import { agreedSettings } from "./server-settings.ts";
 
 export function userCommand(args: ParsedArgs): number {
   const [sub, id] = args.positionals;
@@ -34,8 +35,11 @@ export function userCommand(args: ParsedArgs): number {
     if (args.flags.reset) setLimits(sqlite, id, null);
     else if (perMinute !== undefined || perDay !== undefined) setLimits(sqlite, id, { perMinute, perDay });
     const u = getUser(sqlite, id)!;
+    // The defaults shown are the server's (recorded by serve), not this shell's environment.
+    const defaults = agreedSettings(sqlite, args);
+    for (const note of defaults.notes.filter((n) => n.includes("RATE_"))) console.error(`graph-stats: ${note}`);
     const show = (own: number | null, global: number) => (own === null ? `${global} (default)` : String(own));
-    console.log(`user ${id}: per_minute ${show(u.perMinute, args.config.ratePerMinute)}, per_day ${show(u.perDay, args.config.ratePerDay)}${u.disabled ? ", disabled" : ""}`);
+    console.log(`user ${id}: per_minute ${show(u.perMinute, defaults.ratePerMinute)}, per_day ${show(u.perDay, defaults.ratePerDay)}${u.disabled ? ", disabled" : ""}`);
     return 0;
   } finally {
     sqlite.close();
