@@ -9,6 +9,7 @@ import { resolveSecret } from "../auth/index.ts";
 import { parseDuration } from "../auth/duration.ts";
 import { UsageError, type ParsedArgs } from "./args.ts";
 import { recordServerSettings } from "./server-settings.ts";
+import { superviseWorkers } from "./worker-supervisor.ts";
 
 const WORKER_ENV = "GRAPH_STATS_WORKER_CHILD";
 
@@ -44,7 +45,7 @@ export async function serveCommand(args: ParsedArgs): Promise<number> {
   return 0;
 }
 
-/** Prepares the database once, then runs N children on one port and forwards signals to them. */
+/** Prepares the database once, then runs N children on one port (see worker-supervisor.ts). */
 async function supervise(args: ParsedArgs, logger: ReturnType<typeof createLogger>): Promise<number> {
   const { config } = args;
   const opened = prepareDatabase(config, logger);
@@ -60,16 +61,11 @@ async function supervise(args: ParsedArgs, logger: ReturnType<typeof createLogge
   }
   const self = Bun.main.startsWith("/$bunfs/") ? [process.execPath] : [process.execPath, Bun.main];
   const argv = process.argv.slice(2).filter((a, i, all) => !(a === "--port" || all[i - 1] === "--port" || a.startsWith("--port=")));
-  const children = Array.from({ length: config.workers }, () =>
+  logger.info({ port, workers: config.workers }, "supervising workers");
+  const spawn = () =>
     Bun.spawn([...self, ...argv, "--port", String(port)], {
       env: { ...process.env, [WORKER_ENV]: "1" },
       stdio: ["ignore", "inherit", "inherit"],
-    }),
-  );
-  logger.info({ port, workers: config.workers }, "supervising workers");
-  const forward = (signal: NodeJS.Signals) => children.forEach((c) => c.kill(signal));
-  process.on("SIGTERM", () => forward("SIGTERM"));
-  process.on("SIGINT", () => forward("SIGINT"));
-  const codes = await Promise.all(children.map((c) => c.exited));
-  return codes.every((c) => c === 0) ? 0 : 1;
+    });
+  return superviseWorkers({ workers: config.workers, spawn, logger });
 }

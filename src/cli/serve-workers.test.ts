@@ -1,0 +1,67 @@
+/**
+ * Issue #12 item 11 (DECISIONS §8: `serve --workers N` replaces a worker that dies): a real
+ * supervisor with two real workers on one port; its workers are SIGKILLed and it must replace
+ * them, log each restart, and on SIGTERM stop restarting and exit with everything it started.
+ */
+import { afterAll, expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { spawnServer, type ServerProcess } from "../http/test-support/process.ts";
+
+let server: ServerProcess | undefined;
+afterAll(() => {
+  if (server && server.proc.exitCode === null) server.proc.kill("SIGKILL");
+});
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const json = (lines: string[]) => lines.flatMap((l) => { try { return [JSON.parse(l)]; } catch { return []; } });
+const listeningPids = (s: ServerProcess) => json(s.logs).filter((j) => j.msg === "listening" && j.worker).map((j) => j.pid as number);
+
+async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; logs:\n${server?.logs.join("\n")}`);
+    await Bun.sleep(25);
+  }
+}
+
+test("a SIGKILLed worker is replaced and logged; SIGTERM stops the restarts and everything exits", async () => {
+  const db = join(mkdtempSync(join(tmpdir(), "gs-workers-")), "graph-stats.sqlite");
+  server = await spawnServer(["--port", "0", "--db", db, "--no-sample", "--workers", "2", "--jwt-secret", "workers-secret-0123456789"], { listening: 2 });
+  const s = server;
+  const [first, second] = listeningPids(s) as [number, number];
+  expect(first).not.toBe(second);
+
+  process.kill(first, "SIGKILL");
+  const restart = await until("the restart line", () => json(s.logs).find((j) => j.msg === "worker died; restarting" && j.pid === first));
+  expect(restart.signal).toBe("SIGKILL");
+  expect(restart.code).toBeNull();
+  expect(restart.delay_ms).toBe(500);
+  const replacement = await until("a replacement worker", () => listeningPids(s).find((p) => p !== first && p !== second));
+
+  // With both original workers dead, whatever answers is a replacement.
+  process.kill(second, "SIGKILL");
+  await until("the second worker's death", () => !alive(second));
+  const res = await fetch(`${s.base}/health`);
+  expect(res.status).toBe(200);
+  expect(alive(replacement)).toBe(true);
+  await until("the second restart line", () => json(s.logs).find((j) => j.msg === "worker died; restarting" && j.pid === second));
+  await until("two workers again", () => listeningPids(s).length === 4);
+
+  const workers = listeningPids(s).slice(2);
+  const code = await s.stop("SIGTERM");
+  expect(code).toBe(0);
+  for (const pid of workers) expect(alive(pid)).toBe(false);
+  const after = s.logs.slice(s.logs.findIndex((l) => l.includes("shutting down")));
+  expect(after.some((l) => l.includes("restarting"))).toBe(false);
+}, 60_000);
