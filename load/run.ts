@@ -3,13 +3,13 @@
  * port, raised limits), mints tokens, runs `k6 run load/<script>.js` against it, then stops the server.
  * Exit codes: k6's own (0 passed, 99 thresholds failed, ...); 2 usage; 3 k6 not found; 4 server failed.
  * Settings: LOAD_USERS (tokens to mint, default 100 or -e VUS if larger), LOAD_RATE_PER_MINUTE (2),
- * LOAD_RATE_PER_DAY (1000), K6 (path to k6).
+ * LOAD_RATE_PER_DAY (1000), K6 (path to k6), LOAD_OUT_DIR (where the summary JSON goes, default .k6-out/).
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
-import { EXIT_NO_K6, SCRIPTS, envArgs, findK6, k6RunArgs, noK6Message } from "./runner/k6.ts";
+import { EXIT_NO_K6, SCRIPTS, envArgs, findK6, k6RunArgs, noK6Message, workspaceK6 } from "./runner/k6.ts";
 import { graphStatsCommand, mintTokens, startServer, type RunningServer } from "./runner/server.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -30,7 +30,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(script ? `unknown load script '${script}'\n${USAGE}` : USAGE);
     return 2;
   }
-  const k6 = findK6(process.env);
+  const k6 = findK6(process.env, [workspaceK6(ROOT)]);
   if (!k6) {
     console.error(noK6Message(script));
     return EXIT_NO_K6;
@@ -59,7 +59,10 @@ async function main(argv: string[]): Promise<number> {
     const tokensPath = join(dir, "tokens.json");
     writeFileSync(tokensPath, await mintTokens(command, dbPath, secret, users, `load-${Date.now().toString(36)}-`));
     console.error(`load: graph-stats at ${server.baseUrl} (limits ${ratePerMinute}/min, ${ratePerDay}/day), ${users} tokens in ${tokensPath}`);
-    const vars = { BASE_URL: server.baseUrl, TOKENS: tokensPath, JWT_SECRET: secret };
+    // The summary JSON goes to a gitignored directory, not the caller's working directory.
+    const outDir = resolve(process.env.LOAD_OUT_DIR || join(ROOT, ".k6-out"));
+    mkdirSync(outDir, { recursive: true });
+    const vars = { BASE_URL: server.baseUrl, TOKENS: tokensPath, JWT_SECRET: secret, SUMMARY_DIR: outDir };
     const proc = Bun.spawn([k6, ...k6RunArgs(join(ROOT, "load", `${script}.js`), vars, k6Args)], { stdio: ["inherit", "inherit", "inherit"] });
     return await proc.exited;
   } finally {

@@ -47,8 +47,10 @@ export function mintServiceToken(secret, p, signer) {
 }
 
 /**
- * @typedef {{ name: string, authorization: string | null, message: string }} BadTokenCase
- *   `authorization` null means no Authorization header; `message` is the exact 401 message (DECISIONS §5).
+ * @typedef {{ name: string, authorization: string | null, message: string, tokenSent: boolean }} BadTokenCase
+ *   `authorization` null means no Authorization header; `message` is the exact 401 message (DECISIONS §5);
+ *   `tokenSent` says whether a bearer token was presented (a non-empty credential after `Bearer `), which
+ *   decides whether the challenge carries `error="invalid_token"` (RFC 6750 §3.1).
  */
 
 const MALFORMED_HEADER = "malformed authorization header: expected 'Bearer <token>'";
@@ -67,27 +69,27 @@ export function badTokenCases(p, signer) {
   const hs256 = { alg: 'HS256', typ: 'JWT' };
   /** @type {BadTokenCase[]} */
   const cases = [
-    { name: 'missing', authorization: null, message: 'missing bearer token' },
-    { name: 'wrong-scheme', authorization: 'Basic dXNlcjpwYXNz', message: MALFORMED_HEADER },
-    { name: 'scheme-only', authorization: 'Bearer', message: MALFORMED_HEADER },
-    { name: 'two-tokens', authorization: 'Bearer abc.def.ghi extra', message: MALFORMED_HEADER },
-    { name: 'not-a-jwt', authorization: 'Bearer not-a-jwt', message: 'malformed token' },
-    { name: 'garbage-segments', authorization: 'Bearer !!!.@@@.###', message: 'malformed token' },
-    { name: 'forged', authorization: `Bearer ${signJwt(hs256, claims, forgeSecret, signer)}`, message: 'invalid token signature' },
-    { name: 'alg-none', authorization: `Bearer ${signJwt({ alg: 'none', typ: 'JWT' }, claims, '', signer)}`, message: 'unsupported token algorithm' },
+    { name: 'missing', authorization: null, message: 'missing bearer token', tokenSent: false },
+    { name: 'wrong-scheme', authorization: 'Basic dXNlcjpwYXNz', message: MALFORMED_HEADER, tokenSent: false },
+    { name: 'scheme-only', authorization: 'Bearer', message: MALFORMED_HEADER, tokenSent: false },
+    { name: 'two-tokens', authorization: 'Bearer abc.def.ghi extra', message: MALFORMED_HEADER, tokenSent: true },
+    { name: 'not-a-jwt', authorization: 'Bearer not-a-jwt', message: 'malformed token', tokenSent: true },
+    { name: 'garbage-segments', authorization: 'Bearer !!!.@@@.###', message: 'malformed token', tokenSent: true },
+    { name: 'forged', authorization: `Bearer ${signJwt(hs256, claims, forgeSecret, signer)}`, message: 'invalid token signature', tokenSent: true },
+    { name: 'alg-none', authorization: `Bearer ${signJwt({ alg: 'none', typ: 'JWT' }, claims, '', signer)}`, message: 'unsupported token algorithm', tokenSent: true },
   ];
   if (p.validToken) {
     const parts = p.validToken.split('.');
     const tampered = signer.b64url(JSON.stringify(Object.assign({}, claims, { sub: 'someone-else' })));
-    cases.push({ name: 'tampered-payload', authorization: `Bearer ${parts[0]}.${tampered}.${parts[2]}`, message: 'invalid token signature' });
+    cases.push({ name: 'tampered-payload', authorization: `Bearer ${parts[0]}.${tampered}.${parts[2]}`, message: 'invalid token signature', tokenSent: true });
   }
   if (p.secret) {
     const s = p.secret;
     cases.push(
-      { name: 'expired', authorization: `Bearer ${signJwt(hs256, Object.assign({}, claims, { iat: p.nowSec - 7200, exp: p.nowSec - 3600 }), s, signer)}`, message: 'token expired — generate a new token' },
-      { name: 'not-yet-valid', authorization: `Bearer ${signJwt(hs256, Object.assign({}, claims, { iat: p.nowSec + 3600, exp: p.nowSec + 7200 }), s, signer)}`, message: 'token not yet valid' },
-      { name: 'no-sub', authorization: `Bearer ${signJwt(hs256, { iat: p.nowSec, exp: p.nowSec + 3600, jti: claims.jti, iss: ISSUER }, s, signer)}`, message: "token missing required claim 'sub'" },
-      { name: 'hs512', authorization: `Bearer ${signJwt({ alg: 'HS512', typ: 'JWT' }, claims, s, signer)}`, message: 'unsupported token algorithm' }
+      { name: 'expired', authorization: `Bearer ${signJwt(hs256, Object.assign({}, claims, { iat: p.nowSec - 7200, exp: p.nowSec - 3600 }), s, signer)}`, message: 'token expired — generate a new token', tokenSent: true },
+      { name: 'not-yet-valid', authorization: `Bearer ${signJwt(hs256, Object.assign({}, claims, { iat: p.nowSec + 3600, exp: p.nowSec + 7200 }), s, signer)}`, message: 'token not yet valid', tokenSent: true },
+      { name: 'no-sub', authorization: `Bearer ${signJwt(hs256, { iat: p.nowSec, exp: p.nowSec + 3600, jti: claims.jti, iss: ISSUER }, s, signer)}`, message: "token missing required claim 'sub'", tokenSent: true },
+      { name: 'hs512', authorization: `Bearer ${signJwt({ alg: 'HS512', typ: 'JWT' }, claims, s, signer)}`, message: 'unsupported token algorithm', tokenSent: true }
     );
   }
   return cases;

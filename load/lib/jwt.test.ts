@@ -57,7 +57,8 @@ describe("badTokenCases", () => {
     expect(tokenOf("alg-none").endsWith(".")).toBe(true);
   });
   test("every case carries the exact DECISIONS §5 message", () => {
-    expect(byName.missing).toEqual({ name: "missing", authorization: null, message: "missing bearer token" });
+    expect(byName.missing).toEqual({ name: "missing", authorization: null, message: "missing bearer token", tokenSent: false });
+    expect(cases.filter((c) => !c.tokenSent).map((c) => c.name)).toEqual(["missing", "wrong-scheme", "scheme-only"]);
     expect(byName["wrong-scheme"].message).toBe("malformed authorization header: expected 'Bearer <token>'");
     expect(byName.expired.message).toBe("token expired — generate a new token");
     expect(byName["no-sub"].message).toBe("token missing required claim 'sub'");

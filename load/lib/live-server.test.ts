@@ -9,6 +9,7 @@ import { graphStatsCommand, mintTokens, startServer, type RunningServer } from "
 import { checkEnvelope, errorCode } from "./envelope.js";
 import { checkCommonHeaders, checkRateLimitHeaders, headerValue, parseRateLimits } from "./headers.js";
 import { badTokenCases, type Signer } from "./jwt.js";
+import { checkChallenge } from "./challenge.js";
 import { parseTokenList } from "./tokens.js";
 import { createLedger, type Observation } from "./admission.js";
 import { DEFAULT_FIRST_ASOF, DEFAULT_HEAVY_QUERY, DEFAULT_LAST_ASOF, dateOption, heavyQuery } from "./heavy.js";
@@ -57,7 +58,8 @@ describe("lib checks on real responses", () => {
       const res = await get("/v1/graph-stats/chart", c.authorization === null ? {} : { Authorization: c.authorization });
       const problems = checkEnvelope(res.body, { success: false, code: "UNAUTHORIZED", message: c.message });
       expect({ name: c.name, status: res.status, problems }).toEqual({ name: c.name, status: 401, problems: [] });
-      expect(headerValue(res.headers, "WWW-Authenticate")).toStartWith('Bearer realm="graph-stats"');
+      const challenge = checkChallenge(headerValue(res.headers, "WWW-Authenticate"), c);
+      expect({ name: c.name, challenge }).toEqual({ name: c.name, challenge: [] });
     }
   });
 

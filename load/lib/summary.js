@@ -62,8 +62,23 @@ function fmt(n) {
 }
 
 /**
- * The object `handleSummary` returns: the JSON file (path from `SUMMARY`, default
- * `load-summary-<script>.json`) and the text on stdout.
+ * Where the JSON summary goes, never the working directory: `SUMMARY` (a file path), else
+ * `<SUMMARY_DIR>/<script>-summary.json` (the directory must exist; `npm run load` passes `.k6-out/`),
+ * else `graph-stats-load-<script>-summary.json` in the system temp directory.
+ * @param {string} script
+ * @param {Record<string, string | undefined>} env k6's `__ENV` (which includes the system environment)
+ * @returns {string}
+ */
+export function summaryPath(script, env) {
+  if (env.SUMMARY) return env.SUMMARY;
+  if (env.SUMMARY_DIR) return `${env.SUMMARY_DIR.replace(/[\\/]+$/, '')}/${script}-summary.json`;
+  const tmp = (env.TMPDIR || env.TEMP || env.TMP || '/tmp').replace(/[\\/]+$/, '');
+  return `${tmp}/graph-stats-load-${script}-summary.json`;
+}
+
+/**
+ * The object `handleSummary` returns: the JSON file (at `summaryPath`) and the text on stdout, which
+ * ends by naming the file.
  * @param {SummaryData} data
  * @param {{ script: string, baseUrl: string, extra?: Record<string, unknown> }} meta
  * @param {Record<string, string | undefined>} env
@@ -71,9 +86,10 @@ function fmt(n) {
  */
 export function summaryOutputs(data, meta, env) {
   const s = buildSummary(data, meta);
+  const path = summaryPath(meta.script, env);
   /** @type {Record<string, string>} */
-  const out = { stdout: summaryText(s) };
-  out[env.SUMMARY || `load-summary-${meta.script}.json`] = `${JSON.stringify(s, null, 2)}\n`;
+  const out = { stdout: `${summaryText(s)}  summary JSON: ${path}\n` };
+  out[path] = `${JSON.stringify(s, null, 2)}\n`;
   return out;
 }
 

@@ -40,10 +40,16 @@ describe("buildSummary", () => {
 });
 
 describe("summaryOutputs / p95Growth", () => {
-  test("writes the JSON to SUMMARY or a per-script default", () => {
-    expect(Object.keys(summaryOutputs(data, { script: "demo", baseUrl: "b" }, {})).sort()).toEqual(["load-summary-demo.json", "stdout"]);
+  test("writes the JSON to SUMMARY, else into SUMMARY_DIR, else the temp directory — never the working directory", () => {
+    const file = (env: Record<string, string>) => Object.keys(summaryOutputs(data, { script: "demo", baseUrl: "b" }, env)).filter((k) => k !== "stdout");
+    expect(file({ SUMMARY: "/tmp/s.json", SUMMARY_DIR: "/x", TMPDIR: "/t" })).toEqual(["/tmp/s.json"]);
+    expect(file({ SUMMARY_DIR: "/work/.k6-out/", TMPDIR: "/t" })).toEqual(["/work/.k6-out/demo-summary.json"]);
+    expect(file({ TMPDIR: "/var/tmp/" })).toEqual(["/var/tmp/graph-stats-load-demo-summary.json"]);
+    expect(file({ TEMP: "C:\\Temp" })).toEqual(["C:\\Temp/graph-stats-load-demo-summary.json"]);
+    expect(file({})).toEqual(["/tmp/graph-stats-load-demo-summary.json"]);
     const out = summaryOutputs(data, { script: "demo", baseUrl: "b" }, { SUMMARY: "/tmp/s.json" });
     expect(JSON.parse(out["/tmp/s.json"]).script).toBe("demo");
+    expect(out.stdout).toEndWith("  summary JSON: /tmp/s.json\n");
   });
   test("growth is late p95 over early p95", () => {
     expect(p95Growth(data, "graphstats_latency_early", "graphstats_latency_late")).toBe(2.5);

@@ -1,5 +1,6 @@
 /** Locating k6 and building its command line for a load run. */
 import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 
 /** Scripts `npm run load` knows by name. */
 export const SCRIPTS = ["smoke", "demo", "limits", "auth", "soak", "compute"] as const;
@@ -7,10 +8,18 @@ export const SCRIPTS = ["smoke", "demo", "limits", "auth", "soak", "compute"] as
 /** Exit code when k6 is not available. */
 export const EXIT_NO_K6 = 3;
 
-/** `K6` from the environment (a path), else `k6` on PATH, else null. */
-export function findK6(env: Record<string, string | undefined>): string | null {
+/**
+ * A k6 binary that may sit beside a checkout of this repository in a development workspace. The repo
+ * never requires it: it is only the last place looked.
+ */
+export function workspaceK6(root: string): string {
+  return resolve(root, "..", "shared", "tools", "k6", "k6");
+}
+
+/** `K6` from the environment (a path), else `k6` on PATH, else the first of `fallbacks` that exists, else null. */
+export function findK6(env: Record<string, string | undefined>, fallbacks: string[] = []): string | null {
   if (env.K6) return existsSync(env.K6) ? env.K6 : null;
-  return Bun.which("k6", { PATH: env.PATH ?? "" });
+  return Bun.which("k6", { PATH: env.PATH ?? "" }) ?? fallbacks.find((f) => existsSync(f)) ?? null;
 }
 
 /** What to tell a user without k6, including how to run the script by hand. */

@@ -1,19 +1,19 @@
 // The `npm run load` runner, run for real as a subprocess. k6 cannot be installed here, so the with-k6
 // path uses a stand-in `k6` on PATH that records what it was given and calls the server the runner started.
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseTokenList } from "../lib/tokens.js";
-import { envArgs, k6RunArgs } from "./k6.ts";
+import { envArgs, findK6, k6RunArgs, workspaceK6 } from "./k6.ts";
 import { portOf } from "./server.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const work = mkdtempSync(join(tmpdir(), "gs-load-runner-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-async function runner(args: string[], env: Record<string, string | undefined>) {
-  const proc = Bun.spawn([process.execPath, join(ROOT, "load", "run.ts"), ...args], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" });
+async function runner(args: string[], env: Record<string, string | undefined>, root = ROOT) {
+  const proc = Bun.spawn([process.execPath, join(root, "load", "run.ts"), ...args], { cwd: root, env, stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { stdout, stderr, code };
 }
@@ -23,7 +23,10 @@ describe("npm run load", () => {
     const empty = join(work, "empty-path");
     rmSync(empty, { recursive: true, force: true });
     Bun.spawnSync(["mkdir", "-p", empty]);
-    const r = await runner(["smoke"], { PATH: empty, HOME: process.env.HOME });
+    // A copy of load/ with no workspace k6 beside it, so the last fallback finds nothing either.
+    const lone = join(work, "lone-checkout");
+    cpSync(join(ROOT, "load"), join(lone, "load"), { recursive: true });
+    const r = await runner(["smoke"], { PATH: empty, HOME: process.env.HOME }, lone);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain("k6 was not found (looked for $K6, then 'k6' on PATH), so load/smoke.js cannot run here.");
     expect(r.stderr).toContain("k6 run -e BASE_URL=http://127.0.0.1:8080 -e TOKENS=$PWD/tokens.json load/smoke.js");
@@ -53,7 +56,8 @@ cp "$tokens" "${out}.tokens"
 exit 7
 `);
     chmodSync(join(bin, "k6"), 0o755);
-    const r = await runner(["limits", "-e", "VUS=120", "-e", "BURSTS=1"], { ...process.env, PATH: `${bin}:${process.env.PATH}`, K6: undefined });
+    const outDir = join(work, "summaries", "nested");
+    const r = await runner(["limits", "-e", "VUS=120", "-e", "BURSTS=1"], { ...process.env, PATH: `${bin}:${process.env.PATH}`, K6: undefined, LOAD_OUT_DIR: outDir });
     expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: 7 });
 
     const args = readFileSync(`${out}.args`, "utf8").trim().split("\n");
@@ -63,6 +67,9 @@ exit 7
     expect(vars.BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(vars.JWT_SECRET).toMatch(/^[0-9a-f]{48}$/);
     expect(vars.VUS).toBe("120");
+    // The summary goes to the output directory (created for k6, which cannot create it), not the cwd.
+    expect(vars.SUMMARY_DIR).toBe(outDir);
+    expect(existsSync(outDir)).toBe(true);
     expect(JSON.parse(readFileSync(`${out}.health`, "utf8")).data.status).toBe("ok");
     const tokens = parseTokenList(readFileSync(`${out}.tokens`, "utf8"), "tokens");
     expect(tokens.length).toBe(120);
@@ -74,6 +81,21 @@ exit 7
 });
 
 describe("runner helpers", () => {
+  test("findK6: $K6 first, then k6 on PATH, then the first fallback that exists", () => {
+    const bin = join(work, "which-bin");
+    Bun.spawnSync(["mkdir", "-p", bin]);
+    writeFileSync(join(bin, "k6"), "#!/bin/sh\n");
+    chmodSync(join(bin, "k6"), 0o755);
+    const fallback = join(work, "fallback-k6");
+    writeFileSync(fallback, "");
+    const missing = join(work, "no-such-fallback");
+    expect(findK6({ K6: fallback, PATH: bin }, [missing])).toBe(fallback);
+    expect(findK6({ K6: missing, PATH: bin }, [fallback])).toBeNull();
+    expect(findK6({ PATH: bin }, [fallback])).toBe(join(bin, "k6"));
+    expect(findK6({ PATH: work }, [missing, fallback])).toBe(fallback);
+    expect(findK6({ PATH: work }, [missing])).toBeNull();
+    expect(workspaceK6("/a/main")).toBe("/a/shared/tools/k6/k6");
+  });
   test("envArgs reads -e, --env and --env= forms", () => {
     expect(envArgs(["-e", "A=1", "--env", "B=x=y", "--env=C=3", "--vus", "5"])).toEqual({ A: "1", B: "x=y", C: "3" });
   });
