@@ -103,7 +103,16 @@ export function createApp(deps: AppDeps) {
       render(request, state, new HttpError(405, "METHOD_NOT_ALLOWED", `method ${request.method} is not allowed on ${state.path}; use GET`, { Allow: "GET" })),
     );
 
+  const sameOrigin: CorsPolicy = { kind: "list", origins: new Set() };
+  // The dashboard's routes, as a named plugin: same request id, error rendering and access log.
+  const dashboard = new Elysia({ name: "dashboard" });
+  for (const route of deps.dashboard ?? []) {
+    const handle = wrap(sameOrigin, route.handler);
+    if (route.method === "GET") dashboard.get(route.path, handle);
+    else dashboard.post(route.path, handle);
+  }
   return new Elysia({ name: "graph-stats" })
+    .use(dashboard)
     .get(HEALTH_PATH, wrap(publicCors, (req, st) => handleHealth(deps, req, st)))
     .get(DEMO_PATH, wrap(publicCors, (req, st) => handleDemo(deps, req, st)))
     .get(LIVE_PATH, wrap(liveCors, (req, st) => handleChart(deps, req, st)))

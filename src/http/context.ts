@@ -8,6 +8,7 @@ import type { ChartService } from "./chart-service.ts";
 import type { DemoService } from "./demo-service.ts";
 import type { AuthGate } from "./auth-gate.ts";
 import type { Limiter } from "../metering/limiter.ts";
+import type { DashboardRoute } from "../dashboard/routes.ts";
 
 export interface AppDeps {
   clock: Clock;
@@ -25,6 +26,8 @@ export interface AppDeps {
   checkDatabase(): boolean;
   /** True once shutdown began: new requests get 503. */
   isShuttingDown(): boolean;
+  /** The dashboard's pages and actions (src/dashboard); none in tests that do not need them. */
+  dashboard?: DashboardRoute[];
 }
 
 /** Per-request state shared between the app's hooks and the route. */

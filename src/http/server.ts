@@ -19,6 +19,13 @@ import type { AppDeps } from "./context.ts";
 import { DemoService } from "./demo-service.ts";
 import { startCheckpointer, type Checkpointer } from "./checkpointer.ts";
 import { startComputePool, type ComputePool } from "./compute-pool.ts";
+import { parseDuration } from "../auth/index.ts";
+import { createAccount } from "../dashboard/account.ts";
+import { dashboardRoutes } from "../dashboard/routes.ts";
+import { createSealer, deriveKey } from "../dashboard/sealed-cookie.ts";
+import { createSessionStore } from "../dashboard/session-store.ts";
+import { checkSignInConfig, defaultPublicUrl, setUpSignIn, type SignInSetup } from "../dashboard/sign-in.ts";
+import { loadWebAssets } from "../dashboard/web-assets.ts";
 
 export const VERSION: string = pkg.version;
 
@@ -56,6 +63,7 @@ export function prepareDatabase(config: Config, logger: Logger, busyTimeoutMs?: 
 
 export function startServer(config: Config, logger: Logger, options: StartOptions = {}): RunningServer {
   const clock = options.clock ?? systemClock;
+  checkSignInConfig(config);
   const opened = prepareDatabase(config, logger, SERVER_BUSY_TIMEOUT_MS);
   const { sqlite } = opened;
   const fileIdentity = databaseIdentity(config.db);
@@ -93,10 +101,34 @@ export function startServer(config: Config, logger: Logger, options: StartOption
     isShuttingDown: () => shuttingDown,
     ...options.override,
   };
+  let port = config.port;
+  let signIn: SignInSetup | null = null;
+  const publicUrl = () => config.publicUrl?.replace(/\/+$/, "") ?? defaultPublicUrl(config, port);
+  deps.dashboard ??= dashboardRoutes({
+    app: deps,
+    sqlite,
+    sessions: createSessionStore(opened.db, clock),
+    account: createAccount({
+      db: opened.db,
+      sqlite,
+      clock,
+      limiter: deps.limiter,
+      secret,
+      ttlSeconds: parseDuration(config.tokenTtl),
+      baseUrl: publicUrl,
+    }),
+    signIn: () => signIn?.client ?? null,
+    dev: config.dev && !config.oidcIssuer,
+    publicUrl,
+    loginSealer: createSealer(deriveKey(secret, "dashboard sign-in state"), 600, clock),
+    defaults: { perMinute: config.ratePerMinute, perDay: config.ratePerDay },
+    assets: loadWebAssets,
+  });
   const checkpointer = startCheckpointer(sqlite, config.db, logger);
   const app = createApp(deps).listen({ port: config.port, hostname: config.host, reusePort: options.reusePort ?? false });
   const server = app.server as Server<unknown>;
-  const port = server.port as number;
+  port = server.port as number;
+  signIn = setUpSignIn(config, publicUrl, port, logger);
   return {
     port,
     url: `http://${config.host === "0.0.0.0" ? "127.0.0.1" : config.host}:${port}`,
@@ -106,6 +138,7 @@ export function startServer(config: Config, logger: Logger, options: StartOption
     async stop() {
       shuttingDown = true;
       await server.stop(false);
+      await signIn?.stop();
       compute.stop();
       checkpointer.stop();
       sqlite.close();

@@ -16,9 +16,18 @@ export const MAX_QUERY_BYTES = 8 * 1024;
 
 const NO_STORE = { "Cache-Control": "no-store" };
 
-export async function handleChart(deps: AppDeps, request: Request, state: RequestState): Promise<Response> {
+/**
+ * Who is calling and with which query, when not from the request itself: the dashboard runs a
+ * signed-in user's query through this same metered path, authenticated by its session.
+ */
+export interface ChartCaller {
+  authenticate(): Promise<AuthedUser>;
+  query: string;
+}
+
+export async function handleChart(deps: AppDeps, request: Request, state: RequestState, caller?: ChartCaller): Promise<Response> {
   const q = request.url.indexOf("?");
-  const query = q < 0 ? "" : request.url.slice(q + 1);
+  const query = caller ? caller.query : q < 0 ? "" : request.url.slice(q + 1);
   const auditParams = query.slice(0, 1024);
   let user: AuthedUser | null = null;
   let logId: number | null = null;
@@ -27,7 +36,7 @@ export async function handleChart(deps: AppDeps, request: Request, state: Reques
     if (!deps.checkDatabase()) {
       throw new HttpError(503, "SERVICE_UNAVAILABLE", "the database is unavailable; retry shortly", { "Retry-After": "5" });
     }
-    user = await deps.auth(request.headers.get("authorization"));
+    user = await (caller ? caller.authenticate() : deps.auth(request.headers.get("authorization")));
     state.userId = user.id;
     if (Buffer.byteLength(query) > MAX_QUERY_BYTES) {
       throw new HttpError(400, "BAD_REQUEST", `query string is ${Buffer.byteLength(query)} bytes; at most ${MAX_QUERY_BYTES} are allowed`);

@@ -1,0 +1,304 @@
+/**
+ * The dashboard's routes (DECISIONS §5a): pages, sign-in and sign-out, and the JSON actions of a
+ * signed-in user. Every state change is a POST whose Origin must be the service's own and which
+ * must carry the session's CSRF token; pages carry a strict Content-Security-Policy.
+ */
+import { timingSafeEqual } from "node:crypto";
+import type { AuthedUser } from "../http/auth-gate.ts";
+import type { AppDeps, RequestState } from "../http/context.ts";
+import { baseMeta, jsonResponse, successBody } from "../http/envelope.ts";
+import { HttpError } from "../http/http-error.ts";
+import { handleChart } from "../http/routes/chart.ts";
+import { getUser, type UserRecord } from "../auth/index.ts";
+import type { Limits } from "../metering/index.ts";
+import { AccountError, type Account } from "./account.ts";
+import { cookieName, readCookie, setCookie } from "./cookies.ts";
+import type { OidcClient, PendingSignIn } from "./oidc-client.ts";
+import { renderDashboard } from "./pages.ts";
+import type { Sealer } from "./sealed-cookie.ts";
+import type { Session, SessionStore } from "./session-store.ts";
+import type { DashboardView, SignedInView } from "./view-model.ts";
+import { assetResponse, type WebAssets } from "./web-assets.ts";
+import { acceptsGzip } from "../http/envelope.ts";
+import type { Database } from "bun:sqlite";
+
+export const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/** A JSON body of the dashboard's query action; the live endpoint's query string is capped alike. */
+const MAX_BODY_BYTES = 8 * 1024;
+
+export interface DashboardDeps {
+  app: AppDeps;
+  sqlite: Database;
+  sessions: SessionStore;
+  account: Account;
+  /** Null when no identity provider is configured (the page says how to configure one). */
+  signIn(): OidcClient | null;
+  dev: boolean;
+  publicUrl(): string;
+  loginSealer: Sealer<PendingSignIn>;
+  defaults: Limits;
+  assets(): Promise<WebAssets>;
+}
+
+export type DashboardHandler = (request: Request, state: RequestState) => Response | Promise<Response>;
+
+export interface DashboardRoute {
+  method: "GET" | "POST";
+  path: string;
+  handler: DashboardHandler;
+}
+
+export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
+  const secure = () => d.publicUrl().startsWith("https:");
+  const sessionCookie = () => cookieName("gs_session", { secure: secure(), path: "/" });
+  const LOGIN_COOKIE = "gs_login";
+
+  const pageHeaders = (state: RequestState): Record<string, string> => ({
+    ...state.base,
+    "Content-Type": "text/html; charset=utf-8",
+    "Content-Security-Policy": CSP,
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    // The callback URL carries the authorization code: never send it on as a Referer.
+    "Referrer-Policy": "no-referrer",
+  });
+
+  const html = async (state: RequestState, view: DashboardView, status = 200, extra: Record<string, string> = {}) => {
+    const assets = await d.assets();
+    return new Response(renderDashboard(view, { js: assets.jsUrl, css: assets.cssUrl }), { status, headers: { ...pageHeaders(state), ...extra } });
+  };
+
+  const json = (request: Request, state: RequestState, data: unknown, status = 200, extra: Record<string, string> = {}) =>
+    jsonResponse(successBody(data, baseMeta(d.app.clock.now(), state.requestId)), status, { ...state.base, "Cache-Control": "no-store", ...extra }, request.headers.get("accept-encoding"));
+
+  const currentSession = (request: Request): { id: string; session: Session } | null => {
+    const id = readCookie(request.headers.get("cookie"), sessionCookie());
+    if (!id) return null;
+    const session = d.sessions.get(id);
+    return session ? { id, session } : null;
+  };
+
+  const userOf = (session: Session): UserRecord => {
+    const user = getUser(d.sqlite, session.userId);
+    if (!user) throw new HttpError(401, "UNAUTHORIZED", "your account no longer exists; sign in again");
+    return user;
+  };
+
+  const limitsOf = (user: UserRecord): Limits => ({ perMinute: user.perMinute ?? d.defaults.perMinute, perDay: user.perDay ?? d.defaults.perDay });
+
+  const signedInView = (session: Session): SignedInView => {
+    const user = userOf(session);
+    return {
+      user: { id: user.id, email: user.email, name: d.sessions.identityName(user.id, session.issuer), disabled: user.disabled },
+      csrf: session.csrf,
+      baseUrl: d.publicUrl(),
+      usage: d.account.usage(user.id, limitsOf(user)),
+      tokens: d.account.liveTokens(user.id),
+      tokensLeftThisHour: d.account.tokensLeftThisHour(user.id),
+    };
+  };
+
+  /** A state change: a live session, our own Origin, and the session's CSRF token (compared in constant time). */
+  const authorizeChange = (request: Request, csrfGiven: string | null): { id: string; session: Session } => {
+    const origin = request.headers.get("origin");
+    if (origin !== new URL(d.publicUrl()).origin) {
+      throw new HttpError(403, "FORBIDDEN", `cross-origin request refused: Origin ${origin === null ? "missing" : `'${origin.slice(0, 100)}'`} is not ${new URL(d.publicUrl()).origin}`);
+    }
+    const current = currentSession(request);
+    if (!current) throw new HttpError(401, "UNAUTHORIZED", "not signed in, or the session expired; sign in again");
+    if (!csrfGiven || !sameSecret(csrfGiven, current.session.csrf)) {
+      throw new HttpError(403, "FORBIDDEN", "missing or wrong CSRF token; reload the dashboard and try again");
+    }
+    return current;
+  };
+
+  const clearSession = () => setCookie(sessionCookie(), "", { secure: secure(), path: "/", maxAge: 0 });
+
+  const asset = (kind: "js" | "css"): DashboardHandler => async (request, state) =>
+    assetResponse(await d.assets(), kind, acceptsGzip(request.headers.get("accept-encoding")), state.base);
+
+  return [
+    { method: "GET", path: "/dashboard/assets/app.js", handler: asset("js") },
+    { method: "GET", path: "/dashboard/assets/app.css", handler: asset("css") },
+    {
+      method: "GET",
+      path: "/dashboard",
+      handler: async (request, state) => {
+        const current = currentSession(request);
+        if (current) {
+          state.userId = current.session.userId;
+          return html(state, { dev: d.dev, signedIn: signedInView(current.session), notice: null });
+        }
+        const hadCookie = readCookie(request.headers.get("cookie"), sessionCookie()) !== null;
+        const notice = hadCookie
+          ? { kind: "info" as const, text: "Your session has expired. Sign in again." }
+          : d.signIn() === null
+            ? { kind: "info" as const, text: "Sign-in is not configured on this server: the operator sets --oidc-issuer, --oidc-client-id and --oidc-client-secret (or runs serve --dev for the development sign-in)." }
+            : null;
+        return html(state, { dev: d.dev, signedIn: null, notice }, 200, hadCookie ? { "Set-Cookie": clearSession() } : {});
+      },
+    },
+    {
+      method: "GET",
+      path: "/auth/login",
+      handler: async (_request, state) => {
+        const client = d.signIn();
+        if (!client) return html(state, { dev: d.dev, signedIn: null, notice: { kind: "error", text: "Sign-in is not configured on this server." } }, 404);
+        let begun;
+        try {
+          begun = await client.begin();
+        } catch (err) {
+          d.app.logger.error({ request_id: state.requestId, err: errorText(err) }, "identity provider discovery failed");
+          return html(state, { dev: d.dev, signedIn: null, notice: { kind: "error", text: "The identity provider cannot be reached right now. Try again in a minute." } }, 503, { "Retry-After": "30" });
+        }
+        const sealed = await d.loginSealer.seal(begun.pending);
+        return new Response(null, {
+          status: 302,
+          headers: { ...state.base, Location: begun.url, "Cache-Control": "no-store", "Set-Cookie": setCookie(LOGIN_COOKIE, sealed, { secure: secure(), path: "/auth", maxAge: 600 }) },
+        });
+      },
+    },
+    {
+      method: "GET",
+      path: "/auth/callback",
+      handler: async (request, state) => {
+        const clearLogin = setCookie(LOGIN_COOKIE, "", { secure: secure(), path: "/auth", maxAge: 0 });
+        const fail = (text: string, status = 400) => html(state, { dev: d.dev, signedIn: null, notice: { kind: "error", text } }, status, { "Set-Cookie": clearLogin });
+        const client = d.signIn();
+        if (!client) return fail("Sign-in is not configured on this server.", 404);
+        const query = new URL(request.url).search;
+        const params = new URLSearchParams(query);
+        if (params.has("error")) return fail(`The identity provider refused the sign-in: ${(params.get("error_description") ?? params.get("error") ?? "").slice(0, 200)}`);
+        const pending = await d.loginSealer.open(readCookie(request.headers.get("cookie"), LOGIN_COOKIE));
+        if (!pending) return fail("This sign-in expired or was started in another browser. Sign in again.");
+        let identity;
+        try {
+          identity = await client.finish(new URL(`${d.publicUrl()}/auth/callback${query}`), pending);
+        } catch (err) {
+          d.app.logger.warn({ request_id: state.requestId, err: errorText(err) }, "sign-in callback refused");
+          return fail("The sign-in could not be verified. Sign in again.");
+        }
+        const userId = d.sessions.signIn(identity);
+        state.userId = userId;
+        const { id } = d.sessions.create(userId, identity.issuer);
+        const headers = new Headers({ ...state.base, Location: "/dashboard", "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" });
+        headers.append("Set-Cookie", clearLogin);
+        headers.append("Set-Cookie", setCookie(sessionCookie(), id, { secure: secure(), path: "/" }));
+        return new Response(null, { status: 303, headers });
+      },
+    },
+    {
+      method: "POST",
+      path: "/auth/logout",
+      handler: async (request, state) => {
+        const form = new URLSearchParams(await readBody(request));
+        const { id } = authorizeChange(request, form.get("csrf"));
+        d.sessions.destroy(id);
+        return new Response(null, { status: 303, headers: { ...state.base, Location: "/dashboard", "Cache-Control": "no-store", "Set-Cookie": clearSession() } });
+      },
+    },
+    {
+      method: "GET",
+      path: "/dashboard/api/state",
+      handler: (request, state) => {
+        const current = currentSession(request);
+        if (!current) throw new HttpError(401, "UNAUTHORIZED", "not signed in, or the session expired; sign in again");
+        state.userId = current.session.userId;
+        return json(request, state, signedInView(current.session));
+      },
+    },
+    {
+      method: "POST",
+      path: "/dashboard/api/tokens",
+      handler: async (request, state) => {
+        const { session } = authorizeChange(request, request.headers.get("x-csrf-token"));
+        state.userId = session.userId;
+        try {
+          const token = await d.account.generate(userOf(session));
+          d.app.logger.info({ request_id: state.requestId, user_id: session.userId, jti: token.jti }, "token generated in the dashboard");
+          return json(request, state, token, 201);
+        } catch (err) {
+          throw accountError(err);
+        }
+      },
+    },
+    {
+      method: "POST",
+      path: "/dashboard/api/tokens/:jti/revoke",
+      handler: (request, state) => {
+        const { session } = authorizeChange(request, request.headers.get("x-csrf-token"));
+        state.userId = session.userId;
+        const jti = /^\/dashboard\/api\/tokens\/([^/]{1,100})\/revoke$/.exec(state.path)?.[1] ?? "";
+        try {
+          d.account.revoke(session.userId, decodeURIComponent(jti));
+        } catch (err) {
+          throw accountError(err);
+        }
+        return json(request, state, { jti, revoked: true });
+      },
+    },
+    {
+      method: "POST",
+      path: "/dashboard/api/query",
+      handler: async (request, state) => {
+        const { session } = authorizeChange(request, request.headers.get("x-csrf-token"));
+        const query = queryFromBody(await readBody(request));
+        return handleChart(d.app, request, state, {
+          query,
+          authenticate: async (): Promise<AuthedUser> => {
+            const user = userOf(session);
+            if (user.disabled) throw new HttpError(403, "FORBIDDEN", `user '${user.id}' is disabled; ask the operator to enable it`);
+            return { id: user.id, limits: limitsOf(user) };
+          },
+        });
+      },
+    },
+  ];
+}
+
+/** `{ "params": { "lookback": 60, … } }` → the live endpoint's query string (values as given). */
+function queryFromBody(text: string): string {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new HttpError(400, "BAD_REQUEST", "the body must be JSON: { \"params\": { \"name\": value, … } }");
+  }
+  const params = (body as { params?: unknown })?.params;
+  if (typeof params !== "object" || params === null || Array.isArray(params)) {
+    throw new HttpError(400, "BAD_REQUEST", "the body must be JSON: { \"params\": { \"name\": value, … } }");
+  }
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (v === null || v === undefined || v === "") continue;
+    if (!["string", "number", "boolean"].includes(typeof v)) throw new HttpError(400, "BAD_REQUEST", `parameter ${k.slice(0, 50)} must be a string, number or boolean`);
+    q.append(k, String(v));
+  }
+  return q.toString();
+}
+
+async function readBody(request: Request): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw new HttpError(400, "BAD_REQUEST", `request body is ${declared} bytes; at most ${MAX_BODY_BYTES} are allowed`);
+  const text = await request.text();
+  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw new HttpError(400, "BAD_REQUEST", `request body is over ${MAX_BODY_BYTES} bytes`);
+  return text;
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function accountError(err: unknown): unknown {
+  if (!(err instanceof AccountError)) return err;
+  return new HttpError(err.status, err.code, err.message, err.retryAfter ? { "Retry-After": String(err.retryAfter) } : {});
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}`.slice(0, 300) : String(err).slice(0, 300);
+}
