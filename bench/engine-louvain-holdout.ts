@@ -8,7 +8,8 @@
  * Run: `npx bun bench/engine-louvain-holdout.ts [holdout|validation]`.
  */
 import { join } from "node:path";
-import { loadNifty, runGoldenCase, type GoldenCase } from "../src/engine/fixtures/pipeline.ts";
+import { runGoldenCase, type GoldenCase } from "../src/engine/fixtures/pipeline.ts";
+import { loadNifty } from "../test/support/nifty.ts";
 import { louvain } from "../src/engine/louvain.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -24,13 +25,12 @@ export function louvainHoldout(set: "holdout" | "validation" = "holdout"): { mar
   const p = Bun.spawnSync(["/usr/bin/python3", join(ROOT, "bench/networkx/bench_networkx.py"), `--louvain-${set}`]);
   if (p.exitCode !== 0) throw new Error(`bench_networkx.py --louvain-${set} failed: ${p.stderr.toString()}`);
   const cases: HoldoutCase[] = JSON.parse(p.stdout.toString());
-  let nifty: ReturnType<typeof loadNifty> | null = null;
   const margins: number[] = [];
   const failures: string[] = [];
   for (const c of cases) {
     if (c.modularity_networkx === null) continue;
     const asGolden = { id: "", input: c.input, expected: {} } as unknown as GoldenCase;
-    const g = runGoldenCase(asGolden, () => (nifty ??= loadNifty())).graph;
+    const g = runGoldenCase(asGolden, loadNifty).graph;
     if (g.src.length !== c.edges) throw new Error(`graph differs from networkx's for ${JSON.stringify(c.input)}`);
     const margin = louvain(g).modularity - c.modularity_networkx;
     margins.push(margin);

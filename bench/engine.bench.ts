@@ -11,7 +11,7 @@
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { computeChart } from "../src/engine/chart.ts";
-import { loadNifty } from "../src/engine/load-nifty.ts";
+import { loadNifty } from "../test/support/nifty.ts";
 import { parseChartParams } from "../src/engine/params.ts";
 import type { ChartParams, SeriesInput } from "../src/engine/types.ts";
 import { louvainHoldout } from "./engine-louvain-holdout.ts";

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { SERVER_ENTRIES } from "./build-targets.ts";
-import { NIFTY_DIR } from "./http/test-support/harness.ts";
 import { runCli, spawnServer, type ServerProcess } from "./http/test-support/process.ts";
 
 const root = resolve(import.meta.dir, "..");
@@ -47,8 +46,13 @@ test("the binary carries the checkpoint and compute workers (no fallback warning
   expect(server.logs.filter((l) => l.includes("checkpoint") || l.includes("compute thread"))).toEqual([]);
 });
 
-test("the binary imports real CSVs, including a symbol with & in its name", async () => {
-  const out = await runCli(["import", "--universe", "pair", join(NIFTY_DIR, "M&M.csv"), join(NIFTY_DIR, "BAJAJ-AUTO.csv")], { bin, cwd: dir });
+test("the binary imports CSV files, including symbols with & and - in their names", async () => {
+  const files = ["R&D.csv", "AUTO-PARTS.csv"].map((name, i) => {
+    const path = join(dir, name);
+    writeFileSync(path, `timestamp,open,high,low,close,volume\n2025-09-29 00:00:00+05:30,${10 + i},${12 + i},${9 + i},${11 + i},500\n`);
+    return path;
+  });
+  const out = await runCli(["import", "--universe", "pair", ...files], { bin, cwd: dir });
   expect(out.code).toBe(0);
   expect(out.stdout).toContain("2 file(s) imported");
 });

@@ -6,7 +6,8 @@ import { describe, expect, test } from "bun:test";
 import { computeChart } from "./chart.ts";
 import nifty from "./fixtures/nifty-golden.json";
 import small from "./fixtures/small-golden.json";
-import { loadNifty, niftySymbols, seriesFromFixture } from "./load-nifty.ts";
+import { describeNifty, loadNifty } from "../../test/support/nifty.ts";
+import { seriesFromFixture } from "./fixtures/pipeline.ts";
 import { parseChartParams } from "./params.ts";
 import type { ChartParams, CorrMethod, GraphMethod, Metric, SeriesInput, SnapshotData } from "./types.ts";
 import { METRICS } from "./types.ts";
@@ -90,8 +91,8 @@ function checkCase(c: GoldenCase, input: SeriesInput): void {
   else expect(data.graph.modularity!).toBeGreaterThanOrEqual(e.modularity_networkx - 0.01);
 }
 
-describe("NIFTY-50 golden cases (networkx 2.8.8)", () => {
-  const all = loadNifty(niftySymbols());
+describeNifty("NIFTY-50 golden cases (networkx 2.8.8)", () => {
+  const all = loadNifty();
   const cases = nifty.cases as unknown as GoldenCase[];
   test("the fixture file has cases", () => expect(cases.length).toBeGreaterThan(20));
   for (const c of cases) {

@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { computeChart } from "./chart.ts";
-import { loadNifty, seriesFromFixture } from "./load-nifty.ts";
+import { describeNifty, loadNifty } from "../../test/support/nifty.ts";
+import { sampleSeriesInput } from "../market/sample-series.ts";
+import { seriesFromFixture } from "./fixtures/pipeline.ts";
 import { parseChartParams } from "./params.ts";
 import { ChartError, METRICS, type ChartParams, type RollingData, type SeriesInput, type SnapshotData } from "./types.ts";
 
@@ -10,7 +12,6 @@ function params(q: string): ChartParams {
   return r.params;
 }
 
-const nifty = loadNifty();
 const snapshot = (input: SeriesInput, q: string) => computeChart(input, params(q)).data as SnapshotData;
 const rolling = (input: SeriesInput, q: string) => computeChart(input, params(q)).data as RollingData;
 
@@ -24,11 +25,12 @@ function chartError(f: () => unknown): ChartError {
   throw new Error("expected a ChartError");
 }
 
-describe("snapshot payload", () => {
+describeNifty("snapshot payload", () => {
+  const nifty = loadNifty();
   const data = snapshot(nifty, "asof=2024-06-28");
 
   test("has exactly the keys of DECISIONS §3, stocks in input order", () => {
-    expect(Object.keys(data)).toEqual(["type", "asof_date", "interval", "metrics", "stocks", "graph"]);
+    expect(Object.keys(data)).toEqual(["type", "asof_date", "interval", "metrics", "stocks", "graph", "graph_stats"]);
     expect(data.type).toBe("snapshot");
     expect(data.asof_date).toBe("2024-06-28T00:00:00+05:30");
     expect(data.stocks.map((s) => s.symbol)).toEqual(nifty.symbols);
@@ -81,7 +83,7 @@ describe("snapshot payload", () => {
   });
 });
 
-describe("sort", () => {
+describeNifty("sort", () => {
   test("descending, nulls last, ties in input order", () => {
     const input = loadNifty(["RELIANCE", "ETERNAL", "TCS", "INFY", "JIOFIN", "HDFCBANK", "ITC"]);
     const base = snapshot(input, "asof=2023-01-02&metrics=degree_strength,pagerank&graph_method=threshold&corr_threshold=0.3");
@@ -103,7 +105,8 @@ describe("sort", () => {
   });
 });
 
-describe("rolling", () => {
+describeNifty("rolling", () => {
+  const nifty = loadNifty();
   const cases = ["graph_method=mst", "graph_method=knn&corr_method=spearman", "graph_method=threshold&corr_threshold=0.4", "graph_method=complete"];
   for (const q of cases) {
     test(`equals each as-of computed as a snapshot (${q}), across the ETERNAL listing`, () => {
@@ -135,9 +138,9 @@ describe("rolling", () => {
     const input = loadNifty(["RELIANCE", "JIOFIN", "TCS"]);
     const res = computeChart(input, params("asof=2023-09-01&lookback=5&periods=8&metrics=pagerank,degree_strength&sort=pagerank"));
     const r = res.data as RollingData;
-    expect(Object.keys(r)).toEqual(["type", "asof_dates", "interval", "metrics", "stocks", "latest_graph"]);
+    expect(Object.keys(r)).toEqual(["type", "asof_dates", "interval", "metrics", "stocks", "latest_graph", "graph_stats"]);
     expect(Object.keys(r.stocks[0])).toEqual(["symbol", "community", "points"]);
-    expect(Object.keys(r.stocks[0].points[0])).toEqual(["date", "pagerank", "degree_strength"]);
+    expect(Object.keys(r.stocks[0].points[0])).toEqual(["date", "pagerank", "degree_strength", "community"]);
     const last = r.stocks.map((s) => s.points.at(-1)!.pagerank!);
     expect(last).toEqual([...last].sort((a, b) => b - a));
     const jioLabels = input.labels.filter((l, k) => !Number.isNaN(input.closes[1][k]));
@@ -165,7 +168,9 @@ describe("rolling", () => {
   });
 });
 
-describe("data the request cannot use", () => {
+describeNifty("data the NIFTY-50 history cannot serve", () => {
+  const nifty = loadNifty();
+
   test("asof before the first bar", () => {
     const e = chartError(() => computeChart(nifty, params("asof=2019-01-01")));
     expect(e.code).toBe("BAD_REQUEST");
@@ -190,6 +195,9 @@ describe("data the request cannot use", () => {
     );
   });
 
+});
+
+describe("data the request cannot use", () => {
   test("constant prices are dropped for zero variance", () => {
     const labels = Array.from({ length: 6 }, (_, k) => `2024-01-0${k + 1}T00:00:00+05:30`);
     const input = seriesFromFixture(labels, {
@@ -210,7 +218,8 @@ describe("data the request cannot use", () => {
   });
 
   test("periods x symbols over the cap is BAD_REQUEST", () => {
-    const many: SeriesInput = { symbols: Array.from({ length: 201 }, (_, i) => `S${i}`), labels: nifty.labels, closes: Array(201).fill(nifty.closes[0]) };
+    const sample = sampleSeriesInput(); // enough history for periods=250, so only the cap can refuse it
+    const many: SeriesInput = { symbols: Array.from({ length: 201 }, (_, i) => `S${i}`), labels: sample.labels, closes: Array(201).fill(sample.closes[0]) };
     expect(chartError(() => computeChart(many, params("periods=250"))).code).toBe("BAD_REQUEST");
   });
 });

@@ -1,37 +1,48 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { averageRanks, correlationMatrix, pearsonFromMoments } from "./correlation.ts";
-import { alignNifty, loadNifty } from "./fixtures/pipeline.ts";
+import { describeNifty, loadNifty } from "../../test/support/nifty.ts";
+import { sampleSeriesInput } from "../market/sample-series.ts";
 import { factorReturns } from "./fixtures/random-returns.ts";
 import { dotWorkspace, hasDotKernel, MAX_KERNEL_BYTES } from "./simd/dot-kernel.ts";
+import type { SeriesInput } from "./types.ts";
 
-function niftyReturns(lookback: number): Float64Array[] {
-  const data = loadNifty();
-  const { labels, closes } = alignNifty(data, [...data.keys()].sort());
-  const t = labels.length - 1;
-  return closes.map((c) => Float64Array.from({ length: lookback }, (_, k) => Math.log(c[t - lookback + k + 1] / c[t - lookback + k])));
+/** Log returns of every symbol over the last `lookback` bars. */
+function lastReturns(input: SeriesInput, lookback: number): Float64Array[] {
+  const t = input.labels.length - 1;
+  return input.closes.map((c) => Float64Array.from({ length: lookback }, (_, k) => Math.log(c[t - lookback + k + 1] / c[t - lookback + k])));
+}
+
+function expectMomentsEqualDirect(input: SeriesInput): void {
+  for (const lookback of [60, 250]) {
+    const series = lastReturns(input, lookback);
+    const n = series.length;
+    const s = new Float64Array(n);
+    const ss = new Float64Array(n);
+    const sxy = new Float64Array(n * n);
+    for (let i = 0; i < n; i++)
+      for (let k = 0; k < lookback; k++) {
+        s[i] += series[i][k];
+        ss[i] += series[i][k] ** 2;
+        for (let j = i + 1; j < n; j++) sxy[i * n + j] += series[i][k] * series[j][k];
+      }
+    const fromMoments = pearsonFromMoments(lookback, s, ss, sxy, n);
+    const direct = correlationMatrix(series, "pearson");
+    let worst = 0;
+    for (let q = 0; q < n * n; q++) worst = Math.max(worst, Math.abs(fromMoments[q] - direct[q]));
+    expect(worst).toBeLessThan(1e-12);
+  }
 }
 
 describe("pearsonFromMoments", () => {
+  test("equals correlationMatrix(..., 'pearson') within 1e-12 on the synthetic sample (60 and 250 bars)", () => {
+    expectMomentsEqualDirect(sampleSeriesInput());
+  });
+});
+
+describeNifty("pearsonFromMoments on real data", () => {
   test("equals correlationMatrix(..., 'pearson') within 1e-12 on the NIFTY 50 (60 and 250 bars)", () => {
-    for (const lookback of [60, 250]) {
-      const series = niftyReturns(lookback);
-      const n = series.length;
-      const s = new Float64Array(n);
-      const ss = new Float64Array(n);
-      const sxy = new Float64Array(n * n);
-      for (let i = 0; i < n; i++)
-        for (let k = 0; k < lookback; k++) {
-          s[i] += series[i][k];
-          ss[i] += series[i][k] ** 2;
-          for (let j = i + 1; j < n; j++) sxy[i * n + j] += series[i][k] * series[j][k];
-        }
-      const fromMoments = pearsonFromMoments(lookback, s, ss, sxy, n);
-      const direct = correlationMatrix(series, "pearson");
-      let worst = 0;
-      for (let q = 0; q < n * n; q++) worst = Math.max(worst, Math.abs(fromMoments[q] - direct[q]));
-      expect(worst).toBeLessThan(1e-12);
-    }
+    expectMomentsEqualDirect(loadNifty());
   });
 });
 

@@ -1,12 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { loadGolden, loadNifty, runGoldenCase, type GoldenCase } from "./fixtures/pipeline.ts";
+import { describeNifty, loadNifty } from "../../test/support/nifty.ts";
+import { loadGolden, runGoldenCase, type GoldenCase } from "./fixtures/pipeline.ts";
 import { METRICS } from "./types.ts";
 
-let niftyCache: ReturnType<typeof loadNifty> | null = null;
-const nifty = () => (niftyCache ??= loadNifty());
-
 function checkCase(c: GoldenCase): void {
-  const got = runGoldenCase(c, nifty);
+  const got = runGoldenCase(c, loadNifty);
   const ex = c.expected;
   expect(got.asofDate).toBe(ex.asof_date);
   expect(got.nodes).toEqual(ex.nodes);
@@ -43,7 +41,7 @@ function checkCase(c: GoldenCase): void {
 }
 
 for (const file of ["small-golden.json", "nifty-golden.json"] as const) {
-  describe(`golden fixtures ${file} (networkx 2.8.8)`, () => {
+  (file === "nifty-golden.json" ? describeNifty : describe)(`golden fixtures ${file} (networkx 2.8.8)`, () => {
     for (const c of loadGolden(file)) test(c.id, () => checkCase(c));
   });
 }

@@ -1,5 +1,4 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { loadNifty } from "../engine/load-nifty.ts";
 import { parseChartParams } from "../engine/params.ts";
 import { ChartError, type ChartParams } from "../engine/types.ts";
 import { Database } from "bun:sqlite";
@@ -7,18 +6,19 @@ import { mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLogger } from "../logger.ts";
-import { getUniverse, loadSeries } from "../market/index.ts";
-import { niftyDb } from "./test-support/harness.ts";
+import { openDatabase } from "../../db/open.ts";
+import { getUniverse, importCsvSources, loadSeries, sampleSeriesInput } from "../market/index.ts";
+import { sampleDb } from "./test-support/harness.ts";
 import { inlineCompute, startComputePool } from "./compute-pool.ts";
 
-const nifty = loadNifty();
+const sample = sampleSeriesInput();
 const params = (q: string): ChartParams => {
-  const r = parseChartParams(new URLSearchParams(q), { defaultUniverse: "nifty50" });
+  const r = parseChartParams(new URLSearchParams(q), { defaultUniverse: "sample" });
   if (!r.ok) throw new Error(r.errors.join("; "));
   return r.params;
 };
 const silent = createLogger("silent");
-const src = { input: nifty };
+const src = { input: sample };
 
 describe("compute threads", () => {
   const pool = startComputePool(2, silent);
@@ -30,22 +30,26 @@ describe("compute threads", () => {
       "asof=2024-06-28&graph_method=knn",
       "asof=2023-03-31&graph_method=mst&corr_method=spearman",
       "periods=12&step=5&graph_method=threshold&include_graph=false",
-      "asof=2022-01-03&lookback=20&graph_method=complete&sort=pagerank",
+      "asof=2022-06-30&lookback=20&graph_method=complete&sort=pagerank",
       "periods=3&graph_method=knn&knn_k=2",
     ].map(params);
     const got = await Promise.all(cases.map((p) => pool.compute(src, p)));
     cases.forEach((p, k) => {
-      const want = inlineCompute(nifty, p);
+      const want = inlineCompute(sample, p);
       expect(got[k]!.dataJson).toBe(want.dataJson);
       expect(got[k]!.diagnostics).toEqual(want.diagnostics);
     });
   });
 
   test("load the series from the database file themselves: the same bytes as loading and computing here", async () => {
-    const path = niftyDb();
+    const path = sampleDb();
+    // Beside the sample (1m and 1d bars), one symbol with daily bars only: it cannot be served hourly.
+    const writer = openDatabase(path);
+    importCsvSources(writer, [{ file: "DAILYONLY.csv", text: "timestamp,open,high,low,close,volume\n2025-09-29,1,2,1,2,5\n2025-09-30,2,3,2,3,5\n" }], { universe: "daily" });
+    writer.sqlite.close();
     const sqlite = new Database(path, { readonly: true });
     try {
-      const symbols = getUniverse(sqlite, "nifty50")!.symbols;
+      const symbols = getUniverse(sqlite, "sample")!.symbols;
       for (const q of ["asof=2024-06-28&graph_method=knn", "periods=5&interval=1w&graph_method=mst"]) {
         const p = params(q);
         const want = inlineCompute(loadSeries(sqlite, symbols, p.interval).input, p);
@@ -53,10 +57,10 @@ describe("compute threads", () => {
       }
       // Daily bars cannot serve an hourly request: the loader's ChartError comes back as it is.
       const hourly = params("interval=1h");
-      const err = await pool.compute({ db: path, symbols }, hourly).catch((e) => e);
+      const err = await pool.compute({ db: path, symbols: ["DAILYONLY"] }, hourly).catch((e) => e);
       expect(err).toBeInstanceOf(ChartError);
       expect((err as ChartError).code).toBe("BAD_REQUEST");
-      expect(() => loadSeries(sqlite, symbols, "1h")).toThrow((err as ChartError).message);
+      expect(() => loadSeries(sqlite, ["DAILYONLY"], "1h")).toThrow((err as ChartError).message);
     } finally {
       sqlite.close();
     }
@@ -66,7 +70,7 @@ describe("compute threads", () => {
     const p = params("asof=2001-01-01");
     let inline: unknown;
     try {
-      inlineCompute(nifty, p);
+      inlineCompute(sample, p);
     } catch (err) {
       inline = err;
     }
@@ -104,9 +108,9 @@ describe("a compute thread that dies", () => {
     try {
       const p = params("asof=2024-06-28&graph_method=knn");
       const got = await Promise.all([pool.compute(src, p), pool.compute(src, params("graph_method=mst"))]);
-      expect(got[0]!.dataJson).toBe(inlineCompute(nifty, p).dataJson);
+      expect(got[0]!.dataJson).toBe(inlineCompute(sample, p).dataJson);
       expect(pool.size).toBe(0);
-      expect((await pool.compute(src, p)).dataJson).toBe(inlineCompute(nifty, p).dataJson);
+      expect((await pool.compute(src, p)).dataJson).toBe(inlineCompute(sample, p).dataJson);
       const warnings = readFileSync(logPath, "utf8").trim().split("\n").map((l) => JSON.parse(l));
       expect(warnings.length).toBeGreaterThanOrEqual(1);
       expect(warnings.every((w) => w.level === "warn" && w.msg === "compute thread could not start; computing on the event loop")).toBe(true);
@@ -116,7 +120,7 @@ describe("a compute thread that dies", () => {
   });
 
   test("stop() lets an idle thread close its database connection (no file handle left open)", async () => {
-    const path = niftyDb();
+    const path = sampleDb();
     // Handles on the database, its -wal and its -shm held by this process (threads included).
     const handles = () => readdirSync("/proc/self/fd").filter((fd) => {
       try {
@@ -125,10 +129,10 @@ describe("a compute thread that dies", () => {
         return false;
       }
     }).length;
-    Bun.gc(true); // niftyDb's closed connection lets go of its files when collected
+    Bun.gc(true); // sampleDb's closed connection lets go of its files when collected
     const before = handles();
     const pool = startComputePool(1, silent);
-    await pool.compute({ db: path, symbols: nifty.symbols }, params("asof=2024-06-28"));
+    await pool.compute({ db: path, symbols: sample.symbols }, params("asof=2024-06-28"));
     expect(handles()).toBeGreaterThan(before); // the thread's connection
     pool.stop();
     for (let i = 0; i < 50 && handles() > before; i++) await Bun.sleep(10); // well before the 1 s terminate
@@ -148,5 +152,5 @@ test("0 threads compute on the calling thread", async () => {
   const pool = startComputePool(0, silent);
   const p = params("asof=2024-06-28&graph_method=knn");
   expect(pool.size).toBe(0);
-  expect((await pool.compute(src, p)).dataJson).toBe(inlineCompute(nifty, p).dataJson);
+  expect((await pool.compute(src, p)).dataJson).toBe(inlineCompute(sample, p).dataJson);
 });

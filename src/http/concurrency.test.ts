@@ -2,11 +2,11 @@ import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { mintToken } from "../auth/index.ts";
 import { systemClock } from "../clock.ts";
-import { niftyDb, SECRET, startHarness } from "./test-support/harness.ts";
+import { sampleDb, SECRET, startHarness } from "./test-support/harness.ts";
 import { spawnServer } from "./test-support/process.ts";
 
 const PATH = "/v1/graph-stats/chart?lookback=20";
-/** A rolling request that computes for a few hundred ms on the NIFTY data. */
+/** A rolling request that computes for a few hundred ms on the sample. */
 const HEAVY = "/v1/graph-stats/chart?lookback=250&periods=250&graph_method=complete";
 const token = async (user: string) => (await mintToken({ secret: SECRET, userId: user, ttlSeconds: 3600, clock: systemClock })).token;
 const hit = (base: string, t: string, id?: string) =>
@@ -26,8 +26,8 @@ describe("metering is exact under concurrency", () => {
   });
 
   test("the same across 2 server processes on one database file", async () => {
-    const db = niftyDb();
-    const args = ["--port", "0", "--db", db, "--jwt-secret", SECRET, "--no-sample", "--default-universe", "nifty50"];
+    const db = sampleDb();
+    const args = ["--port", "0", "--db", db, "--jwt-secret", SECRET, "--no-sample", "--default-universe", "sample"];
     const [a, b] = await Promise.all([spawnServer(args), spawnServer(args)]);
     try {
       const t = await token("two-process-user");
@@ -41,8 +41,8 @@ describe("metering is exact under concurrency", () => {
   });
 
   test("serve --workers 2: two processes share the port and the meter stays exact", async () => {
-    const db = niftyDb();
-    const server = await spawnServer(["--port", "0", "--workers", "2", "--db", db, "--jwt-secret", SECRET, "--no-sample", "--default-universe", "nifty50"], {
+    const db = sampleDb();
+    const server = await spawnServer(["--port", "0", "--workers", "2", "--db", db, "--jwt-secret", SECRET, "--no-sample", "--default-universe", "sample"], {
       listening: 2,
     });
     try {
@@ -58,7 +58,7 @@ describe("metering is exact under concurrency", () => {
   });
 
   test("SIGTERM drains an in-flight request before the process exits", async () => {
-    const server = await spawnServer(["--port", "0", "--db", niftyDb(), "--jwt-secret", SECRET, "--no-sample", "--default-universe", "nifty50"]);
+    const server = await spawnServer(["--port", "0", "--db", sampleDb(), "--jwt-secret", SECRET, "--no-sample", "--default-universe", "sample"]);
     const t = await token("drain-user");
     const heavy = fetch(server.base + HEAVY, {
       headers: { Authorization: `Bearer ${t}` },
@@ -113,7 +113,7 @@ describe("metering is exact under concurrency", () => {
   });
 
   test("SIGTERM during a heavy computation: a request that arrived meanwhile is answered, not reset", async () => {
-    const server = await spawnServer(["--port", "0", "--db", niftyDb(), "--jwt-secret", SECRET, "--no-sample", "--default-universe", "nifty50"]);
+    const server = await spawnServer(["--port", "0", "--db", sampleDb(), "--jwt-secret", SECRET, "--no-sample", "--default-universe", "sample"]);
     const t = await token("drain-user-2");
     const heavy = fetch(server.base + HEAVY, { headers: { Authorization: `Bearer ${t}` } });
     await Bun.sleep(50);
@@ -126,8 +126,8 @@ describe("metering is exact under concurrency", () => {
   });
 
   test("a restart between requests keeps the windows", async () => {
-    const db = niftyDb();
-    const args = ["--port", "0", "--db", db, "--jwt-secret", SECRET, "--no-sample", "--default-universe", "nifty50"];
+    const db = sampleDb();
+    const args = ["--port", "0", "--db", db, "--jwt-secret", SECRET, "--no-sample", "--default-universe", "sample"];
     const t = await token("restart-user");
     const first = await spawnServer(args);
     expect((await hit(first.base, t)).status).toBe(200);
@@ -143,9 +143,9 @@ describe("metering is exact under concurrency", () => {
   });
 
   test("SIGKILL under load loses no admitted record and leaves integrity_check ok", async () => {
-    const db = niftyDb();
+    const db = sampleDb();
     const server = await spawnServer([
-      "--port", "0", "--db", db, "--jwt-secret", SECRET, "--no-sample", "--default-universe", "nifty50",
+      "--port", "0", "--db", db, "--jwt-secret", SECRET, "--no-sample", "--default-universe", "sample",
       "--rate-per-minute", "1000000", "--rate-per-day", "100000000",
     ]);
     const tokens = await Promise.all(Array.from({ length: 8 }, (_, i) => token(`kill-user-${i}`)));

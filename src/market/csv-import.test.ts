@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describeNifty, niftyFiles } from "../../test/support/nifty.ts";
 import { readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { ImportError, importCsvFiles, importCsvSources } from "./csv-import.ts";
 import { getDataVersion } from "./data-version.ts";
 import { loadSample } from "./load-sample.ts";
-import { countBars, niftyFiles, tempDb } from "./test-support.ts";
+import { countBars, tempDb } from "./test-support.ts";
 import { getUniverse, knownSymbols, listUniverses } from "./universes.ts";
 
 const HEADER = "timestamp,open,high,low,close,volume";
@@ -12,7 +13,7 @@ const stem = (p: string) => basename(p, ".csv");
 /** Data rows of a CSV counted from the raw text, independent of the parser under test. */
 const dataLines = (p: string) => readFileSync(p, "utf8").trim().split("\n").length - 1;
 
-describe("importing the real NIFTY-50 folder", () => {
+describeNifty("importing the real NIFTY-50 folder", () => {
   const t = tempDb();
   const files = niftyFiles();
   let first: ReturnType<typeof importCsvFiles>;

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { describeNifty, niftyDir } from "../../test/support/nifty.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Interval } from "../engine/types.ts";
@@ -7,7 +8,6 @@ import { parseBarsCsv } from "./csv-bars.ts";
 import { bucketStart, chooseSourceInterval, divides } from "./intervals.ts";
 import { resampleBars } from "./resample.ts";
 import { generateSample, SAMPLE_MINUTE_DAYS, SAMPLE_SESSION_MINUTES } from "./sample-generator.ts";
-import { NIFTY_DIR } from "./test-support.ts";
 import { formatLocal } from "./timestamps.ts";
 
 const IST = 330;
@@ -54,9 +54,9 @@ describe("interval choice", () => {
   });
 });
 
-describe("resampleBars", () => {
+describeNifty("resampleBars on real NIFTY-50 bars", () => {
   test("1d -> 1w on real M&M bars: the ISO week of 2024-06-24", () => {
-    const parsed = parseBarsCsv("M&M.csv", readFileSync(join(NIFTY_DIR, "M&M.csv"), "utf8"));
+    const parsed = parseBarsCsv("M&M.csv", readFileSync(join(niftyDir(), "M&M.csv"), "utf8"));
     if (!parsed.ok) throw new Error(parsed.errors.join("\n"));
     const weeks = resampleBars(parsed.bars.get("M&M")!, "1w");
     const week = weeks.find((w) => formatLocal(w.ts, w.offsetMin) === "2024-06-24T00:00:00+05:30");
@@ -70,6 +70,9 @@ describe("resampleBars", () => {
     const total = parsed.bars.get("M&M")!.reduce((v, b) => v + b.volume, 0);
     expect(weeks.reduce((v, w) => v + w.volume, 0)).toBe(total);
   });
+});
+
+describe("resampleBars", () => {
 
   const minutes = generateSample().series[0]!.minute;
   const daily = generateSample().series[0]!.daily;

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describeNifty, niftyFiles } from "../../test/support/nifty.ts";
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { ChartError } from "../engine/types.ts";
 import { importCsvFiles, importCsvSources } from "./csv-import.ts";
 import { loadSample } from "./load-sample.ts";
 import { loadSeries } from "./series.ts";
-import { niftyFiles, tempDb } from "./test-support.ts";
+import { tempDb } from "./test-support.ts";
 import { getUniverse } from "./universes.ts";
 
 /** date -> close straight from a CSV's text (independent of the importer). */
@@ -18,7 +19,7 @@ function closesFromFile(path: string): Map<string, number> {
   return out;
 }
 
-describe("loadSeries on the real NIFTY data", () => {
+describeNifty("loadSeries on the real NIFTY data", () => {
   const t = tempDb();
   const files = niftyFiles();
   let symbols: string[];

@@ -8,9 +8,10 @@ import betweenness from "graphology-metrics/centrality/betweenness";
 import eigenvector from "graphology-metrics/centrality/eigenvector";
 import pagerankRef from "graphology-metrics/centrality/pagerank";
 import { correlationMatrix } from "../correlation.ts";
-import { alignNifty, loadNifty } from "../fixtures/pipeline.ts";
+import { describeNifty, loadNifty } from "../../../test/support/nifty.ts";
+import { sampleSeriesInput } from "../../market/sample-series.ts";
 import { buildGraph, type Graph } from "../graph.ts";
-import type { GraphMethod } from "../types.ts";
+import type { GraphMethod, SeriesInput } from "../types.ts";
 import { computeMetrics } from "./index.ts";
 
 function toGraphology(g: Graph) {
@@ -20,17 +21,18 @@ function toGraphology(g: Graph) {
   return ref;
 }
 
-const data = loadNifty();
-const symbols = [...data.keys()].sort();
-const { labels, closes } = alignNifty(data, symbols);
-const t = labels.length - 1;
-const returns = closes.map((c) => Float64Array.from({ length: 60 }, (_, k) => Math.log(c[t - 60 + k + 1] / c[t - 60 + k])));
-const corr = correlationMatrix(returns, "pearson");
+/** Pearson correlation of every symbol's log returns over the last 60 bars. */
+function lastCorr({ closes, labels }: SeriesInput): Float64Array {
+  const t = labels.length - 1;
+  const returns = closes.map((c) => Float64Array.from({ length: 60 }, (_, k) => Math.log(c[t - 60 + k + 1] / c[t - 60 + k])));
+  return correlationMatrix(returns, "pearson");
+}
 
-describe("metrics agree with graphology-metrics on the NIFTY 50 (last 60 bars)", () => {
+function crosscheck(load: () => SeriesInput): void {
   for (const method of ["mst", "knn", "complete", "threshold"] as GraphMethod[]) {
     test(method, () => {
-      const g = buildGraph(corr, symbols.length, method, { knnK: 4, threshold: 0.5 });
+      const input = load();
+      const g = buildGraph(lastCorr(input), input.symbols.length, method, { knnK: 4, threshold: 0.5 });
       const ref = toGraphology(g);
       const ours = computeMetrics(g, ["pagerank", "betweenness_centrality", "eigenvector_centrality"]).values;
       const pr = pagerankRef(ref, { getEdgeWeight: "weight", alpha: 0.85, tolerance: 1e-12, maxIterations: 100000 });
@@ -43,4 +45,8 @@ describe("metrics agree with graphology-metrics on the NIFTY 50 (last 60 bars)",
       }
     });
   }
-});
+}
+
+let sample: SeriesInput | undefined;
+describe("metrics agree with graphology-metrics on the synthetic sample (last 60 bars)", () => crosscheck(() => (sample ??= sampleSeriesInput())));
+describeNifty("metrics agree with graphology-metrics on the NIFTY 50 (last 60 bars)", () => crosscheck(() => loadNifty()));

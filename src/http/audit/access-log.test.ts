@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { mintToken } from "../../auth/index.ts";
 import { systemClock } from "../../clock.ts";
-import { niftyDb } from "../test-support/harness.ts";
+import { sampleDb } from "../test-support/harness.ts";
 import { spawnServer } from "../test-support/process.ts";
 
 const SECRET = "audit-log-secret-0123456789-abcdef";
@@ -22,7 +22,7 @@ async function waitFor(pred: () => boolean, ms: number): Promise<boolean> {
 
 describe("request log lines", () => {
   test("a single request on a quiet server is logged promptly, not held in a 4 KiB buffer until shutdown", async () => {
-    const server = await spawnServer(["--port", "0", "--db", niftyDb(), "--jwt-secret", SECRET, "--no-sample"]);
+    const server = await spawnServer(["--port", "0", "--db", sampleDb(), "--jwt-secret", SECRET, "--no-sample"]);
     try {
       const res = await fetch(server.base + "/health", { headers: { "X-Request-Id": "audit-quiet-1" } });
       expect(res.status).toBe(200);
@@ -34,7 +34,7 @@ describe("request log lines", () => {
   }, 30_000);
 
   test("tokens and secrets never reach the log, whatever the outcome of the request", async () => {
-    const server = await spawnServer(["--port", "0", "--db", niftyDb(), "--jwt-secret", SECRET, "--no-sample", "--default-universe", "nifty50"]);
+    const server = await spawnServer(["--port", "0", "--db", sampleDb(), "--jwt-secret", SECRET, "--no-sample", "--default-universe", "sample"]);
     const { token } = await mintToken({ secret: SECRET, userId: "log-user", ttlSeconds: 3600, clock: systemClock });
     const { token: forged } = await mintToken({ secret: "another-secret-0123456789abcdef", userId: "log-user", ttlSeconds: 3600, clock: systemClock });
     const hit = (auth: string, q = "lookback=20") =>

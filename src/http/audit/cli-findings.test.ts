@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli } from "../test-support/process.ts";
-import { niftyDb } from "../test-support/harness.ts";
+import { sampleDb } from "../test-support/harness.ts";
 
 const tempDir = () => mkdtempSync(join(tmpdir(), "gs-audit-cli-"));
 
@@ -27,7 +27,7 @@ describe("read-only commands against a missing database file", () => {
 
 describe("contradictory flags", () => {
   test("user limits ID --per-minute N --reset is a usage error (exit 2), not a silent reset", async () => {
-    const db = niftyDb();
+    const db = sampleDb();
     expect((await runCli(["user", "create", "lim", "--db", db])).code).toBe(0);
     const r = await runCli(["user", "limits", "lim", "--per-minute", "5", "--reset", "--db", db]);
     expect(r.code).toBe(2);

@@ -1,21 +1,27 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { body, startHarness, type Harness } from "../test-support/harness.ts";
+import { describeNifty } from "../../../test/support/nifty.ts";
+import { body, niftyDb, startHarness, type Harness } from "../test-support/harness.ts";
 
-let h: Harness;
-let token: string;
-beforeAll(async () => {
-  h = await startHarness({ ratePerMinute: "1000", ratePerDay: "100000" });
-  token = await h.token("quant");
-});
-afterAll(() => h.stop());
-
-const get = async (q: string) => {
-  const res = await h.get(`/v1/graph-stats/chart?${q}`, { token });
-  return { res, b: await body(res) };
-};
 const METRICS = ["degree_strength", "eigenvector_centrality", "betweenness_centrality", "closeness_centrality", "pagerank"];
 
-describe("live endpoint payloads on the real NIFTY-50 data", () => {
+/** A harness and a GET of the live endpoint with one user's token (lifted limits). */
+function liveEndpoint(start: () => Promise<Harness>) {
+  let h: Harness;
+  let token: string;
+  beforeAll(async () => {
+    h = await start();
+    token = await h.token("quant");
+  });
+  afterAll(() => h.stop());
+  return async (q: string) => {
+    const res = await h.get(`/v1/graph-stats/chart?${q}`, { token });
+    return { res, b: await body(res) };
+  };
+}
+
+describe("live endpoint payloads on the synthetic sample", () => {
+  const get = liveEndpoint(() => startHarness({ ratePerMinute: "1000", ratePerDay: "100000" }));
+
   test("snapshot: shape of DECISIONS §3 with graph, communities and every effective parameter in meta", async () => {
     const { res, b } = await get("asof=2024-06-28");
     expect(res.status).toBe(200);
@@ -34,8 +40,8 @@ describe("live endpoint payloads on the real NIFTY-50 data", () => {
     expect(Object.keys(g.communities)).toHaveLength(50);
     expect(g.n_communities).toBeGreaterThan(1);
     expect(g.modularity).toBeGreaterThan(0);
-    expect(b.meta.params).toMatchObject({ universe: "nifty50", interval: "1d", lookback: 60, periods: 1, step: 1, graph_method: "mst" });
-    expect(b.meta.diagnostics).toMatchObject({ n_requested: 50, n_in_graph: 50, missing_symbols: [], data_source: "imported", window_bars: 61 });
+    expect(b.meta.params).toMatchObject({ universe: "sample", interval: "1d", lookback: 60, periods: 1, step: 1, graph_method: "mst" });
+    expect(b.meta.diagnostics).toMatchObject({ n_requested: 50, n_in_graph: 50, missing_symbols: [], data_source: "synthetic", window_bars: 61 });
     expect(typeof b.meta.diagnostics.compute_ms).toBe("number");
   });
 
@@ -59,16 +65,16 @@ describe("live endpoint payloads on the real NIFTY-50 data", () => {
     }
   });
 
-  test("symbols with & and - work in the query string; unknown ones are reported, not fatal", async () => {
-    const { res, b } = await get("symbols=M%26M,BAJAJ-AUTO,INFY,NOPE&metrics=pagerank");
+  test("symbols keep their order; unknown ones are reported, not fatal", async () => {
+    const { res, b } = await get("symbols=CODEWAVE,ALPHABANK,SUNVOLT,NOPE&metrics=pagerank");
     expect(res.status).toBe(200);
-    expect(b.data.stocks.map((s: { symbol: string }) => s.symbol)).toEqual(["M&M", "BAJAJ-AUTO", "INFY"]);
+    expect(b.data.stocks.map((s: { symbol: string }) => s.symbol)).toEqual(["CODEWAVE", "ALPHABANK", "SUNVOLT"]);
     expect(b.meta.diagnostics.missing_symbols).toEqual(["NOPE"]);
     expect(b.meta.diagnostics.n_requested).toBe(4);
   });
 
   test("fewer than 2 known symbols → 404 NOT_FOUND", async () => {
-    const { res, b } = await get("symbols=INFY,NOPE");
+    const { res, b } = await get("symbols=ALPHABANK,NOPE");
     expect(res.status).toBe(404);
     expect(b.errors[0].message).toContain("NOPE");
   });
@@ -82,11 +88,11 @@ describe("live endpoint payloads on the real NIFTY-50 data", () => {
     expect(values).toEqual([...values].sort((x: number, y: number) => y - x));
   });
 
-  test("ETERNAL and JIOFIN are dropped where the window predates their listing", async () => {
-    const { b } = await get("asof=2021-06-30");
-    expect(b.meta.diagnostics.dropped_insufficient_bars).toEqual(expect.arrayContaining(["ETERNAL", "JIOFIN"]));
-    expect(b.data.stocks.find((s: { symbol: string }) => s.symbol === "JIOFIN").pagerank).toBeNull();
-    expect(b.data.graph.nodes).toBe(48);
+  test("NOVAGRID is dropped where the window predates its listing (2024-03-01)", async () => {
+    const { b } = await get("asof=2024-04-15");
+    expect(b.meta.diagnostics.dropped_insufficient_bars).toEqual(["NOVAGRID"]);
+    expect(b.data.stocks.find((s: { symbol: string }) => s.symbol === "NOVAGRID").pagerank).toBeNull();
+    expect(b.data.graph.nodes).toBe(49);
   });
 
   test("weekly bars are resampled from the daily ones", async () => {
@@ -101,5 +107,32 @@ describe("live endpoint payloads on the real NIFTY-50 data", () => {
     const c = await get("asof=2022-12-30&graph_method=threshold&corr_threshold=0.4");
     expect(c.b.meta.diagnostics.cached).toBe(true);
     expect(JSON.stringify(c.b.data)).toBe(JSON.stringify(a.b.data));
+  });
+});
+
+describeNifty("live endpoint payloads on the real NIFTY-50 data", () => {
+  const get = liveEndpoint(() => startHarness({ ratePerMinute: "1000", ratePerDay: "100000", defaultUniverse: "nifty50" }, { dbPath: niftyDb() }));
+
+  test("an imported universe: every stock in the graph, labelled imported", async () => {
+    const { res, b } = await get("asof=2024-06-28");
+    expect(res.status).toBe(200);
+    expect(b.data.graph).toMatchObject({ method: "mst", nodes: 50, edges: 49 });
+    expect(b.meta.params.universe).toBe("nifty50");
+    expect(b.meta.diagnostics).toMatchObject({ n_requested: 50, n_in_graph: 50, missing_symbols: [], data_source: "imported", window_bars: 61 });
+  });
+
+  test("symbols with & and - work in the query string; unknown ones are reported, not fatal", async () => {
+    const { res, b } = await get("symbols=M%26M,BAJAJ-AUTO,INFY,NOPE&metrics=pagerank");
+    expect(res.status).toBe(200);
+    expect(b.data.stocks.map((s: { symbol: string }) => s.symbol)).toEqual(["M&M", "BAJAJ-AUTO", "INFY"]);
+    expect(b.meta.diagnostics.missing_symbols).toEqual(["NOPE"]);
+    expect(b.meta.diagnostics.n_requested).toBe(4);
+  });
+
+  test("ETERNAL and JIOFIN are dropped where the window predates their listing", async () => {
+    const { b } = await get("asof=2021-06-30");
+    expect(b.meta.diagnostics.dropped_insufficient_bars).toEqual(expect.arrayContaining(["ETERNAL", "JIOFIN"]));
+    expect(b.data.stocks.find((s: { symbol: string }) => s.symbol === "JIOFIN").pagerank).toBeNull();
+    expect(b.data.graph.nodes).toBe(48);
   });
 });

@@ -99,7 +99,7 @@ describe("validation comes before metering", () => {
     const token = await h.token("gina");
     const nf = await h.get("/v1/graph-stats/chart?universe=nope", { token });
     expect(nf.status).toBe(404);
-    expect((await body(nf)).errors[0].message).toContain("nifty50");
+    expect((await body(nf)).errors[0].message).toContain("known universes: sample");
     const tooLong = await h.get("/v1/graph-stats/chart?lookback=1000&periods=250", { token });
     expect(tooLong.status).toBe(400);
     expect((await body(tooLong)).errors[0].message).toMatch(/\d+ bars/);
