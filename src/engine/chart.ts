@@ -7,12 +7,16 @@
  *   null metrics (and community) there.
  * - Rolling: an as-of where fewer than 2 symbols take part has null metrics for everyone;
  *   only when no as-of has 2 is the request a 404. `sort` orders by the latest point.
- * - Communities (Louvain) are computed only for the graph that is returned, and only when
- *   `include_graph` is true, since nothing else shows them.
+ * - Communities (Louvain) and the graph statistics are computed only when `include_graph` is
+ *   true or all (every as-of of a rolling request: each point carries its tracked community,
+ *   community-tracking.ts), since nothing else shows them.
+ * - include_graph=all counts every as-of's edges against MAX_POINTS beside the points.
  */
 import { correlationMatrix } from "./correlation.ts";
 import { buildGraph } from "./graph.ts";
 import { louvain } from "./louvain.ts";
+import { CommunityTracker } from "./community-tracking.ts";
+import { graphStats } from "./graph-stats.ts";
 import { computeMetrics } from "./metrics/index.ts";
 import { MAX_POINTS } from "./params-fields.ts";
 import { rollingData, snapshotData, type AsofResult } from "./payload.ts";
@@ -26,8 +30,14 @@ export function computeChart(input: SeriesInput, params: ChartParams): ChartResu
   const asofs = resolveAsofs(input, params);
   const panel = buildReturnsPanel(input.closes, asofs[0], asofs[asofs.length - 1], params.lookback);
   const moments = params.periods > 1 && params.corr_method === "pearson" ? new SlidingMoments(panel) : null;
-  const results = asofs.map((t, q) => computeAsof(input, panel, params, t, q === asofs.length - 1, moments));
+  const rows = new RowBudget(params, asofs.length * input.symbols.length);
+  const results = asofs.map((t) => {
+    const r = computeAsof(input, panel, params, t, moments);
+    rows.addEdges(r);
+    return r;
+  });
   if (!results.some((r) => r.graph)) throw tooFewSymbols(input, params, results[results.length - 1]);
+  if (params.include_graph) trackCommunities(results, input.symbols.length);
   const data =
     params.periods === 1 ? snapshotData(results[0], input.symbols, params) : rollingData(results, input.symbols, params);
   return { data, diagnostics: diagnostics(input, params, results) };
@@ -95,7 +105,6 @@ function computeAsof(
   panel: ReturnsPanel,
   params: ChartParams,
   t: number,
-  isLatest: boolean,
   moments: SlidingMoments | null,
 ): AsofResult {
   const members = windowMembers(panel, t);
@@ -106,6 +115,8 @@ function computeAsof(
     values: {},
     notConverged: [],
     communities: null,
+    trackedCommunity: null,
+    stats: null,
   };
   const n = members.nodes.length;
   if (n < 2) return result;
@@ -122,8 +133,41 @@ function computeAsof(
   result.graph = g;
   result.values = m.values;
   result.notConverged = m.notConverged;
-  if (isLatest && params.include_graph) result.communities = louvain(g);
+  if (params.include_graph) {
+    result.communities = louvain(g);
+    const closeness = m.values.closeness_centrality ?? null;
+    result.stats = graphStats(g, corr, params.graph_method === "mst", closeness);
+  }
   return result;
+}
+
+function trackCommunities(results: AsofResult[], nSymbols: number): void {
+  const tracker = new CommunityTracker(nSymbols);
+  for (const r of results) {
+    if (r.communities) r.trackedCommunity = tracker.track(r.nodes, r.communities.community, r.communities.count);
+  }
+}
+
+/** include_graph=all: points plus every as-of's edge rows may not exceed MAX_POINTS (checked as they are built). */
+class RowBudget {
+  private edges = 0;
+  constructor(
+    private readonly params: ChartParams,
+    private readonly points: number,
+  ) {}
+
+  addEdges(r: AsofResult): void {
+    if (this.params.include_graph !== "all" || !r.graph) return;
+    this.edges += r.graph.src.length;
+    if (this.points + this.edges > MAX_POINTS) {
+      throw new ChartError(
+        "BAD_REQUEST",
+        `include_graph=all returns every as-of's edges, and ${this.points} points plus the edges up to ` +
+          `${r.label.slice(0, 10)} (${this.edges}) already exceed ${MAX_POINTS} rows; request fewer periods or symbols, ` +
+          `a sparser graph_method (mst, tmfg, knn) or include_graph=true`,
+      );
+    }
+  }
 }
 
 function tooFewSymbols(input: SeriesInput, params: ChartParams, r: AsofResult): ChartError {

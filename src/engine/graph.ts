@@ -4,6 +4,7 @@
  * what the metric kernels iterate over; building it once per as-of avoids allocating a
  * general-purpose graph object (graphology) for every window of a rolling request.
  */
+import { tmfg } from "./tmfg.ts";
 import type { GraphMethod } from "./types.ts";
 
 export interface Graph {
@@ -150,7 +151,7 @@ function edgeLess(da: number, a: number, b: number, dc: number, c: number, e: nu
  * including under ties. Hand-written because sorting all n(n-1)/2 edges dominated the MST graph
  * stage in bench/engine.bench.ts. kruskalPairs below is the reference the tests compare with.
  */
-function mstPairs(corr: Float64Array, n: number): number[] {
+export function mstPairs(corr: Float64Array, n: number): number[] {
   const inTree = new Uint8Array(n);
   const bestD = new Float64Array(n).fill(Infinity);
   const bestU = new Int32Array(n).fill(-1);
@@ -236,5 +237,7 @@ export function buildGraph(
       return graphFromPairs(corr, n, knnPairs(corr, n, opts.knnK));
     case "mst":
       return graphFromPairs(corr, n, mstPairs(corr, n));
+    case "tmfg":
+      return graphFromPairs(corr, n, tmfg(corr, n).pairs);
   }
 }

@@ -4,12 +4,14 @@
  * involve several parameters.
  */
 import { z } from "zod";
-import { CORR_METHODS, GRAPH_METHODS, INTERVALS, METRICS, type Metric } from "./types.ts";
+import { CORR_METHODS, FORMATS, GRAPH_METHODS, INTERVALS, MARKET_MODES, METRICS, SHRINKAGES, type Metric } from "./types.ts";
 
 export const LOOKBACK = { min: 2, max: 1000, default: 60 } as const;
 export const PERIODS = { min: 1, max: 250, default: 1 } as const;
 export const STEP = { min: 1, max: 250, default: 1 } as const;
 export const KNN_K = { min: 1, max: 50, default: 4 } as const;
+/** EWMA half-life in bars; decimals allowed (pandas' ewm(halflife=...) takes any positive number). */
+export const HALFLIFE = { min: 1, max: 1000, default: 20 } as const;
 export const SYMBOL_COUNT = { min: 2, max: 500 } as const;
 /** Symbols are matched with their exact case (storage keys are case-sensitive). */
 export const SYMBOL_RE = /^[A-Za-z0-9&._-]{1,32}$/;
@@ -100,25 +102,32 @@ const metrics = z.string().transform((raw, ctx) => {
   return bad ? z.NEVER : out;
 });
 
-const asof = z.string().transform((raw, ctx) => {
-  const m = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/.exec(raw);
-  if (m) {
-    const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
-    if (d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3]) return raw;
-  }
-  return reject(ctx, `asof must be a calendar date YYYY-MM-DD, got ${shown(raw)}`);
-});
+function date(name: string) {
+  return z.string().transform((raw, ctx) => {
+    const m = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/.exec(raw);
+    if (m) {
+      const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
+      if (d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3]) return raw;
+    }
+    return reject(ctx, `${name} must be a calendar date YYYY-MM-DD, got ${shown(raw)}`);
+  });
+}
 
-const corrThreshold = z.string().transform((raw, ctx) => {
-  const n = /^\+?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(raw) ? Number(raw) : NaN;
-  if (n >= 0 && n <= 1) return n;
-  return reject(ctx, `corr_threshold must be a number from 0 to 1, got ${shown(raw)}`);
-});
+const DECIMAL_RE = /^\+?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/;
+
+function decimal(name: string, b: { min: number; max: number }) {
+  return z.string().transform((raw, ctx) => {
+    const n = DECIMAL_RE.test(raw) ? Number(raw) : NaN;
+    if (n >= b.min && n <= b.max) return n;
+    return reject(ctx, `${name} must be a number from ${b.min} to ${b.max}, got ${shown(raw)}`);
+  });
+}
 
 const includeGraph = z.string().transform((raw, ctx) => {
   if (raw === "true" || raw === "1") return true;
   if (raw === "false" || raw === "0") return false;
-  return reject(ctx, `include_graph must be one of true, false, 1, 0, got ${shown(raw)}`);
+  if (raw === "all") return "all" as const;
+  return reject(ctx, `include_graph must be one of true, false, 1, 0, all, got ${shown(raw)}`);
 });
 
 const universe = z.string().transform((raw, ctx) => {
@@ -134,14 +143,20 @@ export const FIELDS = {
   lookback: { schema: integer("lookback", LOOKBACK), default: LOOKBACK.default },
   periods: { schema: integer("periods", PERIODS), default: PERIODS.default },
   step: { schema: integer("step", STEP), default: STEP.default },
-  asof: { schema: asof, default: null as string | null },
+  asof: { schema: date("asof"), default: null as string | null },
+  start: { schema: date("start"), default: null as string | null },
+  end: { schema: date("end"), default: null as string | null },
   metrics: { schema: metrics, default: [...METRICS] as Metric[] },
   graph_method: { schema: oneOf("graph_method", GRAPH_METHODS), default: "mst" as const },
   knn_k: { schema: integer("knn_k", KNN_K), default: KNN_K.default },
-  corr_threshold: { schema: corrThreshold, default: 0.5 },
+  corr_threshold: { schema: decimal("corr_threshold", { min: 0, max: 1 }), default: 0.5 },
   corr_method: { schema: oneOf("corr_method", CORR_METHODS), default: "pearson" as const },
-  include_graph: { schema: includeGraph, default: true },
+  halflife: { schema: decimal("halflife", HALFLIFE), default: HALFLIFE.default as number },
+  shrinkage: { schema: oneOf("shrinkage", SHRINKAGES), default: "none" as const },
+  market_mode: { schema: oneOf("market_mode", MARKET_MODES), default: "keep" as const },
+  include_graph: { schema: includeGraph, default: true as boolean | "all" },
   sort: { schema: oneOf("sort", METRICS, "a metric name:"), default: null as Metric | null },
+  format: { schema: oneOf("format", FORMATS), default: "json" as const },
 } as const;
 
 export type ParamName = keyof typeof FIELDS;
@@ -155,12 +170,18 @@ export const PARAM_DOCS: ReadonlyArray<{ name: ParamName; type: string; default:
   { name: "lookback", type: "integer", default: String(LOOKBACK.default), allowed: `${LOOKBACK.min}-${LOOKBACK.max} return bars` },
   { name: "periods", type: "integer", default: String(PERIODS.default), allowed: `${PERIODS.min}-${PERIODS.max}; periods x symbols <= ${MAX_POINTS}` },
   { name: "step", type: "integer", default: String(STEP.default), allowed: `${STEP.min}-${STEP.max} bars between as-of bars` },
-  { name: "asof", type: "YYYY-MM-DD", default: "latest bar", allowed: "a calendar date; the last bar whose local date is on or before it" },
+  { name: "asof", type: "YYYY-MM-DD", default: "latest bar", allowed: "a calendar date; the last bar whose local date is on or before it; not with start/end" },
+  { name: "start", type: "YYYY-MM-DD", default: "none", allowed: `with end, instead of periods and asof: as-ofs every step bars back from end's bar to the first bar on or after start; at most ${PERIODS.max} as-ofs` },
+  { name: "end", type: "YYYY-MM-DD", default: "none", allowed: "with start; on or after start; the last bar whose local date is on or before it" },
   { name: "metrics", type: "comma list", default: "all five", allowed: `subset of ${METRICS.join(" ")}; order kept, duplicates dropped` },
   { name: "graph_method", type: "name", default: "mst", allowed: GRAPH_METHODS.join(" ") },
   { name: "knn_k", type: "integer", default: String(KNN_K.default), allowed: `${KNN_K.min}-${KNN_K.max}` },
   { name: "corr_threshold", type: "number", default: "0.5", allowed: "0-1" },
   { name: "corr_method", type: "name", default: "pearson", allowed: CORR_METHODS.join(" ") },
-  { name: "include_graph", type: "boolean", default: "true", allowed: "true false 1 0" },
+  { name: "halflife", type: "number", default: String(HALFLIFE.default), allowed: `${HALFLIFE.min}-${HALFLIFE.max} bars; only with corr_method=ewma` },
+  { name: "shrinkage", type: "name", default: "none", allowed: `${SHRINKAGES.join(" ")}; ledoit_wolf only with corr_method=pearson` },
+  { name: "market_mode", type: "name", default: "keep", allowed: `${MARKET_MODES.join(" ")}; remove regresses each return series on the equal-weighted market return` },
+  { name: "include_graph", type: "boolean or all", default: "true", allowed: "true false 1 0 all (all: every as-of's edges too)" },
   { name: "sort", type: "metric name", default: "none (request order)", allowed: "one of the requested metrics; descending, nulls last" },
+  { name: "format", type: "name", default: "json", allowed: `${FORMATS.join(" ")}; csv/ndjson: long rows date,symbol,metric,value` },
 ];

@@ -26,13 +26,19 @@ describe("defaults", () => {
       periods: 1,
       step: 1,
       asof: null,
+      start: null,
+      end: null,
       metrics: [...METRICS],
       graph_method: "mst",
       knn_k: 4,
       corr_threshold: 0.5,
       corr_method: "pearson",
+      halflife: 20,
+      shrinkage: "none",
+      market_mode: "keep",
       include_graph: true,
       sort: null,
+      format: "json",
     });
   });
 
@@ -130,17 +136,18 @@ describe("values", () => {
     });
     expect(errors("interval=2d&graph_method=tree&corr_method=kendall")).toEqual([
       "interval must be one of 1m, 5m, 15m, 30m, 1h, 1d, 1w, got '2d'",
-      "graph_method must be one of mst, knn, threshold, complete, got 'tree'",
-      "corr_method must be one of pearson, spearman, got 'kendall'",
+      "graph_method must be one of mst, knn, threshold, complete, tmfg, got 'tree'",
+      "corr_method must be one of pearson, spearman, ewma, got 'kendall'",
     ]);
   });
 
-  test("include_graph takes true/false/1/0 only", () => {
+  test("include_graph takes true/false/1/0/all only", () => {
+    expect(ok("include_graph=all").include_graph).toBe("all");
     expect(ok("include_graph=0").include_graph).toBe(false);
     expect(ok("include_graph=false").include_graph).toBe(false);
     expect(ok("include_graph=1").include_graph).toBe(true);
     expect(ok("include_graph=true").include_graph).toBe(true);
-    expect(errors("include_graph=yes")).toEqual(["include_graph must be one of true, false, 1, 0, got 'yes'"]);
+    expect(errors("include_graph=yes")).toEqual(["include_graph must be one of true, false, 1, 0, all, got 'yes'"]);
   });
 
   test("asof must be a real calendar date", () => {

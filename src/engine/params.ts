@@ -37,13 +37,19 @@ export function parseChartParams(query: URLSearchParams, opts: { defaultUniverse
     periods: v.periods as number,
     step: v.step as number,
     asof: v.asof as string | null,
+    start: v.start as string | null,
+    end: v.end as string | null,
     metrics: v.metrics as ChartParams["metrics"],
     graph_method: v.graph_method as ChartParams["graph_method"],
     knn_k: v.knn_k as number,
     corr_threshold: v.corr_threshold as number,
     corr_method: v.corr_method as ChartParams["corr_method"],
-    include_graph: v.include_graph as boolean,
+    halflife: v.halflife as number,
+    shrinkage: v.shrinkage as ChartParams["shrinkage"],
+    market_mode: v.market_mode as ChartParams["market_mode"],
+    include_graph: v.include_graph as ChartParams["include_graph"],
     sort: v.sort as ChartParams["sort"],
+    format: v.format as ChartParams["format"],
   };
   return { ok: true, params };
 }
@@ -90,6 +96,14 @@ function crossChecks(raw: Map<ParamName, string>, v: Partial<Record<ParamName, u
   if (sort && metrics && !metrics.includes(sort)) {
     errors.push(`sort must be one of the requested metrics (${metrics.join(", ")}), got ${shown(sort)}; add it to metrics or sort by one of those`);
   }
+  rangeChecks(raw, errors);
+  const method = v.corr_method as string | undefined;
+  if (raw.has("halflife") && method && method !== "ewma") {
+    errors.push(`halflife applies only to corr_method=ewma, got corr_method=${shown(raw.get("corr_method") ?? "pearson")}; add corr_method=ewma or drop halflife`);
+  }
+  if (v.shrinkage === "ledoit_wolf" && method && method !== "pearson") {
+    errors.push(`shrinkage=ledoit_wolf works on the sample covariance, so it needs corr_method=pearson, got corr_method=${shown(method)}; use corr_method=pearson or shrinkage=none`);
+  }
   const symbols = v.symbols as string[] | null | undefined;
   const periods = v.periods as number | undefined;
   if (symbols && periods && periods * symbols.length > MAX_POINTS) {
@@ -98,4 +112,22 @@ function crossChecks(raw: Map<ParamName, string>, v: Partial<Record<ParamName, u
         `request fewer periods or symbols`,
     );
   }
+}
+
+/** start/end replace periods and asof: both dates, in order, and neither of the other two. */
+function rangeChecks(raw: Map<ParamName, string>, errors: string[]): void {
+  const start = raw.get("start");
+  const end = raw.get("end");
+  if (start === undefined && end === undefined) return;
+  if (start === undefined || end === undefined) {
+    const [given, missing] = start === undefined ? ["end", "start"] : ["start", "end"];
+    errors.push(`${given} needs ${missing} too: give both start and end (YYYY-MM-DD), or neither and use periods`);
+    return;
+  }
+  for (const other of ["periods", "asof"] as const) {
+    if (raw.has(other)) {
+      errors.push(`give either start/end or ${other}, not both (got start=${shown(start)}, end=${shown(end)} and ${other}=${shown(raw.get(other)!)})`);
+    }
+  }
+  if (start > end) errors.push(`start must be on or before end, got start=${shown(start)} and end=${shown(end)}`);
 }

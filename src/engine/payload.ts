@@ -4,10 +4,14 @@
  * labels (e.g. `2025-09-30T00:00:00+05:30`), so intraday as-ofs stay distinct.
  */
 import type { Graph } from "./graph.ts";
+import type { RawGraphStats } from "./graph-stats.ts";
 import { round6 } from "./round.ts";
 import type {
   ChartParams,
+  DatedGraphOut,
+  EdgeOut,
   GraphOut,
+  GraphStatsOut,
   Metric,
   MetricValue,
   RollingData,
@@ -26,6 +30,9 @@ export interface AsofResult {
   values: Partial<Record<Metric, Float64Array>>;
   notConverged: Metric[];
   communities: { community: Int32Array; count: number; modularity: number } | null;
+  /** Labels kept across as-ofs (community-tracking.ts), per node; rolling requests only. */
+  trackedCommunity: Int32Array | null;
+  stats: RawGraphStats | null;
 }
 
 /** Position of each input symbol among the as-of's nodes, -1 when absent. */
@@ -54,9 +61,7 @@ export function graphOut(r: AsofResult, symbols: string[], params: ChartParams):
   out.n_communities = 0;
   out.modularity = null;
   if (!g) return out;
-  for (let e = 0; e < g.src.length; e++) {
-    out.edge_list.push({ source: name(g.src[e]), target: name(g.dst[e]), weight: round6(g.w[e])!, corr: round6(g.corr[e])! });
-  }
+  out.edge_list = edgeList(r, symbols);
   if (r.communities) {
     for (let p = 0; p < g.n; p++) out.communities[name(p)] = r.communities.community[p];
     out.n_communities = r.communities.count;
@@ -65,8 +70,46 @@ export function graphOut(r: AsofResult, symbols: string[], params: ChartParams):
   return out;
 }
 
+function edgeList(r: AsofResult, symbols: string[]): EdgeOut[] {
+  const g = r.graph;
+  const out: EdgeOut[] = [];
+  if (!g) return out;
+  const name = (p: number) => symbols[r.nodes[p]];
+  for (let e = 0; e < g.src.length; e++) {
+    out.push({ source: name(g.src[e]), target: name(g.dst[e]), weight: round6(g.w[e])!, corr: round6(g.corr[e])! });
+  }
+  return out;
+}
+
 function communityOf(r: AsofResult, p: number): number | null {
   return p >= 0 && r.communities ? r.communities.community[p] : null;
+}
+
+function trackedOf(r: AsofResult, p: number): number | null {
+  return p >= 0 && r.trackedCommunity ? r.trackedCommunity[p] : null;
+}
+
+/** One graph_stats entry; nulls (and zero counts) at an as-of without a graph. */
+export function statsOut(r: AsofResult): GraphStatsOut {
+  const g = r.graph;
+  const c = r.communities;
+  const s = r.stats;
+  const num = (x: number | null | undefined) => (x === null || x === undefined ? null : round6(x));
+  return {
+    date: r.label,
+    nodes: g ? g.n : 0,
+    edges: g ? g.src.length : 0,
+    n_communities: c ? c.count : 0,
+    modularity: c ? round6(c.modularity) : null,
+    mean_abs_corr: num(s?.meanAbsCorr),
+    tree_length: num(s?.treeLength),
+    avg_shortest_path: num(s?.avgShortestPath),
+  };
+}
+
+function datedGraph(r: AsofResult, symbols: string[], params: ChartParams): DatedGraphOut {
+  const g = r.graph;
+  return { asof_date: r.label, nodes: g ? g.n : 0, edges: g ? g.src.length : 0, method: params.graph_method, edge_list: edgeList(r, symbols) };
 }
 
 /** Stable sort, descending by `key`, nulls last. */
@@ -90,7 +133,7 @@ export function snapshotData(r: AsofResult, symbols: string[], params: ChartPara
   });
   const sort = params.sort;
   if (sort) stocks = sortByMetric(stocks, (s) => s[sort] ?? null);
-  return {
+  const out: SnapshotData = {
     type: "snapshot",
     asof_date: r.label,
     interval: params.interval,
@@ -98,9 +141,15 @@ export function snapshotData(r: AsofResult, symbols: string[], params: ChartPara
     stocks,
     graph: graphOut(r, symbols, params),
   };
+  if (params.include_graph) out.graph_stats = [statsOut(r)];
+  return out;
 }
 
-/** Rolling payload; `sort` orders by the latest point, and `community` is the latest graph's. */
+/**
+ * Rolling payload; `sort` orders by the latest point. A stock's `community` is the latest
+ * graph's own id (as in latest_graph.communities); each point's `community` is the label tracked
+ * across as-ofs (community-tracking.ts), so the two may differ on the latest date.
+ */
 export function rollingData(results: AsofResult[], symbols: string[], params: ChartParams): RollingData {
   const latest = results[results.length - 1];
   const pos = results.map((r) => positions(r, symbols.length));
@@ -108,6 +157,7 @@ export function rollingData(results: AsofResult[], symbols: string[], params: Ch
     const points = results.map((r, q) => {
       const point: RollingStock["points"][number] = { date: r.label };
       for (const m of params.metrics) point[m] = metricValue(r, m, pos[q][i]);
+      if (params.include_graph) point.community = trackedOf(r, pos[q][i]);
       return point;
     });
     if (!params.include_graph) return { symbol, points };
@@ -115,7 +165,7 @@ export function rollingData(results: AsofResult[], symbols: string[], params: Ch
   });
   const sort = params.sort;
   if (sort) stocks = sortByMetric(stocks, (s) => s.points[s.points.length - 1][sort] ?? null);
-  return {
+  const out: RollingData = {
     type: "rolling",
     asof_dates: results.map((r) => r.label),
     interval: params.interval,
@@ -123,4 +173,7 @@ export function rollingData(results: AsofResult[], symbols: string[], params: Ch
     stocks,
     latest_graph: graphOut(latest, symbols, params),
   };
+  if (params.include_graph) out.graph_stats = results.map(statsOut);
+  if (params.include_graph === "all") out.graphs = results.map((r) => datedGraph(r, symbols, params));
+  return out;
 }

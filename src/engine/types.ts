@@ -15,11 +15,23 @@ export const METRICS = [
 ] as const;
 export type Metric = (typeof METRICS)[number];
 
-export const GRAPH_METHODS = ["mst", "knn", "threshold", "complete"] as const;
+export const GRAPH_METHODS = ["mst", "knn", "threshold", "complete", "tmfg"] as const;
 export type GraphMethod = (typeof GRAPH_METHODS)[number];
 
-export const CORR_METHODS = ["pearson", "spearman"] as const;
+export const CORR_METHODS = ["pearson", "spearman", "ewma"] as const;
 export type CorrMethod = (typeof CORR_METHODS)[number];
+
+export const SHRINKAGES = ["none", "ledoit_wolf"] as const;
+export type Shrinkage = (typeof SHRINKAGES)[number];
+
+export const MARKET_MODES = ["keep", "remove"] as const;
+export type MarketMode = (typeof MARKET_MODES)[number];
+
+export const FORMATS = ["json", "csv", "ndjson"] as const;
+export type Format = (typeof FORMATS)[number];
+
+/** include_graph: false = summary only, true = the latest graph, "all" = every as-of's edges too. */
+export type IncludeGraph = boolean | "all";
 
 /** Every effective parameter after defaults (echoed as meta.params). */
 export interface ChartParams {
@@ -30,13 +42,22 @@ export interface ChartParams {
   periods: number;
   step: number;
   asof: string | null; // YYYY-MM-DD or null = latest bar
+  /** Date range (YYYY-MM-DD, both or neither): every step-th bar from the first on or after start to the last on or before end. */
+  start: string | null;
+  end: string | null;
   metrics: Metric[];
   graph_method: GraphMethod;
   knn_k: number;
   corr_threshold: number;
   corr_method: CorrMethod;
-  include_graph: boolean;
+  /** EWMA half-life in bars (used only with corr_method=ewma). */
+  halflife: number;
+  shrinkage: Shrinkage;
+  market_mode: MarketMode;
+  include_graph: IncludeGraph;
   sort: Metric | null;
+  /** Response encoding; the engine ignores it (the HTTP layer renders csv/ndjson from `data`). */
+  format: Format;
 }
 
 /**
@@ -81,9 +102,35 @@ export interface SnapshotData {
   metrics: Metric[];
   stocks: SnapshotStock[];
   graph: GraphOut;
+  /** One entry; absent with include_graph=false. */
+  graph_stats?: GraphStatsOut[];
 }
 
-export type RollingPoint = { date: string } & Partial<Record<Metric, MetricValue>>;
+export type RollingPoint = { date: string; community?: number | null } & Partial<Record<Metric, MetricValue>>;
+
+/**
+ * Whole-graph statistics of one as-of (see README "How the numbers are computed"): null where
+ * undefined (no graph, no edges, or a disconnected graph for the path length).
+ */
+export interface GraphStatsOut {
+  date: string;
+  nodes: number;
+  edges: number;
+  n_communities: number;
+  modularity: number | null;
+  mean_abs_corr: number | null;
+  tree_length: number | null;
+  avg_shortest_path: number | null;
+}
+
+/** One as-of's edges (include_graph=all). */
+export interface DatedGraphOut {
+  asof_date: string;
+  nodes: number;
+  edges: number;
+  method: GraphMethod;
+  edge_list: EdgeOut[];
+}
 
 export interface RollingStock {
   symbol: string;
@@ -98,6 +145,10 @@ export interface RollingData {
   metrics: Metric[];
   stocks: RollingStock[];
   latest_graph: GraphOut;
+  /** One entry per as-of, oldest first; absent with include_graph=false. */
+  graph_stats?: GraphStatsOut[];
+  /** Every as-of's edges, oldest first; only with include_graph=all. */
+  graphs?: DatedGraphOut[];
 }
 
 export type ChartData = SnapshotData | RollingData;
