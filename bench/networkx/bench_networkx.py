@@ -3,7 +3,7 @@
 (window -> log returns -> correlation -> graph -> five metrics -> Louvain + modularity),
 timed per graph method on the NIFTY-50 closes. Prints one JSON object to stdout.
 
-Usage: /usr/bin/python3 bench/networkx/bench_networkx.py [--asof 2024-06-28] [--lookback 60] [--repeats 15]
+Usage: /usr/bin/python3 bench/networkx/bench_networkx.py [--asof 2024-06-28] [--lookback 60] [--repeats 15] [--data DIR]
        /usr/bin/python3 bench/networkx/bench_networkx.py --serve   (used by bench/engine.bench.ts)
        /usr/bin/python3 bench/networkx/bench_networkx.py --louvain-holdout | --louvain-validation
 The last form prints networkx's Louvain (seed 42) modularity for 480 NIFTY as-ofs that are not
@@ -27,9 +27,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from generate_fixtures import corr_matrix, edge_pairs, load_dir, metrics_of, modularity_of  # noqa: E402
-
-DATA = os.path.join(HERE, "..", "..", "..", "shared", "data", "nifty50-daily")
+from generate_fixtures import corr_matrix, default_data_dir, edge_pairs, load_dir, metrics_of, modularity_of  # noqa: E402
 
 
 def build_graph(symbols, closes, t, lookback, graph_method, corr_method="pearson", knn_k=4, threshold=0.5):
@@ -131,7 +129,7 @@ def main():
     ap.add_argument("--asof", default="2024-06-28")
     ap.add_argument("--lookback", type=int, default=60)
     ap.add_argument("--repeats", type=int, default=15)
-    ap.add_argument("--data", default=DATA)
+    ap.add_argument("--data", default=default_data_dir(), help="the NIFTY-50 daily CSVs (default: $GRAPH_STATS_NIFTY_DIR, else shared/data beside the repo)")
     ap.add_argument("--louvain-holdout", action="store_true")
     ap.add_argument("--louvain-validation", action="store_true")
     ap.add_argument("--serve", action="store_true")

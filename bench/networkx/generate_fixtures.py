@@ -2,7 +2,8 @@
 """Golden fixtures for the graph-stats engine, computed with networkx 2.8.8 (DECISIONS §2).
 
 Usage: /usr/bin/python3 bench/networkx/generate_fixtures.py [DATA_DIR]
-DATA_DIR defaults to ../../../shared/data/nifty50-daily relative to this script.
+DATA_DIR (the NIFTY-50 daily CSVs) defaults to $GRAPH_STATS_NIFTY_DIR, else to
+shared/data/nifty50-daily beside the repository (the data is not part of the repository).
 Writes src/engine/fixtures/nifty-golden.json and src/engine/fixtures/small-golden.json
 in the format of the engine's API notes. The tolerances below must stay in step with
 src/engine/metrics/eigenvector.ts and pagerank.ts.
@@ -24,6 +25,11 @@ TOL = 1e-12
 MAX_ITER = 100000
 METRICS = ["degree_strength", "eigenvector_centrality", "betweenness_centrality",
            "closeness_centrality", "pagerank"]
+
+
+def default_data_dir():
+    """GRAPH_STATS_NIFTY_DIR if set, else shared/data/nifty50-daily beside the repository (as the tests)."""
+    return os.environ.get("GRAPH_STATS_NIFTY_DIR") or os.path.join(HERE, "..", "..", "..", "shared", "data", "nifty50-daily")
 
 
 def load_dir(data_dir):
@@ -255,7 +261,9 @@ if __name__ == "__main__":
     # Python's per-process string hashing; pin it so the fixtures are byte-for-byte reproducible.
     if os.environ.get("PYTHONHASHSEED") != "0":
         os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"})
-    data_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..", "..", "..", "shared", "data", "nifty50-daily")
+    data_dir = sys.argv[1] if len(sys.argv) > 1 else default_data_dir()
+    if not os.path.isdir(data_dir):
+        sys.exit(f"no NIFTY-50 data at {data_dir}: pass DATA_DIR or set GRAPH_STATS_NIFTY_DIR")
     os.makedirs(OUT_DIR, exist_ok=True)
     header = {"generator": "bench/networkx/generate_fixtures.py", "networkx": nx.__version__}
     for name, cases in [("small-golden.json", small_cases()), ("nifty-golden.json", nifty_cases(data_dir))]:
