@@ -13,6 +13,7 @@
  * - include_graph=all counts every as-of's edges against MAX_POINTS beside the points.
  */
 import { correlationMatrix } from "./correlation.ts";
+import { optionCorrelation, usesOptions } from "./correlation-options.ts";
 import { buildGraph } from "./graph.ts";
 import { louvain } from "./louvain.ts";
 import { CommunityTracker } from "./community-tracking.ts";
@@ -29,7 +30,8 @@ export function computeChart(input: SeriesInput, params: ChartParams): ChartResu
   checkInput(input);
   const asofs = resolveAsofs(input, params);
   const panel = buildReturnsPanel(input.closes, asofs[0], asofs[asofs.length - 1], params.lookback);
-  const moments = params.periods > 1 && params.corr_method === "pearson" ? new SlidingMoments(panel) : null;
+  const plainPearson = params.corr_method === "pearson" && !usesOptions(params);
+  const moments = asofs.length > 1 && plainPearson ? new SlidingMoments(panel) : null;
   const rows = new RowBudget(params, asofs.length * input.symbols.length);
   const results = asofs.map((t) => {
     const r = computeAsof(input, panel, params, t, moments);
@@ -120,14 +122,12 @@ function computeAsof(
   };
   const n = members.nodes.length;
   if (n < 2) return result;
+  const series = members.nodes.map((i) => panel.returns[i]);
   const corr = moments
     ? moments.correlationAt(t, members.nodes)
-    : correlationMatrix(
-        members.nodes.map((i) => panel.returns[i]),
-        params.corr_method,
-        windowStart(panel, t),
-        panel.lookback,
-      );
+    : usesOptions(params)
+      ? optionCorrelation(series, windowStart(panel, t), panel.lookback, params)
+      : correlationMatrix(series, params.corr_method, windowStart(panel, t), panel.lookback);
   const g = buildGraph(corr, n, params.graph_method, { knnK: params.knn_k, threshold: params.corr_threshold });
   const m = computeMetrics(g, params.metrics);
   result.graph = g;
