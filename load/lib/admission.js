@@ -42,8 +42,10 @@ export function createLedger(opts) {
   let admitted = [];
   let admittedToday = 0;
   let day = -1;
-  // Before a user's first burst its history is unknown (an earlier run may have used the window).
-  let seenBefore = false;
+  // Before a user's first burst its history is unknown: an earlier run with the same token may have
+  // admissions that still fill the window. They all precede the first burst, so they have certainly left
+  // the window a minute (plus the margin) after it; until then no window is known to be empty.
+  let unknownHistoryUntilMs = Infinity;
 
   /**
    * Records one burst of concurrent requests (all sent together) and judges it.
@@ -59,8 +61,8 @@ export function createLedger(opts) {
       day = burstDay;
       admittedToday = 0;
     }
-    const windowWasEmpty = seenBefore && admitted.every((a) => a.endMs + MINUTE_MS + marginMs <= burstStart);
-    seenBefore = true;
+    if (unknownHistoryUntilMs === Infinity) unknownHistoryUntilMs = burstStart + MINUTE_MS + marginMs;
+    const windowWasEmpty = burstStart >= unknownHistoryUntilMs && admitted.every((a) => a.endMs + MINUTE_MS + marginMs <= burstStart);
     const mine = burst.filter((o) => o.status === 200);
     admitted = admitted.filter((a) => a.endMs > burstStart - 2 * MINUTE_MS).concat(mine);
     admittedToday += mine.length;

@@ -48,6 +48,18 @@ describe("ledger", () => {
   test("a user's first burst is not judged for under-admission: an earlier run may have used the window", () => {
     expect(createLedger().recordBurst([obs(0, 429), obs(0, 429)], LIMITS).underAdmitted).toBe(0);
   });
+  test("tokens an earlier run used: no burst within a minute of the first is judged, since that run's admissions may fill it", () => {
+    const l = createLedger();
+    expect(l.recordBurst([obs(0, 429), obs(0, 429)], LIMITS).underAdmitted).toBe(0);
+    expect(l.recordBurst([obs(25, 429), obs(25, 429)], LIMITS).underAdmitted).toBe(0);
+    expect(l.recordBurst([obs(50, 429), obs(50, 429)], LIMITS).underAdmitted).toBe(0);
+  });
+  test("once a minute (plus the margin) has passed since the first burst, an empty window is judged again", () => {
+    const l = createLedger();
+    l.recordBurst([obs(0, 429), obs(0, 429)], LIMITS);
+    expect(l.recordBurst([obs(60.5, 429), obs(60.5, 429)], LIMITS).underAdmitted).toBe(0);
+    expect(l.recordBurst([obs(62, 200), obs(62, 429)], LIMITS).underAdmitted).toBe(1);
+  });
   test("under-admission is not judged near the minute boundary", () => {
     const l = createLedger();
     l.recordBurst([obs(0, 200), obs(0, 200)], LIMITS);
