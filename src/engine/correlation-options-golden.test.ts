@@ -19,7 +19,7 @@ describeNifty("cleaner correlations on NIFTY-50 (pandas 1.5, scikit-learn 1.2, n
   const input = loadNifty();
   for (const c of research.correlations) {
     test(c.id, () => {
-      const q = new URLSearchParams(Object.entries(c.input).map(([k, v]) => [k, String(v)]));
+      const q = new URLSearchParams(Object.entries(c.input).map(([k, v]): [string, string] => [k, String(v)]));
       q.set("graph_method", "complete");
       const parsed = parseChartParams(q, { defaultUniverse: "nifty" });
       if (!parsed.ok) throw new Error(parsed.errors.join("; "));
