@@ -1,0 +1,207 @@
+/**
+ * The dashboard page, rendered on the server so every number is there without JavaScript. The
+ * page carries no inline script or style (the Content-Security-Policy forbids both): the browser
+ * script (web/main.ts) reads the view from the JSON data block `#gs-state` and takes over.
+ */
+import type { DashboardView, SignedInView } from "./view-model.ts";
+import { METRIC_LABELS } from "./web/format.ts";
+import { generateState, tokenListHtml, usageFiguresHtml, usageTableHtml } from "./web/fragments.ts";
+import { escapeHtml as e, jsonForScript } from "./web/html.ts";
+
+export interface PageAssets {
+  /** URL of the bundled script. */
+  js: string;
+  /** URL of the stylesheet. */
+  css: string;
+}
+
+/** The complete HTML5 document for `/dashboard`, signed in or out. */
+export function renderDashboard(view: DashboardView, assets: PageAssets): string {
+  const title = view.signedIn ? "Dashboard · graph-stats" : "Sign in · graph-stats";
+  const body = view.signedIn ? signedInMain(view.signedIn) : signedOutMain(view.dev);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<title>${e(title)}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${e(assets.css)}">
+<script type="module" src="${e(assets.js)}"></script>
+</head>
+<body>
+${header(view)}
+${notice(view)}
+<main id="main" class="page">
+${body}
+</main>
+<footer class="site-footer"><p>graph-stats · correlation networks of stock returns · <a href="/docs">API documentation</a></p></footer>
+<script type="application/json" id="gs-state">${jsonForScript(view)}</script>
+</body>
+</html>
+`;
+}
+
+function header(view: DashboardView): string {
+  const dev = view.dev
+    ? `<span class="dev-badge" title="An embedded identity provider for trying the service out; not for production">development sign-in</span>`
+    : "";
+  const user = view.signedIn ? userBlock(view.signedIn) : "";
+  return `<header class="site-header">
+<div class="site-header-inner">
+<div class="brand-row"><p class="brand"><a href="/dashboard">graph-stats</a></p>${dev}</div>
+${user}
+</div>
+</header>`;
+}
+
+function userBlock(s: SignedInView): string {
+  const name = s.user.name ?? s.user.email ?? s.user.id;
+  const email = s.user.email && s.user.email !== name ? `<span class="user-email">${e(s.user.email)}</span>` : "";
+  return `<div class="user">
+<span class="user-names"><span class="user-name">${e(name)}</span>${email}</span>
+<form method="post" action="/auth/logout" class="sign-out">
+<input type="hidden" name="csrf" value="${e(s.csrf)}">
+<button type="submit" class="button secondary">Sign out</button>
+</form>
+</div>`;
+}
+
+function notice(view: DashboardView): string {
+  if (!view.notice) return "";
+  const role = view.notice.kind === "error" ? "alert" : "status";
+  return `<div class="notice notice-${view.notice.kind}" role="${role}"><p>${e(view.notice.text)}</p></div>`;
+}
+
+function signedOutMain(dev: boolean): string {
+  const devNote = dev
+    ? `<p class="dev-note">This server runs the <strong>development sign-in</strong>: an embedded identity provider that accepts any name. It is for trying graph-stats out, never for production.</p>`
+    : "";
+  return `<section class="card hero" aria-labelledby="signin-heading">
+<h1 id="signin-heading">Sign in to graph-stats</h1>
+<p>Sign in with your identity-provider account to generate API tokens for the live endpoint, see how much of your daily quota you have used, and run your own network queries.</p>
+${devNote}
+<p><a class="button primary large" href="/auth/login">Sign in</a></p>
+</section>
+${networkSection(false)}`;
+}
+
+function signedInMain(s: SignedInView): string {
+  return `<h1 class="visually-hidden">Dashboard</h1>
+<div class="grid-two">
+${apiAccessSection(s)}
+${usageSection(s)}
+</div>
+${networkSection(true)}`;
+}
+
+function apiAccessSection(s: SignedInView): string {
+  const gen = generateState(s);
+  const disabled = gen.allowed ? "" : " disabled";
+  return `<section class="card" id="api-access" aria-labelledby="api-access-heading">
+<h2 id="api-access-heading">API access</h2>
+<p>A token lets a program call <code>GET /v1/graph-stats/chart</code> as you; every call counts against your quota. Keep it secret.</p>
+<div class="generate">
+<button type="button" id="generate-token" class="button primary" aria-describedby="generate-hint"${disabled}>Generate token</button>
+<p id="generate-hint" class="hint">${e(gen.hint)}</p>
+</div>
+<p id="token-error" class="message error" role="alert"></p>
+<p id="token-status" class="message" role="status"></p>
+<div id="new-token" class="new-token" hidden>
+<p class="once"><strong>Copy it now: the token is shown once.</strong> It lives 24 h; after that, generate a new one here.</p>
+<label for="new-token-value">New token</label>
+<div class="copy-row">
+<input id="new-token-value" type="text" readonly spellcheck="false" autocomplete="off">
+<button type="button" class="button secondary" data-copy="new-token-value">Copy</button>
+</div>
+<label for="new-token-curl">Try it with curl</label>
+<div class="copy-row">
+<textarea id="new-token-curl" readonly rows="4" spellcheck="false"></textarea>
+<button type="button" class="button secondary" data-copy="new-token-curl" aria-label="Copy curl command">Copy</button>
+</div>
+</div>
+<h3>Live tokens</h3>
+<ul id="token-list" class="token-list">
+${tokenListHtml(s.tokens)}
+</ul>
+</section>`;
+}
+
+function usageSection(s: SignedInView): string {
+  return `<section class="card" id="usage" aria-labelledby="usage-heading">
+<h2 id="usage-heading">Usage</h2>
+<div id="usage-figures" aria-live="polite">
+${usageFiguresHtml(s.usage)}
+</div>
+<h3>Last 30 days</h3>
+<div id="usage-chart" class="chart chart-usage" role="img" aria-label="Bar chart of requests admitted per day over the last 30 days; the figures are in the table that follows"></div>
+<table id="usage-table" class="visually-hidden">
+${usageTableHtml(s.usage)}
+</table>
+</section>`;
+}
+
+function metricOptions(selected: string): string {
+  return Object.entries(METRIC_LABELS)
+    .map(([v, label]) => `<option value="${e(v)}"${v === selected ? " selected" : ""}>${e(label)}</option>`)
+    .join("");
+}
+
+function networkSection(signedIn: boolean): string {
+  return `<section class="card" id="network" aria-labelledby="network-heading">
+<div class="section-head">
+<h2 id="network-heading">Network</h2>
+<p id="network-source" class="source" aria-live="polite">Demo snapshot of the sample universe</p>
+</div>
+<p class="hint">Each stock is a node; an edge joins two stocks whose daily returns move together, thicker and darker the stronger the correlation |ρ|. Colours are the communities the network falls into, which for equities are usually sectors. Hover or tap a node for its figures.</p>
+<noscript><p class="message error">The network pictures need JavaScript. The figures are also served by <a href="/v1/demo/chart">/v1/demo/chart</a>.</p></noscript>
+<div class="network-grid">
+<figure class="panel panel-graph">
+<div class="panel-controls">
+<label for="size-by">Size by</label>
+<select id="size-by">${metricOptions("degree_strength")}</select>
+</div>
+<div id="graph-chart" class="chart chart-graph" role="img" aria-label="Correlation network: nodes coloured by community, sized by the chosen metric; the figures are in the table below"></div>
+<figcaption id="graph-caption" class="caption"></figcaption>
+</figure>
+<figure class="panel panel-rolling">
+<div class="panel-controls">
+<label for="rolling-metric">Metric over time</label>
+<select id="rolling-metric">${metricOptions("degree_strength")}</select>
+</div>
+<div id="rolling-chart" class="chart chart-rolling" role="img" aria-label="Line chart of the chosen metric over time for the chosen stocks"></div>
+<p id="rolling-note" class="caption"></p>
+<fieldset class="stock-picker">
+<legend>Stocks</legend>
+<div class="picker-actions"><button type="button" id="pick-top" class="button link">Top 5 by this metric</button><button type="button" id="pick-none" class="button link">Clear</button></div>
+<div id="stock-options" class="stock-options"></div>
+</fieldset>
+</figure>
+</div>
+<details class="figures">
+<summary>The network's figures as a table</summary>
+<div class="table-scroll"><table id="network-table" class="data-table"></table></div>
+</details>
+<p id="network-error" class="message error" role="alert"></p>
+${signedIn ? queryForm() : ""}
+</section>`;
+}
+
+function queryForm(): string {
+  return `<form id="query-form" class="query-form" novalidate>
+<h3>Your own query</h3>
+<p class="hint">Runs on the live endpoint as you: it is metered like any API call.</p>
+<div class="fields">
+<div class="field"><label for="q-universe">Universe</label><input id="q-universe" name="universe" type="text" placeholder="sample" autocomplete="off"></div>
+<div class="field field-wide"><label for="q-symbols">Symbols</label><input id="q-symbols" name="symbols" type="text" placeholder="comma separated; replaces the universe" autocomplete="off"></div>
+<div class="field"><label for="q-lookback">Lookback (bars)</label><input id="q-lookback" name="lookback" type="number" min="2" max="1000" value="60" inputmode="numeric"></div>
+<div class="field"><label for="q-method">Graph method</label><select id="q-method" name="graph_method"><option value="mst" selected>Minimum spanning tree</option><option value="knn">k nearest neighbours</option><option value="threshold">Threshold on |ρ|</option><option value="complete">Complete</option></select></div>
+<div class="field"><label for="q-periods">Periods</label><input id="q-periods" name="periods" type="number" min="1" max="250" value="10" inputmode="numeric"></div>
+</div>
+<div class="form-actions">
+<button type="submit" id="run-query" class="button primary">Run my query (uses 1 of your requests)</button>
+<button type="button" id="show-demo" class="button secondary" hidden>Back to the demo</button>
+</div>
+</form>`;
+}

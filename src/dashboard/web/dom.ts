@@ -1,0 +1,19 @@
+/// <reference lib="dom" />
+/** Small DOM helpers for the browser script. */
+
+/** The element with this id, or null (sections of the page exist only when they apply). */
+export function byId<T extends HTMLElement = HTMLElement>(id: string): T | null {
+  return document.getElementById(id) as T | null;
+}
+
+/** Sets a live region's text; clearing first makes a repeated message announced again. */
+export function announce(el: HTMLElement | null, text: string): void {
+  if (!el) return;
+  el.textContent = "";
+  if (text) window.setTimeout(() => (el.textContent = text), 30);
+}
+
+/** Whether the primary pointer is a mouse: touch screens keep page scrolling instead of chart panning. */
+export function finePointer(): boolean {
+  return window.matchMedia("(pointer: fine)").matches;
+}

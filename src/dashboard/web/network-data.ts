@@ -1,0 +1,113 @@
+/**
+ * The chart endpoint's two answers (a snapshot, or a rolling series with its latest graph) turned
+ * into one model the network panel draws: the graph, each stock's latest metrics, and, when
+ * there is one, each stock's series.
+ */
+
+export interface Edge {
+  source: string;
+  target: string;
+  weight: number;
+  corr: number;
+}
+
+export interface GraphData {
+  asof_date?: string;
+  nodes: number;
+  edges: number;
+  method: string;
+  edge_list?: Edge[];
+  communities?: Record<string, number>;
+  n_communities?: number;
+  modularity?: number | null;
+}
+
+type Metrics = Record<string, number | null>;
+
+export interface SnapshotData {
+  type: "snapshot";
+  asof_date: string;
+  metrics: string[];
+  stocks: ({ symbol: string; community?: number } & Record<string, unknown>)[];
+  graph: GraphData;
+}
+
+export interface RollingData {
+  type: "rolling";
+  asof_dates: string[];
+  metrics: string[];
+  stocks: { symbol: string; community?: number; points: ({ date: string } & Metrics)[] }[];
+  latest_graph: GraphData;
+}
+
+export type ChartData = SnapshotData | RollingData;
+
+export interface StockModel {
+  symbol: string;
+  community: number | null;
+  /** The metrics at the latest as-of. */
+  values: Metrics;
+}
+
+export interface NetworkModel {
+  asof: string;
+  metrics: string[];
+  graph: GraphData;
+  stocks: StockModel[];
+  rolling: { dates: string[]; series: Record<string, Metrics[]> } | null;
+}
+
+function pickMetrics(row: Record<string, unknown>, metrics: string[]): Metrics {
+  const out: Metrics = {};
+  for (const m of metrics) out[m] = typeof row[m] === "number" ? (row[m] as number) : null;
+  return out;
+}
+
+function communityOf(graph: GraphData, symbol: string, given: number | undefined): number | null {
+  return given ?? graph.communities?.[symbol] ?? null;
+}
+
+/** The model of one answer; a rolling answer draws its latest graph and keeps the series. */
+export function toModel(data: ChartData): NetworkModel {
+  if (data.type === "snapshot") {
+    return {
+      asof: data.asof_date,
+      metrics: data.metrics,
+      graph: data.graph,
+      stocks: data.stocks.map((s) => ({
+        symbol: s.symbol,
+        community: communityOf(data.graph, s.symbol, s.community),
+        values: pickMetrics(s, data.metrics),
+      })),
+      rolling: null,
+    };
+  }
+  const series: Record<string, Metrics[]> = {};
+  for (const s of data.stocks) series[s.symbol] = s.points.map((p) => pickMetrics(p, data.metrics));
+  return {
+    asof: data.asof_dates[data.asof_dates.length - 1] ?? data.latest_graph.asof_date ?? "",
+    metrics: data.metrics,
+    graph: data.latest_graph,
+    stocks: data.stocks.map((s) => ({
+      symbol: s.symbol,
+      community: communityOf(data.latest_graph, s.symbol, s.community),
+      values: pickMetrics(s.points[s.points.length - 1] ?? {}, data.metrics),
+    })),
+    rolling: { dates: data.asof_dates, series },
+  };
+}
+
+/** The demo: the snapshot's graph and figures with the rolling sample's series. */
+export function mergeDemo(snapshot: SnapshotData, rolling: RollingData | null): NetworkModel {
+  const model = toModel(snapshot);
+  return rolling ? { ...model, rolling: toModel(rolling).rolling } : model;
+}
+
+/** The `n` symbols with the highest value of `metric` (nulls last, ties in response order). */
+export function topSymbols(model: NetworkModel, metric: string, n: number): string[] {
+  return model.stocks
+    .map((s, i) => ({ s, i, v: s.values[metric] }))
+    .sort((a, b) => (b.v ?? -Infinity) - (a.v ?? -Infinity) || a.i - b.i)
+    .slice(0, n)
+    .map((x) => x.s.symbol);
+}

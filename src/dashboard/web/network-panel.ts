@@ -1,0 +1,192 @@
+/// <reference lib="dom" />
+/**
+ * The Network section: the demo (or the user's own query) as a force-directed graph beside a
+ * rolling chart of one metric for chosen stocks, a stock picker, and a table of the figures.
+ */
+import { type ApiResult, callApi } from "./api.ts";
+import { announce, byId, finePointer } from "./dom.ts";
+import { type Chart, makeChart } from "./echarts-setup.ts";
+import { isoDate, metricLabel, metricValue } from "./format.ts";
+import { graphOption } from "./graph-option.ts";
+import { escapeHtml as e } from "./html.ts";
+import { type ChartData, mergeDemo, type NetworkModel, type RollingData, type SnapshotData, toModel, topSymbols } from "./network-data.ts";
+import { communityName } from "./palette.ts";
+import { initQueryForm } from "./query-form.ts";
+import { rollingOption } from "./rolling-option.ts";
+import { swatch } from "./tooltips.ts";
+
+const TOP_N = 5;
+const METHOD_NAMES: Record<string, string> = {
+  mst: "minimum spanning tree",
+  knn: "k nearest neighbours",
+  threshold: "threshold on |ρ|",
+  complete: "complete graph",
+};
+
+interface PanelState {
+  model: NetworkModel | null;
+  source: string;
+  selected: string[];
+  /** The user picked stocks themselves: a metric change no longer resets them to the top 5. */
+  picked: boolean;
+}
+
+const state: PanelState = { model: null, source: "", selected: [], picked: false };
+let graph: Chart | null = null;
+let rolling: Chart | null = null;
+const sizeBy = () => byId<HTMLSelectElement>("size-by")?.value ?? "degree_strength";
+const rollingMetric = () => byId<HTMLSelectElement>("rolling-metric")?.value ?? "degree_strength";
+
+/** Wires the controls and loads the demo; `onMetered` runs after each of the user's own queries. */
+export function initNetwork(onMetered: () => void): void {
+  const graphEl = byId("graph-chart");
+  const rollingEl = byId("rolling-chart");
+  if (!graphEl || !rollingEl) return;
+  graph = makeChart(graphEl);
+  rolling = makeChart(rollingEl);
+  graph.on("click", (p: { dataType?: string; name?: string }) => {
+    if (p.dataType === "node" && p.name) toggle(p.name);
+  });
+  byId("size-by")?.addEventListener("change", drawGraph);
+  byId("rolling-metric")?.addEventListener("change", () => {
+    if (!state.picked && state.model) state.selected = topSymbols(state.model, rollingMetric(), TOP_N);
+    drawRolling();
+  });
+  byId("pick-top")?.addEventListener("click", () => {
+    if (!state.model) return;
+    state.selected = topSymbols(state.model, rollingMetric(), TOP_N);
+    state.picked = false;
+    drawRolling();
+  });
+  byId("pick-none")?.addEventListener("click", () => {
+    state.selected = [];
+    state.picked = true;
+    drawRolling();
+  });
+  byId("stock-options")?.addEventListener("change", (ev) => {
+    const box = ev.target as HTMLInputElement;
+    if (box.type === "checkbox") toggle(box.value);
+  });
+  const showDemo = byId<HTMLButtonElement>("show-demo");
+  showDemo?.addEventListener("click", () => {
+    showDemo.hidden = true;
+    void loadDemo();
+  });
+  initQueryForm(async (params) => {
+    setSource("Running your query…");
+    const res = await callApi<ChartData>("POST", "/dashboard/api/query", { params });
+    onMetered();
+    if (!res.ok) {
+      setSource(state.source);
+      announce(byId("network-error"), res.message);
+      return false;
+    }
+    show(toModel(res.data), "Your query");
+    if (showDemo) showDemo.hidden = false;
+    return true;
+  });
+  void loadDemo();
+}
+
+async function loadDemo(): Promise<void> {
+  setSource("Loading the demo…");
+  const [snap, roll]: [ApiResult<SnapshotData>, ApiResult<RollingData>] = await Promise.all([
+    callApi<SnapshotData>("GET", "/v1/demo/chart"),
+    callApi<RollingData>("GET", "/v1/demo/chart?periods=10"),
+  ]);
+  if (!snap.ok) {
+    setSource("");
+    announce(byId("network-error"), `The demo could not be loaded: ${snap.message}`);
+    return;
+  }
+  show(mergeDemo(snap.data, roll.ok ? roll.data : null), "Demo snapshot of the sample universe");
+}
+
+function show(model: NetworkModel, source: string): void {
+  announce(byId("network-error"), "");
+  state.model = model;
+  state.source = source;
+  state.selected = topSymbols(model, rollingMetric(), TOP_N);
+  state.picked = false;
+  setSource(source);
+  drawGraph();
+  drawRolling();
+  drawTable();
+}
+
+function setSource(text: string): void {
+  const el = byId("network-source");
+  if (el) el.textContent = text;
+}
+
+function toggle(symbol: string): void {
+  const i = state.selected.indexOf(symbol);
+  if (i >= 0) state.selected.splice(i, 1);
+  else state.selected.push(symbol);
+  state.picked = true;
+  drawRolling();
+}
+
+function drawGraph(): void {
+  const m = state.model;
+  if (!m || !graph) return;
+  graph.setOption(graphOption(m, sizeBy(), { roam: finePointer(), width: graph.getWidth(), height: graph.getHeight() }), true);
+  const g = m.graph;
+  const parts = [
+    `As of ${isoDate(m.asof)}`,
+    `${g.nodes} stocks, ${g.edges} edges (${METHOD_NAMES[g.method] ?? g.method})`,
+    g.n_communities !== undefined ? `${g.n_communities} communities` : "",
+    typeof g.modularity === "number" ? `modularity ${g.modularity.toFixed(3)}` : "",
+    `node size: ${metricLabel(sizeBy())}`,
+  ];
+  const caption = byId("graph-caption");
+  if (caption) caption.textContent = parts.filter(Boolean).join(" · ");
+}
+
+function drawRolling(): void {
+  const m = state.model;
+  if (!m || !rolling) return;
+  const note = byId("rolling-note");
+  drawPicker();
+  if (!m.rolling) {
+    rolling.clear();
+    if (note) note.textContent = "This answer is a single snapshot: ask for 2 or more periods to see the metrics over time.";
+    return;
+  }
+  if (note) {
+    note.textContent = state.selected.length
+      ? `${metricLabel(rollingMetric())} at ${m.rolling.dates.length} as-of dates. Tap a node or tick a stock to add it.`
+      : "No stocks chosen: tick some below, or tap nodes in the graph.";
+  }
+  rolling.setOption(rollingOption(m, rollingMetric(), state.selected, rolling.getWidth()), true);
+}
+
+function drawPicker(): void {
+  const box = byId("stock-options");
+  const m = state.model;
+  if (!box || !m) return;
+  const chosen = new Set(state.selected);
+  const ordered = [...m.stocks].sort((a, b) => (a.community ?? 1e9) - (b.community ?? 1e9));
+  box.innerHTML = ordered
+    .map(
+      (s) =>
+        `<label class="chip"><input type="checkbox" value="${e(s.symbol)}"${chosen.has(s.symbol) ? " checked" : ""}>${swatch(s.community)}${e(s.symbol)}</label>`,
+    )
+    .join("");
+}
+
+function drawTable(): void {
+  const table = byId("network-table");
+  const m = state.model;
+  if (!table || !m) return;
+  const head = m.metrics.map((x) => `<th scope="col">${e(metricLabel(x))}</th>`).join("");
+  const rows = m.stocks
+    .map(
+      (s) =>
+        `<tr><th scope="row">${swatch(s.community)}${e(s.symbol)}</th><td>${e(communityName(s.community))}</td>${m.metrics
+          .map((x) => `<td>${metricValue(s.values[x])}</td>`)
+          .join("")}</tr>`,
+    )
+    .join("");
+  table.innerHTML = `<caption>Metrics of each stock as of ${e(isoDate(m.asof))}</caption><thead><tr><th scope="col">Stock</th><th scope="col">Community</th>${head}</tr></thead><tbody>${rows}</tbody>`;
+}

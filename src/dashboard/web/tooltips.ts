@@ -1,0 +1,33 @@
+/**
+ * Tooltip markup for the network charts. ECharts' default tooltips carry inline style attributes,
+ * which the page's Content-Security-Policy refuses, so these use classes from styles.css only.
+ */
+import { metricLabel, metricValue } from "./format.ts";
+import { escapeHtml as e } from "./html.ts";
+import { communityClass, communityName } from "./palette.ts";
+
+export function swatch(community: number | null): string {
+  return `<span class="swatch ${communityClass(community)}"></span>`;
+}
+
+/** A node: its symbol, community and every metric. */
+export function nodeTooltip(symbol: string, community: number | null, values: Record<string, number | null>): string {
+  const rows = Object.entries(values)
+    .map(([m, v]) => `<tr><th>${e(metricLabel(m))}</th><td>${metricValue(v)}</td></tr>`)
+    .join("");
+  return `<div class="tt-title">${swatch(community)}${e(symbol)}</div><div class="tt-sub">${e(communityName(community))}</div><table class="tt-table">${rows}</table>`;
+}
+
+/** An edge: the pair and its correlation. */
+export function edgeTooltip(source: string, target: string, corr: number): string {
+  return `<div class="tt-title">${e(source)} — ${e(target)}</div><div>ρ = ${metricValue(corr)}</div>`;
+}
+
+/** The rolling chart at one date: each shown stock's value, highest first. */
+export function seriesTooltip(date: string, metric: string, rows: { symbol: string; community: number | null; value: number | null }[]): string {
+  const body = [...rows]
+    .sort((a, b) => (b.value ?? -Infinity) - (a.value ?? -Infinity))
+    .map((r) => `<tr><th>${swatch(r.community)}${e(r.symbol)}</th><td>${metricValue(r.value)}</td></tr>`)
+    .join("");
+  return `<div class="tt-title">${e(date)}</div><div class="tt-sub">${e(metricLabel(metric))}</div><table class="tt-table">${body}</table>`;
+}
