@@ -1,7 +1,8 @@
-/** Idempotent bar upserts, keyed (symbol, interval, ts). Callers wrap them in a transaction. */
+/** Writing bars: staged imports (upserts keyed (symbol, interval, ts)) and plain bulk inserts. */
 import type { Database, Statement } from "bun:sqlite";
 import type { Interval } from "../engine/types.ts";
 import type { Bar } from "./bar.ts";
+import type { GapCount } from "./csv-spacing.ts";
 
 export interface WriteCounts {
   inserted: number;
@@ -9,36 +10,120 @@ export interface WriteCounts {
   unchanged: number;
 }
 
-const UPSERT = `INSERT INTO bars (symbol, interval, ts, offset_min, open, high, low, close, volume)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-  ON CONFLICT(symbol, interval, ts) DO UPDATE SET
-    offset_min = excluded.offset_min, open = excluded.open, high = excluded.high,
-    low = excluded.low, close = excluded.close, volume = excluded.volume
-  WHERE bars.offset_min IS NOT excluded.offset_min OR bars.open IS NOT excluded.open
-    OR bars.high IS NOT excluded.high OR bars.low IS NOT excluded.low
-    OR bars.close IS NOT excluded.close OR bars.volume IS NOT excluded.volume`;
+/** One staged row: a bar of `symbol`, the line it came from and its timestamp as written. */
+export interface StagedBar extends Bar {
+  symbol: string;
+  line: number;
+  rawTs: string;
+}
 
-/** Writes bars of one connection; prepares its statements once. */
-export class BarWriter {
-  private readonly upsert: Statement;
-  private readonly existing: Statement<{ ts: number }, [string, string]>;
+const STAGE_COLUMNS = "symbol, ts, offset_min, open, high, low, close, volume, line, raw_ts";
+/** Rows per multi-row INSERT into the stage (as BulkInserter below). */
+const STAGE_BATCH = 25;
 
-  constructor(private readonly db: Database) {
-    this.upsert = db.prepare(UPSERT);
-    this.existing = db.prepare("SELECT ts FROM bars WHERE symbol = ? AND interval = ?");
+/**
+ * A file's bars on their way in: staged in a TEMP table (its own file, so the shared database is
+ * not locked while a large CSV is read and checked, and memory stays flat), checked there for
+ * duplicates and spacing, then upserted into `bars` in one statement inside the caller's
+ * transaction. Identical rows are left alone and counted as unchanged.
+ */
+export class BarStage {
+  private readonly batch: (string | number)[] = [];
+  private many!: Statement;
+  private one!: Statement;
+  private rows = 0;
+
+  constructor(private readonly db: Database) {}
+
+  /** Starts an empty stage. */
+  begin(): void {
+    this.db.exec(`DROP TABLE IF EXISTS temp.bar_stage;
+      CREATE TEMP TABLE bar_stage (symbol TEXT NOT NULL, ts INTEGER NOT NULL, offset_min INTEGER NOT NULL, open REAL, high REAL,
+        low REAL, close REAL, volume REAL, line INTEGER NOT NULL, raw_ts TEXT NOT NULL)`);
+    const row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    this.many = this.db.prepare(`INSERT INTO temp.bar_stage (${STAGE_COLUMNS}) VALUES ${Array(STAGE_BATCH).fill(row).join(", ")}`);
+    this.one = this.db.prepare(`INSERT INTO temp.bar_stage (${STAGE_COLUMNS}) VALUES ${row}`);
+    this.batch.length = 0;
+    this.rows = 0;
+    this.db.exec("BEGIN"); // touches only the temp database: no lock on the shared file
   }
 
-  /** Upserts one symbol's bars; identical rows are left alone and counted as unchanged. */
-  write(symbol: string, interval: Interval, bars: readonly Bar[]): WriteCounts {
-    const had = new Set(this.existing.all(symbol, interval).map((r) => r.ts));
-    const counts: WriteCounts = { inserted: 0, updated: 0, unchanged: 0 };
-    for (const b of bars) {
-      const { changes } = this.upsert.run(symbol, interval, b.ts, b.offsetMin, b.open, b.high, b.low, b.close, b.volume);
-      if (!had.has(b.ts)) counts.inserted++;
-      else if (changes > 0) counts.updated++;
-      else counts.unchanged++;
+  add(b: StagedBar): void {
+    this.batch.push(b.symbol, b.ts, b.offsetMin, b.open, b.high, b.low, b.close, b.volume, b.line, b.rawTs);
+    this.rows++;
+    if (this.batch.length === STAGE_BATCH * 10) {
+      this.many.run(...this.batch);
+      this.batch.length = 0;
     }
-    return counts;
+  }
+
+  /** Ends loading: flushes, commits the temp table and indexes it. Returns the number of rows staged. */
+  endLoad(): number {
+    for (let i = 0; i < this.batch.length; i += 10) this.one.run(...this.batch.slice(i, i + 10));
+    this.batch.length = 0;
+    this.db.exec("COMMIT; CREATE INDEX temp.bar_stage_key ON bar_stage (symbol, ts)");
+    return this.rows;
+  }
+
+  /** Rows whose (symbol, ts) came earlier in the file, in line order, at most `limit`. */
+  duplicates(limit: number): { line: number; rawTs: string; symbol: string; first: number }[] {
+    return this.db
+      .query(
+        `SELECT line, raw_ts AS rawTs, symbol, first FROM (
+           SELECT line, raw_ts, symbol, min(line) OVER (PARTITION BY symbol, ts) AS first FROM temp.bar_stage)
+         WHERE line > first ORDER BY line LIMIT ?`,
+      )
+      .all(limit) as { line: number; rawTs: string; symbol: string; first: number }[];
+  }
+
+  /** Per symbol: each gap between consecutive bars in exchange-local time, how often, and its first line. */
+  gaps(): Map<string, GapCount[]> {
+    const rows = this.db
+      .query(
+        `SELECT symbol, gap AS gapMs, count(*) AS count, min(line) AS line FROM (
+           SELECT symbol, line, ts + offset_min * 60000 - lag(ts + offset_min * 60000) OVER (PARTITION BY symbol ORDER BY ts) AS gap
+             FROM temp.bar_stage)
+         WHERE gap IS NOT NULL GROUP BY symbol, gap`,
+      )
+      .all() as (GapCount & { symbol: string })[];
+    const out = new Map<string, GapCount[]>();
+    for (const { symbol, ...g } of rows) {
+      if (!out.has(symbol)) out.set(symbol, []);
+      out.get(symbol)!.push(g);
+    }
+    return out;
+  }
+
+  /** Upserts the staged bars under `interval`; call inside a write transaction on the database. */
+  writeTo(interval: Interval): WriteCounts {
+    const fresh = this.db
+      .query(
+        `SELECT count(*) AS n FROM temp.bar_stage s
+          WHERE NOT EXISTS (SELECT 1 FROM main.bars b WHERE b.symbol = s.symbol AND b.interval = ? AND b.ts = s.ts)`,
+      )
+      .get(interval) as { n: number };
+    const { changes } = this.db
+      .query(
+        `INSERT INTO main.bars (symbol, interval, ts, offset_min, open, high, low, close, volume)
+           SELECT symbol, ?, ts, offset_min, open, high, low, close, volume FROM temp.bar_stage WHERE true ORDER BY symbol, ts
+         ON CONFLICT(symbol, interval, ts) DO UPDATE SET
+           offset_min = excluded.offset_min, open = excluded.open, high = excluded.high,
+           low = excluded.low, close = excluded.close, volume = excluded.volume
+         WHERE bars.offset_min IS NOT excluded.offset_min OR bars.open IS NOT excluded.open
+           OR bars.high IS NOT excluded.high OR bars.low IS NOT excluded.low
+           OR bars.close IS NOT excluded.close OR bars.volume IS NOT excluded.volume`,
+      )
+      .run(interval);
+    return { inserted: fresh.n, updated: changes - fresh.n, unchanged: this.rows - changes };
+  }
+
+  /** Drops the stage (and ends a load that failed half-way). */
+  discard(): void {
+    if (!this.db.inTransaction) this.db.exec("DROP TABLE IF EXISTS temp.bar_stage");
+    else {
+      this.db.exec("ROLLBACK");
+      this.db.exec("DROP TABLE IF EXISTS temp.bar_stage");
+    }
   }
 }
 

@@ -76,7 +76,8 @@ describe("parseBarsCsv", () => {
 
   test("a missing column is reported against the header line", () => {
     expect(errorsOf("timestamp,open,high,close\n2024-01-02,1,1,1\n")).toEqual([
-      "X.csv:1: missing columns 'low', 'volume' (header must include timestamp,open,high,low,close,volume)",
+      "X.csv:1: missing columns 'low', 'volume' (header must include timestamp,open,high,low,close,volume; " +
+        "Yahoo-style Date,Open,High,Low,Close,Adj Close,Volume is recognised, other names take --map low=Column)",
     ]);
   });
 

@@ -1,26 +1,39 @@
 /**
- * Parsing and validating one bar CSV (pure: text in, bars or `file:line: reason` errors out).
+ * Turning CSV records into bars: the header decides the columns (csv-columns.ts), each row is
+ * checked (numbers, positive prices, low ≤ open, close ≤ high, volume ≥ 0) and becomes a bar or
+ * a reason. `parseBarsCsv` does a whole text in memory; the importer streams rows instead.
  * Either per-symbol (file stem = symbol) or long (a `symbol` column).
  */
-import { parse } from "csv-parse/sync";
 import { basename, extname } from "node:path";
+import type { Interval } from "../engine/types.ts";
 import type { Bar } from "./bar.ts";
+import { REQUIRED_COLUMNS, resolveColumns, type ColumnIndex, type ColumnOptions } from "./csv-columns.ts";
+import { CsvSyntaxError, readCsvText } from "./csv-records.ts";
+import { countGaps, spacingProblem } from "./csv-spacing.ts";
 import { isValidSymbol } from "./symbols.ts";
 import { parseTimestamp } from "./timestamps.ts";
 
-export const REQUIRED_COLUMNS = ["timestamp", "open", "high", "low", "close", "volume"] as const;
+export { REQUIRED_COLUMNS };
 
 /** Errors listed per file before the rest are summarised as a count. */
-const MAX_ERRORS = 20;
+export const MAX_ERRORS = 20;
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 export type ParsedCsv =
   | { ok: true; symbols: string[]; bars: Map<string, Bar[]>; rows: number }
   | { ok: false; errors: string[] };
 
-export interface ParseOptions {
+export interface ParseOptions extends ColumnOptions {
   /** Offset (minutes) for timestamps that carry none, e.g. plain dates. Default 0 (UTC). */
   defaultOffsetMin?: number;
+  /** When given, bar spacing that contradicts it rejects the file (see csv-spacing.ts). */
+  interval?: Interval;
+}
+
+/** One data row as a bar of `symbol`; `rawTs` is the timestamp as written (for messages). */
+export interface BarRow extends Bar {
+  symbol: string;
+  rawTs: string;
 }
 
 /** The symbol a per-symbol file stands for: its name without the extension. */
@@ -29,106 +42,116 @@ export function symbolFromFileName(file: string): string {
   return base.slice(0, base.length - extname(base).length);
 }
 
+/** Reads the rows of one file once its header is known. */
+export class BarRows {
+  private constructor(
+    private readonly col: ColumnIndex,
+    private readonly width: number,
+    private readonly fileSymbol: string,
+    private readonly opts: ParseOptions,
+  ) {}
+
+  get long(): boolean {
+    return this.col.symbol >= 0;
+  }
+
+  /** The reader for `header`, or the `file:line: reason` that rejects the file. */
+  static fromHeader(file: string, header: string[], line: number, opts: ParseOptions): BarRows | string {
+    const col = resolveColumns(header, opts);
+    if (typeof col === "string") return `${file}:${line}: ${col}`;
+    const fileSymbol = symbolFromFileName(file);
+    if (col.symbol < 0 && !isValidSymbol(fileSymbol)) {
+      return `${file}: file name '${fileSymbol}' is not a valid symbol (1-32 characters of A-Z a-z 0-9 & . _ -); rename the file or add a 'symbol' column`;
+    }
+    return new BarRows(col, header.length, fileSymbol, opts);
+  }
+
+  /** The row as a bar, or the reason it is bad. */
+  read(record: string[]): BarRow | string {
+    const { col } = this;
+    if (record.length !== this.width) return `expected ${this.width} fields as in the header, got ${record.length}`;
+    const symbol = col.symbol >= 0 ? record[col.symbol]! : this.fileSymbol;
+    if (!isValidSymbol(symbol)) return `bad symbol '${symbol}': expected 1-32 characters of A-Z a-z 0-9 & . _ -`;
+    const rawTs = record[col.timestamp]!;
+    const when = parseTimestamp(rawTs, this.opts.defaultOffsetMin);
+    if (typeof when === "string") return when;
+    const adjusted = this.opts.price === "adj_close";
+    const names = adjusted ? (["open", "high", "low", "close", "adj_close", "volume"] as const) : (["open", "high", "low", "close", "volume"] as const);
+    const v: Record<string, number> = {};
+    for (const name of names) {
+      const raw = record[col[name]]!;
+      const x = NUMBER.test(raw) ? Number(raw) : NaN;
+      if (!Number.isFinite(x)) return `bad number in '${name}': '${raw}'`;
+      if (name === "volume" ? x < 0 : x <= 0) return name === "volume" ? `negative volume ${raw}` : `'${name}' must be a positive price, got ${raw}`;
+      v[name] = x;
+    }
+    const { open, high, low, close, volume } = v as Record<"open" | "high" | "low" | "close" | "volume", number>;
+    if (high < low) return `high ${high} is below low ${low}`;
+    if (open < low || open > high) return `open ${open} is outside low ${low} … high ${high}`;
+    if (close < low || close > high) return `close ${close} is outside low ${low} … high ${high}`;
+    if (!adjusted) return { symbol, rawTs, ts: when.ts, offsetMin: when.offsetMin, open, high, low, close, volume };
+    // The adjusted bar: every price scaled by adjusted close / close, so it stays a consistent bar.
+    const f = v.adj_close! / close;
+    return { symbol, rawTs, ts: when.ts, offsetMin: when.offsetMin, open: open * f, high: high * f, low: low * f, close: v.adj_close!, volume };
+  }
+}
+
 /**
  * Parses `text` (the content of `file`; `file` names it in messages). Symbols are listed in
  * first-appearance order, each symbol's bars sorted by time.
  */
 export function parseBarsCsv(file: string, text: string, opts: ParseOptions = {}): ParsedCsv {
-  let records: { record: string[]; info: { lines: number } }[];
-  try {
-    records = parse(text, { bom: true, trim: true, skip_empty_lines: true, relax_column_count: true, info: true }) as never;
-  } catch (err) {
-    const line = (err as { lines?: number }).lines;
-    return { ok: false, errors: [`${file}:${line ?? 1}: malformed CSV: ${(err as Error).message}`] };
-  }
-  if (records.length === 0) {
-    return { ok: false, errors: [`${file}:1: empty file: expected a header row ${REQUIRED_COLUMNS.join(",")}`] };
-  }
-  const header = records[0]!.record.map((h) => h.toLowerCase());
-  const headerLine = records[0]!.info.lines;
-  const col: Record<string, number> = {};
-  for (const name of [...REQUIRED_COLUMNS, "symbol"]) col[name] = header.indexOf(name);
-  const missing = REQUIRED_COLUMNS.filter((c) => col[c]! < 0);
-  if (missing.length > 0) {
-    const list = missing.map((c) => `'${c}'`).join(", ");
-    return { ok: false, errors: [`${file}:${headerLine}: missing column${missing.length > 1 ? "s" : ""} ${list} (header must include ${REQUIRED_COLUMNS.join(",")})`] };
-  }
-  const symCol = col.symbol!;
-  const fileSymbol = symbolFromFileName(file);
-  if (symCol < 0 && !isValidSymbol(fileSymbol)) {
-    return { ok: false, errors: [`${file}: file name '${fileSymbol}' is not a valid symbol (1-32 characters of A-Z a-z 0-9 & . _ -); rename the file or add a 'symbol' column`] };
-  }
-  if (records.length === 1) return { ok: false, errors: [`${file}: no data rows after the header`] };
-
   const errors: string[] = [];
   let errorCount = 0;
   const fail = (line: number, reason: string) => {
     if (++errorCount <= MAX_ERRORS) errors.push(`${file}:${line}: ${reason}`);
   };
-  const bars = new Map<string, Bar[]>();
+  let rows: BarRows | string | undefined;
+  let dataRows = 0;
+  const bars = new Map<string, (Bar & { line: number })[]>();
   const seen = new Map<string, Map<number, number>>();
-  for (let r = 1; r < records.length; r++) {
-    const { record, info } = records[r]!;
-    const line = info.lines;
-    if (record.length !== header.length) {
-      fail(line, `expected ${header.length} fields as in the header, got ${record.length}`);
-      continue;
-    }
-    const symbol = symCol >= 0 ? record[symCol]! : fileSymbol;
-    if (!isValidSymbol(symbol)) {
-      fail(line, `bad symbol '${symbol}': expected 1-32 characters of A-Z a-z 0-9 & . _ -`);
-      continue;
-    }
-    const when = parseTimestamp(record[col.timestamp!]!, opts.defaultOffsetMin);
-    if (typeof when === "string") {
-      fail(line, when);
-      continue;
-    }
-    const values: number[] = [];
-    let bad = false;
-    for (const name of ["open", "high", "low", "close", "volume"] as const) {
-      const raw = record[col[name]!]!;
-      const v = NUMBER.test(raw) ? Number(raw) : NaN;
-      if (!Number.isFinite(v)) {
-        fail(line, `bad number in '${name}': '${raw}'`);
-        bad = true;
-        break;
+  try {
+    readCsvText(text, (record, line) => {
+      if (rows === undefined) {
+        rows = BarRows.fromHeader(file, record, line, opts);
+        return;
       }
-      if (name === "volume" ? v < 0 : v <= 0) {
-        fail(line, name === "volume" ? `negative volume ${raw}` : `'${name}' must be a positive price, got ${raw}`);
-        bad = true;
-        break;
+      if (typeof rows === "string") return;
+      dataRows++;
+      const row = rows.read(record);
+      if (typeof row === "string") return fail(line, row);
+      let symSeen = seen.get(row.symbol);
+      if (!symSeen) {
+        seen.set(row.symbol, (symSeen = new Map()));
+        bars.set(row.symbol, []);
       }
-      values.push(v);
-    }
-    if (bad) continue;
-    const [open, high, low, close, volume] = values as [number, number, number, number, number];
-    if (high < low) {
-      fail(line, `high ${high} is below low ${low}`);
-      continue;
-    }
-    let symSeen = seen.get(symbol);
-    if (!symSeen) {
-      symSeen = new Map();
-      seen.set(symbol, symSeen);
-      bars.set(symbol, []);
-    }
-    const first = symSeen.get(when.ts);
-    if (first !== undefined) {
-      fail(line, `duplicate timestamp '${record[col.timestamp!]}'${symCol >= 0 ? ` for ${symbol}` : ""} (first at line ${first})`);
-      continue;
-    }
-    symSeen.set(when.ts, line);
-    bars.get(symbol)!.push({ ts: when.ts, offsetMin: when.offsetMin, open, high, low, close, volume });
+      const first = symSeen.get(row.ts);
+      if (first !== undefined) return fail(line, `duplicate timestamp '${row.rawTs}'${rows.long ? ` for ${row.symbol}` : ""} (first at line ${first})`);
+      symSeen.set(row.ts, line);
+      const { symbol: _s, rawTs: _r, ...bar } = row;
+      bars.get(row.symbol)!.push({ ...bar, line });
+    });
+  } catch (err) {
+    if (err instanceof CsvSyntaxError) return { ok: false, errors: [`${file}:${err.line}: ${err.message}`] };
+    throw err;
+  }
+  if (rows === undefined) return { ok: false, errors: [`${file}:1: empty file: expected a header row ${REQUIRED_COLUMNS.join(",")}`] };
+  if (typeof rows === "string") return { ok: false, errors: [rows] };
+  if (dataRows === 0) return { ok: false, errors: [`${file}: no data rows after the header`] };
+  for (const [symbol, list] of bars) {
+    list.sort((a, b) => a.ts - b.ts);
+    const problem = errorCount === 0 && opts.interval ? spacingProblem(countGaps(list), opts.interval, rows.long ? symbol : undefined) : null;
+    if (problem) fail(problem.line, problem.reason);
   }
   if (errorCount > 0) {
     if (errorCount > MAX_ERRORS) errors.push(`${file}: ... and ${errorCount - MAX_ERRORS} more bad rows`);
     return { ok: false, errors };
   }
-  let rows = 0;
-  for (const list of bars.values()) {
-    list.sort((a, b) => a.ts - b.ts);
-    rows += list.length;
+  let total = 0;
+  const out = new Map<string, Bar[]>();
+  for (const [symbol, list] of bars) {
+    out.set(symbol, list.map(({ line: _l, ...b }) => b));
+    total += list.length;
   }
-  return { ok: true, symbols: [...bars.keys()], bars, rows };
+  return { ok: true, symbols: [...bars.keys()], bars: out, rows: total };
 }

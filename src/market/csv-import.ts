@@ -1,13 +1,16 @@
 /**
- * Importing bar CSVs into the database: each file is validated whole, then written in its own
- * transaction together with the universe extension and a data-version bump, so a bad file
- * leaves no trace and a good one is never half-written.
+ * Importing bar CSVs into the database. Each file is streamed through a staging table (memory
+ * stays flat however large it is), checked whole — every row, duplicates, bar spacing against
+ * the interval — and only then written in its own transaction together with the universe
+ * extension and, when something changed, a data-version bump. A bad file leaves no trace and a
+ * good one is never half-written.
  */
-import { readFileSync } from "node:fs";
 import { type Clock, systemClock } from "../clock.ts";
 import { INTERVALS, type Interval } from "../engine/types.ts";
-import { BarWriter } from "./bar-writer.ts";
-import { parseBarsCsv } from "./csv-bars.ts";
+import { BarStage } from "./bar-writer.ts";
+import { BarRows, MAX_ERRORS, REQUIRED_COLUMNS, type ParseOptions } from "./csv-bars.ts";
+import { CsvSyntaxError, readCsvFile, readCsvText, type RecordSink } from "./csv-records.ts";
+import { spacingProblem } from "./csv-spacing.ts";
 import { bumpDataVersion, getDataVersion } from "./data-version.ts";
 import { rawDb, type DbHandle } from "./db-handle.ts";
 import { isInterval } from "./intervals.ts";
@@ -25,7 +28,19 @@ export interface ImportOptions {
   interval?: Interval | string;
   /** Offset (minutes east of UTC) for timestamps without one, e.g. plain dates. Default 0. */
   defaultOffsetMin?: number;
+  /** Column names by field (`--map`), and which price is the close (`--price`). */
+  map?: ParseOptions["map"];
+  price?: ParseOptions["price"];
+  /** Called after each chunk of a file is read (about every MiB). */
+  onProgress?: (p: ImportProgress) => void;
   clock?: Clock;
+}
+
+export interface ImportProgress {
+  file: string;
+  bytes: number;
+  totalBytes: number;
+  rows: number;
 }
 
 export interface FileResult {
@@ -66,30 +81,22 @@ export interface CsvSource {
   text: string;
 }
 
-/** Reads and imports CSV files in the given order. An unreadable file is reported like a bad one. */
+/** Reads and imports CSV files in the given order, streaming each. An unreadable file is reported like a bad one. */
 export function importCsvFiles(h: DbHandle, paths: readonly string[], opts: ImportOptions): ImportSummary {
-  const sources: (CsvSource | { file: string; error: string })[] = paths.map((file) => {
-    try {
-      return { file, text: readFileSync(file, "utf8") };
-    } catch (err) {
-      const code = (err as { code?: string }).code;
-      const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : (err as Error).message;
-      return { file, error: `${file}: cannot read: ${why}` };
-    }
-  });
-  return importSources(h, sources, opts);
+  return importSources(h, paths.map((file) => ({ file, read: (sink, progress) => readCsvFile(file, sink, progress) })), opts);
 }
 
 /** Imports CSV contents already in memory, in the given order. */
 export function importCsvSources(h: DbHandle, sources: readonly CsvSource[], opts: ImportOptions): ImportSummary {
-  return importSources(h, sources, opts);
+  return importSources(h, sources.map(({ file, text }) => ({ file, read: (sink) => readCsvText(text, sink) })), opts);
 }
 
-function importSources(
-  h: DbHandle,
-  sources: readonly (CsvSource | { file: string; error: string })[],
-  opts: ImportOptions,
-): ImportSummary {
+interface Readable {
+  file: string;
+  read: (sink: RecordSink, progress?: (bytes: number, total: number) => void) => void;
+}
+
+function importSources(h: DbHandle, sources: readonly Readable[], opts: ImportOptions): ImportSummary {
   const db = rawDb(h);
   const interval = opts.interval ?? "1d";
   if (!isInterval(interval)) {
@@ -102,42 +109,27 @@ function importSources(
     throw new ImportError(`universe '${opts.universe}' is the synthetic sample; import into a universe of another name`);
   }
   const clock = opts.clock ?? systemClock;
-  const writer = new BarWriter(db);
+  const stage = new BarStage(db);
   const summary: ImportSummary = {
     universe: opts.universe, interval, files: [], filesImported: 0, filesRejected: 0, symbols: [], appended: [],
     rows: 0, inserted: 0, updated: 0, unchanged: 0, errors: [], dataVersion: 0,
   };
   const symbolsSeen = new Set<string>();
   for (const src of sources) {
-    const result: FileResult = { file: src.file, ok: false, symbols: [], rows: 0, inserted: 0, updated: 0, unchanged: 0, errors: [] };
+    const result = importOne(db, stage, src, { ...opts, interval }, clock);
     summary.files.push(result);
-    const parsed = "error" in src ? { ok: false as const, errors: [src.error] } : parseBarsCsv(src.file, src.text, opts);
-    if (!parsed.ok) {
-      result.errors = parsed.errors;
+    if (!result.ok) {
       summary.filesRejected++;
-      summary.errors.push(...parsed.errors);
+      summary.errors.push(...result.errors);
       continue;
     }
-    const write = db.transaction(() => {
-      for (const symbol of parsed.symbols) {
-        const c = writer.write(symbol, interval, parsed.bars.get(symbol)!);
-        result.inserted += c.inserted;
-        result.updated += c.updated;
-        result.unchanged += c.unchanged;
-      }
-      summary.appended.push(...extendUniverse(db, opts.universe, parsed.symbols, "imported", clock.now()));
-      bumpDataVersion(db);
-    });
-    write.immediate();
-    result.ok = true;
-    result.symbols = parsed.symbols;
-    result.rows = parsed.rows;
     summary.filesImported++;
+    summary.appended.push(...result.appended);
     summary.rows += result.rows;
     summary.inserted += result.inserted;
     summary.updated += result.updated;
     summary.unchanged += result.unchanged;
-    for (const s of parsed.symbols) {
+    for (const s of result.symbols) {
       if (!symbolsSeen.has(s)) {
         symbolsSeen.add(s);
         summary.symbols.push(s);
@@ -146,4 +138,90 @@ function importSources(
   }
   summary.dataVersion = getDataVersion(db);
   return summary;
+}
+
+type Db = ReturnType<typeof rawDb>;
+
+/** Stages, checks and (when good) writes one file. */
+function importOne(db: Db, stage: BarStage, src: Readable, opts: ImportOptions & { interval: Interval }, clock: Clock): FileResult & { appended: string[] } {
+  const result = { file: src.file, ok: false, symbols: [] as string[], rows: 0, inserted: 0, updated: 0, unchanged: 0, errors: [] as string[], appended: [] as string[] };
+  stage.begin();
+  try {
+    const checked = stageFile(stage, src, opts);
+    if (!checked.ok) return { ...result, errors: checked.errors };
+    db.transaction(() => {
+      Object.assign(result, stage.writeTo(opts.interval));
+      result.appended = extendUniverse(db, opts.universe, checked.symbols, "imported", clock.now());
+      // Caches are keyed by the data version: an import that changed nothing must not flush them.
+      if (result.inserted + result.updated > 0 || result.appended.length > 0) bumpDataVersion(db);
+    }).immediate();
+    return { ...result, ok: true, symbols: checked.symbols, rows: checked.rows };
+  } finally {
+    stage.discard();
+  }
+}
+
+/**
+ * Streams one file into the stage and checks it whole: rows as they come (staging stops at the
+ * first bad one, checking goes on to list up to MAX_ERRORS), then duplicates and bar spacing.
+ */
+function stageFile(
+  stage: BarStage,
+  src: Readable,
+  opts: ImportOptions & { interval: Interval },
+): { ok: true; symbols: string[]; rows: number } | { ok: false; errors: string[] } {
+  const { file } = src;
+  const errors: string[] = [];
+  let errorCount = 0;
+  const fail = (line: number, reason: string) => {
+    if (++errorCount <= MAX_ERRORS) errors.push(`${file}:${line}: ${reason}`);
+  };
+  let rows: BarRows | string | undefined;
+  let dataRows = 0;
+  const symbols = new Set<string>();
+  try {
+    src.read(
+      (record, line) => {
+        if (rows === undefined) {
+          rows = BarRows.fromHeader(file, record, line, opts);
+          return;
+        }
+        if (typeof rows === "string") return;
+        dataRows++;
+        const row = rows.read(record);
+        if (typeof row === "string") return fail(line, row);
+        if (errorCount > 0) return;
+        symbols.add(row.symbol);
+        stage.add({ ...row, line });
+      },
+      (bytes, totalBytes) => opts.onProgress?.({ file, bytes, totalBytes, rows: dataRows }),
+    );
+  } catch (err) {
+    if (err instanceof CsvSyntaxError) return { ok: false, errors: [`${file}:${err.line}: ${err.message}`] };
+    const code = (err as { code?: string }).code;
+    if (code === undefined) throw err;
+    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : (err as Error).message;
+    return { ok: false, errors: [`${file}: cannot read: ${why}`] };
+  }
+  if (rows === undefined) return { ok: false, errors: [`${file}:1: empty file: expected a header row ${REQUIRED_COLUMNS.join(",")}`] };
+  if (typeof rows === "string") return { ok: false, errors: [rows] };
+  if (dataRows === 0) return { ok: false, errors: [`${file}: no data rows after the header`] };
+  const staged = stage.endLoad();
+  if (errorCount === 0) {
+    const long = rows.long;
+    for (const d of stage.duplicates(MAX_ERRORS + 1)) {
+      fail(d.line, `duplicate timestamp '${d.rawTs}'${long ? ` for ${d.symbol}` : ""} (first at line ${d.first})`);
+    }
+    if (errorCount === 0) {
+      for (const [symbol, gaps] of stage.gaps()) {
+        const problem = spacingProblem(gaps, opts.interval, long ? symbol : undefined);
+        if (problem) fail(problem.line, problem.reason);
+      }
+    }
+  }
+  if (errorCount > 0) {
+    if (errorCount > MAX_ERRORS) errors.push(`${file}: ... and ${errorCount - MAX_ERRORS} more bad rows`);
+    return { ok: false, errors };
+  }
+  return { ok: true, symbols: [...symbols], rows: staged };
 }
