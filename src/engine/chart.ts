@@ -19,6 +19,7 @@ import { louvain } from "./louvain.ts";
 import { CommunityTracker } from "./community-tracking.ts";
 import { graphStats } from "./graph-stats.ts";
 import { computeMetrics } from "./metrics/index.ts";
+import { isRolling, resolveAsofs } from "./asofs.ts";
 import { MAX_POINTS } from "./params-fields.ts";
 import { rollingData, snapshotData, type AsofResult } from "./payload.ts";
 import { SlidingMoments } from "./rolling-moments.ts";
@@ -41,7 +42,7 @@ export function computeChart(input: SeriesInput, params: ChartParams): ChartResu
   if (!results.some((r) => r.graph)) throw tooFewSymbols(input, params, results[results.length - 1]);
   if (params.include_graph) trackCommunities(results, input.symbols.length);
   const data =
-    params.periods === 1 ? snapshotData(results[0], input.symbols, params) : rollingData(results, input.symbols, params);
+    isRolling(params) ? rollingData(results, input.symbols, params) : snapshotData(results[0], input.symbols, params);
   return { data, diagnostics: diagnostics(input, params, results) };
 }
 
@@ -52,54 +53,6 @@ function checkInput(input: SeriesInput): void {
   if (input.symbols.length === 0 || input.labels.length === 0) {
     throw new ChartError("NOT_FOUND", "no bars exist for the requested symbols at this interval");
   }
-}
-
-/** Calendar indices of the as-of bars, oldest first. */
-function resolveAsofs(input: SeriesInput, params: ChartParams): number[] {
-  const { labels } = input;
-  const points = params.periods * input.symbols.length;
-  if (points > MAX_POINTS) {
-    throw new ChartError(
-      "BAD_REQUEST",
-      `periods x symbols must be at most ${MAX_POINTS}, got ${params.periods} x ${input.symbols.length} = ${points}; request fewer periods or symbols`,
-    );
-  }
-  let t = labels.length - 1;
-  if (params.asof !== null) {
-    const asof = params.asof;
-    t = lastBarOnOrBefore(labels, asof);
-    if (t < 0) {
-      throw new ChartError(
-        "BAD_REQUEST",
-        `asof ${asof} is before the first bar (${labels[0].slice(0, 10)}) at interval ${params.interval}`,
-      );
-    }
-  }
-  const need = params.lookback + (params.periods - 1) * params.step + 1;
-  if (t + 1 < need) {
-    throw new ChartError(
-      "BAD_REQUEST",
-      `lookback=${params.lookback}, periods=${params.periods}, step=${params.step} needs ${need} bars up to ` +
-        `${labels[t].slice(0, 10)} but only ${t + 1} exist at interval ${params.interval}`,
-    );
-  }
-  return Array.from({ length: params.periods }, (_, p) => t - (params.periods - 1 - p) * params.step);
-}
-
-/**
- * The last k with local date labels[k][0..10) <= date, or -1. Binary search over the calendar
- * (chronological, so its dates never decrease): walking back from the end sliced a few hundred
- * labels per snapshot request in bench/engine.bench.ts.
- */
-function lastBarOnOrBefore(labels: string[], date: string): number {
-  let lo = 0;
-  let hi = labels.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (labels[mid].slice(0, 10) <= date) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo - 1;
 }
 
 function computeAsof(
@@ -180,7 +133,7 @@ function tooFewSymbols(input: SeriesInput, params: ChartParams, r: AsofResult): 
     parts.push(`without a close > 0 at each of the ${params.lookback + 1} bars: ${names(r.droppedBars)}`);
   }
   if (r.droppedZeroVar.length > 0) parts.push(`with constant prices: ${names(r.droppedZeroVar)}`);
-  if (params.periods > 1) parts.push("this holds at every requested as-of");
+  if (isRolling(params)) parts.push("this holds at every requested as-of");
   return new ChartError("NOT_FOUND", parts.join("; "));
 }
 
@@ -189,7 +142,7 @@ function diagnostics(input: SeriesInput, params: ChartParams, results: AsofResul
   const latest = results[results.length - 1];
   const notConverged = [...new Set(results.flatMap((r) => r.notConverged))];
   const perAsof = (pick: (r: AsofResult) => number[]) => {
-    if (params.periods === 1) return names(pick(results[0]));
+    if (!isRolling(params)) return names(pick(results[0]));
     const out: Record<string, string[]> = {};
     for (const r of results) if (pick(r).length > 0) out[r.label] = names(pick(r));
     return out;
