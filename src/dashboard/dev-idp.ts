@@ -70,6 +70,8 @@ export async function startDevIdp(o: DevIdpOptions): Promise<DevIdp> {
     pkce: { required: () => true },
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "preferred_username"] },
     features: { devInteractions: { enabled: false } },
+    // Put name and email in the ID token itself: the dashboard reads no userinfo.
+    conformIdTokenClaims: false,
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     // A first-party client: no consent screen, the grant is made on sign-in.
     loadExistingGrant: async (ctx: any) => {
@@ -90,7 +92,9 @@ export async function startDevIdp(o: DevIdpOptions): Promise<DevIdp> {
     },
   });
   provider.proxy = false;
-  provider.use(interactionRoutes(provider));
+  // The sign-in form's POST ends in redirects back to the client: CSP form-action must allow its origins.
+  const formTargets = [...new Set(o.redirectUris.map((u) => new URL(u).origin))].join(" ");
+  provider.use(interactionRoutes(provider, formTargets));
   server.on("request", provider.callback());
 
   return {
@@ -104,12 +108,12 @@ export async function startDevIdp(o: DevIdpOptions): Promise<DevIdp> {
 }
 
 /** The sign-in page: any name (letters, digits, `.`, `_`, `-`) becomes the account. */
-function interactionRoutes(provider: any) {
+function interactionRoutes(provider: any, formTargets: string) {
   return async (ctx: any, next: () => Promise<void>) => {
     const m = /^\/interaction\/([A-Za-z0-9_-]+)(\/login)?$/.exec(ctx.path);
     if (!m) return next();
     ctx.set("Cache-Control", "no-store");
-    ctx.set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http://127.0.0.1:* http://localhost:* http://[::1]:*; frame-ancestors 'none'; base-uri 'none'");
+    ctx.set("Content-Security-Policy", `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${formTargets}; frame-ancestors 'none'; base-uri 'none'`);
     const details = await provider.interactionDetails(ctx.req, ctx.res);
     if (details.prompt.name !== "login") {
       ctx.status = 400;

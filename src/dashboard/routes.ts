@@ -62,8 +62,8 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
     "Cache-Control": "no-store",
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
-    // The callback URL carries the authorization code: never send it on as a Referer.
-    "Referrer-Policy": "no-referrer",
+    // No Referer to other sites; not no-referrer, under which Chromium sends `Origin: null` on the sign-out form.
+    "Referrer-Policy": "same-origin",
   });
 
   const html = async (state: RequestState, view: DashboardView, status = 200, extra: Record<string, string> = {}) => {
@@ -184,6 +184,7 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
         const userId = d.sessions.signIn(identity);
         state.userId = userId;
         const { id } = d.sessions.create(userId, identity.issuer);
+        // The callback URL carries the authorization code: it is never sent on as a Referer.
         const headers = new Headers({ ...state.base, Location: "/dashboard", "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" });
         headers.append("Set-Cookie", clearLogin);
         headers.append("Set-Cookie", setCookie(sessionCookie(), id, { secure: secure(), path: "/" }));

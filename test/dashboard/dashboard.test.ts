@@ -1,0 +1,209 @@
+/**
+ * The dashboard end to end (issue #13): Debian's Chromium signs in at a real OpenID provider in
+ * another process, generates a token, uses it on the live endpoint, revokes it and signs out.
+ * Set GRAPH_STATS_SCREENSHOTS=<dir> to keep a screenshot of each page (docs/dashboard.md's).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { decodeJwt } from "jose";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { setDisabled } from "../../src/auth/index.ts";
+import { chromiumAvailable, CHROMIUM, launchBrowser } from "../support/browser.ts";
+import { startDashboard, type DashboardHarness } from "./harness.ts";
+
+const SHOTS = process.env.GRAPH_STATS_SCREENSHOTS;
+if (!chromiumAvailable()) console.warn(`dashboard browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set GRAPH_STATS_CHROMIUM)`);
+
+describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
+  let h: DashboardHarness;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    h = await startDashboard();
+    browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await h?.stop();
+  });
+
+  async function shot(page: Page, name: string, width = 1280) {
+    if (!SHOTS) return;
+    mkdirSync(SHOTS, { recursive: true });
+    await page.setViewportSize({ width, height: 800 });
+    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
+
+  /** A fresh browser profile signed in as `name` at the provider; returns its page on the dashboard. */
+  async function signIn(name: string): Promise<{ context: BrowserContext; page: Page; cspErrors: string[] }> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const cspErrors: string[] = [];
+    page.on("console", (m) => {
+      if (m.type() === "error" && /Content Security Policy|Refused to/i.test(m.text())) cspErrors.push(m.text());
+    });
+    await page.goto(`${h.base}/dashboard`);
+    await page.getByRole("link", { name: "Sign in" }).first().click();
+    await page.waitForURL((u) => u.origin === new URL(h.issuer).origin);
+    if (name === "alice") await shot(page, "2-identity-provider");
+    await page.getByLabel("Name").fill(name);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.waitForURL(`${h.base}/dashboard`);
+    await page.getByRole("button", { name: "Sign out" }).waitFor();
+    expect(await page.locator("header").textContent()).toContain(name);
+    return { context, page, cspErrors };
+  }
+
+  /** The value `read` returns once `ok` accepts it (the page updates after a fetch), or the last one after 10 s. */
+  async function settled<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const v = await read();
+      if (ok(v) || Date.now() > deadline) return v;
+      await Bun.sleep(50);
+    }
+  }
+  const bodyText = (page: Page) => async () => (await page.locator("body").textContent()) ?? "";
+
+  const csrfOf = async (page: Page): Promise<string> => JSON.parse((await page.locator("#gs-state").textContent())!).signedIn.csrf;
+
+  test("sign in → generate → the token works for 24 h → usage counts it → revoke → refused → sign out", async () => {
+    const anon = await browser.newPage();
+    await anon.goto(`${h.base}/dashboard`);
+    await anon.getByRole("link", { name: "Sign in" }).first().waitFor();
+    await shot(anon, "1-signed-out");
+    await anon.close();
+
+    const { context, page, cspErrors } = await signIn("alice");
+    await page.getByRole("button", { name: "Generate token" }).click();
+    const box = page.getByLabel("New token");
+    const token = await settled(() => box.inputValue(), (v) => v !== "");
+    expect(token).toMatch(/^ey[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(await box.getAttribute("readonly")).not.toBeNull();
+    const claims = decodeJwt(token);
+    expect(claims.exp! - claims.iat!).toBe(86_400);
+    expect(await page.getByLabel(/curl/i).first().inputValue()).toContain(`Bearer ${token}`);
+    await shot(page, "3-token-generated");
+
+    const live = await fetch(`${h.base}/v1/graph-stats/chart?lookback=30`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(live.status).toBe(200);
+    expect(((await live.json()) as any).data.type).toBe("snapshot");
+
+    await page.reload();
+    expect(await settled(bodyText(page), (t) => t.includes("1 of 30 requests used today"))).toContain("1 of 30 requests used today");
+    await shot(page, "4-dashboard-signed-in");
+    await shot(page, "5-dashboard-phone", 375);
+
+    await page.getByRole("button", { name: /^Revoke/ }).first().click();
+    expect(await settled(() => page.getByRole("button", { name: /^Revoke/ }).count(), (n) => n === 0)).toBe(0);
+    h.clock.tick(61_000);
+    const refused = await fetch(`${h.base}/v1/graph-stats/chart?lookback=30`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as any).errors[0].message).toBe("token revoked");
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("link", { name: "Sign in" }).first().waitFor();
+    // The old session cookie no longer opens anything.
+    const state = await context.request.get(`${h.base}/dashboard/api/state`);
+    expect(state.status()).toBe(401);
+    expect(cspErrors).toEqual([]);
+    await context.close();
+  });
+
+  test("a second user sees none of the first user's tokens", async () => {
+    const a = await signIn("carol");
+    await a.page.getByRole("button", { name: "Generate token" }).click();
+    expect(await settled(() => a.page.getByLabel("New token").inputValue(), (v) => v !== "")).not.toBe("");
+    const b = await signIn("dave");
+    const bState = await (await b.context.request.get(`${h.base}/dashboard/api/state`)).json();
+    expect(bState.data.tokens).toEqual([]);
+    expect(await b.page.getByRole("button", { name: /^Revoke/ }).count()).toBe(0);
+    // Nor can dave revoke carol's token by its id.
+    const carolJti = ((await (await a.context.request.get(`${h.base}/dashboard/api/state`)).json()) as any).data.tokens[0].jti;
+    const revoke = await b.context.request.post(`${h.base}/dashboard/api/tokens/${carolJti}/revoke`, {
+      headers: { Origin: h.base, "X-CSRF-Token": await csrfOf(b.page) },
+    });
+    expect(revoke.status()).toBe(404);
+    const still = (await (await a.context.request.get(`${h.base}/dashboard/api/state`)).json()) as any;
+    expect(still.data.tokens.map((t: any) => t.jti)).toEqual([carolJti]);
+    await a.context.close();
+    await b.context.close();
+  });
+
+  test("a POST from another Origin, or without the CSRF token, is refused and creates nothing", async () => {
+    const { context, page } = await signIn("erin");
+    const count = async () => ((await (await context.request.get(`${h.base}/dashboard/api/state`)).json()) as any).data.tokens.length;
+    const csrf = await csrfOf(page);
+    const foreign = await context.request.post(`${h.base}/dashboard/api/tokens`, { headers: { Origin: "http://evil.example", "X-CSRF-Token": csrf } });
+    expect(foreign.status()).toBe(403);
+    expect(((await foreign.json()) as any).errors[0].message).toContain("cross-origin");
+    const noCsrf = await page.evaluate(async () => (await fetch("/dashboard/api/tokens", { method: "POST" })).status);
+    expect(noCsrf).toBe(403);
+    const wrongCsrf = await context.request.post(`${h.base}/dashboard/api/tokens`, { headers: { Origin: h.base, "X-CSRF-Token": csrf.replace(/.$/, (c) => (c === "A" ? "B" : "A")) } });
+    expect(wrongCsrf.status()).toBe(403);
+    const logout = await context.request.post(`${h.base}/auth/logout`, { headers: { Origin: h.base }, form: { csrf: "nope" }, maxRedirects: 0 });
+    expect(logout.status()).toBe(403);
+    expect(await count()).toBe(0);
+    // The same request with both is accepted: the refusals above were the checks, not a broken route.
+    const ok = await context.request.post(`${h.base}/dashboard/api/tokens`, { headers: { Origin: h.base, "X-CSRF-Token": csrf } });
+    expect(ok.status()).toBe(201);
+    expect(await count()).toBe(1);
+    await context.close();
+  });
+
+  test("token generation is limited to 10 an hour", async () => {
+    const { context, page } = await signIn("frank");
+    const headers = { Origin: h.base, "X-CSRF-Token": await csrfOf(page) };
+    for (let i = 0; i < 10; i++) expect((await context.request.post(`${h.base}/dashboard/api/tokens`, { headers })).status()).toBe(201);
+    const eleventh = await context.request.post(`${h.base}/dashboard/api/tokens`, { headers });
+    expect(eleventh.status()).toBe(429);
+    expect(Number(eleventh.headers()["retry-after"])).toBeGreaterThan(0);
+    h.clock.tick(3600_000);
+    expect((await context.request.post(`${h.base}/dashboard/api/tokens`, { headers })).status()).toBe(201);
+    await context.close();
+  });
+
+  test("a disabled user signs in but cannot generate", async () => {
+    const first = await signIn("grace");
+    const userId = ((await (await first.context.request.get(`${h.base}/dashboard/api/state`)).json()) as any).data.user.id;
+    await first.context.close();
+    setDisabled(h.server.opened.sqlite, userId, true);
+    const { context, page } = await signIn("grace");
+    const generate = page.getByRole("button", { name: "Generate token" });
+    expect(await generate.isDisabled()).toBe(true);
+    const res = await context.request.post(`${h.base}/dashboard/api/tokens`, { headers: { Origin: h.base, "X-CSRF-Token": await csrfOf(page) } });
+    expect(res.status()).toBe(403);
+    expect(((await res.json()) as any).errors[0].message).toContain("disabled");
+    await context.close();
+  });
+
+  test("a session idle for 12 hours is asked to sign in again", async () => {
+    const { context, page } = await signIn("heidi");
+    h.clock.tick(12 * 3600_000 + 1000);
+    await page.reload();
+    await page.getByRole("link", { name: "Sign in" }).first().waitFor();
+    expect(await page.locator("body").textContent()).toContain("session has expired");
+    expect((await context.request.get(`${h.base}/dashboard/api/state`)).status()).toBe(401);
+    await context.close();
+  });
+
+  test("the user's own query is metered like a live call, and the button says so", async () => {
+    const { context, page } = await signIn("ivan");
+    h.clock.tick(120_000);
+    const button = page.getByRole("button", { name: /Run my query/ });
+    expect(await button.textContent()).toMatch(/1 of your requests|metered/i);
+    const headers = { Origin: h.base, "X-CSRF-Token": await csrfOf(page), "Content-Type": "application/json" };
+    const first = await context.request.post(`${h.base}/dashboard/api/query`, { headers, data: { params: { lookback: 30, periods: 3 } } });
+    expect(first.status()).toBe(200);
+    expect(first.headers()["x-ratelimit-daily-remaining"]).toBe("29");
+    expect(((await first.json()) as any).data.type).toBe("rolling");
+    const second = await context.request.post(`${h.base}/dashboard/api/query`, { headers, data: { params: { lookback: 30 } } });
+    expect(second.status()).toBe(429);
+    const bad = await context.request.post(`${h.base}/dashboard/api/query`, { headers, data: { params: { lookback: 5000 } } });
+    expect(bad.status()).toBe(400);
+    expect(((await bad.json()) as any).errors[0].message).toContain("lookback");
+    await context.close();
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * The dashboard under test: a real server on a real port (in this process, with an injected
+ * clock), signing users in at a real OpenID provider running in another process.
+ */
+import type { Subprocess } from "bun";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { TestClock } from "../../src/clock.ts";
+import { loadConfig } from "../../src/config.ts";
+import { createLogger } from "../../src/logger.ts";
+import { startServer, type RunningServer } from "../../src/http/server.ts";
+
+export const SECRET = "dashboard-test-secret-0123456789abcdef";
+
+export interface DashboardHarness {
+  base: string;
+  issuer: string;
+  clock: TestClock;
+  server: RunningServer;
+  stop(): Promise<void>;
+}
+
+/** A port nobody listens on now (the provider must know the redirect URI before the server starts). */
+export function freePort(): number {
+  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+  const port = probe.port as number;
+  probe.stop(true);
+  return port;
+}
+
+export async function startIdpProcess(clientId: string, clientSecret: string, redirectUri: string): Promise<{ issuer: string; proc: Subprocess }> {
+  const script = resolve(import.meta.dir, "../support/idp-process.ts");
+  const proc = Bun.spawn([process.execPath, script, clientId, clientSecret, redirectUri], { stdout: "pipe", stderr: "pipe" });
+  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
+  let text = "";
+  const deadline = Date.now() + 20_000;
+  while (!text.includes("\n")) {
+    if (Date.now() > deadline) throw new Error("the identity provider did not start in 20 s");
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the identity provider exited: ${await new Response(proc.stderr as ReadableStream).text()}`);
+    text += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  return { issuer: JSON.parse(text.split("\n")[0]!).issuer, proc };
+}
+
+export async function startDashboard(overrides: Record<string, unknown> = {}): Promise<DashboardHarness> {
+  const port = freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const clientSecret = crypto.randomUUID();
+  const { issuer, proc } = await startIdpProcess("graph-stats-test", clientSecret, `${base}/auth/callback`);
+  const clock = new TestClock(Date.now());
+  const config = loadConfig(
+    {
+      port: String(port),
+      host: "127.0.0.1",
+      db: join(mkdtempSync(join(tmpdir(), "gs-dash-")), "graph-stats.sqlite"),
+      jwtSecret: SECRET,
+      publicUrl: base,
+      oidcIssuer: issuer,
+      oidcClientId: "graph-stats-test",
+      oidcClientSecret: clientSecret,
+      ...overrides,
+    },
+    {},
+  );
+  const server = startServer(config, createLogger("silent"), { clock });
+  return {
+    base,
+    issuer,
+    clock,
+    server,
+    async stop() {
+      await server.stop();
+      proc.kill("SIGTERM");
+      await proc.exited;
+    },
+  };
+}
