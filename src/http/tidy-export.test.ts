@@ -1,0 +1,104 @@
+import { describe, expect, test } from "bun:test";
+import { computeChart } from "../engine/chart.ts";
+import { factorReturns } from "../engine/fixtures/random-returns.ts";
+import { parseChartParams } from "../engine/params.ts";
+import type { ChartData, RollingData, SeriesInput, SnapshotData } from "../engine/types.ts";
+import { tidyRows, toCsv, toNdjson } from "./tidy-export.ts";
+
+function input(): SeriesInput {
+  const L = 80;
+  const labels = Array.from({ length: L + 1 }, (_, k) => `${new Date(Date.UTC(2024, 0, 1) + k * 864e5).toISOString().slice(0, 10)}T00:00:00+05:30`);
+  const closes = factorReturns(7, L, 4).map((r) => {
+    const c = new Float64Array(L + 1);
+    c[0] = 100;
+    for (let k = 0; k < L; k++) c[k + 1] = c[k] * Math.exp(r[k]);
+    return c;
+  });
+  // One symbol listed late (null metrics and community early on) and one with a comma-free odd name.
+  for (let k = 0; k < 50; k++) closes[6][k] = NaN;
+  return { symbols: ["A", "B", "C", "M&M", "BAJAJ-AUTO", "F", "LATE"], labels, closes };
+}
+
+function chart(q: string): ChartData {
+  const r = parseChartParams(new URLSearchParams(q), { defaultUniverse: "x" });
+  if (!r.ok) throw new Error(r.errors.join("; "));
+  return computeChart(input(), r.params).data;
+}
+
+/** Minimal RFC 4180 reader for the writer's output (quoted cells, no line breaks inside). */
+function readCsv(text: string): string[][] {
+  return text
+    .trimEnd()
+    .split("\n")
+    .map((line) => {
+      const cells: string[] = [];
+      let cur = "";
+      let quoted = false;
+      for (let k = 0; k < line.length; k++) {
+        const ch = line[k];
+        if (quoted && ch === '"' && line[k + 1] === '"') {
+          cur += '"';
+          k++;
+        } else if (ch === '"') quoted = !quoted;
+        else if (ch === "," && !quoted) {
+          cells.push(cur);
+          cur = "";
+        } else cur += ch;
+      }
+      cells.push(cur);
+      return cells;
+    });
+}
+
+describe("tidy export", () => {
+  test("snapshot: one row per symbol and metric, then the graph statistics; CSV carries the JSON's numbers", () => {
+    const data = chart("lookback=30") as SnapshotData;
+    const csv = readCsv(toCsv(data));
+    expect(csv[0]).toEqual(["date", "symbol", "metric", "value", "community"]);
+    expect(csv).toHaveLength(1 + 7 * 5 + 7);
+    for (const s of data.stocks) {
+      for (const m of data.metrics) {
+        const row = csv.find((r) => r[1] === s.symbol && r[2] === m)!;
+        expect(row[0]).toBe(data.asof_date);
+        expect(row[3] === "" ? null : Number(row[3])).toBe(s[m] ?? null);
+        expect(row[4] === "" ? null : Number(row[4])).toBe(s.community ?? null);
+      }
+    }
+    const stats = data.graph_stats![0];
+    for (const [metric, v] of Object.entries(stats).filter(([k]) => k !== "date")) {
+      const row = csv.find((r) => r[1] === "" && r[2] === metric)!;
+      expect(row[3] === "" ? null : Number(row[3])).toBe(v as number | null);
+    }
+  });
+
+  test("rolling: every point, with its tracked community; NDJSON and CSV are the same rows", () => {
+    const data = chart("lookback=20&periods=12&step=3&include_graph=all") as RollingData;
+    const rows = tidyRows(data);
+    expect(rows).toHaveLength(7 * 12 * 5 + 12 * 7);
+    const late = rows.filter((r) => r.symbol === "LATE");
+    expect(late.some((r) => r.value === null && r.community === null)).toBe(true);
+    expect(late.some((r) => r.value !== null && r.community !== null)).toBe(true);
+    const nd = toNdjson(data).trimEnd().split("\n").map((l) => JSON.parse(l));
+    expect(nd).toEqual(rows);
+    const csv = readCsv(toCsv(data)).slice(1);
+    expect(csv.map((r) => ({
+      date: r[0], symbol: r[1], metric: r[2], value: r[3] === "" ? null : Number(r[3]), community: r[4] === "" ? null : Number(r[4]),
+    }))).toEqual(rows);
+    // The numbers are the JSON payload's, point by point.
+    for (const s of data.stocks) {
+      s.points.forEach((p) => {
+        for (const m of data.metrics) {
+          const r = rows.find((x) => x.symbol === s.symbol && x.date === p.date && x.metric === m)!;
+          expect(r.value).toBe(p[m] ?? null);
+          expect(r.community).toBe(p.community ?? null);
+        }
+      });
+    }
+  });
+
+  test("a cell with a comma or quote is quoted", () => {
+    const data = chart("lookback=30") as SnapshotData;
+    data.stocks[0].symbol = 'X,"Y"';
+    expect(toCsv(data).split("\n")[1].startsWith(`${data.asof_date},"X,""Y""",`)).toBe(true);
+  });
+});
