@@ -31,6 +31,8 @@ const OPTIONS = {
   universe: { type: "string" },
   interval: { type: "string" },
   "default-offset": { type: "string" },
+  map: { type: "string", multiple: true },
+  price: { type: "string" },
   user: { type: "string", multiple: true },
   users: { type: "string" },
   prefix: { type: "string" },
@@ -51,6 +53,8 @@ export interface ParsedArgs {
     universe?: string;
     interval?: string;
     "default-offset"?: string;
+    map?: string[];
+    price?: string;
     user?: string[];
     users?: string;
     prefix?: string;

@@ -1,8 +1,10 @@
 /**
- * `import --universe NAME [--interval 1d] [--default-offset +05:30] FILE...`: exit 0 when every
- * file imported, 1 when any was rejected. --default-offset applies to timestamps without one.
+ * `import --universe NAME [--interval 1d] [--default-offset +05:30] [--map field=Column,...]
+ * [--price close|adj_close] FILE...`: exit 0 when every file imported, 1 when any was rejected.
+ * --default-offset applies to timestamps without one. On a terminal, progress goes to stderr.
  */
-import { importCsvFiles } from "../market/index.ts";
+import { importCsvFiles, type ImportProgress } from "../market/index.ts";
+import { parseColumnMap, type PriceColumn } from "../market/csv-columns.ts";
 import { UsageError, type ParsedArgs } from "./args.ts";
 import { openForCommand } from "./run.ts";
 
@@ -10,14 +12,27 @@ export function importCommand(args: ParsedArgs): number {
   const universe = args.flags.universe;
   if (!universe) throw new UsageError("import needs --universe NAME");
   if (args.positionals.length === 0) throw new UsageError("import needs at least one CSV file");
-  offsetMinutes(args.flags["default-offset"]); // a usage error before the database is touched
+  // Usage errors before the database is touched.
+  const defaultOffsetMin = offsetMinutes(args.flags["default-offset"]);
+  const price = priceFlag(args.flags.price);
+  let map;
+  try {
+    map = parseColumnMap(args.flags.map ?? []);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const progress = process.stderr.isTTY ? terminalProgress() : undefined;
   const opened = openForCommand(args, true);
   try {
     const s = importCsvFiles(opened, args.positionals, {
       universe,
       interval: args.flags.interval ?? "1d",
-      defaultOffsetMin: offsetMinutes(args.flags["default-offset"]),
+      defaultOffsetMin,
+      map,
+      price,
+      onProgress: progress?.update,
     });
+    progress?.clear();
     if (args.flags.json) console.log(JSON.stringify(s, null, 2));
     else {
       for (const e of s.errors) console.error(e);
@@ -29,8 +44,30 @@ export function importCommand(args: ParsedArgs): number {
     }
     return s.filesRejected > 0 ? 1 : 0;
   } finally {
+    progress?.clear();
     opened.sqlite.close();
   }
+}
+
+function priceFlag(raw: string | undefined): PriceColumn | undefined {
+  if (raw === undefined || raw === "close" || raw === "adj_close") return raw;
+  throw new UsageError(`--price must be close or adj_close, got '${raw}'`);
+}
+
+/** One status line on stderr, rewritten in place; only used when stderr is a terminal. */
+function terminalProgress() {
+  let shown = false;
+  return {
+    update(p: ImportProgress) {
+      const pct = p.totalBytes > 0 ? Math.floor((100 * p.bytes) / p.totalBytes) : 100;
+      process.stderr.write(`\r\x1b[K${p.file}: ${pct}% (${p.rows.toLocaleString("en")} rows read)`);
+      shown = true;
+    },
+    clear() {
+      if (shown) process.stderr.write("\r\x1b[K");
+      shown = false;
+    },
+  };
 }
 
 /** `+05:30`, `-04:00`, `Z` or whole minutes (`330`) → minutes east of UTC. */

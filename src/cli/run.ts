@@ -7,7 +7,7 @@ import { serveCommand } from "./serve-command.ts";
 import { tokenCommand } from "./token-command.ts";
 import { usageCommand } from "./usage-command.ts";
 import { userCommand } from "./user-command.ts";
-import { USAGE } from "./usage-text.ts";
+import { COMMAND_HELP, USAGE } from "./usage-text.ts";
 import { prepareDatabase } from "../http/server.ts";
 import { createLogger } from "../logger.ts";
 
@@ -35,8 +35,9 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       return 0;
     }
     const name = args.positionals[0] ?? "serve";
-    if (args.flags.help || name === "help") {
-      console.log(USAGE);
+    if (name === "help" || args.flags.help) {
+      const topic = name === "help" ? args.positionals[1] : args.positionals[0];
+      console.log((topic && COMMAND_HELP[topic]) || USAGE);
       return 0;
     }
     const command = COMMANDS[name];

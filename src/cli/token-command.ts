@@ -97,7 +97,17 @@ function revoke(args: ParsedArgs, jtis: string[]): number {
   if (jtis.length === 0) throw new UsageError("token revoke needs at least one JTI (see 'token list')");
   const opened = openForCommand(args);
   try {
-    for (const jti of jtis) console.log(`${jti}: ${revokeToken(opened.sqlite, jti, Date.now())}`);
+    let unknown = 0;
+    for (const jti of jtis) {
+      const outcome = revokeToken(opened.sqlite, jti, Date.now());
+      console.log(`${jti}: ${outcome}`);
+      if (outcome === "revoked-unknown-jti") unknown++;
+    }
+    if (unknown > 0) {
+      // Recorded anyway (a token minted elsewhere with the same secret is shut off too), but a typo must not pass silently.
+      console.error(`graph-stats: ${unknown} jti(s) were never minted by this database (see 'token list'); recorded as revoked anyway`);
+      return 1;
+    }
     return 0;
   } finally {
     opened.sqlite.close();

@@ -1,4 +1,4 @@
-/** The help text of `graph-stats --help`. */
+/** The help text of `graph-stats --help`; `graph-stats <command> --help` prints COMMAND_HELP. */
 export const USAGE = `graph-stats — correlation-network metrics for stock universes over HTTP
 
 Usage: graph-stats [command] [flags]
@@ -7,7 +7,7 @@ Commands:
   serve                     run the HTTP service (default)
   migrate                   create or update the database schema
   import FILE...            import OHLCV CSV files into a universe (--universe NAME [--interval 1d]
-                            [--default-offset +05:30] for timestamps without an offset)
+                            [--default-offset +05:30] [--map field=Column,...] [--price close|adj_close])
   token create              mint tokens: --user ID (repeatable) | --users N [--prefix load-]; [--ttl 24h] [--email E] [--json]
   token list                list minted tokens [--user ID] [--json]
   token revoke JTI...       revoke tokens by jti
@@ -18,15 +18,82 @@ Commands:
   usage                     admitted / refused / uncounted requests per user and UTC day [--user ID] [--days 1] [--json]
 
 Only serve, migrate and import create a missing database; the other commands need an existing one.
+'graph-stats <command> --help' shows a command's flags with examples.
 
 Common flags (each also as an environment variable GRAPH_STATS_<NAME>):
   --db PATH                 database file (./data/graph-stats.sqlite)
   --jwt-secret S            HS256 secret (else one is generated and kept in the database)
-  --jwt-previous-secrets L  comma list of older secrets still accepted (rotation)
+  --jwt-previous-secrets L  comma list of older secrets still accepted (rotation), each ≥ 16 characters
   --no-sample               do not load the synthetic 'sample' universe into a new database
 
 serve flags:
   --port 8080 --host 0.0.0.0 --workers 1 --token-ttl 24h --rate-per-minute 1 --rate-per-day 30
+  (serve keeps the token lifetime, the default limits and a fingerprint of its secret in the
+  database; token create and user limits use them unless given on their own command line)
   --default-universe sample --cors-origins URL,... --log-level info
   --compute-threads 1       threads per process for live computations (0: on the event loop)
 `;
+
+/** Per-command help: what it does, its flags, and examples to copy. */
+export const COMMAND_HELP: Record<string, string> = {
+  serve: `graph-stats serve [flags] — run the HTTP service (the default command)
+
+Flags: --port 8080 --host 0.0.0.0 --db PATH --workers N --compute-threads N --token-ttl 24h
+       --rate-per-minute 1 --rate-per-day 30 --default-universe sample --cors-origins URL,...
+       --log-level info --jwt-secret S --jwt-previous-secrets OLD,... --no-sample
+With --workers N a supervisor runs N processes on one port and replaces one that dies
+(after 0.5 s, doubling to 30 s while it keeps dying); SIGTERM/SIGINT drain and stop them all.
+
+Examples:
+  GRAPH_STATS_JWT_SECRET=$(openssl rand -hex 32) graph-stats serve --db data/prod.sqlite
+  graph-stats serve --workers 4 --rate-per-minute 10 --rate-per-day 1000`,
+  migrate: `graph-stats migrate [--db PATH] [--no-sample] — create or update the database schema
+
+Example:
+  graph-stats migrate --db data/prod.sqlite --no-sample`,
+  import: `graph-stats import --universe NAME [flags] FILE... — import OHLCV CSVs into a universe
+
+Columns timestamp,open,high,low,close,volume in any order and case (extra columns ignored), or a
+'symbol' column for a long file; Yahoo-style Date,Open,High,Low,Close,Adj Close,Volume as it is.
+  --interval 1d             the bars' interval (1m 5m 15m 30m 1h 1d 1w); bar spacing that
+                            contradicts it rejects the file, naming the right --interval
+  --default-offset +05:30   UTC offset for timestamps without one (plain dates: midnight there)
+  --map field=Column,...    name other columns (fields: timestamp open high low close adj_close volume symbol)
+  --price close|adj_close   store the close as traded (default) or the adjusted close (open, high
+                            and low are scaled by the same factor)
+A file with a bad row (bad number, low > open/close > high, price ≤ 0, volume < 0, duplicate
+timestamp) is rejected whole with file:line: reason, and nothing of it is written (exit 1).
+
+Examples:
+  graph-stats import --universe nifty50 --default-offset +05:30 data/nifty/*.csv
+  graph-stats import --universe intraday --interval 1m minutes.csv
+  graph-stats import --universe us --price adj_close AAPL.csv MSFT.csv
+  graph-stats import --universe mine --map timestamp=When,close=Last prices.csv`,
+  token: `graph-stats token create|list|revoke — mint, list and revoke tokens
+
+  token create --user ID [--user ID2...] | --users N [--prefix load-]  [--ttl 24h] [--email E] [--json]
+      signs with the server's secret (refused, naming GRAPH_STATS_JWT_SECRET, when this command's
+      secret is not the one serve recorded), lasts the server's --token-ttl unless --ttl is
+      given, and creates the user so 'user disable' works before the first request
+  token list [--user ID] [--json]
+  token revoke JTI...       exit 1 when a jti was never minted here (it is still recorded as revoked)
+
+Examples:
+  GRAPH_STATS_JWT_SECRET=... graph-stats token create --user alice@example.com --ttl 7d
+  graph-stats token create --users 100 --prefix load- --json > tokens.json
+  graph-stats token revoke 5f0c6a1e-...`,
+  user: `graph-stats user create|disable|enable|limits ID — manage users
+
+  user create ID [--email E]
+  user disable ID / user enable ID
+  user limits ID [--per-minute N] [--per-day N] [--reset]
+      shows the limits; '(default)' values are the server's (--rate-per-minute, --rate-per-day)
+
+Examples:
+  graph-stats user limits alice --per-minute 10 --per-day 500
+  graph-stats user disable alice`,
+  usage: `graph-stats usage [--user ID] [--days 1] [--json] — admitted, refused (429) and uncounted requests per user and UTC day
+
+Example:
+  graph-stats usage --days 7 --user alice`,
+};

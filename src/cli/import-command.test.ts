@@ -1,0 +1,77 @@
+/** `graph-stats import` end to end (issue #12 item 15): the real CLI on a real database file. */
+import { describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { command, runCli } from "../http/test-support/process.ts";
+
+const setup = () => {
+  const dir = mkdtempSync(join(tmpdir(), "gs-import-cli-"));
+  return { dir, db: join(dir, "db.sqlite") };
+};
+const MINUTES = "timestamp,open,high,low,close,volume\n" +
+  Array.from({ length: 20 }, (_, i) => `2025-03-03T10:${String(i).padStart(2, "0")}:00+05:30,10,11,9,10,1`).join("\n") + "\n";
+const read = (db: string, sql: string) => {
+  const d = new Database(db, { readonly: true });
+  try {
+    return d.query(sql).all();
+  } finally {
+    d.close();
+  }
+};
+
+describe("import", () => {
+  test("1-minute bars without --interval 1m are refused naming the flag; with it they import", async () => {
+    const { dir, db } = setup();
+    const file = join(dir, "MIN.csv");
+    writeFileSync(file, MINUTES);
+    const refused = await runCli(["import", "--db", db, "--no-sample", "--universe", "u", file]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`${file}:3: bar spacing contradicts --interval 1d`);
+    expect(refused.stderr).toContain("--interval 1m");
+    expect(read(db, "SELECT count(*) AS n FROM bars")).toEqual([{ n: 0 }]);
+    const ok = await runCli(["import", "--db", db, "--universe", "u", "--interval", "1m", file]);
+    expect(ok.code).toBe(0);
+    expect(read(db, "SELECT interval, count(*) AS n FROM bars GROUP BY interval")).toEqual([{ interval: "1m", n: 20 }]);
+  }, 30_000);
+
+  test("a Yahoo-style file with --price adj_close, and --map for other names; re-importing leaves the data version", async () => {
+    const { dir, db } = setup();
+    const yahoo = join(dir, "YH.csv");
+    writeFileSync(yahoo, "Date,Open,High,Low,Close,Adj Close,Volume\n2025-03-03,100,110,90,105,52.5,1000\n2025-03-04,105,112,100,110,55,2000\n");
+    const other = join(dir, "OT.csv");
+    writeFileSync(other, "When,Open,High,Low,Last,Volume\n2025-03-03,1,2,0.5,1.5,10\n");
+    const r = await runCli(["import", "--db", db, "--no-sample", "--universe", "u", "--price", "adj_close", yahoo]);
+    expect(r.code).toBe(0);
+    const m = await runCli(["import", "--db", db, "--universe", "u", "--map", "timestamp=When,close=Last", other]);
+    expect(m.code).toBe(0);
+    expect(read(db, "SELECT symbol, close FROM bars ORDER BY symbol, ts")).toEqual([
+      { symbol: "OT", close: 1.5 }, { symbol: "YH", close: 52.5 }, { symbol: "YH", close: 55 },
+    ]);
+    const version = read(db, "SELECT value FROM settings WHERE key = 'data_version'");
+    expect((await runCli(["import", "--db", db, "--universe", "u", "--price", "adj_close", yahoo])).code).toBe(0);
+    expect(read(db, "SELECT value FROM settings WHERE key = 'data_version'")).toEqual(version);
+  }, 30_000);
+
+  test("a bad --price or --map is a usage error (exit 2)", async () => {
+    const { dir, db } = setup();
+    expect((await runCli(["import", "--db", db, "--universe", "u", "--price", "mid", join(dir, "x.csv")])).code).toBe(2);
+    const bad = await runCli(["import", "--db", db, "--universe", "u", "--map", "price=Close", join(dir, "x.csv")]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--map: expected field=Column");
+  }, 30_000);
+
+  test("progress goes to stderr on a terminal only", async () => {
+    const { dir, db } = setup();
+    const file = join(dir, "MIN.csv");
+    writeFileSync(file, MINUTES);
+    const piped = await runCli(["import", "--db", db, "--no-sample", "--universe", "u", "--interval", "1m", file]);
+    expect(piped.stderr).toBe("");
+    // script(1) gives the command a pseudo-terminal; its output is what the terminal showed.
+    const line = [...command(), "import", "--db", db, "--universe", "u", "--interval", "1m", file].map((a) => `'${a}'`).join(" ");
+    const tty = Bun.spawnSync(["script", "-qec", line, "/dev/null"], { stdout: "pipe", stderr: "pipe" });
+    expect(tty.exitCode).toBe(0);
+    expect(tty.stdout.toString()).toContain(`${file}: 100% (20 rows read)`);
+  }, 30_000);
+});
