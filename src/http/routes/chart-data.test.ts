@@ -52,7 +52,7 @@ describe("live endpoint payloads on the synthetic sample", () => {
     expect([...b.data.asof_dates].sort()).toEqual(b.data.asof_dates);
     expect(b.data.asof_dates.at(-1)).toBe("2024-06-28T00:00:00+05:30");
     expect(b.data.stocks[0].points).toHaveLength(5);
-    expect(Object.keys(b.data.stocks[0].points[0]).sort()).toEqual(["date", "degree_strength", "pagerank"]);
+    expect(Object.keys(b.data.stocks[0].points[0]).sort()).toEqual(["community", "date", "degree_strength", "pagerank"]);
     expect(b.data.latest_graph.asof_date).toBe("2024-06-28T00:00:00+05:30");
   });
 
