@@ -3,7 +3,8 @@
  * [--price close|adj_close] FILE...`: exit 0 when every file imported, 1 when any was rejected.
  * --default-offset applies to timestamps without one. On a terminal, progress goes to stderr.
  */
-import { importCsvFiles, type ImportProgress } from "../market/index.ts";
+import { importCsvFiles } from "../market/index.ts";
+import type { ImportProgress } from "../market/csv-import.ts";
 import { parseColumnMap, type PriceColumn } from "../market/csv-columns.ts";
 import { UsageError, type ParsedArgs } from "./args.ts";
 import { openForCommand } from "./run.ts";
