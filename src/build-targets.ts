@@ -1,11 +1,40 @@
 /**
- * What `npm run build` compiles (src/build.ts), shared with the test that builds the binary.
+ * What `npm run build` compiles (src/build.ts), shared with the tests that build the binary.
  * The server's checkpoint and compute workers are further entrypoints so the binary carries them
- * (Bun compiles workers into a standalone executable only when they are listed).
+ * (Bun compiles workers into a standalone executable only when they are listed), and the
+ * dashboard's bundled script and stylesheet are defined into it (src/dashboard/web-assets.ts).
  */
+import { resolve } from "node:path";
+import { bundleWebAssets } from "./dashboard/web/bundle.ts";
+
 export const SERVER_ENTRIES = ["src/cli.ts", "src/http/checkpoint-worker.ts", "src/http/compute-worker.ts"];
 
-export const TARGETS = [
-  { entry: SERVER_ENTRIES, out: "dist/graph-stats" },
+const root = resolve(import.meta.dir, "..");
+
+export interface Target {
+  out: string;
+  entry: string[];
+  /** Compile-time constants (the dashboard's assets for the server). */
+  define?: () => Promise<Record<string, string>>;
+}
+
+export const TARGETS: Target[] = [
+  {
+    entry: SERVER_ENTRIES,
+    out: "dist/graph-stats",
+    define: async () => ({ GRAPH_STATS_WEB_ASSETS: JSON.stringify(await bundleWebAssets()) }),
+  },
   { entry: ["conformance/cli.ts"], out: "dist/graph-stats-conformance" },
 ];
+
+/** Compiles one target into `outfile` (absolute, or relative to the repo); throws with the build log on failure. */
+export async function compile(target: Target, outfile = target.out): Promise<void> {
+  const result = await Bun.build({
+    entrypoints: target.entry.map((e) => resolve(root, e)),
+    compile: { outfile: resolve(root, outfile) },
+    // keepNames: oidc-provider (the development sign-in) tells its models apart by class name, which bundling renames.
+    minify: { syntax: true, keepNames: true },
+    define: target.define ? await target.define() : {},
+  });
+  if (!result.success) throw new Error(`build of ${outfile} failed: ${result.logs.map((l) => l.message).join("; ")}`);
+}

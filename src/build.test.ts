@@ -2,18 +2,16 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { SERVER_ENTRIES } from "./build-targets.ts";
+import { compile, TARGETS } from "./build-targets.ts";
 import { runCli, spawnServer, type ServerProcess } from "./http/test-support/process.ts";
 
-const root = resolve(import.meta.dir, "..");
 const dir = mkdtempSync(join(tmpdir(), "gs-bin-"));
 const bin = join(dir, "graph-stats");
 let server: ServerProcess;
 
 beforeAll(async () => {
   // Build the real binary into an otherwise empty directory: it must need nothing beside it.
-  const build = Bun.spawnSync([process.execPath, "build", "--compile", ...SERVER_ENTRIES, "--outfile", bin], { cwd: root, stdout: "pipe", stderr: "pipe" });
-  if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
+  await compile(TARGETS[0]!, bin);
   server = await spawnServer(["--port", "0"], { bin, cwd: dir, env: { GRAPH_STATS_JWT_SECRET: "" } });
 }, 120_000);
 afterAll(async () => {

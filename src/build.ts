@@ -1,28 +1,17 @@
 /**
  * `npm run build`: the single executables. `dist/graph-stats` embeds the migrations (imported as
- * text) and the sample generator (code), so a copy alone in an empty directory serves, imports
- * and mints tokens. `dist/graph-stats-conformance` is the conformance kit.
+ * text), the sample generator (code) and the dashboard's assets, so a copy alone in an empty
+ * directory serves, imports and mints tokens. `dist/graph-stats-conformance` is the conformance kit.
  */
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
-import { TARGETS } from "./build-targets.ts";
-
-const root = resolve(import.meta.dir, "..");
+import { compile, TARGETS } from "./build-targets.ts";
 
 let failed = false;
 for (const t of TARGETS) {
-  if (!t.entry.every((e) => existsSync(resolve(root, e)))) {
-    console.error(`skip ${t.out}: ${t.entry.join(", ")} missing`);
-    failed = true;
-    continue;
-  }
-  const proc = Bun.spawnSync([process.execPath, "build", "--compile", "--minify-syntax", ...t.entry, "--outfile", t.out], {
-    cwd: root,
-    stdout: "inherit",
-    stderr: "inherit",
-  });
-  if (proc.exitCode !== 0) {
-    console.error(`build of ${t.out} failed (exit ${proc.exitCode})`);
+  try {
+    await compile(t);
+    console.log(`built ${t.out}`);
+  } catch (err) {
+    console.error((err as Error).message);
     failed = true;
   }
 }

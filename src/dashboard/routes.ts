@@ -37,6 +37,13 @@ export interface DashboardDeps {
   signIn(): OidcClient | null;
   dev: boolean;
   publicUrl(): string;
+  /**
+   * False when the public URL is the loopback default: a page opened at another host name
+   * (`localhost` for `127.0.0.1`) is then sent to the canonical one, or its cookies and Origin
+   * would not match the sign-in's redirect URI. With a configured URL nothing is redirected, since
+   * a proxy in front may rewrite Host.
+   */
+  publicUrlConfigured: boolean;
   loginSealer: Sealer<PendingSignIn>;
   defaults: Limits;
   assets(): Promise<WebAssets>;
@@ -115,6 +122,13 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
     return current;
   };
 
+  const elsewhere = (request: Request, state: RequestState): Response | null => {
+    if (d.publicUrlConfigured) return null;
+    const canonical = new URL(d.publicUrl());
+    if (request.headers.get("host") === canonical.host) return null;
+    return new Response(null, { status: 302, headers: { ...state.base, Location: `${canonical.origin}${state.path}`, "Cache-Control": "no-store" } });
+  };
+
   const clearSession = () => setCookie(sessionCookie(), "", { secure: secure(), path: "/", maxAge: 0 });
 
   const asset = (kind: "js" | "css"): DashboardHandler => async (request, state) =>
@@ -127,6 +141,8 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
       method: "GET",
       path: "/dashboard",
       handler: async (request, state) => {
+        const moved = elsewhere(request, state);
+        if (moved) return moved;
         const current = currentSession(request);
         if (current) {
           state.userId = current.session.userId;
@@ -144,7 +160,9 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
     {
       method: "GET",
       path: "/auth/login",
-      handler: async (_request, state) => {
+      handler: async (request, state) => {
+        const moved = elsewhere(request, state);
+        if (moved) return moved;
         const client = d.signIn();
         if (!client) return html(state, { dev: d.dev, signedIn: null, notice: { kind: "error", text: "Sign-in is not configured on this server." } }, 404);
         let begun;
@@ -300,6 +318,10 @@ function accountError(err: unknown): unknown {
   return new HttpError(err.status, err.code, err.message, err.retryAfter ? { "Retry-After": String(err.retryAfter) } : {});
 }
 
+/** For logs: class and message, plus the provider's OAuth error code and description when it sent one. */
 function errorText(err: unknown): string {
-  return err instanceof Error ? `${err.name}: ${err.message}`.slice(0, 300) : String(err).slice(0, 300);
+  if (!(err instanceof Error)) return String(err).slice(0, 300);
+  const oauth = err as Error & { error?: unknown; error_description?: unknown };
+  const detail = typeof oauth.error === "string" ? ` (${oauth.error}${typeof oauth.error_description === "string" ? `: ${oauth.error_description}` : ""})` : "";
+  return `${err.name}: ${err.message}${detail}`.slice(0, 300);
 }

@@ -120,6 +120,7 @@ export function startServer(config: Config, logger: Logger, options: StartOption
     signIn: () => signIn?.client ?? null,
     dev: config.dev && !config.oidcIssuer,
     publicUrl,
+    publicUrlConfigured: config.publicUrl !== undefined,
     loginSealer: createSealer(deriveKey(secret, "dashboard sign-in state"), 600, clock),
     defaults: { perMinute: config.ratePerMinute, perDay: config.ratePerDay },
     assets: loadWebAssets,
