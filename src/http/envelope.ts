@@ -45,9 +45,10 @@ export function jsonResponse(
   headers: Record<string, string>,
   acceptEncoding: string | null,
   head = false,
+  contentType = JSON_TYPE,
 ): Response {
   const h = headers;
-  h["Content-Type"] = JSON_TYPE;
+  h["Content-Type"] = contentType;
   h.Vary = h.Vary ? `${h.Vary}, Accept-Encoding` : "Accept-Encoding";
   let payload: Uint8Array | string = body;
   if (body.length > GZIP_MIN_BYTES && acceptsGzip(acceptEncoding)) {

@@ -10,6 +10,7 @@ import type { AppDeps, RequestState } from "../context.ts";
 import { baseMeta, errorBody, jsonResponse, RawJson, successBody } from "../envelope.ts";
 import { HttpError } from "../http-error.ts";
 import type { AuthedUser } from "../auth-gate.ts";
+import { toCsv, toNdjson } from "../tidy-export.ts";
 
 /** DECISIONS §4: a query string over 8 KiB is refused before any other work. */
 export const MAX_QUERY_BYTES = 8 * 1024;
@@ -62,10 +63,19 @@ export async function handleChart(deps: AppDeps, request: Request, state: Reques
       params: parsed.params.asof === null ? { ...parsed.params, asof: outcome.diagnostics.last_asof.slice(0, 10) } : parsed.params,
       diagnostics: { ...outcome.diagnostics, compute_ms: computeMs, cached: outcome.cached },
     });
-    const body = successBody(new RawJson(outcome.dataJson), meta);
+    const format = parsed.params.format;
+    // Tidy exports carry the data only; request id and rate limits stay in the headers.
+    const body = format === "json" ? successBody(new RawJson(outcome.dataJson), meta) : tidy(format, outcome.dataJson);
     deps.limiter.finish(logId, 200, performance.now() - state.start);
     logId = null;
-    return jsonResponse(body, 200, { ...state.base, ...rlHeaders, ...NO_STORE }, request.headers.get("accept-encoding"), request.method === "HEAD");
+    return jsonResponse(
+      body,
+      200,
+      { ...state.base, ...rlHeaders, ...NO_STORE },
+      request.headers.get("accept-encoding"),
+      request.method === "HEAD",
+      TIDY_TYPES[format],
+    );
   } catch (err) {
     const failure = toHttpError(err, state.requestId);
     if (failure.status >= 500) deps.logger.error({ request_id: state.requestId, err: describe(err) }, "live request failed");
@@ -91,6 +101,17 @@ export async function handleChart(deps: AppDeps, request: Request, state: Reques
     }
     return errorResponse(deps, request, state, failure.status, failure.errors, { ...rlHeaders, ...failure.headers });
   }
+}
+
+const TIDY_TYPES = {
+  json: "application/json; charset=utf-8",
+  csv: "text/csv; charset=utf-8; header=present",
+  ndjson: "application/x-ndjson; charset=utf-8",
+} as const;
+
+function tidy(format: "csv" | "ndjson", dataJson: string): string {
+  const data = JSON.parse(dataJson);
+  return format === "csv" ? toCsv(data) : toNdjson(data);
 }
 
 function errorResponse(
