@@ -104,10 +104,22 @@ export function startServer(config: Config, logger: Logger, options: StartOption
   let port = config.port;
   let signIn: SignInSetup | null = null;
   const publicUrl = () => config.publicUrl?.replace(/\/+$/, "") ?? defaultPublicUrl(config, port);
+  const sessions = createSessionStore(opened.db, clock);
+  // Idle sessions are deleted at start and hourly, so the table holds only live ones.
+  const pruneSessions = () => {
+    try {
+      sessions.prune();
+    } catch (err) {
+      logger.warn({ err: (err as Error).message }, "could not prune idle dashboard sessions");
+    }
+  };
+  pruneSessions();
+  const pruneTimer = setInterval(pruneSessions, 3600_000);
+  pruneTimer.unref();
   deps.dashboard ??= dashboardRoutes({
     app: deps,
     sqlite,
-    sessions: createSessionStore(opened.db, clock),
+    sessions,
     account: createAccount({
       db: opened.db,
       sqlite,
@@ -140,6 +152,7 @@ export function startServer(config: Config, logger: Logger, options: StartOption
       shuttingDown = true;
       await server.stop(false);
       await signIn?.stop();
+      clearInterval(pruneTimer);
       compute.stop();
       checkpointer.stop();
       sqlite.close();
