@@ -11,6 +11,7 @@ python3-pandas, python3-sklearn):
   market return, numpy lstsq).
 
 Usage: /usr/bin/python3 bench/networkx/generate_research_fixtures.py [DATA_DIR]
+DATA_DIR defaults as in generate_fixtures.py: $GRAPH_STATS_NIFTY_DIR, else shared/data beside the repository.
 Writes src/engine/fixtures/research-golden.json.
 """
 import json
@@ -24,7 +25,7 @@ import pandas as pd
 import sklearn
 from sklearn.covariance import LedoitWolf
 
-from generate_fixtures import HERE, OUT_DIR, corr_matrix, edge_pairs, load_dir, metrics_of
+from generate_fixtures import OUT_DIR, corr_matrix, default_data_dir, edge_pairs, load_dir, metrics_of
 from tmfg_reference import tmfg_edges
 
 ASOFS = ["2021-03-31", "2023-08-31", "2025-09-30"]
@@ -171,7 +172,9 @@ def small_stats_cases():
 
 
 if __name__ == "__main__":
-    data_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..", "..", "..", "shared", "data", "nifty50-daily")
+    data_dir = sys.argv[1] if len(sys.argv) > 1 else default_data_dir()
+    if not os.path.isdir(data_dir):
+        sys.exit(f"no NIFTY-50 data at {data_dir}: pass DATA_DIR or set GRAPH_STATS_NIFTY_DIR")
     series = load_dir(data_dir)
     doc = {"generator": "bench/networkx/generate_research_fixtures.py", "networkx": nx.__version__,
            "pandas": pd.__version__, "sklearn": sklearn.__version__,
