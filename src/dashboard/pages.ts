@@ -76,7 +76,7 @@ function notice(view: DashboardView): string {
 
 function signedOutMain(dev: boolean): string {
   const devNote = dev
-    ? `<p class="dev-note">This server runs the <strong>development sign-in</strong>: an embedded identity provider that accepts any name. It is for trying graph-stats out, never for production.</p>`
+    ? `<p class="dev-note">This server signs you in with its own embedded identity provider, which accepts any name. It is for trying graph-stats out, never for production.</p>`
     : "";
   return `<section class="card hero" aria-labelledby="signin-heading">
 <h1 id="signin-heading">Sign in to graph-stats</h1>

@@ -81,7 +81,8 @@ export function initNetwork(onMetered: () => void): void {
       announce(byId("network-error"), res.message);
       return false;
     }
-    show(toModel(res.data), "Your query");
+    const summary = Object.entries(params).map(([k, v]) => `${k} ${v}`).join(", ");
+    show(toModel(res.data), summary ? `Your query: ${summary}` : "Your query");
     if (showDemo) showDemo.hidden = false;
     return true;
   });
