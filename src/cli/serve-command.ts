@@ -10,6 +10,7 @@ import { parseDuration } from "../auth/duration.ts";
 import { UsageError, type ParsedArgs } from "./args.ts";
 import { recordServerSettings } from "./server-settings.ts";
 import { superviseWorkers } from "./worker-supervisor.ts";
+import { checkSignInConfig } from "../dashboard/sign-in.ts";
 
 const WORKER_ENV = "GRAPH_STATS_WORKER_CHILD";
 
@@ -19,6 +20,11 @@ export async function serveCommand(args: ParsedArgs): Promise<number> {
     parseDuration(config.tokenTtl); // token create uses it: refuse it here rather than there
   } catch (err) {
     throw new UsageError(`--token-ttl (GRAPH_STATS_TOKEN_TTL): ${(err as Error).message}`);
+  }
+  try {
+    checkSignInConfig(config); // before any worker starts, so a bad setting is one message, not restarts
+  } catch (err) {
+    throw new UsageError((err as Error).message);
   }
   const logger = createLogger(config.logLevel, 1, true);
   if (config.workers > 1 && process.env[WORKER_ENV] !== "1") return supervise(args, logger);

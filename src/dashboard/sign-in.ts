@@ -25,6 +25,9 @@ export function checkSignInConfig(config: Config): void {
     if (missing.length) throw new Error(`--oidc-issuer needs ${missing.join(", ")}`);
     return;
   }
+  if (config.dev && config.workers > 1) {
+    throw new Error("the development sign-in runs in one process (its provider keeps sign-ins in memory): use --workers 1 with --dev, or configure a real provider with --oidc-issuer");
+  }
   if (config.dev && config.publicUrl && !isLoopbackHost(new URL(config.publicUrl).hostname)) {
     throw new Error(
       `the development sign-in only runs on loopback, and --public-url is ${config.publicUrl}: use a loopback public URL, or configure a real provider with --oidc-issuer`,

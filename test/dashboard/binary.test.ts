@@ -89,6 +89,11 @@ describe("the development sign-in stays on loopback", () => {
     expect(out.code).not.toBe(0);
     expect(out.stderr + out.stdout).toContain("development sign-in only runs on loopback");
   });
+  test("serve --dev with several workers exits with a message instead of restarting them", async () => {
+    const out = await runCli(["serve", "--dev", "--workers", "2", "--port", "0", "--db", join(mkdtempSync(join(tmpdir(), "gs-dev-")), "db.sqlite")]);
+    expect(out.code).toBe(2);
+    expect(out.stderr + out.stdout).toContain("--workers 1 with --dev");
+  });
   test("a production serve never starts it: without --dev and an issuer, sign-in is not configured", async () => {
     const server = await spawnServer(["--port", "0", "--db", join(mkdtempSync(join(tmpdir(), "gs-prod-")), "db.sqlite")]);
     try {
