@@ -6,6 +6,7 @@
 import type { Database } from "bun:sqlite";
 import type { Clock } from "../clock.ts";
 import { denialMessage } from "./headers.ts";
+import { redactQuery } from "./redact-query.ts";
 import { decide, peekState, utcDayStart, MINUTE_MS, type DenialCode, type Limits, type MeterState, type MinuteWindow, type WindowInput } from "./windows.ts";
 
 export type AdmitResult =
@@ -50,7 +51,8 @@ const BUSY_RETRIES = 1;
 const isBusy = (err: unknown): boolean =>
   typeof (err as { code?: unknown })?.code === "string" && /^SQLITE_(BUSY|LOCKED)/.test((err as { code: string }).code);
 
-const paramsText = (p: unknown): string => (typeof p === "string" ? p : JSON.stringify(p ?? {}));
+/** A query string is stored with its credentials redacted (DECISIONS §6). */
+const paramsText = (p: unknown): string => (typeof p === "string" ? redactQuery(p) : JSON.stringify(p ?? {}));
 
 /** Creates the limiter over an open database (see db/open.ts for busy_timeout and WAL). */
 export function createLimiter(sqlite: Database, clock: Clock): Limiter {

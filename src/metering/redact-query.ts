@@ -1,0 +1,32 @@
+/**
+ * Credentials out of stored query strings (DECISIONS §6): a token passed as `?access_token=…`
+ * must not sit in the audit log, where anyone with a copy of the database could replay it.
+ */
+
+/** Parameter names that carry a credential, compared lower-case with `-` read as `_`. */
+const CREDENTIAL_NAMES = new Set(["access_token", "token", "jwt", "api_key", "apikey", "key", "password", "secret", "authorization"]);
+
+export const REDACTED = "[redacted]";
+
+function decodedName(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, " "));
+  } catch {
+    return raw; // a malformed escape is kept as written; it still cannot match a credential by accident
+  }
+}
+
+const isCredential = (rawName: string): boolean => CREDENTIAL_NAMES.has(decodedName(rawName).trim().toLowerCase().replace(/-/g, "_"));
+
+/** The query string with every credential's value replaced by `[redacted]`; everything else byte for byte. */
+export function redactQuery(query: string): string {
+  if (query === "") return query;
+  return query
+    .split("&")
+    .map((part) => {
+      const eq = part.indexOf("=");
+      const name = eq < 0 ? part : part.slice(0, eq);
+      return eq >= 0 && isCredential(name) ? `${name}=${REDACTED}` : part;
+    })
+    .join("&");
+}
