@@ -111,7 +111,11 @@ export function createApp(deps: AppDeps) {
     if (route.method === "GET") dashboard.get(route.path, handle);
     else dashboard.post(route.path, handle);
   }
-  return new Elysia({ name: "graph-stats" })
+  // standardHostname: false — Elysia finds the path at the first "/" from character 11 of the URL
+  // (assuming a host of 4+ characters), so `Host: x` turned /zz/health into /health (issue #12
+  // item 9). From character 7 it is right for every URL Bun builds here: this server speaks plain
+  // http, so request.url always starts "http://". Costs nothing: the same indexOf, another start.
+  return new Elysia({ name: "graph-stats", handler: { standardHostname: false } })
     .use(dashboard)
     .get(HEALTH_PATH, wrap(publicCors, (req, st) => handleHealth(deps, req, st)))
     .get(DEMO_PATH, wrap(publicCors, (req, st) => handleDemo(deps, req, st)))
