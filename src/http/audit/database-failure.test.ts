@@ -50,6 +50,14 @@ describe("database busy (write lock held by another process)", () => {
           expect(l.res.status).toBe(503);
           expect(l.res.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
           expect((await body(l.res)).errors[0].code).toBe("SERVICE_UNAVAILABLE");
+          // DECISIONS §6: a known user's 5xx carries the rate-limit headers; peeking is a read, which WAL serves under the lock.
+          // The first request was admitted 61 s ago, so the window is empty and today's count is 1.
+          expect(l.res.headers.get("x-ratelimit-limit")).toBe("1");
+          expect(l.res.headers.get("x-ratelimit-remaining")).toBe("1");
+          expect(l.res.headers.get("x-ratelimit-daily-limit")).toBe("30");
+          expect(l.res.headers.get("x-ratelimit-daily-remaining")).toBe("29");
+          expect(l.res.headers.get("ratelimit-policy")).toBe(`"minute";q=1;w=60, "day";q=30;w=86400`);
+          expect(l.res.headers.get("ratelimit")).toBe(`"minute";r=1;t=0`);
         } finally {
           locker.kill();
           await locker.exited;

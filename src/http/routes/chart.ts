@@ -83,9 +83,7 @@ export async function handleChart(deps: AppDeps, request: Request, state: Reques
       if (logId !== null) {
         // Admitted but not served: refund, then report the windows as they now stand.
         deps.limiter.finish(logId, failure.status, performance.now() - state.start, { refund: true });
-        if (user) rlHeaders = rateLimitHeaders(deps.limiter.peek(user.id, user.limits));
       } else if (failure.status !== 503) {
-        if (user && Object.keys(rlHeaders).length === 0) rlHeaders = rateLimitHeaders(deps.limiter.peek(user.id, user.limits));
         deps.limiter.logUnmetered({
           userId: user?.id ?? null,
           requestId: state.requestId,
@@ -99,7 +97,20 @@ export async function handleChart(deps: AppDeps, request: Request, state: Reques
       // The answer to the caller stands; the database trouble is already what it reports or will be next.
       deps.logger.error({ request_id: state.requestId, err: describe(auditErr) }, "could not write the audit log");
     }
+    // Every answer to a known user carries the windows as they now stand (after a refund), 503s
+    // included: peeking is a read, which WAL serves while another process holds the write lock.
+    if (user && (logId !== null || Object.keys(rlHeaders).length === 0)) rlHeaders = peekHeaders(deps, user, state.requestId) ?? rlHeaders;
     return errorResponse(deps, request, state, failure.status, failure.errors, { ...rlHeaders, ...failure.headers });
+  }
+}
+
+/** The rate-limit headers from a read of the meter; null (and logged) when even the read fails. */
+function peekHeaders(deps: AppDeps, user: AuthedUser, requestId: string): Record<string, string> | null {
+  try {
+    return rateLimitHeaders(deps.limiter.peek(user.id, user.limits));
+  } catch (err) {
+    deps.logger.error({ request_id: requestId, err: describe(err) }, "could not read the usage meter");
+    return null;
   }
 }
 
