@@ -4,6 +4,7 @@
  *
  * Times are integer epoch milliseconds (UTC) unless named otherwise.
  */
+import { sql } from "drizzle-orm";
 import { sqliteTable, text, integer, real, primaryKey, index } from "drizzle-orm/sqlite-core";
 
 /** Key/value settings the service keeps for itself (generated JWT secret, data version). */
@@ -86,8 +87,34 @@ export const requestLog = sqliteTable(
     counted: integer("counted").notNull().default(0),
     code: text("code"),
     params: text("params").notNull().default(""),
+    /**
+     * The server process that admitted the request (src/metering/boot.ts). A row still open
+     * (counted, no status) whose process is gone was never answered: it is refunded at start.
+     */
+    bootId: text("boot_id"),
   },
-  (t) => [index("request_log_meter_idx").on(t.userId, t.counted, t.ts)],
+  (t) => [
+    index("request_log_meter_idx").on(t.userId, t.counted, t.ts),
+    // Only the few open rows: finding them at start costs nothing however long the log is.
+    index("request_log_open_idx").on(t.bootId).where(sql`status IS NULL AND counted = 1`),
+    // Pruning rows past the retention walks this instead of the whole table.
+    index("request_log_ts_idx").on(t.ts),
+  ],
+);
+
+/**
+ * Unauthenticated and invalid-token requests, counted per UTC minute and error code rather than
+ * one audit row each, so a flood of them cannot grow the database (DECISIONS §6).
+ */
+export const unauthenticatedCounts = sqliteTable(
+  "unauthenticated_counts",
+  {
+    /** Epoch ms of the start of the UTC minute. */
+    minute: integer("minute").notNull(),
+    code: text("code").notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.minute, t.code] })],
 );
 
 /**

@@ -3,6 +3,7 @@
  * and listens. Used by `serve` (and by tests, which pass their own clock and port 0).
  */
 import type { Server } from "bun";
+import type { Database } from "bun:sqlite";
 import { statSync } from "node:fs";
 import pkg from "../../package.json" with { type: "json" };
 import { openDatabase, type OpenedDb } from "../../db/open.ts";
@@ -10,7 +11,7 @@ import { createVerifier, ensureUser, getUser, isRevoked, resolveSecret } from ".
 import { systemClock, type Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
-import { createLimiter } from "../metering/index.ts";
+import { createLimiter, newBootId, reconcileUnanswered } from "../metering/index.ts";
 import { loadSample, SAMPLE_END_DATE } from "../market/index.ts";
 import { createApp } from "./app.ts";
 import { createAuthGate } from "./auth-gate.ts";
@@ -75,6 +76,8 @@ export function startServer(config: Config, logger: Logger, options: StartOption
     isRevoked: (jti) => isRevoked(sqlite, jti),
   });
   let shuttingDown = false;
+  const bootId = newBootId();
+  reconcileAtStart(sqlite, bootId, clock, logger);
   const compute = startComputePool(config.computeThreads, logger);
   const health = sqlite.query("SELECT 1 AS ok");
   const deps: AppDeps = {
@@ -93,8 +96,8 @@ export function startServer(config: Config, logger: Logger, options: StartOption
       },
       defaults: { perMinute: config.ratePerMinute, perDay: config.ratePerDay },
     }),
-    limiter: createLimiter(sqlite, clock),
-    chart: new ChartService(sqlite, compute, config.db),
+    limiter: createLimiter(sqlite, clock, bootId),
+    chart: new ChartService(sqlite, compute, config.db, { costBudget: config.costBudget, cacheBytes: config.cacheMb * 2 ** 20 }),
     demo: new DemoService(compute, SAMPLE_END_DATE),
     // The file must still be the one we opened (deleted or replaced → writes would be lost) and answer.
     checkDatabase: reuseHealthy(() => databaseIdentity(config.db) === fileIdentity && (health.get() as { ok: number } | null)?.ok === 1),
@@ -158,6 +161,17 @@ export function startServer(config: Config, logger: Logger, options: StartOption
       sqlite.close();
     },
   };
+}
+
+/** Refunds the requests a dead process admitted but never answered (metering/reconcile.ts), and says how many. */
+function reconcileAtStart(sqlite: Database, bootId: string, clock: Clock, logger: Logger): void {
+  try {
+    const { refunded, processes } = reconcileUnanswered(sqlite, bootId, clock);
+    if (refunded > 0) logger.warn({ refunded, processes }, "refunded requests admitted but never answered by a process that ended");
+  } catch (err) {
+    // Serving stays possible; the next start tries again.
+    logger.error({ err: (err as Error).message }, "could not reconcile unanswered requests");
+  }
 }
 
 /** How long a healthy database check is reused; see reuseHealthy. */

@@ -2,3 +2,6 @@
 export { decide, peekState, utcDayStart, windowOf, MINUTE_MS, DAY_MS, type MinuteWindow, type Limits, type MeterState, type DenialCode, type WindowInput, type WindowDecision } from "./windows.ts";
 export { rateLimitHeaders, denialMessage } from "./headers.ts";
 export { createLimiter, MeterBusyError, type Limiter, type AdmitRequest, type AdmitResult, type UnmeteredEntry } from "./limiter.ts";
+export { newBootId, bootIsGone } from "./boot.ts";
+export { reconcileUnanswered, STALE_OPEN_MS, type Reconciled } from "./reconcile.ts";
+export { redactQuery } from "./redact-query.ts";

@@ -7,6 +7,7 @@ import type { Database } from "bun:sqlite";
 import type { Clock } from "../clock.ts";
 import { denialMessage } from "./headers.ts";
 import { redactQuery } from "./redact-query.ts";
+import { newBootId } from "./boot.ts";
 import { decide, peekState, utcDayStart, MINUTE_MS, type DenialCode, type Limits, type MeterState, type MinuteWindow, type WindowInput } from "./windows.ts";
 
 export type AdmitResult =
@@ -54,8 +55,11 @@ const isBusy = (err: unknown): boolean =>
 /** A query string is stored with its credentials redacted (DECISIONS §6). */
 const paramsText = (p: unknown): string => (typeof p === "string" ? redactQuery(p) : JSON.stringify(p ?? {}));
 
-/** Creates the limiter over an open database (see db/open.ts for busy_timeout and WAL). */
-export function createLimiter(sqlite: Database, clock: Clock): Limiter {
+/**
+ * Creates the limiter over an open database (see db/open.ts for busy_timeout and WAL). `bootId`
+ * marks the rows this process admits, so a crash's unanswered rows can be told apart (reconcile.ts).
+ */
+export function createLimiter(sqlite: Database, clock: Clock, bootId: string = newBootId()): Limiter {
   const begin = sqlite.prepare("BEGIN IMMEDIATE");
   const commit = sqlite.prepare("COMMIT");
   const rollback = sqlite.prepare("ROLLBACK");
@@ -74,8 +78,8 @@ export function createLimiter(sqlite: Database, clock: Clock): Limiter {
   const loggedRow = sqlite.prepare<{ userId: string | null; ts: number; counted: number }, [number]>(
     "SELECT user_id AS userId, ts, counted FROM request_log WHERE id = ?",
   );
-  const insert = sqlite.prepare<{ id: number }, [string, string | null, number, number | null, number | null, number, string | null, string]>(
-    "INSERT INTO request_log (request_id, user_id, ts, status, duration_ms, counted, code, params) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+  const insert = sqlite.prepare<{ id: number }, [string, string | null, number, number | null, number | null, number, string | null, string, string | null]>(
+    "INSERT INTO request_log (request_id, user_id, ts, status, duration_ms, counted, code, params, boot_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
   );
   const finishStmt = sqlite.prepare(
     "UPDATE request_log SET status = ?1, duration_ms = ?2, counted = CASE WHEN ?1 >= 500 OR ?4 THEN 0 ELSE counted END WHERE id = ?3",
@@ -103,8 +107,8 @@ export function createLimiter(sqlite: Database, clock: Clock): Limiter {
       const d = decide(windowInput(req.userId, req.limits, now));
       const params = paramsText(req.params);
       const logId = d.ok
-        ? insert.get(req.requestId, req.userId, now, null, null, 1, null, params)!.id
-        : insert.get(req.requestId, req.userId, now, 429, null, 0, d.code, params)!.id;
+        ? insert.get(req.requestId, req.userId, now, null, null, 1, null, params, bootId)!.id
+        : insert.get(req.requestId, req.userId, now, 429, null, 0, d.code, params, null)!.id;
       if (d.ok) countDay.run(req.userId, utcDayStart(now), 1);
       commit.run();
       if (d.ok) return { ok: true, logId, state: d.state };
@@ -159,7 +163,7 @@ export function createLimiter(sqlite: Database, clock: Clock): Limiter {
 
     /** Logs a live request that is never metered (400/401/403); returns its log id. */
     logUnmetered(e) {
-      return insert.get(e.requestId, e.userId, clock.now(), e.status, e.durationMs, 0, e.code, paramsText(e.params))!.id;
+      return insert.get(e.requestId, e.userId, clock.now(), e.status, e.durationMs, 0, e.code, paramsText(e.params), null)!.id;
     },
   };
 }
