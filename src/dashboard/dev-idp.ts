@@ -147,7 +147,7 @@ function loginForm(uid: string, error: string): string {
 ${error ? `<p role="alert" class="err">${escape(error)}</p>` : ""}
 <form method="post" action="/interaction/${escape(uid)}/login">
 <label for="login">Name</label>
-<input id="login" name="login" autocomplete="username" required maxlength="64" pattern="[A-Za-z0-9._-]+" autofocus>
+<input id="login" name="login" autocomplete="username" required maxlength="64" pattern="[A-Za-z0-9._\-]+" autofocus>
 <button type="submit">Continue</button>
 </form>`;
 }

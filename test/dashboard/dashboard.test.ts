@@ -9,6 +9,8 @@ import { join } from "node:path";
 import { decodeJwt } from "jose";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { setDisabled } from "../../src/auth/index.ts";
+import { importCsvFiles } from "../../src/market/index.ts";
+import { niftyAvailable, niftyFiles } from "../support/nifty.ts";
 import { chromiumAvailable, CHROMIUM, launchBrowser } from "../support/browser.ts";
 import { startDashboard, type DashboardHarness } from "./harness.ts";
 
@@ -32,6 +34,7 @@ describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
     if (!SHOTS) return;
     mkdirSync(SHOTS, { recursive: true });
     await page.setViewportSize({ width, height: 800 });
+    await page.waitForTimeout(1500); // the charts' entry animation
     await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
     await page.setViewportSize({ width: 1280, height: 800 });
   }
@@ -204,6 +207,25 @@ describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
     const bad = await context.request.post(`${h.base}/dashboard/api/query`, { headers, data: { params: { lookback: 5000 } } });
     expect(bad.status()).toBe(400);
     expect(((await bad.json()) as any).errors[0].message).toContain("lookback");
+    await context.close();
+  });
+
+  test.skipIf(!niftyAvailable)("the user's own query on NIFTY-50 is drawn with its communities, and counts", async () => {
+    importCsvFiles(h.server.opened, niftyFiles(), { universe: "nifty50", interval: "1d" });
+    const { context, page, cspErrors } = await signIn("judy");
+    h.clock.tick(120_000);
+    await page.getByLabel("Universe").fill("nifty50");
+    await page.getByLabel("Lookback (bars)").fill("120");
+    await page.getByRole("button", { name: /Run my query/ }).click();
+    const caption = await settled(async () => (await page.locator("#network-source").textContent()) ?? "", (t) => /nifty50/i.test(t));
+    expect(caption).toMatch(/nifty50/i);
+    const graph = await settled(async () => (await page.locator("#graph-caption").textContent()) ?? "", (t) => /\d+ stocks/.test(t) && !t.includes("50 stocks, 49 edges (minimum spanning tree) · 8"));
+    expect(graph).toMatch(/\d+ stocks/);
+    await Bun.sleep(500);
+    await shot(page, "6-network-nifty50");
+    const state = (await (await context.request.get(`${h.base}/dashboard/api/state`)).json()) as any;
+    expect(state.data.usage.today).toBe(1);
+    expect(cspErrors).toEqual([]);
     await context.close();
   });
 });
