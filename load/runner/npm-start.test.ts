@@ -70,6 +70,20 @@ async function serverPid(stdout: ReadableStream<Uint8Array>, timeoutMs: number):
   throw new Error(`npm start did not log "listening" within ${timeoutMs} ms; output so far:\n${text.slice(-2000)}`);
 }
 
+/** True once something answers HTTP at `url` (any status), false if nothing does before the deadline. */
+async function answersWithin(url: string, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      await fetch(url);
+      return true;
+    } catch {
+      await Bun.sleep(100);
+    }
+  }
+  return false;
+}
+
 async function startAndSignal(signal: "SIGTERM" | "SIGINT") {
   const dir = mkdtempSync(join(tmpdir(), "gs-npm-start-"));
   const [port, idpPort] = [await freePort(), await freePort()];
@@ -96,6 +110,9 @@ async function startAndSignal(signal: "SIGTERM" | "SIGINT") {
   pid = await serverPid(npm.stdout, 60_000);
   expect(pid).not.toBe(npm.pid);
   expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+  // With `serve --dev` the server also runs an identity provider on its own port, which must go too.
+  const script = JSON.parse(await Bun.file(join(ROOT, "package.json")).text()).scripts.start as string;
+  if (/\s--dev\b/.test(script)) expect(await answersWithin(`http://127.0.0.1:${idpPort}/.well-known/openid-configuration`, 10_000)).toBe(true);
 
   npm.kill(signal);
   const npmExit = await Promise.race([npm.exited.then(() => "exited"), Bun.sleep(15_000).then(() => "still running")]);

@@ -1,6 +1,6 @@
 /**
- * The Elysia app: three GET routes, CORS preflight, 405 for other methods on known paths, an
- * envelope 404 for everything else, one error renderer, one JSON log line per request.
+ * The Elysia app: five GET routes (health, demo, live, the OpenAPI document and its page), CORS
+ * preflight, 405 for other methods on known paths, an envelope 404 for everything else, one error renderer, one JSON log line per request.
  */
 import { Elysia } from "elysia";
 import type { AppDeps, RequestState } from "./context.ts";
@@ -10,11 +10,14 @@ import { HttpError } from "./http-error.ts";
 import { requestIdFrom } from "./request-id.ts";
 import { describe, handleChart, toHttpError } from "./routes/chart.ts";
 import { handleDemo } from "./routes/demo.ts";
+import { handleDocs, handleOpenApi } from "./routes/docs.ts";
 import { handleHealth } from "./routes/health.ts";
 
 export const LIVE_PATH = "/v1/graph-stats/chart";
 export const DEMO_PATH = "/v1/demo/chart";
 export const HEALTH_PATH = "/health";
+export const OPENAPI_PATH = "/openapi.json";
+export const DOCS_PATH = "/docs";
 
 type Handler = (request: Request, state: RequestState) => Response | Promise<Response>;
 
@@ -120,15 +123,21 @@ export function createApp(deps: AppDeps) {
     .get(HEALTH_PATH, wrap(publicCors, (req, st) => handleHealth(deps, req, st)))
     .get(DEMO_PATH, wrap(publicCors, (req, st) => handleDemo(deps, req, st)))
     .get(LIVE_PATH, wrap(liveCors, (req, st) => handleChart(deps, req, st)))
+    .get(OPENAPI_PATH, wrap(publicCors, (req, st) => handleOpenApi(deps, req, st)))
+    .get(DOCS_PATH, wrap(publicCors, (req, st) => handleDocs(deps, req, st)))
     .options(HEALTH_PATH, preflight(publicCors))
     .options(DEMO_PATH, preflight(publicCors))
     .options(LIVE_PATH, preflight(liveCors))
+    .options(OPENAPI_PATH, preflight(publicCors))
+    .options(DOCS_PATH, preflight(publicCors))
     .all(HEALTH_PATH, notAllowed(publicCors))
     .all(DEMO_PATH, notAllowed(publicCors))
     .all(LIVE_PATH, notAllowed(liveCors))
+    .all(OPENAPI_PATH, notAllowed(publicCors))
+    .all(DOCS_PATH, notAllowed(publicCors))
     // Everything else is a 404 envelope, answered by a route of its own rather than an onError
     // hook: a global error hook makes Elysia wrap every handler (measured: ~30% of /health's CPU).
     .all("/*", wrap(publicCors, (request, state) =>
-      render(request, state, new HttpError(404, "NOT_FOUND", `no route for ${request.method} ${state.path}; routes: GET ${HEALTH_PATH}, GET ${DEMO_PATH}, GET ${LIVE_PATH}`)),
+      render(request, state, new HttpError(404, "NOT_FOUND", `no route for ${request.method} ${state.path}; routes: GET ${HEALTH_PATH}, GET ${DEMO_PATH}, GET ${LIVE_PATH}, GET ${OPENAPI_PATH}, GET ${DOCS_PATH}`)),
     ));
 }

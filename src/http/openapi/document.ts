@@ -1,0 +1,183 @@
+/**
+ * The OpenAPI 3.1 document, generated from the zod schemas that validate requests
+ * (parameters.ts, over engine/params-fields.ts) and describe responses (response-schemas.ts).
+ * Served at /openapi.json and committed as docs/openapi.json (`npm run openapi`); a test keeps
+ * the two equal and validates real responses against it.
+ */
+import { z } from "zod";
+import { DEMO_MAX_PERIODS } from "../demo-service.ts";
+import { chartParameters } from "./parameters.ts";
+import { registry } from "./response-schemas.ts";
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+const RATE_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Daily-Limit", "X-RateLimit-Daily-Remaining", "X-RateLimit-Reset", "RateLimit", "RateLimit-Policy"];
+
+function headers(names: string[]): Record<string, object> {
+  return Object.fromEntries(["X-Request-Id", ...names].map((n) => [n, header(n)]));
+}
+
+function envelope(description: string, schema: string, headerNames: string[] = []) {
+  return { description, headers: headers(headerNames), content: { "application/json": { schema: ref(schema) } } };
+}
+
+const error = (description: string, headerNames: string[] = []) => envelope(description, "ErrorEnvelope", headerNames);
+
+const intHeader = (description: string) => ({ description, schema: { type: "string", pattern: "^[0-9]+$" } });
+const HEADERS = {
+  "X-Request-Id": { description: "The caller's X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ -, else a new one; also in meta.request_id.", required: true, schema: { type: "string" } },
+  "X-RateLimit-Limit": intHeader("Requests allowed per rolling minute."),
+  "X-RateLimit-Remaining": intHeader("Requests left in the current minute window."),
+  "X-RateLimit-Daily-Limit": intHeader("Requests allowed per UTC day."),
+  "X-RateLimit-Daily-Remaining": intHeader("Requests left today (UTC)."),
+  "X-RateLimit-Reset": intHeader("Unix time (seconds) at which a minute slot frees."),
+  RateLimit: { description: 'IETF draft form of the tightest window, e.g. "minute";r=0;t=42.', schema: { type: "string" } },
+  "RateLimit-Policy": { description: 'Both windows, e.g. "minute";q=1;w=60, "day";q=30;w=86400.', schema: { type: "string" } },
+  "Retry-After": intHeader("Seconds to wait before retrying."),
+  "WWW-Authenticate": { description: 'RFC 6750: Bearer realm="graph-stats", with error="invalid_token" and error_description when a token was sent.', required: true, schema: { type: "string" } },
+  Allow: { description: "The methods the path answers.", required: true, schema: { type: "string", const: "GET" } },
+};
+
+const CHART_DESCRIPTION = `Builds a correlation network of the chosen stocks' returns and returns, per stock, five centrality metrics and its community: a snapshot (periods=1) or a rolling series (periods>1, or start/end). Metered: each admitted request counts against the caller's per-minute and per-day limits; refusals before admission (401, 403, 400, 404) are free.
+
+Tidy exports: format=csv or format=ndjson return long rows date,symbol,metric,value,community (the TidyRow schema), ready for pandas:
+
+    import pandas as pd
+    url = "http://127.0.0.1:8080/v1/graph-stats/chart?periods=20&format=csv"
+    df = pd.read_csv(url, storage_options={"Authorization": "Bearer <token>"})
+
+With curl: \`curl -H "Authorization: Bearer $TOKEN" 'http://127.0.0.1:8080/v1/graph-stats/chart?symbols=A,B,C&lookback=30'\``;
+
+const json = { "application/json": { schema: ref("ChartEnvelope") } };
+
+export function buildDocument(version: string): Record<string, unknown> {
+  const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, io: "output" }) as { schemas: Record<string, Record<string, unknown>> };
+  for (const s of Object.values(schemas)) {
+    delete s.$schema;
+    delete s.$id;
+  }
+  const common405 = error("A method other than GET, HEAD or OPTIONS.", ["Allow"]);
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "graph-stats",
+      version,
+      summary: "Stock price bars → correlation network → per-stock centrality metrics and communities.",
+      description:
+        "Every JSON answer is an envelope: {success, errors: [{code, message}], data, meta}; errors have data null and one error object per problem. Every response carries X-Request-Id. /health, the demo, this document and /docs are public and unmetered, and allow any CORS origin; the live endpoint allows the configured origins only. JSON bodies over 1 KiB are gzip-compressed when the client accepts gzip.",
+      license: { name: "MIT", identifier: "MIT" },
+    },
+    servers: [{ url: "/" }],
+    security: [],
+    tags: [{ name: "charts" }, { name: "service" }],
+    paths: {
+      "/v1/graph-stats/chart": {
+        get: {
+          tags: ["charts"],
+          operationId: "getChart",
+          summary: "The live, metered chart",
+          description: CHART_DESCRIPTION,
+          security: [{ bearerAuth: [] }],
+          parameters: chartParameters(),
+          responses: {
+            "200": {
+              description: "The chart (format=json), or its tidy rows (format=csv, format=ndjson). Cache-Control: no-store.",
+              headers: headers([...RATE_HEADERS, "Cache-Control"]),
+              content: {
+                ...json,
+                "text/csv": { schema: { type: "string", description: "Header row date,symbol,metric,value,community, then one TidyRow per line; null is an empty cell." } },
+                "application/x-ndjson": { schema: { type: "string", description: "One JSON TidyRow per line." }, "x-line-schema": ref("TidyRow") },
+              },
+            },
+            "400": error("BAD_REQUEST: a parameter problem (each message names the parameter, the value and what is allowed), more history than exists, or a query over 8 KiB.", RATE_HEADERS),
+            "401": error("UNAUTHORIZED: the token is missing, malformed, badly signed, of another algorithm, expired, not yet valid or revoked.", ["WWW-Authenticate"]),
+            "403": error("FORBIDDEN: a valid token of a disabled user.", RATE_HEADERS),
+            "404": error("NOT_FOUND: an unknown universe, or fewer than 2 usable symbols.", RATE_HEADERS),
+            "405": common405,
+            "429": error("RATE_LIMITED (per-minute) or DAILY_QUOTA_EXCEEDED (per UTC day); not counted.", [...RATE_HEADERS, "Retry-After"]),
+            "500": error("INTERNAL_ERROR: an unexpected failure; the message carries the request id. Refunded."),
+            "503": error("SERVICE_UNAVAILABLE: the database is unavailable or busy, or the server is shutting down. Refunded.", [...RATE_HEADERS, "Retry-After"]),
+          },
+        },
+      },
+      "/v1/demo/chart": {
+        get: {
+          tags: ["charts"],
+          operationId: "getDemoChart",
+          summary: "A fixed chart of the synthetic sample (public, unmetered)",
+          description: "Any Authorization header is ignored. Cache-Control: public, max-age=60.",
+          parameters: [
+            {
+              name: "periods",
+              in: "query",
+              required: false,
+              description: `2-${DEMO_MAX_PERIODS} for a rolling sample; anything else (or none) gives the snapshot. Other parameters are ignored.`,
+              schema: { type: "string" },
+            },
+          ],
+          responses: {
+            "200": envelope("The demo chart; meta.demo is true.", "DemoEnvelope", ["Cache-Control"]),
+            "405": common405,
+            "500": error("INTERNAL_ERROR."),
+            "503": error("SERVICE_UNAVAILABLE: shutting down.", ["Retry-After"]),
+          },
+        },
+      },
+      "/health": {
+        get: {
+          tags: ["service"],
+          operationId: "getHealth",
+          summary: "Liveness and the database check (public, unmetered)",
+          responses: {
+            "200": envelope("Healthy. Cache-Control: no-store.", "HealthEnvelope", ["Cache-Control"]),
+            "405": common405,
+            "503": error("SERVICE_UNAVAILABLE: the database does not answer, or shutting down; meta.checks names the failing check.", ["Retry-After"]),
+          },
+        },
+      },
+      "/openapi.json": {
+        get: {
+          tags: ["service"],
+          operationId: "getOpenApi",
+          summary: "This document (public, unmetered)",
+          responses: {
+            "200": { description: "The OpenAPI 3.1 document.", headers: headers([]), content: { "application/json": { schema: { type: "object" } } } },
+            "405": common405,
+          },
+        },
+      },
+      "/docs": {
+        get: {
+          tags: ["service"],
+          operationId: "getDocs",
+          summary: "This document as a web page, self-contained (public, unmetered)",
+          responses: {
+            "200": { description: "An HTML reference rendered from this document; no scripts, no external resources.", headers: headers([]), content: { "text/html": { schema: { type: "string" } } } },
+            "405": common405,
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "JWT",
+          description: "An HS256 JWT with sub (the user), exp and jti, from `graph-stats token create --user <name>` or the dashboard. Send it as Authorization: Bearer <token>.",
+        },
+      },
+      headers: { ...HEADERS, "Cache-Control": { description: "no-store on live and health answers; public, max-age=60 on the demo.", schema: { type: "string" } } },
+      schemas,
+    },
+  };
+}
+
+let cached: string | null = null;
+
+/** The document as served: built once per process (its input never changes while running). */
+export function documentJson(version: string): string {
+  cached ??= `${JSON.stringify(buildDocument(version), null, 2)}\n`;
+  return cached;
+}

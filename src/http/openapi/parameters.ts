@@ -1,0 +1,50 @@
+/**
+ * The live endpoint's query parameters as the OpenAPI document shows them: their wire form
+ * (strings in a query) with the bounds, allowed values and defaults of engine/params-fields.ts,
+ * and PARAM_DOCS's words. parameters.test.ts checks each against FIELDS, the schemas that
+ * actually validate requests: the bounds accepted, one past them refused, every value allowed.
+ */
+import { z } from "zod";
+import { FIELDS, HALFLIFE, KNN_K, LOOKBACK, PARAM_DOCS, PERIODS, STEP, SYMBOL_COUNT, UNIVERSE_RE, type ParamName } from "../../engine/params-fields.ts";
+import { CORR_METHODS, FORMATS, GRAPH_METHODS, INTERVALS, MARKET_MODES, METRICS, SHRINKAGES } from "../../engine/types.ts";
+
+const int = (b: { min: number; max: number; default: number }) => z.int().min(b.min).max(b.max).default(b.default);
+const commaList = (pattern: string) => z.string().regex(new RegExp(pattern));
+
+/** Wire schema per parameter; defaults are FIELDS' defaults where they are constants. */
+export const PARAM_SCHEMAS: Record<ParamName, z.ZodType> = {
+  universe: z.string().regex(UNIVERSE_RE),
+  symbols: commaList(`^[A-Za-z0-9&._-]{1,32}( *, *[A-Za-z0-9&._-]{1,32}){${SYMBOL_COUNT.min - 1},${SYMBOL_COUNT.max - 1}}$`),
+  interval: z.enum(INTERVALS).default(FIELDS.interval.default),
+  lookback: int(LOOKBACK),
+  periods: int(PERIODS),
+  step: int(STEP),
+  asof: z.iso.date(),
+  start: z.iso.date(),
+  end: z.iso.date(),
+  metrics: commaList(`^(${METRICS.join("|")})( *, *(${METRICS.join("|")}))*$`).default(FIELDS.metrics.default.join(",")),
+  graph_method: z.enum(GRAPH_METHODS).default(FIELDS.graph_method.default),
+  knn_k: int(KNN_K),
+  corr_threshold: z.number().min(0).max(1).default(FIELDS.corr_threshold.default),
+  corr_method: z.enum(CORR_METHODS).default(FIELDS.corr_method.default),
+  halflife: z.number().min(HALFLIFE.min).max(HALFLIFE.max).default(FIELDS.halflife.default),
+  shrinkage: z.enum(SHRINKAGES).default(FIELDS.shrinkage.default),
+  market_mode: z.enum(MARKET_MODES).default(FIELDS.market_mode.default),
+  include_graph: z.enum(["true", "false", "1", "0", "all"]).default(String(FIELDS.include_graph.default) as "true"),
+  sort: z.enum(METRICS),
+  format: z.enum(FORMATS).default(FIELDS.format.default),
+};
+
+/** OpenAPI parameter objects for GET /v1/graph-stats/chart, in PARAM_DOCS order. */
+export function chartParameters(): object[] {
+  return PARAM_DOCS.map((doc) => {
+    const { $schema: _, ...schema } = z.toJSONSchema(PARAM_SCHEMAS[doc.name], { io: "input" }) as Record<string, unknown>;
+    return {
+      name: doc.name,
+      in: "query",
+      required: false,
+      description: `${doc.type}; default ${doc.default}; allowed: ${doc.allowed}.`,
+      schema,
+    };
+  });
+}

@@ -1,0 +1,219 @@
+/**
+ * The responses in zod: the envelope, the snapshot and rolling payloads, health and errors. They
+ * are the OpenAPI document's component schemas (document.ts), and the tests validate real
+ * responses against that document, so a payload that changes without its schema fails a test.
+ * Objects are strict: a field added to a response but not here is caught the same way.
+ */
+import { z } from "zod";
+import { HALFLIFE, KNN_K, LOOKBACK, PERIODS, STEP } from "../../engine/params-fields.ts";
+import { CORR_METHODS, FORMATS, GRAPH_METHODS, INTERVALS, MARKET_MODES, METRICS, SHRINKAGES } from "../../engine/types.ts";
+import type { ErrorCode } from "../http-error.ts";
+
+export const ERROR_CODES = [
+  "BAD_REQUEST",
+  "UNAUTHORIZED",
+  "FORBIDDEN",
+  "NOT_FOUND",
+  "METHOD_NOT_ALLOWED",
+  "RATE_LIMITED",
+  "DAILY_QUOTA_EXCEEDED",
+  "INTERNAL_ERROR",
+  "SERVICE_UNAVAILABLE",
+] as const satisfies readonly ErrorCode[];
+// Fails to compile when http-error.ts gains a code this list lacks.
+const everyCode: Record<ErrorCode, true> = Object.fromEntries(ERROR_CODES.map((c) => [c, true])) as Record<(typeof ERROR_CODES)[number], true>;
+void everyCode;
+
+/** Components by name: document.ts registers each under this name and refers to it by $ref. */
+export const registry = z.registry<{ id: string }>();
+const named = <T extends z.ZodType>(id: string, schema: T): T => {
+  registry.add(schema, { id });
+  return schema;
+};
+
+const localTime = z.string().describe("ISO 8601 with the exchange-local offset, e.g. 2025-09-30T00:00:00+05:30");
+const metricValue = z.number().nullable().describe("rounded to 6 decimals; null where undefined");
+const metricFields = Object.fromEntries(METRICS.map((m) => [m, metricValue.optional()])) as Record<(typeof METRICS)[number], z.ZodOptional<typeof metricValue>>;
+const community = z.int().nullable().optional().describe("community id; absent with include_graph=false");
+const count = z.int().min(0);
+
+export const Edge = named("Edge", z.strictObject({ source: z.string(), target: z.string(), weight: z.number(), corr: z.number() }));
+
+export const Graph = named(
+  "Graph",
+  z
+    .strictObject({
+      asof_date: localTime.optional(),
+      nodes: count,
+      edges: count,
+      method: z.enum(GRAPH_METHODS),
+      edge_list: z.array(Edge).optional(),
+      communities: z.record(z.string(), z.int()).optional(),
+      n_communities: count.optional(),
+      modularity: z.number().nullable().optional(),
+    })
+    .describe("With include_graph=false only nodes, edges and method."),
+);
+
+export const GraphStats = named(
+  "GraphStats",
+  z.strictObject({
+    date: localTime,
+    nodes: count,
+    edges: count,
+    n_communities: count,
+    modularity: z.number().nullable(),
+    mean_abs_corr: z.number().nullable(),
+    tree_length: z.number().nullable(),
+    avg_shortest_path: z.number().nullable(),
+  }),
+);
+
+export const DatedGraph = named(
+  "DatedGraph",
+  z.strictObject({ asof_date: localTime, nodes: count, edges: count, method: z.enum(GRAPH_METHODS), edge_list: z.array(Edge) }),
+);
+
+export const SnapshotData = named(
+  "SnapshotData",
+  z.strictObject({
+    type: z.literal("snapshot"),
+    asof_date: localTime,
+    interval: z.enum(INTERVALS),
+    metrics: z.array(z.enum(METRICS)),
+    stocks: z.array(z.strictObject({ symbol: z.string(), community, ...metricFields })),
+    graph: Graph,
+    graph_stats: z.array(GraphStats).optional(),
+  }),
+);
+
+export const RollingData = named(
+  "RollingData",
+  z.strictObject({
+    type: z.literal("rolling"),
+    asof_dates: z.array(localTime),
+    interval: z.enum(INTERVALS),
+    metrics: z.array(z.enum(METRICS)),
+    stocks: z.array(
+      z.strictObject({
+        symbol: z.string(),
+        community,
+        points: z.array(z.strictObject({ date: localTime, community, ...metricFields })).describe("one per as-of; null metrics where the symbol is absent"),
+      }),
+    ),
+    latest_graph: Graph,
+    graph_stats: z.array(GraphStats).optional(),
+    graphs: z.array(DatedGraph).optional().describe("every as-of's edges; only with include_graph=all"),
+  }),
+);
+
+/** meta.params: every effective parameter after defaults. */
+export const EffectiveParams = named(
+  "EffectiveParams",
+  z.strictObject({
+    universe: z.string().nullable(),
+    symbols: z.array(z.string()).nullable(),
+    interval: z.enum(INTERVALS),
+    lookback: z.int().min(LOOKBACK.min).max(LOOKBACK.max),
+    periods: z.int().min(PERIODS.min).max(PERIODS.max),
+    step: z.int().min(STEP.min).max(STEP.max),
+    asof: z.iso.date().nullable(),
+    start: z.iso.date().nullable(),
+    end: z.iso.date().nullable(),
+    metrics: z.array(z.enum(METRICS)),
+    graph_method: z.enum(GRAPH_METHODS),
+    knn_k: z.int().min(KNN_K.min).max(KNN_K.max),
+    corr_threshold: z.number().min(0).max(1),
+    corr_method: z.enum(CORR_METHODS),
+    halflife: z.number().min(HALFLIFE.min).max(HALFLIFE.max),
+    shrinkage: z.enum(SHRINKAGES),
+    market_mode: z.enum(MARKET_MODES),
+    include_graph: z.union([z.boolean(), z.literal("all")]),
+    sort: z.enum(METRICS).nullable(),
+    format: z.enum(FORMATS),
+  }),
+);
+
+const dropped = z.union([z.array(z.string()), z.record(z.string(), z.array(z.string()))]).describe("snapshot: symbols; rolling: as-of → symbols");
+
+export const Diagnostics = named(
+  "Diagnostics",
+  z.strictObject({
+    n_requested: count,
+    n_in_graph: count,
+    missing_symbols: z.array(z.string()),
+    dropped_insufficient_bars: dropped,
+    dropped_zero_variance: dropped,
+    window_bars: count,
+    first_asof: localTime,
+    last_asof: localTime,
+    data_source: z.string(),
+    not_converged: z.array(z.string()).optional(),
+    compute_ms: z.number().min(0).optional().describe("live endpoint only"),
+    cached: z.boolean().optional().describe("live endpoint only: served from the result cache"),
+  }),
+);
+
+const generatedAt = z.iso.datetime().describe("UTC, new Date().toISOString() form");
+const requestId = z.string().min(1).describe("the X-Request-Id of this response");
+const noErrors = z.array(z.never()).max(0);
+
+export const ErrorObject = named("ErrorObject", z.strictObject({ code: z.enum(ERROR_CODES), message: z.string() }));
+
+export const ErrorEnvelope = named(
+  "ErrorEnvelope",
+  z.strictObject({
+    success: z.literal(false),
+    errors: z.array(ErrorObject).min(1).describe("one per problem"),
+    data: z.null(),
+    meta: z.strictObject({
+      generated_at: generatedAt,
+      request_id: requestId,
+      checks: z.strictObject({ database: z.string() }).optional().describe("/health only"),
+    }),
+  }),
+);
+
+export const ChartEnvelope = named(
+  "ChartEnvelope",
+  z.strictObject({
+    success: z.literal(true),
+    errors: noErrors,
+    data: z.discriminatedUnion("type", [SnapshotData, RollingData]),
+    meta: z.strictObject({ generated_at: generatedAt, request_id: requestId, params: EffectiveParams, diagnostics: Diagnostics }),
+  }),
+);
+
+export const DemoEnvelope = named(
+  "DemoEnvelope",
+  z.strictObject({
+    success: z.literal(true),
+    errors: noErrors,
+    data: z.discriminatedUnion("type", [SnapshotData, RollingData]),
+    meta: z.strictObject({ generated_at: generatedAt, request_id: requestId, demo: z.literal(true), params: EffectiveParams, diagnostics: Diagnostics }),
+  }),
+);
+
+export const HealthEnvelope = named(
+  "HealthEnvelope",
+  z.strictObject({
+    success: z.literal(true),
+    errors: noErrors,
+    data: z.strictObject({
+      status: z.literal("ok"),
+      service: z.literal("graph-stats"),
+      version: z.string(),
+      time: generatedAt,
+      uptime_s: count,
+      checks: z.strictObject({ database: z.literal("ok") }),
+    }),
+    meta: z.strictObject({ generated_at: generatedAt, request_id: requestId }),
+  }),
+);
+
+export const TidyRow = named(
+  "TidyRow",
+  z
+    .strictObject({ date: localTime, symbol: z.string(), metric: z.string(), value: z.number().nullable(), community: z.int().nullable() })
+    .describe("One line of format=ndjson (and one row of format=csv). Graph-statistics rows have an empty symbol and the statistic as metric."),
+);
