@@ -36,6 +36,10 @@ export const CONFIG_SCHEMA = z.object({
   sample: boolish.default(true),
   workers: intFrom("workers", 1, 64).default(1),
   computeThreads: intFrom("compute threads", 0, 64).default(1),
+  /** Upper bound on the result cache's memory (MiB of cached JSON plus overhead). */
+  cacheMb: intFrom("cache mb", 0, 65536).default(128),
+  /** Live requests estimated above this cost are refused before admission (src/compute/request-cost.ts). */
+  costBudget: intFrom("cost budget", 1, 1_000_000_000).default(6000),
   /** The address users reach the service at; the dashboard's sign-in redirect is `{publicUrl}/auth/callback`. */
   publicUrl: z.url({ protocol: /^https?$/, error: "public url must be an http(s) URL" }).optional(),
   oidcIssuer: z.url({ protocol: /^https?$/, error: "oidc issuer must be an http(s) URL" }).optional(),

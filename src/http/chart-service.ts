@@ -4,9 +4,12 @@
  * keyed by the normalised parameters and the data version, so a repeated question costs one lookup.
  */
 import type { Database } from "bun:sqlite";
+import { DEFAULT_COST_BUDGET } from "../compute/request-cost.ts";
+import { precheck } from "../compute/precheck.ts";
 import { ResultCache } from "../engine/result-cache.ts";
 import type { ChartParams, EngineDiagnostics } from "../engine/types.ts";
 import { getDataVersion, getUniverse, knownSymbols, listUniverses, loadSeries, type Universe } from "../market/index.ts";
+import { BarCoverage } from "../market/bar-coverage.ts";
 import type { ComputePool, Computed } from "./compute-pool.ts";
 import { HttpError } from "./http-error.ts";
 import { SingleFlight } from "./single-flight.ts";
@@ -18,6 +21,15 @@ export interface PreparedChart {
   symbols: string[];
   missing: string[];
   dataSource: string;
+  /** Estimated cost (src/compute/request-cost.ts), within the budget. */
+  cost: number;
+}
+
+export interface ChartServiceOptions {
+  /** Requests estimated above this cost are refused before admission. */
+  costBudget?: number;
+  /** Upper bound on the result cache's bytes (cached JSON plus overhead). */
+  cacheBytes?: number;
 }
 
 export interface ChartOutcome {
@@ -48,7 +60,16 @@ export class ChartService {
     private readonly sqlite: Database,
     private readonly pool: ComputePool,
     private readonly dbPath: string,
+    private readonly options: ChartServiceOptions = {},
   ) {}
+
+  private coverage: BarCoverage | null = null;
+
+  /** Bar metadata (which bars exist, no prices) at this data version; rebuilt after an import. */
+  private barCoverage(version: number): BarCoverage {
+    if (this.coverage?.version !== version) this.coverage = new BarCoverage(this.sqlite, version);
+    return this.coverage;
+  }
 
   /** Every symbol with bars, and those of synthetic universes; re-read only when an import changed the data version. */
   private known(version: number): { symbols: Set<string>; synthetic: Set<string> } {
@@ -77,8 +98,18 @@ export class ChartService {
     return byName.get(name)!;
   }
 
-  /** Resolves what to compute; unknown universe or too few known symbols → 404. */
+  /**
+   * Resolves what to compute and decides, from metadata only, everything the data can refuse
+   * (DECISIONS §6): unknown universe or too few known symbols → 404 HttpError; history, size
+   * and cost → ChartError. Nothing here loads a series, so a refusal costs about as little as a 400.
+   */
   prepare(params: ChartParams): PreparedChart {
+    const prepared = this.resolve(params);
+    const { cost } = precheck(this.barCoverage(prepared.dataVersion), prepared.symbols, params, this.options.costBudget ?? DEFAULT_COST_BUDGET);
+    return { ...prepared, cost };
+  }
+
+  private resolve(params: ChartParams): Omit<PreparedChart, "cost"> {
     const dataVersion = getDataVersion(this.sqlite);
     if (params.symbols) {
       const { symbols: known, synthetic } = this.known(dataVersion);

@@ -1,7 +1,7 @@
 /**
  * GET /v1/graph-stats/chart — the metered live endpoint. Order (DECISIONS §6): authenticate →
- * validate (query size, parameters, universe) → limits → compute. Only admitted requests count; a request that fails after
- * admission (the data cannot serve it, or a 5xx) is refunded. Every request lands in the audit log.
+ * validate (query size, parameters, and from metadata everything the data can refuse) → limits → compute. Only admitted
+ * requests count; after admission only a server fault (5xx) is refunded. Every request lands in the audit log.
  */
 import { ChartError } from "../../engine/types.ts";
 import { parseChartParams } from "../../engine/params.ts";
@@ -81,8 +81,9 @@ export async function handleChart(deps: AppDeps, request: Request, state: Reques
     if (failure.status >= 500) deps.logger.error({ request_id: state.requestId, err: describe(err) }, "live request failed");
     try {
       if (logId !== null) {
-        // Admitted but not served: refund, then report the windows as they now stand.
-        deps.limiter.finish(logId, failure.status, performance.now() - state.start, { refund: true });
+        // Admitted but not served: only a server fault is refunded (DECISIONS §6; what the data
+        // refuses was decided before admission), then report the windows as they now stand.
+        deps.limiter.finish(logId, failure.status, performance.now() - state.start, { refund: failure.status >= 500 });
       } else if (failure.status !== 503) {
         deps.limiter.logUnmetered({
           userId: user?.id ?? null,

@@ -1,0 +1,84 @@
+/**
+ * Every refusal the data can cause, decided before admission from bar metadata (DECISIONS §6):
+ * the interval, the as-of dates (history length, range, before the first bar), the response size
+ * (points plus the edges returned) and the computation cost. It runs the engine's own as-of
+ * resolution on the union calendar the metadata describes, so its answers and messages are the
+ * ones computeChart would give after loading the series — without loading them.
+ */
+import { resolveAsofs } from "../engine/asofs.ts";
+import { MAX_POINTS } from "../engine/params-fields.ts";
+import { ChartError, INTERVALS, type ChartParams } from "../engine/types.ts";
+import { type BarCoverage, UnionCalendar } from "../market/bar-coverage.ts";
+import { chooseSourceInterval, servingIntervals } from "../market/intervals.ts";
+import { maxEdges, requestCost } from "./request-cost.ts";
+
+export interface Precheck {
+  /** Estimated cost (request-cost.ts). */
+  cost: number;
+  asofCount: number;
+}
+
+/** Throws ChartError for a request the data cannot serve or the budget does not allow. */
+export function precheck(meta: BarCoverage, symbols: readonly string[], params: ChartParams, budget: number): Precheck {
+  const union = INTERVALS.filter((iv) => symbols.some((s) => meta.stored.get(s)?.includes(iv)));
+  if (union.length === 0) throw new ChartError("NOT_FOUND", "no bars exist for the requested symbols at this interval");
+  const source = chooseSourceInterval(params.interval, union);
+  if (!source) {
+    throw new ChartError(
+      "BAD_REQUEST",
+      `interval ${params.interval} is not available for these symbols: their bars are stored at ${union.join(", ")} only, ` +
+        `and ${params.interval} can only be built from ${servingIntervals(params.interval).join(", ")}`,
+    );
+  }
+  const calendar = new UnionCalendar(meta.coverage(source, params.interval), symbols);
+  if (calendar.length === 0) throw new ChartError("NOT_FOUND", "no bars exist for the requested symbols at this interval");
+  const asofs = resolveAsofs({ symbols: [...symbols], labels: calendar.labels(), closes: [] }, params);
+  const n = symbols.length;
+  checkSize(params, n, asofs.length);
+  checkMembers(calendar, symbols, params, asofs);
+  const cost = requestCost(params, n, asofs.length);
+  if (cost > budget) {
+    throw new ChartError(
+      "BAD_REQUEST",
+      `estimated cost ${cost} exceeds the budget of ${budget} (cost = as-of dates x symbols² x (lookback x correlation factor + ` +
+        `symbols x graph factor) / 1e6: ${asofs.length} x ${n}² here); request fewer symbols or periods, a shorter lookback, ` +
+        `pearson, or a sparse graph_method (mst, knn, tmfg)`,
+    );
+  }
+  return { cost, asofCount: asofs.length };
+}
+
+/** Points plus the edge rows returned (the latest graph, or every as-of's with include_graph=all), at worst. */
+function checkSize(params: ChartParams, n: number, asofCount: number): void {
+  if (!params.include_graph) return;
+  const points = asofCount * n;
+  const graphs = params.include_graph === "all" ? asofCount : 1;
+  const edges = graphs * maxEdges(params, n);
+  if (points + edges <= MAX_POINTS) return;
+  throw new ChartError(
+    "BAD_REQUEST",
+    `the response would hold up to ${points} points plus ${edges} edge rows (graph_method=${params.graph_method} over ${n} symbols` +
+      `${graphs > 1 ? `, ${graphs} as-of dates` : ""}), more than ${MAX_POINTS}; request fewer symbols, a sparser graph_method ` +
+      `(mst, tmfg, knn)${params.include_graph === "all" ? ", include_graph=true" : ""} or include_graph=false`,
+  );
+}
+
+/** At least one as-of must have 2 symbols with a bar at each of its lookback + 1 bars (else the engine's 404). */
+function checkMembers(calendar: UnionCalendar, symbols: readonly string[], params: ChartParams, asofs: number[]): void {
+  for (let i = asofs.length - 1; i >= 0; i--) {
+    const t = asofs[i]!;
+    let members = 0;
+    for (const s of symbols) {
+      if (calendar.barsBetween(s, t - params.lookback, t) === params.lookback + 1 && ++members >= 2) return;
+    }
+  }
+  const t = asofs[asofs.length - 1]!;
+  const short = symbols.filter((s) => calendar.barsBetween(s, t - params.lookback, t) < params.lookback + 1);
+  throw new ChartError(
+    "NOT_FOUND",
+    `only ${symbols.length - short.length} of ${symbols.length} symbols can be used up to ${calendar.label(t).slice(0, 10)} ` +
+      `(lookback ${params.lookback} at interval ${params.interval}); at least 2 are needed; without a bar at each of the ` +
+      `${params.lookback + 1} bars: ${short.slice(0, 20).join(", ")}${short.length > 20 ? ", …" : ""}` +
+      (asofs.length > 1 ? "; this holds at every requested as-of" : ""),
+  );
+}

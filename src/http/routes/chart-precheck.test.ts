@@ -1,0 +1,96 @@
+/**
+ * DECISIONS §6: everything the data can refuse is decided before admission, from metadata, with
+ * no computation started; after admission only server faults are refunded (issue 12, item 1).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { ChartError } from "../../engine/types.ts";
+import type { ChartService } from "../chart-service.ts";
+import { body, startHarness, type Harness } from "../test-support/harness.ts";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ costBudget: "300" });
+});
+afterAll(() => h.stop());
+
+const LIVE = "/v1/graph-stats/chart";
+const counted = (requestId: string) =>
+  h.server.opened.sqlite.query("SELECT status, counted FROM request_log WHERE request_id = ?").get(requestId);
+
+/** Sends the query, expects `status`, and asserts no computation started and the minute slot is still free. */
+async function refusedBeforeAdmission(user: string, query: string, status: number, message: RegExp) {
+  const token = await h.token(user);
+  const before = h.server.compute.started();
+  const res = await h.get(`${LIVE}?${query}`, { token, headers: { "X-Request-Id": `${user}-r` } });
+  const b = await body(res);
+  expect({ status: res.status, message: b.errors[0]?.message }).toMatchObject({ status, message: expect.stringMatching(message) });
+  expect(h.server.compute.started()).toBe(before);
+  expect(res.headers.get("x-ratelimit-remaining")).toBe("1");
+  expect(counted(`${user}-r`)).toEqual({ status, counted: 0 });
+}
+
+describe("refused before admission, without computing", () => {
+  test("too much history (lookback=1000&periods=250): 400 naming the bars that exist; 30 of them start no computation", async () => {
+    await refusedBeforeAdmission("hist", "lookback=1000&periods=250", 400, /needs 1250 bars up to 2025-09-30 but only \d+ exist at interval 1d/);
+    const token = await h.token("hist-many");
+    const before = h.server.compute.started();
+    for (let i = 0; i < 30; i++) {
+      const res = await h.get(`${LIVE}?lookback=1000&periods=250&step=${1 + (i % 3)}`, { token });
+      expect(res.status).toBe(400);
+    }
+    expect(h.server.compute.started()).toBe(before);
+    expect((await h.get(`${LIVE}?lookback=20`, { token })).status).toBe(200);
+  });
+
+  test("shuffled symbols and minute bars: still refused from metadata", async () => {
+    const syms = "SUNVOLT,ALPHABANK,CODEWAVE,MEDIVA,MOTORIA";
+    await refusedBeforeAdmission("shuffle", `symbols=${syms}&interval=1m&lookback=1000&periods=250&step=20`, 400, /bars up to .* exist at interval 1m/);
+  });
+
+  test("a date range that starts before lookback bars exist", async () => {
+    await refusedBeforeAdmission("range", "start=2022-01-10&end=2022-06-30&lookback=250", 400, /lookback=250 needs 250; start on or after/);
+  });
+
+  test("an as-of before the first bar", async () => {
+    await refusedBeforeAdmission("early", "asof=2001-01-01", 400, /is before the first bar/);
+  });
+
+  test("the response-size cap counts the edges returned (include_graph=all, complete)", async () => {
+    await refusedBeforeAdmission("edges", "graph_method=complete&include_graph=all&periods=40&lookback=20", 400, /2000 points plus 49000 edge rows/);
+  });
+
+  test("a window no two symbols fill: the engine's 404, decided from metadata", async () => {
+    // NOVAGRID lists on 2024-03-01; before that it has no bars, and the other symbol alone cannot make a graph.
+    await refusedBeforeAdmission("late", "symbols=NOVAGRID,ALPHABANK&asof=2024-03-10&lookback=20", 404, /only 1 of 2 symbols can be used/);
+  });
+
+  test("over the cost budget: 400 naming the cost and the budget", async () => {
+    await refusedBeforeAdmission("costly", "graph_method=complete&corr_method=spearman&lookback=500&periods=100&include_graph=false", 400, /estimated cost 388 exceeds the budget of 300/);
+  });
+});
+
+describe("after admission", () => {
+  test("a data refusal after admission is not refunded; only server faults are", async () => {
+    const refusing = await startHarness({}, {
+      dbPath: h.config.db,
+      override: {
+        chart: {
+          prepare: (p: unknown) => ({ params: p, dataVersion: 0, symbols: [], missing: [], dataSource: "x", cost: 1 }),
+          compute: () => Promise.reject(new ChartError("NOT_FOUND", "constant prices")),
+        } as unknown as ChartService,
+      },
+    });
+    try {
+      const token = await refusing.token("charged");
+      const res = await refusing.get(`${LIVE}?lookback=20`, { token, headers: { "X-Request-Id": "charged-1" } });
+      expect(res.status).toBe(404);
+      expect(res.headers.get("x-ratelimit-remaining")).toBe("0");
+      expect(refusing.server.opened.sqlite.query("SELECT status, counted FROM request_log WHERE request_id = 'charged-1'").get()).toEqual({
+        status: 404,
+        counted: 1,
+      });
+    } finally {
+      await refusing.stop();
+    }
+  });
+});
