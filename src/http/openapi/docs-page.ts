@@ -38,7 +38,9 @@ function typeOf(s: Json | undefined): string {
   let out = esc(t);
   if (s.type === "array") out = `array of ${typeOf(s.items)}`;
   if (s.type === "object" && s.additionalProperties && typeof s.additionalProperties === "object") out = `object of ${typeOf(s.additionalProperties)}`;
-  const bounds = [s.minimum !== undefined && `≥ ${s.minimum}`, s.maximum !== undefined && `≤ ${s.maximum}`, s.format, s.pattern && `pattern ${s.pattern}`].filter(Boolean);
+  // zod writes the safe-integer range into every int and a long pattern beside each format: noise here.
+  const bound = (v: unknown) => v !== undefined && Math.abs(v as number) !== Number.MAX_SAFE_INTEGER;
+  const bounds = [bound(s.minimum) && `≥ ${s.minimum}`, bound(s.maximum) && `≤ ${s.maximum}`, s.format, !s.format && s.pattern && `pattern ${s.pattern}`].filter(Boolean);
   if (bounds.length) out += ` (${esc(bounds.join(", "))})`;
   return out;
 }
