@@ -30,6 +30,9 @@ export interface OpenOptions {
   busyTimeoutMs?: number;
 }
 
+/** Bytes of WAL kept on disk between bursts (SQLite keeps all of it by default). */
+export const JOURNAL_SIZE_LIMIT = 4 * 1024 * 1024;
+
 /** Opens (creating if missing) the database at `path` and brings its schema up to date. */
 export function openDatabase(path: string, options: OpenOptions = {}): OpenedDb {
   const memory = path === ":memory:";
@@ -41,6 +44,8 @@ export function openDatabase(path: string, options: OpenOptions = {}): OpenedDb 
   if (!memory) sqlite.exec("PRAGMA journal_mode = WAL");
   // NORMAL in WAL mode survives a process crash (SIGKILL); only an OS crash can lose the last commits.
   sqlite.exec("PRAGMA synchronous = NORMAL");
+  // A burst of writes leaves the WAL as large as the burst; after a checkpoint it is cut back to this.
+  sqlite.exec(`PRAGMA journal_size_limit = ${JOURNAL_SIZE_LIMIT}`);
   sqlite.exec("PRAGMA foreign_keys = ON");
   migrate(sqlite);
   return { sqlite, db: drizzle(sqlite, { schema }), created, path };

@@ -36,6 +36,8 @@ export const CONFIG_SCHEMA = z.object({
   sample: boolish.default(true),
   workers: intFrom("workers", 1, 64).default(1),
   computeThreads: intFrom("compute threads", 0, 64).default(1),
+  /** Audit rows (request_log, per-day and unauthenticated counts) older than this many days are pruned. */
+  auditRetentionDays: intFrom("audit retention days", 1, 36_500).default(90),
   /** Upper bound on the result cache's memory (MiB of cached JSON plus overhead). */
   cacheMb: intFrom("cache mb", 0, 65536).default(128),
   /** Live requests estimated above this cost are refused before admission (src/compute/request-cost.ts). */

@@ -11,7 +11,7 @@ import { createVerifier, ensureUser, getUser, isRevoked, resolveSecret } from ".
 import { systemClock, type Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
-import { createLimiter, newBootId, reconcileUnanswered } from "../metering/index.ts";
+import { createLimiter, newBootId, reconcileUnanswered, startAuditMaintenance } from "../metering/index.ts";
 import { loadSample, SAMPLE_END_DATE } from "../market/index.ts";
 import { createApp } from "./app.ts";
 import { createAuthGate } from "./auth-gate.ts";
@@ -140,6 +140,7 @@ export function startServer(config: Config, logger: Logger, options: StartOption
     defaults: { perMinute: config.ratePerMinute, perDay: config.ratePerDay },
     assets: loadWebAssets,
   });
+  const auditMaintenance = startAuditMaintenance(sqlite, deps.limiter, clock, config.auditRetentionDays, logger);
   const checkpointer = startCheckpointer(sqlite, config.db, logger);
   const app = createApp(deps).listen({ port: config.port, hostname: config.host, reusePort: options.reusePort ?? false });
   const server = app.server as Server<unknown>;
@@ -158,6 +159,7 @@ export function startServer(config: Config, logger: Logger, options: StartOption
       clearInterval(pruneTimer);
       compute.stop();
       checkpointer.stop();
+      auditMaintenance.stop();
       sqlite.close();
     },
   };

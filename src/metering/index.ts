@@ -5,3 +5,5 @@ export { createLimiter, MeterBusyError, type Limiter, type AdmitRequest, type Ad
 export { newBootId, bootIsGone } from "./boot.ts";
 export { reconcileUnanswered, STALE_OPEN_MS, type Reconciled } from "./reconcile.ts";
 export { redactQuery } from "./redact-query.ts";
+export { startAuditMaintenance, type AuditMaintenance } from "./maintenance.ts";
+export { pruneAudit, DEFAULT_AUDIT_RETENTION_DAYS, type Pruned } from "./retention.ts";

@@ -115,11 +115,20 @@ test("peek writes nothing and reports the same state headers would", () => {
   expect(rateLimitHeaders(state)).toMatchObject({ "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": String(T / 1000 + 60), RateLimit: '"minute";r=0;t=50' });
 });
 
-test("unmetered requests are logged with status and code but never counted", () => {
-  const { limiter, sqlite, admit } = setup();
-  const id = limiter.logUnmetered({ userId: null, requestId: "r-401", status: 401, code: "UNAUTHORIZED", params: "", durationMs: 0.4 });
-  limiter.logUnmetered({ userId: "alice", requestId: "r-400", status: 400, code: "BAD_REQUEST", params: { lookback: "5000" }, durationMs: 0.2 });
-  expect(sqlite.query("SELECT user_id, status, counted, code FROM request_log WHERE id = ?").get(id)).toEqual({ user_id: null, status: 401, counted: 0, code: "UNAUTHORIZED" });
+test("unmetered requests of a known user are logged with status and code but never counted; unauthenticated ones only counted per minute and code", () => {
+  const { limiter, sqlite, admit, clock } = setup();
+  const id = limiter.logUnmetered({ userId: "alice", requestId: "r-400", status: 400, code: "BAD_REQUEST", params: { lookback: "5000" }, durationMs: 0.2 });
+  expect(sqlite.query("SELECT user_id, status, counted, code FROM request_log WHERE id = ?").get(id!)).toEqual({ user_id: "alice", status: 400, counted: 0, code: "BAD_REQUEST" });
+  for (let i = 0; i < 3; i++) expect(limiter.logUnmetered({ userId: null, requestId: `r-401-${i}`, status: 401, code: "UNAUTHORIZED", params: "token=x", durationMs: 0.4 })).toBeNull();
+  clock.tick(60_000);
+  limiter.logUnmetered({ userId: null, requestId: "r-401-3", status: 401, code: "UNAUTHORIZED", params: "", durationMs: 0.4 });
+  limiter.flush();
+  limiter.flush(); // nothing gathered: nothing written twice
+  expect(sqlite.query("SELECT count(*) AS n FROM request_log WHERE user_id IS NULL").get()).toEqual({ n: 0 });
+  expect(sqlite.query("SELECT minute, code, count FROM unauthenticated_counts ORDER BY minute").all()).toEqual([
+    { minute: T, code: "UNAUTHORIZED", count: 3 },
+    { minute: T + 60_000, code: "UNAUTHORIZED", count: 1 },
+  ]);
   expect(admit().ok).toBe(true);
 });
 

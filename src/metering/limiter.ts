@@ -8,6 +8,7 @@ import type { Clock } from "../clock.ts";
 import { denialMessage } from "./headers.ts";
 import { redactQuery } from "./redact-query.ts";
 import { newBootId } from "./boot.ts";
+import { createUnauthenticatedCounter } from "./unauthenticated-counter.ts";
 import { decide, peekState, utcDayStart, MINUTE_MS, type DenialCode, type Limits, type MeterState, type MinuteWindow, type WindowInput } from "./windows.ts";
 
 export type AdmitResult =
@@ -35,7 +36,13 @@ export interface Limiter {
   peek(userId: string, limits: Limits): MeterState;
   admit(req: AdmitRequest): AdmitResult;
   finish(logId: number, status: number, durationMs: number, opts?: { refund?: boolean }): void;
-  logUnmetered(entry: UnmeteredEntry): number;
+  /**
+   * Logs a live request that is never metered (400/403 of a known user: an audit row, whose id it
+   * returns). Without a user (401) it is only counted per minute and code: null.
+   */
+  logUnmetered(entry: UnmeteredEntry): number | null;
+  /** Writes the gathered unauthenticated counts (server: every second and at shutdown). */
+  flush(): void;
 }
 
 /** Thrown when the database stayed locked beyond busy_timeout and the retries; render as 503. */
@@ -84,6 +91,8 @@ export function createLimiter(sqlite: Database, clock: Clock, bootId: string = n
   const finishStmt = sqlite.prepare(
     "UPDATE request_log SET status = ?1, duration_ms = ?2, counted = CASE WHEN ?1 >= 500 OR ?4 THEN 0 ELSE counted END WHERE id = ?3",
   );
+
+  const unauthenticated = createUnauthenticatedCounter(sqlite, clock);
 
   function minuteWindow(userId: string, after: number): MinuteWindow {
     const { n, oldest } = minuteAgg.get(userId, after)!;
@@ -161,9 +170,14 @@ export function createLimiter(sqlite: Database, clock: Clock, bootId: string = n
       }
     },
 
-    /** Logs a live request that is never metered (400/401/403); returns its log id. */
     logUnmetered(e) {
+      if (e.userId === null) {
+        unauthenticated.add(e.code ?? String(e.status));
+        return null;
+      }
       return insert.get(e.requestId, e.userId, clock.now(), e.status, e.durationMs, 0, e.code, paramsText(e.params), null)!.id;
     },
+
+    flush: () => unauthenticated.flush(),
   };
 }

@@ -1,0 +1,54 @@
+import { expect, test } from "bun:test";
+import { mkdtempSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { JOURNAL_SIZE_LIMIT, openDatabase } from "../../db/open.ts";
+import { TestClock } from "../clock.ts";
+import { createLimiter } from "./limiter.ts";
+import { pruneAudit } from "./retention.ts";
+import { DAY_MS } from "./windows.ts";
+
+const T = Date.parse("2026-11-22T10:00:00Z");
+const fresh = () => openDatabase(join(mkdtempSync(join(tmpdir(), "gs-retention-")), "r.sqlite"));
+
+test("audit rows, day counts and unauthenticated counts past the retention are pruned; younger ones and the meter stay", () => {
+  const { sqlite } = fresh();
+  const clock = new TestClock(T - 91 * DAY_MS);
+  const limiter = createLimiter(sqlite, clock);
+  const limits = { perMinute: 10_000, perDay: 10_000 };
+  const admitAndAnswer = (n: number) => {
+    for (let i = 0; i < n; i++) {
+      const a = limiter.admit({ userId: "u", limits, requestId: `r${i}`, params: "" });
+      if (a.ok) limiter.finish(a.logId, 200, 1);
+      limiter.logUnmetered({ userId: null, requestId: "x", status: 401, code: "UNAUTHORIZED", params: "", durationMs: 0 });
+    }
+    limiter.flush();
+  };
+  admitAndAnswer(5_500); // more than one delete batch (5,000), 91 days ago
+  clock.set(T - 89 * DAY_MS);
+  admitAndAnswer(3);
+  clock.set(T);
+  admitAndAnswer(1);
+  expect(pruneAudit(sqlite, clock, 90)).toEqual({ requests: 5_500, days: 1, counts: 1 });
+  const left = sqlite.query("SELECT count(*) AS n FROM request_log").get() as { n: number };
+  expect(left.n).toBe(4);
+  expect(sqlite.query("SELECT day, admitted FROM usage_days ORDER BY day").all()).toEqual([
+    { day: T - 89 * DAY_MS - (T % DAY_MS), admitted: 3 },
+    { day: T - (T % DAY_MS), admitted: 1 },
+  ]);
+  expect(pruneAudit(sqlite, clock, 90)).toEqual({ requests: 0, days: 0, counts: 0 });
+});
+
+test("after a burst, the WAL is cut back to journal_size_limit once checkpointed", () => {
+  const opened = fresh();
+  const { sqlite } = opened;
+  sqlite.exec("PRAGMA wal_autocheckpoint = 0"); // as in the server, whose checkpoints run in a worker
+  sqlite.exec("CREATE TABLE burst (x BLOB)");
+  const insert = sqlite.prepare("INSERT INTO burst VALUES (randomblob(4096))");
+  for (let i = 0; i < 4000; i++) insert.run(); // ~16 MB of WAL, one commit each
+  const wal = opened.path + "-wal";
+  expect(statSync(wal).size).toBeGreaterThan(12 * 1024 * 1024);
+  sqlite.exec("PRAGMA wal_checkpoint(PASSIVE)");
+  insert.run(); // the next writer restarts the WAL and truncates it to the limit
+  expect(statSync(wal).size).toBeLessThanOrEqual(JOURNAL_SIZE_LIMIT);
+});
