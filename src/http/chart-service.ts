@@ -1,12 +1,12 @@
 /**
  * Connects the market layer and the engine for the live endpoint: resolves the universe or the
- * symbol list (404s before anything is metered), then computes — through a bounded result cache
- * keyed by the normalised parameters and the data version, so a repeated question costs one lookup.
+ * symbol list (404s before anything is metered), then computes — through a result cache bounded in
+ * bytes, keyed by the normalised parameters and the data version, so a repeated question costs one lookup.
  */
 import type { Database } from "bun:sqlite";
 import { DEFAULT_COST_BUDGET } from "../compute/request-cost.ts";
 import { precheck } from "../compute/precheck.ts";
-import { ResultCache } from "../engine/result-cache.ts";
+import { ResultCache } from "../compute/result-cache.ts";
 import type { ChartParams, EngineDiagnostics } from "../engine/types.ts";
 import { getDataVersion, getUniverse, knownSymbols, listUniverses, loadSeries, type Universe } from "../market/index.ts";
 import { BarCoverage } from "../market/bar-coverage.ts";
@@ -43,10 +43,19 @@ export interface ChartOutcome {
   cached: boolean;
 }
 
-const CACHE_ENTRIES = 256;
+/** The entry bound is only a backstop; bytes bind first (--cache-mb). */
+const CACHE_ENTRIES = 4096;
+const DEFAULT_CACHE_BYTES = 128 * 2 ** 20;
+/** Per entry beyond the JSON: the key, the diagnostics object, map and object headers. */
+const ENTRY_OVERHEAD = 2048;
+
+/** What an entry holds in memory: its strings (one byte per ASCII character in JavaScriptCore) plus overhead. */
+function entryBytes(key: string, c: Computed): number {
+  return c.dataJson.length + key.length + JSON.stringify(c.diagnostics).length + ENTRY_OVERHEAD;
+}
 
 export class ChartService {
-  private readonly cache = new ResultCache<Computed>(CACHE_ENTRIES);
+  private readonly cache: ResultCache<{ key: string; computed: Computed }>;
   /** Computations under way by cache key: an identical request waits for the same one. */
   private readonly inFlight = new SingleFlight<string, Computed>();
 
@@ -61,7 +70,17 @@ export class ChartService {
     private readonly pool: ComputePool,
     private readonly dbPath: string,
     private readonly options: ChartServiceOptions = {},
-  ) {}
+  ) {
+    this.cache = new ResultCache(CACHE_ENTRIES, {
+      maxSize: options.cacheBytes ?? DEFAULT_CACHE_BYTES,
+      sizeOf: (e) => entryBytes(e.key, e.computed),
+    });
+  }
+
+  /** Bytes the result cache holds (its estimate; for /metrics and tests). */
+  cacheBytes(): number {
+    return this.cache.totalSize;
+  }
 
   private coverage: BarCoverage | null = null;
 
@@ -147,7 +166,7 @@ export class ChartService {
   async compute(prepared: PreparedChart): Promise<ChartOutcome> {
     const { params, dataVersion, symbols, missing, dataSource } = prepared;
     const key = `${dataVersion}|${symbols.join(",")}|${JSON.stringify({ ...params, universe: null, symbols: null })}`;
-    let hit = this.cache.get(key);
+    let hit = this.cache.get(key)?.computed;
     const cached = hit !== undefined;
     if (!hit) {
       hit = await this.inFlight.run(
@@ -159,7 +178,7 @@ export class ChartService {
               : { input: loadSeries(this.sqlite, symbols, params.interval).input },
             { ...params },
           ),
-        (c) => this.cache.set(key, c),
+        (c) => this.cache.set(key, { key, computed: c }),
       );
     }
     return {

@@ -1,0 +1,61 @@
+/**
+ * The live result cache is bounded in bytes (--cache-mb), not entries (issue 12, item 4): distinct
+ * large results evict the oldest once their JSON passes the bound, so memory cannot grow with them.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { createUser, setLimits } from "../auth/index.ts";
+import { openDatabase } from "../../db/open.ts";
+import { parseChartParams } from "../engine/params.ts";
+import type { ChartParams } from "../engine/types.ts";
+import { createLogger } from "../logger.ts";
+import { ChartService } from "./chart-service.ts";
+import { startComputePool } from "./compute-pool.ts";
+import { body, sampleDb, startHarness, type Harness } from "./test-support/harness.ts";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ cacheMb: "1" });
+  createUser(h.server.opened.sqlite, { id: "filler", now: h.clock.now() });
+  setLimits(h.server.opened.sqlite, "filler", { perMinute: 100, perDay: 1000 });
+});
+afterAll(() => h.stop());
+
+const query = (lookback: number) => `/v1/graph-stats/chart?periods=100&lookback=${lookback}&include_graph=false`;
+
+test("distinct ~0.9 MB results keep the cache under 1 MiB; the oldest is computed again, the newest is a hit", async () => {
+  const token = await h.token("filler");
+  let bytes = 0;
+  for (let lookback = 20; lookback < 26; lookback++) {
+    const res = await h.get(query(lookback), { token });
+    expect(res.status).toBe(200);
+    bytes += (await res.text()).length;
+  }
+  expect(bytes).toBeGreaterThan(2 * 2 ** 20); // the results together are well over the bound
+  const last = await body(await h.get(query(25), { token }));
+  expect(last.meta.diagnostics.cached).toBe(true);
+  const again = await body(await h.get(query(20), { token }));
+  expect(again.meta.diagnostics.cached).toBe(false);
+});
+
+test("the service's byte count stays within the bound and counts what it holds", async () => {
+  const opened = openDatabase(sampleDb());
+  const chart = new ChartService(opened.sqlite, startComputePool(0, createLogger("silent")), ":memory:", { cacheBytes: 2 ** 20 });
+  try {
+    let held = 0;
+    for (let lookback = 20; lookback < 26; lookback++) {
+      const params = parsed(`periods=100&lookback=${lookback}&include_graph=false`);
+      const out = await chart.compute(chart.prepare(params));
+      held = out.dataJson.length;
+      expect(chart.cacheBytes()).toBeLessThanOrEqual(2 ** 20);
+    }
+    expect(chart.cacheBytes()).toBeGreaterThan(held); // the newest at least, with its overhead
+  } finally {
+    opened.sqlite.close();
+  }
+});
+
+function parsed(query: string): ChartParams {
+  const p = parseChartParams(new URLSearchParams(query), { defaultUniverse: "sample" });
+  if (!p.ok) throw new Error(JSON.stringify(p.errors));
+  return p.params;
+}
