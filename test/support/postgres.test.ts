@@ -1,0 +1,72 @@
+/**
+ * The test PostgreSQL itself: it starts, each caller gets a database of its own, and it survives
+ * being stopped and started again (the outage tests rely on that).
+ */
+import { describe, test, expect, afterAll } from "bun:test";
+import { SQL } from "bun";
+import { startPostgres, type TestDatabase } from "./postgres.ts";
+
+const opened: TestDatabase[] = [];
+afterAll(async () => {
+  for (const db of opened) await db.stop();
+});
+
+describe("test PostgreSQL", () => {
+  test("starts a real server and gives each caller its own database", async () => {
+    const a = await startPostgres();
+    const b = await startPostgres();
+    opened.push(a, b);
+    console.log(`PostgreSQL started in ${a.server.startupMs.toFixed(0)} ms`);
+    expect(a.name).not.toBe(b.name);
+    const sa = new SQL(a.url);
+    const sb = new SQL(b.url);
+    try {
+      const [{ v }] = await sa`SELECT current_setting('server_version_num')::int AS v, current_database() AS d`;
+      expect(v).toBeGreaterThanOrEqual(150000);
+      await sa`CREATE TABLE t (x int)`;
+      await sa`INSERT INTO t VALUES (1)`;
+      // b is a different database: a's table is not there.
+      const [{ n }] = await sb`SELECT count(*)::int AS n FROM pg_tables WHERE tablename = 't'`;
+      expect(n).toBe(0);
+    } finally {
+      await sa.close();
+      await sb.close();
+    }
+  });
+
+  test("stops (connections refused) and starts again with the data kept", async () => {
+    const db = await startPostgres();
+    opened.push(db);
+    const setup = new SQL(db.url, { max: 1 });
+    await setup`CREATE TABLE kept (x int)`;
+    await setup`INSERT INTO kept VALUES (42)`;
+    await setup.close();
+
+    await db.server.stop();
+    expect(db.server.running).toBe(false);
+    const down = new SQL(db.url, { max: 1, connectionTimeout: 2 });
+    await expect(down`SELECT 1`).rejects.toThrow();
+    await down.close().catch(() => {});
+
+    await db.server.start();
+    const up = new SQL(db.url, { max: 1 });
+    try {
+      const [{ x }] = await up`SELECT x FROM kept`;
+      expect(x).toBe(42);
+    } finally {
+      await up.close();
+    }
+  });
+
+  test("stop() drops the caller's database", async () => {
+    const db = await startPostgres();
+    await db.stop();
+    const admin = new SQL(db.url.replace(/\/[^/]+$/, "/postgres"), { max: 1 });
+    try {
+      const [{ n }] = await admin`SELECT count(*)::int AS n FROM pg_database WHERE datname = ${db.name}`;
+      expect(n).toBe(0);
+    } finally {
+      await admin.close();
+    }
+  });
+});

