@@ -28,17 +28,31 @@ import { buildReturnsPanel, windowMembers, windowStart, type ReturnsPanel } from
 
 /** Throws ChartError (BAD_REQUEST / NOT_FOUND) for requests the data cannot serve. */
 export function computeChart(input: SeriesInput, params: ChartParams): ChartResult {
+  const steps = computeChartSteps(input, params);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * computeChart one as-of at a time: it yields after each as-of's graph, so a scheduler can
+ * interleave other requests' work between them (src/http/compute-pool.ts), and returns the result.
+ */
+export function* computeChartSteps(input: SeriesInput, params: ChartParams): Generator<void, ChartResult> {
   checkInput(input);
   const asofs = resolveAsofs(input, params);
   const panel = buildReturnsPanel(input.closes, asofs[0], asofs[asofs.length - 1], params.lookback);
   const plainPearson = params.corr_method === "pearson" && !usesOptions(params);
   const moments = asofs.length > 1 && plainPearson ? new SlidingMoments(panel) : null;
   const rows = new RowBudget(params, asofs.length * input.symbols.length);
-  const results = asofs.map((t) => {
+  const results: AsofResult[] = [];
+  for (const t of asofs) {
     const r = computeAsof(input, panel, params, t, moments);
     rows.addEdges(r);
-    return r;
-  });
+    results.push(r);
+    yield;
+  }
   if (!results.some((r) => r.graph)) throw tooFewSymbols(input, params, results[results.length - 1]);
   if (params.include_graph) trackCommunities(results, input.symbols.length);
   const data =

@@ -23,6 +23,8 @@ export interface PreparedChart {
   dataSource: string;
   /** Estimated cost (src/compute/request-cost.ts), within the budget. */
   cost: number;
+  /** Whose request it is: the compute pool shares its threads fairly between users. */
+  user: string;
 }
 
 export interface ChartServiceOptions {
@@ -122,13 +124,13 @@ export class ChartService {
    * (DECISIONS §6): unknown universe or too few known symbols → 404 HttpError; history, size
    * and cost → ChartError. Nothing here loads a series, so a refusal costs about as little as a 400.
    */
-  prepare(params: ChartParams): PreparedChart {
+  prepare(params: ChartParams, user = ""): PreparedChart {
     const prepared = this.resolve(params);
     const { cost } = precheck(this.barCoverage(prepared.dataVersion), prepared.symbols, params, this.options.costBudget ?? DEFAULT_COST_BUDGET);
-    return { ...prepared, cost };
+    return { ...prepared, cost, user };
   }
 
-  private resolve(params: ChartParams): Omit<PreparedChart, "cost"> {
+  private resolve(params: ChartParams): Omit<PreparedChart, "cost" | "user"> {
     const dataVersion = getDataVersion(this.sqlite);
     if (params.symbols) {
       const { symbols: known, synthetic } = this.known(dataVersion);
@@ -164,7 +166,7 @@ export class ChartService {
 
   /** Computes (or returns the cached) chart data. Rejects with ChartError for requests the data cannot serve. */
   async compute(prepared: PreparedChart): Promise<ChartOutcome> {
-    const { params, dataVersion, symbols, missing, dataSource } = prepared;
+    const { params, dataVersion, symbols, missing, dataSource, user } = prepared;
     const key = `${dataVersion}|${symbols.join(",")}|${JSON.stringify({ ...params, universe: null, symbols: null })}`;
     let hit = this.cache.get(key)?.computed;
     const cached = hit !== undefined;
@@ -177,6 +179,7 @@ export class ChartService {
               ? { db: this.dbPath, symbols }
               : { input: loadSeries(this.sqlite, symbols, params.interval).input },
             { ...params },
+            user,
           ),
         (c) => this.cache.set(key, { key, computed: c }),
       );

@@ -1,9 +1,14 @@
 /**
  * Compute threads for the live endpoint. computeChart is synchronous and takes from under a
- * millisecond (a NIFTY-50 snapshot) to half a second (500 symbols, 30 periods); on the event loop
- * that blocked every other request for as long — /health included — and a request still in the
- * accept queue when SIGTERM came was reset instead of drained. Here each request's computation
- * runs in one of `size` worker threads (first come, first served), and the event loop only waits.
+ * millisecond (a NIFTY-50 snapshot) to many seconds (500 symbols, 100 periods, Spearman); on the
+ * event loop that blocked every other request for as long — /health included — and a request still
+ * in the accept queue when SIGTERM came was reset instead of drained. Here computations run in
+ * `size` worker threads, and the event loop only waits.
+ *
+ * Fairness (DECISIONS §6): a thread computes a job in slices of about SLICE_MS (whole as-ofs,
+ * engine/chart.ts computeChartSteps) and between slices the pool gives the thread to the waiting
+ * user served least recently, so one user's heavy request delays another's small one by one slice,
+ * not by its whole run. A started job stays on its thread (its state lives there).
  * The threads also load the series themselves, from the database file: a cold load of 50 symbols
  * is 20–60 ms (docs/benchmarks.md), which on the event loop delayed everything else as well.
  *
@@ -13,6 +18,7 @@
 import { computeChart } from "../engine/chart.ts";
 import { ChartError, type ChartParams, type EngineDiagnostics, type SeriesInput } from "../engine/types.ts";
 import type { Logger } from "../logger.ts";
+import { FairQueue } from "../compute/fair-queue.ts";
 import { inputOf, type SeriesSource } from "./series-source.ts";
 
 /** Tells a thread to close its database connection and exit. */
@@ -24,11 +30,17 @@ export interface ComputeRequest {
   params: ChartParams;
 }
 
+/** Tells a thread to compute the next slice of a job it holds. */
+export interface ComputeResume {
+  resume: number;
+}
+
 /** A thread posts this once it has loaded, before any job. */
 export const READY = { ready: true } as const;
 
 export type ComputeReply =
   | ({ id: number; ok: true } & Computed)
+  | { id: number; yielded: true }
   | { id: number; ok: false; chartError: { code: ChartError["code"]; message: string } }
   | { id: number; ok: false; internal: string };
 
@@ -45,8 +57,11 @@ export interface ComputePool {
   readonly size: number;
   /** Computations started so far (for tests and diagnostics). */
   started(): number;
-  /** computeChart on the source's series, serialised; rejects with its ChartError, or an Error when a thread failed. */
-  compute(source: SeriesSource, params: ChartParams): Promise<Computed>;
+  /**
+   * computeChart on the source's series, serialised; rejects with its ChartError, or an Error when
+   * a thread failed. `user` is whose request it is, for fair scheduling ("" for unmetered work).
+   */
+  compute(source: SeriesSource, params: ChartParams, user?: string): Promise<Computed>;
   /** Stops the threads (an idle one closes its database connection first); jobs still queued or running fail. */
   stop(): void;
 }
@@ -59,25 +74,32 @@ export function inlineCompute(input: SeriesInput, params: ChartParams): Computed
 
 interface Job {
   request: ComputeRequest;
+  user: string;
   resolve(c: Computed): void;
   reject(e: Error): void;
+  /** The thread holding its state once started. */
+  thread: Thread | null;
 }
 
 interface Thread {
   worker: Worker;
+  /** The job whose slice is running. */
   job: Job | null;
+  /** Started jobs whose state this thread holds. */
+  resident: Set<Job>;
   /** It has loaded (posted READY). */
   ready: boolean;
 }
 
 export function startComputePool(size: number, logger: Logger, specifier = workerSpecifier()): ComputePool {
   const threads: Thread[] = [];
-  const queue: Job[] = [];
+  const queue = new FairQueue<Job>();
   let nextId = 1;
   let started = 0;
   let stopped = false;
 
-  const settle = (job: Job, reply: ComputeReply) => {
+  const settle = (job: Job, reply: Exclude<ComputeReply, { yielded: true }>) => {
+    queue.finished(job.user);
     if (reply.ok) {
       const { id: _id, ok: _ok, ...computed } = reply;
       job.resolve(computed);
@@ -89,15 +111,22 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
   const dispatch = () => {
     for (const t of threads) {
       if (t.job !== null) continue;
-      const job = queue.shift();
-      if (!job) return;
+      const job = queue.take((j) => j.thread === null || j.thread === t);
+      if (!job) continue;
       t.job = job;
-      t.worker.postMessage(job.request);
+      if (job.thread === null) {
+        job.thread = t;
+        t.resident.add(job);
+        t.worker.postMessage(job.request);
+      } else {
+        t.worker.postMessage({ resume: job.request.id } satisfies ComputeResume);
+      }
     }
   };
 
   /** A job computed on this thread after all (its thread could not start). */
   const runInline = (job: Job) => {
+    queue.finished(job.user);
     try {
       job.resolve(inlineCompute(inputOf(job.request.source, job.request.params), job.request.params));
     } catch (err) {
@@ -106,7 +135,7 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
   };
 
   const spawn = (): Thread => {
-    const t: Thread = { worker: new Worker(specifier), job: null, ready: false };
+    const t: Thread = { worker: new Worker(specifier), job: null, resident: new Set(), ready: false };
     t.worker.onmessage = (event: MessageEvent<ComputeReply | typeof READY>) => {
       if ("ready" in event.data) {
         t.ready = true;
@@ -114,7 +143,14 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
       }
       const job = t.job;
       t.job = null;
-      if (job && job.request.id === event.data.id) settle(job, event.data);
+      const reply = event.data;
+      if (job && job.request.id === reply.id) {
+        if ("yielded" in reply) queue.push(job, job.user);
+        else {
+          t.resident.delete(job);
+          settle(job, reply);
+        }
+      }
       dispatch();
     };
     // An uncaught error or an exit ends the thread. One that had loaded is replaced and fails the
@@ -128,6 +164,14 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
       t.worker.terminate();
       const job = t.job;
       t.job = null;
+      // Jobs whose state died with the thread fail with it (the route answers 500 and refunds).
+      const lost = [...t.resident].filter((j) => j !== job);
+      queue.remove((j) => j.thread === t);
+      t.resident.clear();
+      for (const j of lost) {
+        queue.finished(j.user);
+        j.reject(new Error(stopped ? "compute threads stopped" : `compute thread failed: ${why}`));
+      }
       if (stopped) {
         job?.reject(new Error("compute threads stopped"));
         return;
@@ -136,6 +180,7 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
         logger.warn({ err: why }, "compute thread could not start; computing on the event loop");
         if (job) runInline(job);
       } else {
+        if (job) queue.finished(job.user);
         job?.reject(new Error(`compute thread failed: ${why}`));
         logger.error({ err: why }, "compute thread failed; starting another");
         try {
@@ -144,7 +189,7 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
           logger.error({ err: (err as Error).message }, "could not start a compute thread");
         }
       }
-      if (threads.length === 0) queue.splice(0).forEach(runInline);
+      if (threads.length === 0) queue.drain().forEach(runInline);
       else dispatch();
     };
     t.worker.onerror = (event) => fail(event.message);
@@ -179,29 +224,31 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
       return threads.length;
     },
     started: () => started,
-    compute(source, params) {
+    compute(source, params, user = "") {
       if (stopped) return Promise.reject(new Error("compute threads stopped"));
       started++;
       // The work goes to the event loop when every thread has died and none could be restarted.
       if (threads.length === 0) return Promise.resolve().then(() => inlineCompute(inputOf(source, params), params));
       return new Promise<Computed>((resolve, reject) => {
-        queue.push({ request: { id: nextId++, source, params }, resolve, reject });
+        const job: Job = { request: { id: nextId++, source, params }, user, resolve, reject, thread: null };
+        queue.started(user);
+        queue.push(job, user);
         dispatch();
       });
     },
     stop() {
       stopped = true;
       for (const t of threads.splice(0)) {
-        if (t.job) {
+        if (t.resident.size > 0) {
           t.worker.terminate();
-          t.job.reject(new Error("compute threads stopped"));
+          for (const j of t.resident) j.reject(new Error("compute threads stopped"));
         } else {
           // An idle thread closes its connection and exits; terminated after a second if it has not.
           t.worker.postMessage(CLOSE);
           setTimeout(() => t.worker.terminate(), 1000).unref();
         }
       }
-      for (const job of queue.splice(0)) job.reject(new Error("compute threads stopped"));
+      for (const job of queue.drain()) if (job.thread === null) job.reject(new Error("compute threads stopped"));
     },
   };
 }

@@ -1,13 +1,15 @@
 /**
  * Runs in a compute thread (src/http/compute-pool.ts): gets the series (from its own read-only
  * connection to the server's database, with the market layer's cache, or the generated sample) and runs the engine's
- * computeChart for one request at a time, serialised here so the event loop only receives a
- * string. A ChartError (the data cannot serve the request) comes back as its code and message;
+ * computeChart in slices of about SLICE_MS (whole as-ofs): after each slice it posts `yielded` and
+ * waits for the pool to say which job to resume, so other users' jobs get the thread in between.
+ * The result is serialised here so the event loop only receives a string. A ChartError (the data cannot serve the request) comes back as its code and message;
  * anything else as an internal failure whose message is for the log only.
  */
 import { Database } from "bun:sqlite";
-import { ChartError } from "../engine/types.ts";
-import { inlineCompute, READY, type CLOSE, type ComputeReply, type ComputeRequest } from "./compute-pool.ts";
+import { computeChartSteps } from "../engine/chart.ts";
+import { ChartError, type ChartResult } from "../engine/types.ts";
+import { READY, type CLOSE, type ComputeReply, type ComputeRequest, type ComputeResume } from "./compute-pool.ts";
 import { inputOf } from "./series-source.ts";
 
 declare const self: Worker;
@@ -26,24 +28,48 @@ function connection(path: string): Database {
   return db.sqlite;
 }
 
-self.onmessage = (event: MessageEvent<ComputeRequest | typeof CLOSE>) => {
+/** A slice runs whole as-ofs until this long has passed, then yields the thread. */
+const SLICE_MS = 50;
+
+const jobs = new Map<number, { steps: Generator<void, ChartResult>; nSymbols: number }>();
+
+function slice(id: number, start?: ComputeRequest): ComputeReply {
+  try {
+    if (start) {
+      const input = inputOf(start.source, start.params, connection);
+      jobs.set(id, { steps: computeChartSteps(input, start.params), nSymbols: input.symbols.length });
+    }
+    const job = jobs.get(id);
+    if (!job) return { id, ok: false, internal: "unknown job" };
+    const until = performance.now() + SLICE_MS;
+    for (;;) {
+      const r = job.steps.next();
+      if (r.done) {
+        jobs.delete(id);
+        return { id, ok: true, dataJson: JSON.stringify(r.value.data), diagnostics: r.value.diagnostics, nSymbols: job.nSymbols };
+      }
+      if (performance.now() >= until) return { id, yielded: true };
+    }
+  } catch (err) {
+    jobs.delete(id);
+    return failure(id, err);
+  }
+}
+
+function failure(id: number, err: unknown): ComputeReply {
+  return err instanceof ChartError
+    ? { id, ok: false, chartError: { code: err.code, message: err.message } }
+    : { id, ok: false, internal: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
+}
+
+self.onmessage = (event: MessageEvent<ComputeRequest | ComputeResume | typeof CLOSE>) => {
   if ("close" in event.data) {
     db?.sqlite.close();
     db = null;
     close();
     return;
   }
-  const { id, source, params } = event.data;
-  let reply: ComputeReply;
-  try {
-    reply = { id, ok: true, ...inlineCompute(inputOf(source, params, connection), params) };
-  } catch (err) {
-    reply =
-      err instanceof ChartError
-        ? { id, ok: false, chartError: { code: err.code, message: err.message } }
-        : { id, ok: false, internal: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
-  }
-  postMessage(reply);
+  postMessage("resume" in event.data ? slice(event.data.resume) : slice(event.data.id, event.data));
 };
 
 postMessage(READY);
