@@ -7,3 +7,4 @@ export { reconcileUnanswered, STALE_OPEN_MS, type Reconciled } from "./reconcile
 export { redactQuery } from "./redact-query.ts";
 export { startAuditMaintenance, type AuditMaintenance } from "./maintenance.ts";
 export { pruneAudit, DEFAULT_AUDIT_RETENTION_DAYS, type Pruned } from "./retention.ts";
+export { isBusyError, writeFailureOf } from "./database-errors.ts";

@@ -8,6 +8,7 @@ import type { Clock } from "../clock.ts";
 import { denialMessage } from "./headers.ts";
 import { redactQuery } from "./redact-query.ts";
 import { newBootId } from "./boot.ts";
+import { isBusyError, writeFailureOf } from "./database-errors.ts";
 import { createUnauthenticatedCounter } from "./unauthenticated-counter.ts";
 import { decide, peekState, utcDayStart, MINUTE_MS, type DenialCode, type Limits, type MeterState, type MinuteWindow, type WindowInput } from "./windows.ts";
 
@@ -41,8 +42,13 @@ export interface Limiter {
    * returns). Without a user (401) it is only counted per minute and code: null.
    */
   logUnmetered(entry: UnmeteredEntry): number | null;
-  /** Writes the gathered unauthenticated counts (server: every second and at shutdown). */
+  /**
+   * Writes what is waiting: outcomes that could not be written when the request was answered,
+   * the unauthenticated counts, and while writes fail, a probe (server: every second and at shutdown).
+   */
   flush(): void;
+  /** Why writes are failing (e.g. `disk full (SQLITE_FULL)`), null once one succeeds again. */
+  writeFailure(): string | null;
 }
 
 /** Thrown when the database stayed locked beyond busy_timeout and the retries; render as 503. */
@@ -56,8 +62,14 @@ export class MeterBusyError extends Error {
 /** One retry after busy_timeout: the server keeps busy_timeout short and answers 503 rather than stall. */
 const BUSY_RETRIES = 1;
 
-const isBusy = (err: unknown): boolean =>
-  typeof (err as { code?: unknown })?.code === "string" && /^SQLITE_(BUSY|LOCKED)/.test((err as { code: string }).code);
+const isBusy = isBusyError;
+
+interface Finish {
+  logId: number;
+  status: number;
+  durationMs: number;
+  refund: boolean;
+}
 
 /** A query string is stored with its credentials redacted (DECISIONS §6). */
 const paramsText = (p: unknown): string => (typeof p === "string" ? redactQuery(p) : JSON.stringify(p ?? {}));
@@ -93,6 +105,43 @@ export function createLimiter(sqlite: Database, clock: Clock, bootId: string = n
   );
 
   const unauthenticated = createUnauthenticatedCounter(sqlite, clock);
+
+  const probe = sqlite.prepare<unknown, [string]>(
+    "INSERT INTO settings (key, value) VALUES ('write_probe', ?1) ON CONFLICT (key) DO UPDATE SET value = ?1",
+  );
+  /** Set by a write the storage refused (full disk…), cleared by the next write that succeeds. */
+  let lastWriteFailure: string | null = null;
+  /** Outcomes of answered requests not yet written (database locked or full); flush() retries them in order. */
+  const unfinished: Finish[] = [];
+
+  function tracked<T>(write: () => T): T {
+    try {
+      const result = write();
+      lastWriteFailure = null;
+      return result;
+    } catch (err) {
+      lastWriteFailure = writeFailureOf(err) ?? lastWriteFailure;
+      throw err;
+    }
+  }
+
+  function finishOnce({ logId, status, durationMs, refund }: Finish): void {
+    if (!refund) {
+      finishStmt.run(status, durationMs, logId, 0);
+      return;
+    }
+    // A refund gives the day's count back too, in the same transaction as the log row.
+    begin.run();
+    try {
+      const row = loggedRow.get(logId);
+      finishStmt.run(status, durationMs, logId, 1);
+      if (row?.counted === 1 && row.userId !== null) countDay.run(row.userId, utcDayStart(row.ts), -1);
+      commit.run();
+    } catch (err) {
+      if (sqlite.inTransaction) rollback.run();
+      throw err;
+    }
+  }
 
   function minuteWindow(userId: string, after: number): MinuteWindow {
     const { n, oldest } = minuteAgg.get(userId, after)!;
@@ -139,7 +188,7 @@ export function createLimiter(sqlite: Database, clock: Clock, bootId: string = n
     admit(req) {
       for (let attempt = 0; ; attempt++) {
         try {
-          return admitOnce(req);
+          return tracked(() => admitOnce(req));
         } catch (err) {
           if (!isBusy(err)) throw err;
           if (attempt >= BUSY_RETRIES) throw new MeterBusyError();
@@ -149,24 +198,17 @@ export function createLimiter(sqlite: Database, clock: Clock, bootId: string = n
 
     /**
      * Records the final status and duration. A 5xx, or `refund: true` (an admitted request that
-     * was not served, e.g. a 4xx found after admission), refunds it: counted 0, row kept.
+     * was not served, e.g. a 4xx found after admission), refunds it: counted 0, row kept. When the
+     * database is locked or refuses writes, the outcome waits for flush() instead of failing the answer.
      */
     finish(logId, status, durationMs, opts) {
-      const refund = status >= 500 || opts?.refund === true;
-      if (!refund) {
-        finishStmt.run(status, durationMs, logId, 0);
-        return;
-      }
-      // A refund gives the day's count back too, in the same transaction as the log row.
-      begin.run();
+      const job: Finish = { logId, status, durationMs, refund: status >= 500 || opts?.refund === true };
       try {
-        const row = loggedRow.get(logId);
-        finishStmt.run(status, durationMs, logId, 1);
-        if (row?.counted === 1 && row.userId !== null) countDay.run(row.userId, utcDayStart(row.ts), -1);
-        commit.run();
+        tracked(() => finishOnce(job));
       } catch (err) {
-        if (sqlite.inTransaction) rollback.run();
-        throw err;
+        // The answer stands and the row keeps counting; its outcome is written once the database takes writes.
+        if (!isBusy(err) && writeFailureOf(err) === null) throw err;
+        unfinished.push(job);
       }
     },
 
@@ -175,9 +217,19 @@ export function createLimiter(sqlite: Database, clock: Clock, bootId: string = n
         unauthenticated.add(e.code ?? String(e.status));
         return null;
       }
-      return insert.get(e.requestId, e.userId, clock.now(), e.status, e.durationMs, 0, e.code, paramsText(e.params), null)!.id;
+      return tracked(() => insert.get(e.requestId, e.userId, clock.now(), e.status, e.durationMs, 0, e.code, paramsText(e.params), null)!.id);
     },
 
-    flush: () => unauthenticated.flush(),
+    flush() {
+      while (unfinished.length > 0) {
+        tracked(() => finishOnce(unfinished[0]!));
+        unfinished.shift();
+      }
+      if (unauthenticated.pending() > 0) tracked(() => unauthenticated.flush());
+      // While writes fail and nothing else is waiting to be written, a one-row write finds out when they work again.
+      if (lastWriteFailure !== null) tracked(() => probe.run(String(clock.now())));
+    },
+
+    writeFailure: () => lastWriteFailure,
   };
 }

@@ -5,7 +5,7 @@
  */
 import { ChartError } from "../../engine/types.ts";
 import { parseChartParams } from "../../engine/params.ts";
-import { MeterBusyError, rateLimitHeaders } from "../../metering/index.ts";
+import { isBusyError, MeterBusyError, rateLimitHeaders, writeFailureOf } from "../../metering/index.ts";
 import type { AppDeps, RequestState } from "../context.ts";
 import { baseMeta, errorBody, jsonResponse, RawJson, successBody } from "../envelope.ts";
 import { HttpError } from "../http-error.ts";
@@ -143,13 +143,18 @@ export function toHttpError(err: unknown, requestId: string): HttpError {
   if (err instanceof HttpError) return err;
   if (err instanceof ChartError) return new HttpError(err.code === "NOT_FOUND" ? 404 : 400, err.code, err.message);
   if (isBusy(err)) return new HttpError(503, "SERVICE_UNAVAILABLE", `database busy; retry shortly (request ${requestId})`, { "Retry-After": "1" });
+  // The storage's condition, not a bug: nothing was recorded or charged, and it passes by itself when space returns.
+  const storage = writeFailureOf(err);
+  if (storage !== null) {
+    return new HttpError(503, "SERVICE_UNAVAILABLE", `the database cannot store writes right now (${storage}); retry shortly (request ${requestId})`, {
+      "Retry-After": "5",
+    });
+  }
   return new HttpError(500, "INTERNAL_ERROR", `internal error; quote request id ${requestId} when reporting it`);
 }
 
 function isBusy(err: unknown): boolean {
-  if (err instanceof MeterBusyError) return true;
-  const code = (err as { code?: unknown })?.code;
-  return typeof code === "string" && /^SQLITE_(BUSY|LOCKED)/.test(code);
+  return err instanceof MeterBusyError || isBusyError(err);
 }
 
 /** For logs only: the error's class and message, no stack, never request data. */

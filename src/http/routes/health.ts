@@ -11,12 +11,20 @@ export function handleHealth(deps: AppDeps, request: Request, state: RequestStat
   } catch {
     database = "unavailable";
   }
+  // Reads can answer while writes fail (a full disk): the last write the server tried says so.
+  const writeFailure = database === "ok" ? deps.limiter.writeFailure() : null;
+  if (writeFailure !== null) database = `write failing: ${writeFailure}`;
   // state.base is this request's own object; adding to it saves a copy on the most-polled route.
   const headers = state.base;
   headers["Cache-Control"] = "no-store";
   const head = request.method === "HEAD";
   if (database !== "ok" || deps.isShuttingDown()) {
-    const why = database !== "ok" ? "database check failed: the database does not answer" : "shutting down";
+    const why =
+      writeFailure !== null
+        ? `database check failed: writes are failing (${writeFailure}); reads still answer`
+        : database !== "ok"
+          ? "database check failed: the database does not answer"
+          : "shutting down";
     return jsonResponse(
       errorBody([{ code: "SERVICE_UNAVAILABLE", message: why }], baseMeta(now, state.requestId, { checks: { database } })),
       503,
