@@ -1,0 +1,8 @@
+/**
+ * The PostgreSQL migrations, embedded as text so that the single compiled binary carries them.
+ * Every entry of db/pg/migrations/meta/_journal.json must be listed here (a test checks it).
+ */
+import init from "./migrations/0000_init.sql" with { type: "text" };
+import type { Migration } from "../migrations.ts";
+
+export const PG_MIGRATIONS: Migration[] = [{ tag: "0000_init", sql: init }];

@@ -1,0 +1,157 @@
+/**
+ * The whole database schema for PostgreSQL (DECISIONS §9), table for table and column for column
+ * the same as db/schema.ts (SQLite), so one store interface can sit over either. drizzle-kit turns
+ * it into SQL migrations under db/pg/migrations (`npm run db:generate:pg`); db/pg/migrate.ts applies
+ * them at start.
+ *
+ * Times are epoch milliseconds (UTC) in `bigint` columns read as JS numbers (exact below 2^53,
+ * i.e. for the next 285 000 years); SQLite's `real` is `double precision`, its 0/1 booleans stay
+ * `integer` where the SQL compares them with 1 (request_log.counted) and become `boolean` where
+ * drizzle maps them (users.disabled).
+ */
+import { sql } from "drizzle-orm";
+import { pgTable, text, integer, bigint, doublePrecision, boolean, primaryKey, index } from "drizzle-orm/pg-core";
+
+const epochMs = (name: string) => bigint(name, { mode: "number" });
+
+/** Key/value settings the service keeps for itself (generated JWT secret, data version). */
+export const settings = pgTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+});
+
+/** A named, ordered list of symbols. */
+export const universes = pgTable("universes", {
+  name: text("name").primaryKey(),
+  createdAt: epochMs("created_at").notNull(),
+  /** 'synthetic' for the embedded sample, 'imported' otherwise; shown as diagnostics.data_source. */
+  source: text("source").notNull().default("imported"),
+});
+
+export const universeMembers = pgTable(
+  "universe_members",
+  {
+    universe: text("universe").notNull().references(() => universes.name),
+    symbol: text("symbol").notNull(),
+    position: integer("position").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.universe, t.symbol] })],
+);
+
+/** OHLCV bars. `ts` is the bar's start instant; `offsetMin` the exchange-local UTC offset in minutes. */
+export const bars = pgTable(
+  "bars",
+  {
+    symbol: text("symbol").notNull(),
+    interval: text("interval").notNull(),
+    ts: epochMs("ts").notNull(),
+    offsetMin: integer("offset_min").notNull(),
+    open: doublePrecision("open").notNull(),
+    high: doublePrecision("high").notNull(),
+    low: doublePrecision("low").notNull(),
+    close: doublePrecision("close").notNull(),
+    volume: doublePrecision("volume").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.symbol, t.interval, t.ts] })],
+);
+
+/** API users. Limits are per-user overrides; null means the configured global default. */
+export const users = pgTable("users", {
+  id: text("id").primaryKey(),
+  email: text("email"),
+  disabled: boolean("disabled").notNull().default(false),
+  perMinute: integer("per_minute"),
+  perDay: integer("per_day"),
+  createdAt: epochMs("created_at").notNull(),
+});
+
+/** Tokens minted by the CLI (for `token list`) and revocations by jti (also of tokens minted elsewhere). */
+export const tokens = pgTable(
+  "tokens",
+  {
+    jti: text("jti").primaryKey(),
+    userId: text("user_id").notNull(),
+    issuedAt: epochMs("issued_at").notNull(),
+    expiresAt: epochMs("expires_at").notNull(),
+    revokedAt: epochMs("revoked_at"),
+  },
+  (t) => [index("tokens_user_idx").on(t.userId)],
+);
+
+/**
+ * Audit log of every live request, and the meter: rows with counted = 1 are the admitted
+ * requests that consume the user's windows. A refunded (5xx) request keeps its row with counted = 0.
+ */
+export const requestLog = pgTable(
+  "request_log",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    requestId: text("request_id").notNull(),
+    userId: text("user_id"),
+    ts: epochMs("ts").notNull(),
+    status: integer("status"),
+    durationMs: doublePrecision("duration_ms"),
+    counted: integer("counted").notNull().default(0),
+    code: text("code"),
+    params: text("params").notNull().default(""),
+    /** The server process that admitted the request (src/metering/boot.ts); see db/schema.ts. */
+    bootId: text("boot_id"),
+  },
+  (t) => [
+    index("request_log_meter_idx").on(t.userId, t.counted, t.ts),
+    index("request_log_open_idx").on(t.bootId).where(sql`status IS NULL AND counted = 1`),
+    index("request_log_ts_idx").on(t.ts),
+  ],
+);
+
+/** Unauthenticated and invalid-token requests, counted per UTC minute and error code (DECISIONS §6). */
+export const unauthenticatedCounts = pgTable(
+  "unauthenticated_counts",
+  {
+    /** Epoch ms of the start of the UTC minute. */
+    minute: epochMs("minute").notNull(),
+    code: text("code").notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.minute, t.code] })],
+);
+
+/** Admitted requests per user and UTC day, kept in the same transaction as request_log. */
+export const usageDays = pgTable(
+  "usage_days",
+  {
+    userId: text("user_id").notNull(),
+    /** Epoch ms of the UTC midnight that starts the day. */
+    day: epochMs("day").notNull(),
+    admitted: integer("admitted").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day] })],
+);
+
+/** Dashboard sign-ins: an identity-provider account (issuer, subject) mapped to the API user. */
+export const identities = pgTable(
+  "identities",
+  {
+    issuer: text("issuer").notNull(),
+    subject: text("subject").notNull(),
+    userId: text("user_id").notNull(),
+    name: text("name"),
+    createdAt: epochMs("created_at").notNull(),
+    lastSignInAt: epochMs("last_sign_in_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.issuer, t.subject] }), index("identities_user_idx").on(t.userId)],
+);
+
+/** Dashboard sessions, server-side; only the SHA-256 of the cookie's id is stored. */
+export const sessions = pgTable(
+  "sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    userId: text("user_id").notNull(),
+    issuer: text("issuer").notNull(),
+    csrf: text("csrf").notNull(),
+    createdAt: epochMs("created_at").notNull(),
+    lastSeenAt: epochMs("last_seen_at").notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_seen_idx").on(t.lastSeenAt)],
+);
