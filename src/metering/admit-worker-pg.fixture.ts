@@ -1,0 +1,20 @@
+/**
+ * Child process for the PostgreSQL cross-process test: its own pool, waits for the common start
+ * instant, fires CALLS admits at once and prints how many were admitted.
+ * Usage: bun admit-worker-pg.fixture.ts URL USER PER_MINUTE PER_DAY CALLS START_AT_MS
+ */
+import { createPgPool } from "../../db/pg/open.ts";
+import { systemClock } from "../clock.ts";
+import { createPgLimiter } from "./limiter-pg.ts";
+
+const [url, userId, perMinute, perDay, calls, startAt] = process.argv.slice(2);
+const sql = createPgPool(url!, { poolSize: 5 });
+const limiter = createPgLimiter(sql, systemClock);
+const limits = { perMinute: Number(perMinute), perDay: Number(perDay) };
+await sql`SELECT 1`; // connected before the start instant
+await Bun.sleep(Math.max(0, Number(startAt) - Date.now()));
+const results = await Promise.all(
+  Array.from({ length: Number(calls) }, (_, i) => limiter.admit({ userId: userId!, limits, requestId: `${process.pid}-${i}`, params: {} })),
+);
+await sql.close();
+console.log(JSON.stringify({ admitted: results.filter((r) => r.ok).length }));

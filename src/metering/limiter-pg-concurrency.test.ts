@@ -1,0 +1,137 @@
+/**
+ * Exactness of the PostgreSQL meter when several instances share the database (DECISIONS §9):
+ * bursts of one user through separate pools and separate processes admit exactly the limits, a
+ * refund frees the slot, a lock held too long is a MeterBusyError, and the meter survives
+ * PostgreSQL being stopped and started again.
+ */
+import { test, expect, beforeAll, afterAll, beforeEach } from "bun:test";
+import { join } from "node:path";
+import { startPostgres, type TestDatabase } from "../../test/support/postgres.ts";
+import { openPg, createPgPool, type OpenedPg } from "../../db/pg/open.ts";
+import { systemClock, TestClock } from "../clock.ts";
+import { MeterBusyError } from "./limiter.ts";
+import { createPgLimiter, MeterUnavailableError } from "./limiter-pg.ts";
+
+const WORKER = join(import.meta.dir, "admit-worker-pg.fixture.ts");
+let pgdb: TestDatabase;
+let opened: OpenedPg;
+beforeAll(async () => {
+  pgdb = await startPostgres();
+  opened = await openPg(pgdb.url);
+});
+afterAll(async () => {
+  await opened?.close();
+  await pgdb?.stop();
+});
+beforeEach(async () => {
+  await opened.sql`TRUNCATE request_log, usage_days`;
+});
+
+const meterRows = async (user: string) => {
+  const [r] = await opened.sql`SELECT count(*)::int AS total, coalesce(sum(counted), 0)::int AS counted,
+      count(*) FILTER (WHERE status = 429)::int AS denied,
+      (SELECT coalesce(sum(admitted), 0)::int FROM usage_days WHERE user_id = ${user}) AS day
+    FROM request_log WHERE user_id = ${user}`;
+  return r as { total: number; counted: number; denied: number; day: number };
+};
+
+/** 200 admits of one user at once, half through each of two pools (two instances). */
+async function burstOverTwoPools(limits: { perMinute: number; perDay: number }) {
+  const pools = [createPgPool(pgdb.url, { poolSize: 10 }), createPgPool(pgdb.url, { poolSize: 10 })];
+  try {
+    const limiters = pools.map((p) => createPgLimiter(p, systemClock));
+    await Promise.all(pools.map((p) => p`SELECT 1`));
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => limiters[i % 2]!.admit({ userId: "racer", limits, requestId: `b${i}`, params: {} })),
+    );
+    return results.filter((r) => r.ok).length;
+  } finally {
+    await Promise.all(pools.map((p) => p.close()));
+  }
+}
+
+test("200 concurrent admits over two pools with 10/minute admit exactly 10, all 200 audited", async () => {
+  expect(await burstOverTwoPools({ perMinute: 10, perDay: 1000 })).toBe(10);
+  expect(await meterRows("racer")).toEqual({ total: 200, counted: 10, denied: 190, day: 10 });
+});
+
+test("the daily quota is exact under the same burst: 25/day with 1000/minute admits 25", async () => {
+  expect(await burstOverTwoPools({ perMinute: 1000, perDay: 25 })).toBe(25);
+  expect(await meterRows("racer")).toEqual({ total: 200, counted: 25, denied: 175, day: 25 });
+});
+
+test("3 processes x 70 concurrent admits with 10/minute admit exactly 10", async () => {
+  const startAt = Date.now() + 1500;
+  const children = Array.from({ length: 3 }, () =>
+    Bun.spawn([process.execPath, WORKER, pgdb.url, "racer", "10", "1000", "70", String(startAt)], { stdout: "pipe", stderr: "pipe" }),
+  );
+  const admitted = await Promise.all(
+    children.map(async (c) => {
+      const [out, err, code] = await Promise.all([new Response(c.stdout).text(), new Response(c.stderr).text(), c.exited]);
+      if (code !== 0) throw new Error(`worker failed (${code}): ${err}`);
+      return (JSON.parse(out.trim()) as { admitted: number }).admitted;
+    }),
+  );
+  expect(admitted.reduce((a, b) => a + b, 0)).toBe(10);
+  expect(await meterRows("racer")).toEqual({ total: 210, counted: 10, denied: 200, day: 10 });
+});
+
+test("a refund frees the slot: the next burst admits exactly one more", async () => {
+  const limiter = createPgLimiter(opened.sql, systemClock);
+  const limits = { perMinute: 3, perDay: 1000 };
+  const first = await Promise.all(Array.from({ length: 20 }, (_, i) => limiter.admit({ userId: "racer", limits, requestId: `a${i}`, params: {} })));
+  const ok = first.filter((r) => r.ok);
+  expect(ok.length).toBe(3);
+  await limiter.finish(ok[0]!.logId, 503, 1);
+  await limiter.finish(ok[0]!.logId, 503, 1); // a second refund of the same row gives nothing more
+  const second = await Promise.all(Array.from({ length: 20 }, (_, i) => limiter.admit({ userId: "racer", limits, requestId: `b${i}`, params: {} })));
+  expect(second.filter((r) => r.ok).length).toBe(1);
+  expect(await meterRows("racer")).toMatchObject({ total: 40, counted: 3, day: 3 });
+});
+
+test("a user's meter locked beyond the statement timeout is MeterBusyError; other users are not held up", async () => {
+  const pool = createPgPool(pgdb.url, { poolSize: 2, statementTimeoutMs: 300 });
+  const limiter = createPgLimiter(pool, new TestClock(Date.now()));
+  const holder = await opened.sql.reserve();
+  try {
+    await holder`BEGIN`;
+    await holder`SELECT pg_advisory_xact_lock(hashtextextended(${"stuck"}, 0))`;
+    const t0 = performance.now();
+    await expect(limiter.admit({ userId: "stuck", limits: { perMinute: 5, perDay: 5 }, requestId: "s1", params: {} })).rejects.toBeInstanceOf(MeterBusyError);
+    expect(performance.now() - t0).toBeLessThan(2_000);
+    expect((await limiter.admit({ userId: "free", limits: { perMinute: 5, perDay: 5 }, requestId: "f1", params: {} })).ok).toBe(true);
+    await holder`COMMIT`;
+    expect((await limiter.admit({ userId: "stuck", limits: { perMinute: 5, perDay: 5 }, requestId: "s2", params: {} })).ok).toBe(true);
+  } finally {
+    holder.release();
+    await pool.close();
+  }
+});
+
+test("PostgreSQL stopped: admits fail fast with MeterUnavailableError; started again: the same pool recovers, windows kept", async () => {
+  const pool = createPgPool(pgdb.url, { poolSize: 4, connectTimeoutS: 2 });
+  const limiter = createPgLimiter(pool, systemClock);
+  const limits = { perMinute: 2, perDay: 100 };
+  try {
+    expect((await limiter.admit({ userId: "racer", limits, requestId: "before", params: {} })).ok).toBe(true);
+    await pgdb.server.stop();
+    const t0 = performance.now();
+    const down = await Promise.allSettled(Array.from({ length: 5 }, (_, i) => limiter.admit({ userId: "racer", limits, requestId: `down${i}`, params: {} })));
+    expect(down.every((r) => r.status === "rejected" && r.reason instanceof MeterUnavailableError)).toBe(true);
+    expect(performance.now() - t0).toBeLessThan(5_000);
+    await pgdb.server.start();
+    let back: Awaited<ReturnType<typeof limiter.admit>> | undefined;
+    for (let i = 0; i < 20 && !back; i++) {
+      back = await limiter.admit({ userId: "racer", limits, requestId: `after${i}`, params: {} }).catch(() => undefined);
+      if (!back) await Bun.sleep(100);
+    }
+    expect(back?.ok).toBe(true);
+    // The window from before the outage is still there: the third admit is refused.
+    expect(await limiter.admit({ userId: "racer", limits, requestId: "third", params: {} })).toMatchObject({ ok: false, code: "RATE_LIMITED" });
+  } finally {
+    if (!pgdb.server.running) await pgdb.server.start();
+    await pool.close();
+  }
+  // The test's own pool lost its connections in the outage too; it must work again.
+  await opened.sql`SELECT 1`;
+});
