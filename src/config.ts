@@ -51,6 +51,8 @@ export const CONFIG_SCHEMA = z.object({
   dev: boolish.default(false),
   /** The development identity provider's port (default: the service's port + 1). */
   devIdpPort: intFrom("dev idp port", 0, 65535).optional(),
+  /** Who may read /metrics: addresses and CIDR blocks, or `*`; loopback by default. */
+  metricsAllow: list.default(["127.0.0.1", "::1"]),
 });
 
 export type Config = z.infer<typeof CONFIG_SCHEMA>;

@@ -30,6 +30,7 @@ const OPTIONS = {
   "oidc-client-secret": { type: "string" },
   dev: { type: "boolean" },
   "dev-idp-port": { type: "string" },
+  "metrics-allow": { type: "string" },
   // commands
   universe: { type: "string" },
   interval: { type: "string" },
@@ -109,6 +110,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     oidcClientSecret: v["oidc-client-secret"],
     dev: v.dev ? true : undefined,
     devIdpPort: v["dev-idp-port"],
+    metricsAllow: v["metrics-allow"],
   };
   let config: Config;
   try {

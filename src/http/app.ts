@@ -12,12 +12,14 @@ import { describe, handleChart, toHttpError } from "./routes/chart.ts";
 import { handleDemo } from "./routes/demo.ts";
 import { handleDocs, handleOpenApi } from "./routes/docs.ts";
 import { handleHealth } from "./routes/health.ts";
+import { handleMetrics } from "./routes/metrics.ts";
 
 export const LIVE_PATH = "/v1/graph-stats/chart";
 export const DEMO_PATH = "/v1/demo/chart";
 export const HEALTH_PATH = "/health";
 export const OPENAPI_PATH = "/openapi.json";
 export const DOCS_PATH = "/docs";
+export const METRICS_PATH = "/metrics";
 
 type Handler = (request: Request, state: RequestState) => Response | Promise<Response>;
 
@@ -46,7 +48,13 @@ export function createApp(deps: AppDeps) {
       request.method === "HEAD",
     );
 
+  // Metrics label routes, never raw paths: an unknown path must not become a series of its own.
+  const KNOWN = new Set([HEALTH_PATH, DEMO_PATH, LIVE_PATH, OPENAPI_PATH, DOCS_PATH, METRICS_PATH, ...(deps.dashboard ?? []).map((r) => r.path)]);
+  const routeLabel = (path: string) =>
+    KNOWN.has(path) ? path : path.startsWith("/dashboard/api/tokens/") ? "/dashboard/api/tokens/:jti/revoke" : "unmatched";
+
   const logRequest = (request: Request, state: RequestState, status: number) => {
+    deps.metrics?.request(routeLabel(state.path), status);
     deps.logger.request({
       request_id: state.requestId,
       method: request.method,
@@ -125,6 +133,9 @@ export function createApp(deps: AppDeps) {
     .get(LIVE_PATH, wrap(liveCors, (req, st) => handleChart(deps, req, st)))
     .get(OPENAPI_PATH, wrap(publicCors, (req, st) => handleOpenApi(deps, req, st)))
     .get(DOCS_PATH, wrap(publicCors, (req, st) => handleDocs(deps, req, st)))
+    .get(METRICS_PATH, ({ request, path, server }) =>
+      wrap(sameOrigin, (req, st) => handleMetrics(deps, req, st, server?.requestIP(request)?.address ?? null))({ request, path }),
+    )
     .options(HEALTH_PATH, preflight(publicCors))
     .options(DEMO_PATH, preflight(publicCors))
     .options(LIVE_PATH, preflight(liveCors))
@@ -135,6 +146,7 @@ export function createApp(deps: AppDeps) {
     .all(LIVE_PATH, notAllowed(liveCors))
     .all(OPENAPI_PATH, notAllowed(publicCors))
     .all(DOCS_PATH, notAllowed(publicCors))
+    .all(METRICS_PATH, notAllowed(sameOrigin))
     // Everything else is a 404 envelope, answered by a route of its own rather than an onError
     // hook: a global error hook makes Elysia wrap every handler (measured: ~30% of /health's CPU).
     .all("/*", wrap(publicCors, (request, state) =>

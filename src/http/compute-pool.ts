@@ -57,6 +57,8 @@ export interface ComputePool {
   readonly size: number;
   /** Computations started so far (for tests and diagnostics). */
   started(): number;
+  /** Slices of work waiting for a thread (/metrics). */
+  queued(): number;
   /**
    * computeChart on the source's series, serialised; rejects with its ChartError, or an Error when
    * a thread failed. `user` is whose request it is, for fair scheduling ("" for unmetered work).
@@ -211,6 +213,7 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
     return {
       size: 0,
       started: () => started,
+      queued: () => 0,
       compute: async (source, params) => {
         started++;
         return inlineCompute(inputOf(source, params), params);
@@ -224,6 +227,7 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
       return threads.length;
     },
     started: () => started,
+    queued: () => queue.length,
     compute(source, params, user = "") {
       if (stopped) return Promise.reject(new Error("compute threads stopped"));
       started++;

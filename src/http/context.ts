@@ -9,6 +9,7 @@ import type { DemoService } from "./demo-service.ts";
 import type { AuthGate } from "./auth-gate.ts";
 import type { Limiter } from "../metering/limiter.ts";
 import type { DashboardRoute } from "../dashboard/routes.ts";
+import type { Metrics } from "./metrics.ts";
 
 export interface AppDeps {
   clock: Clock;
@@ -26,6 +27,10 @@ export interface AppDeps {
   checkDatabase(): boolean;
   /** True once shutdown began: new requests get 503. */
   isShuttingDown(): boolean;
+  /** Prometheus metrics (/metrics); absent in tests that do not need them. */
+  metrics?: Metrics;
+  /** Who may read /metrics (client address → allowed). */
+  metricsAllowed?: (ip: string | null) => boolean;
   /** The dashboard's pages and actions (src/dashboard); none in tests that do not need them. */
   dashboard?: DashboardRoute[];
 }

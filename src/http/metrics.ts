@@ -40,7 +40,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
   gauge("graphstats_db_connections_in_use", "Database connections busy with a query", sources.dbConnectionsInUse);
 
   // One child per (route, status), kept: label lookup hashes its arguments on every call otherwise.
-  const children = new Map<string, Counter.Internal<"route" | "status">>();
+  const children = new Map<string, ReturnType<typeof requests.labels>>();
   return {
     request(route, status) {
       const key = `${route} ${status}`;

@@ -27,6 +27,7 @@ import { createSealer, deriveKey } from "../dashboard/sealed-cookie.ts";
 import { createSessionStore } from "../dashboard/session-store.ts";
 import { checkSignInConfig, defaultPublicUrl, setUpSignIn, type SignInSetup } from "../dashboard/sign-in.ts";
 import { loadWebAssets } from "../dashboard/web-assets.ts";
+import { createMetrics, metricsAllowList } from "./metrics.ts";
 
 export const VERSION: string = pkg.version;
 
@@ -80,6 +81,7 @@ export function startServer(config: Config, logger: Logger, options: StartOption
   reconcileAtStart(sqlite, bootId, clock, logger);
   const compute = startComputePool(config.computeThreads, logger);
   const health = sqlite.query("SELECT 1 AS ok");
+  const chart = new ChartService(sqlite, compute, config.db, { costBudget: config.costBudget, cacheBytes: config.cacheMb * 2 ** 20 });
   const deps: AppDeps = {
     clock,
     logger,
@@ -97,11 +99,17 @@ export function startServer(config: Config, logger: Logger, options: StartOption
       defaults: { perMinute: config.ratePerMinute, perDay: config.ratePerDay },
     }),
     limiter: createLimiter(sqlite, clock, bootId),
-    chart: new ChartService(sqlite, compute, config.db, { costBudget: config.costBudget, cacheBytes: config.cacheMb * 2 ** 20 }),
+    chart,
     demo: new DemoService(compute, SAMPLE_END_DATE),
     // The file must still be the one we opened (deleted or replaced → writes would be lost) and answer.
     checkDatabase: reuseHealthy(() => databaseIdentity(config.db) === fileIdentity && (health.get() as { ok: number } | null)?.ok === 1),
     isShuttingDown: () => shuttingDown,
+    metrics: createMetrics({
+      computeQueueDepth: () => compute.queued(),
+      cacheBytes: () => chart.cacheBytes(),
+      dbConnectionsInUse: () => (sqlite.inTransaction ? 1 : 0),
+    }),
+    metricsAllowed: metricsAllowList(config.metricsAllow),
     ...options.override,
   };
   let port = config.port;

@@ -53,7 +53,7 @@ function build(db: Database, symbols: string[], source: Interval, wanted: Interv
   const offsetOf = new Map<number, number>();
   for (const s of symbols) {
     const buckets: number[] = [];
-    for (const [t, off] of rows.values(s, source)) {
+    for (const [t, off] of rows.values(s, source) as [number, number][]) {
       const b = source === wanted ? t : bucketStart(t, off, wanted);
       if (buckets.length > 0 && buckets[buckets.length - 1] === b) continue;
       buckets.push(b);

@@ -49,6 +49,7 @@ export async function handleChart(deps: AppDeps, request: Request, state: Reques
     const admission = deps.limiter.admit({ userId: user.id, limits: user.limits, requestId: state.requestId, params: auditParams });
     logId = admission.logId;
     rlHeaders = rateLimitHeaders(admission.state);
+    deps.metrics?.decision(admission.ok ? "admitted" : admission.code);
     if (!admission.ok) {
       deps.limiter.finish(admission.logId, 429, performance.now() - state.start);
       logId = null;
@@ -58,6 +59,7 @@ export async function handleChart(deps: AppDeps, request: Request, state: Reques
     const t0 = performance.now();
     const outcome = await deps.chart.compute(prepared);
     const computeMs = Math.round((performance.now() - t0) * 1000) / 1000;
+    deps.metrics?.computed(computeMs);
     const meta = baseMeta(deps.clock.now(), state.requestId, {
       // The effective as-of: the date of the bar actually used when the caller gave none.
       params: parsed.params.asof === null ? { ...parsed.params, asof: outcome.diagnostics.last_asof.slice(0, 10) } : parsed.params,

@@ -44,7 +44,7 @@ describe("GET /docs", () => {
       const post = await fetch(h.base + path, { method: "POST" });
       expect(post.status).toBe(405);
       expect(post.headers.get("allow")).toBe("GET");
-      expect((await post.json()).errors[0].code).toBe("METHOD_NOT_ALLOWED");
+      expect(((await post.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe("METHOD_NOT_ALLOWED");
     }
   });
 });
