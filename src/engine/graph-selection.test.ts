@@ -7,7 +7,9 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { correlationMatrix } from "./correlation.ts";
 import { factorReturns, mulberry32 } from "./fixtures/random-returns.ts";
-import { buildGraph, kruskalPairs } from "./graph.ts";
+import { knnReference } from "../../test/reference/knn.ts";
+import { kruskalPairs } from "../../test/reference/kruskal.ts";
+import { buildGraph } from "./graph.ts";
 
 /** Symmetric n×n matrix, unit diagonal, entries drawn from `levels` distinct values (with both signs). */
 function tiedCorr(n: number, seed: number, levels: number): Float64Array {
@@ -25,21 +27,6 @@ function tiedCorr(n: number, seed: number, levels: number): Float64Array {
 
 function edgeKeys(src: Int32Array, dst: Int32Array): string[] {
   return Array.from(src, (s, e) => `${s}-${dst[e]}`);
-}
-
-/** Reference knn: full stable sort of each row by |rho| descending, ties by lower index. */
-function knnReference(corr: Float64Array, n: number, k: number): string[] {
-  const keep = new Set<string>();
-  for (let i = 0; i < n; i++) {
-    const others = Array.from({ length: n }, (_, j) => j).filter((j) => j !== i);
-    others.sort((a, b) => Math.abs(corr[i * n + b]) - Math.abs(corr[i * n + a]) || a - b);
-    for (const j of others.slice(0, Math.min(k, n - 1))) keep.add(`${Math.min(i, j)}-${Math.max(i, j)}`);
-  }
-  return [...keep].sort((a, b) => {
-    const [ai, aj] = a.split("-").map(Number);
-    const [bi, bj] = b.split("-").map(Number);
-    return ai - bi || aj - bj;
-  });
 }
 
 describe("graph builders against references", () => {

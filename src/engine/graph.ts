@@ -149,7 +149,7 @@ function edgeLess(da: number, a: number, b: number, dc: number, c: number, e: nu
  * strict total order (d, i, j), i < j. Under a strict total order the MST is unique, so this is
  * exactly networkx's minimum_spanning_tree (Kruskal over a stable sort of the (i < j) edge list)
  * including under ties. Hand-written because sorting all n(n-1)/2 edges dominated the MST graph
- * stage in bench/engine.bench.ts. kruskalPairs below is the reference the tests compare with.
+ * stage in bench/engine.bench.ts. test/reference/kruskal.ts is the reference the tests compare with.
  */
 export function mstPairs(corr: Float64Array, n: number): number[] {
   const inTree = new Uint8Array(n);
@@ -178,45 +178,6 @@ export function mstPairs(corr: Float64Array, n: number): number[] {
     pairs.push(p < next ? p : next, p < next ? next : p);
     inTree[next] = 1;
     u = next;
-  }
-  return pairs;
-}
-
-/**
- * Kruskal on d, candidate edges in (i < j) order and a stable sort: the same tie rule as
- * networkx's minimum_spanning_tree on a graph whose edges were added in that order. Reference
- * implementation for tests of mstPairs.
- */
-export function kruskalPairs(corr: Float64Array, n: number): number[] {
-
-  const m = (n * (n - 1)) / 2;
-  const ei = new Int32Array(m);
-  const ej = new Int32Array(m);
-  const ed = new Float64Array(m);
-  let e = 0;
-  for (let i = 0; i < n; i++)
-    for (let j = i + 1; j < n; j++) {
-      ei[e] = i;
-      ej[e] = j;
-      ed[e] = edgeLength(Math.abs(corr[i * n + j]));
-      e++;
-    }
-  const order = Array.from({ length: m }, (_, q) => q).sort((a, b) => ed[a] - ed[b] || a - b);
-  const parent = Int32Array.from({ length: n }, (_, v) => v);
-  const find = (v: number): number => {
-    while (parent[v] !== v) {
-      parent[v] = parent[parent[v]];
-      v = parent[v];
-    }
-    return v;
-  };
-  const pairs: number[] = [];
-  for (let q = 0; q < m && pairs.length < 2 * (n - 1); q++) {
-    const a = find(ei[order[q]]);
-    const b = find(ej[order[q]]);
-    if (a === b) continue;
-    parent[a] = b;
-    pairs.push(ei[order[q]], ej[order[q]]);
   }
   return pairs;
 }
