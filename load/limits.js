@@ -1,22 +1,26 @@
 // Limiter exactness under load: many users, each with its own token, each sending bursts of concurrent
 // requests. Every VU is one user and sees all of that user's requests, so it can tell when the server
-// admitted more than the limits it announces in its own headers.
+// admitted more than the limits it announces in its own headers. With several instances sharing one
+// store (BASE_URLS), every burst is spread over all of them, so the verdicts judge the shared limiter.
 // k6 run -e BASE_URL=http://127.0.0.1:8080 -e TOKENS=/abs/tokens.json -e VUS=20 load/limits.js
+// k6 run -e BASE_URLS=http://127.0.0.1:8081,http://127.0.0.1:8082 -e TOKENS=/abs/tokens.json load/limits.js
 import http from 'k6/http';
 import { check, sleep } from 'k6';
 import exec from 'k6/execution';
 import { Counter, Trend } from 'k6/metrics';
-import { baseUrlFrom, intFrom } from './lib/env.js';
+import { intFrom } from './lib/env.js';
 import { checkEnvelope, errorCode } from './lib/envelope.js';
 import { checkCommonHeaders, checkRateLimitHeaders, headerValue, parseRateLimits } from './lib/headers.js';
 import { createLedger } from './lib/admission.js';
 import { NEVER, withDefaults } from './lib/options.js';
 import { summaryOutputs } from './lib/summary.js';
-import { checkTarget, loadTokens, problemRecorder, requireTokenSource, tokenForVu } from './lib/k6-support.js';
+import { baseUrlsFrom, burstInstances, instanceCounts, requireBurstCoversInstances } from './lib/targets.js';
+import { checkTargets, instanceCounters, loadTokens, problemRecorder, requireTokenSource, tokenForVu } from './lib/k6-support.js';
 
-const BASE = baseUrlFrom(__ENV);
+const URLS = baseUrlsFrom(__ENV);
 const VUS = intFrom(__ENV, 'VUS', 20);
-const BURST = intFrom(__ENV, 'BURST', 4);
+const BURST = intFrom(__ENV, 'BURST', Math.max(4, URLS.length));
+requireBurstCoversInstances(BURST, URLS.length);
 const BURSTS = intFrom(__ENV, 'BURSTS', 8);
 // 25 s apart, consecutive bursts land both inside and outside the previous burst's sliding minute.
 const PACE_S = intFrom(__ENV, 'PACE_S', 25);
@@ -33,12 +37,16 @@ const staleRemaining = new Counter('graphstats_stale_remaining');
 const wrongStatus = new Counter('graphstats_wrong_status');
 const recordHeaders = problemRecorder('graphstats_header_problems');
 const recordEnvelope = problemRecorder('graphstats_envelope_problems');
+const INSTANCE_KINDS = ['requests', 'admitted', 'rejected'];
+const perInstance = instanceCounters(URLS.length, INSTANCE_KINDS);
 
 /** @type {import('k6/options').Options} */
 export const options = withDefaults({
   scenarios: {
     limits: { executor: 'per-vu-iterations', vus: VUS, iterations: BURSTS, exec: 'limits', maxDuration: `${BURSTS * PACE_S + 120}s` },
   },
+  // A whole burst in flight at once, however it is split over hosts.
+  batch: Math.max(20, BURST),
   batchPerHost: BURST,
   thresholds: {
     graphstats_over_admitted: NEVER,
@@ -62,7 +70,7 @@ let firstBurstAt = 0;
 
 export function setup() {
   requireTokenSource(TOKENS, __ENV, VUS);
-  const target = checkTarget(BASE);
+  const target = checkTargets(URLS);
   return { runId: `limits${Date.now()}`, version: target.version };
 }
 
@@ -90,11 +98,10 @@ export function limits(ctx) {
   const due = firstBurstAt + exec.vu.iterationInScenario * PACE_S * 1000;
   if (due > Date.now()) sleep((due - Date.now()) / 1000);
 
-  const request = { method: 'GET', url: `${BASE}/v1/graph-stats/chart?${QUERY}`,
-    params: { headers: { Authorization: `Bearer ${me.token}` }, tags: { name: 'GET /v1/graph-stats/chart' } } };
-  /** @type {typeof request[]} */
-  const batch = [];
-  for (let i = 0; i < BURST; i += 1) batch.push(request);
+  const params = { headers: { Authorization: `Bearer ${me.token}` }, tags: { name: 'GET /v1/graph-stats/chart' } };
+  // Consecutive instances per request, shifted by VU and burst so the remainder does not always fall on the first.
+  const targets = burstInstances(URLS.length, BURST, vu + exec.vu.iterationInScenario);
+  const batch = targets.map((i) => ({ method: 'GET', url: `${URLS[i]}/v1/graph-stats/chart?${QUERY}`, params }));
   const startMs = Date.now();
   const responses = http.batch(batch);
   const endMs = Date.now();
@@ -103,7 +110,9 @@ export function limits(ctx) {
   const observations = [];
   let perMinute = null;
   let perDay = null;
-  for (const res of responses) {
+  for (let r = 0; r < responses.length; r += 1) {
+    const res = responses[r];
+    perInstance.add(targets[r], 'requests');
     const ok = res.status === 200 || res.status === 429;
     wrongStatus.add(ok ? 0 : 1, { status: String(res.status) });
     check(res, { 'status is 200 or 429': () => ok });
@@ -115,6 +124,7 @@ export function limits(ctx) {
     if (lim.limit !== null) perMinute = lim.limit;
     if (lim.dailyLimit !== null) perDay = lim.dailyLimit;
     (res.status === 200 ? admitted : rejected).add(1);
+    perInstance.add(targets[r], res.status === 200 ? 'admitted' : 'rejected');
     observations.push({ startMs, endMs, status: res.status, code, remaining: lim.remaining, dailyRemaining: lim.dailyRemaining });
   }
   if (observations.length === 0 || perMinute === null || perDay === null) return;
@@ -133,6 +143,6 @@ export function limits(ctx) {
 
 /** @param {any} data */
 export function handleSummary(data) {
-  return summaryOutputs(data, { script: 'limits', baseUrl: BASE,
+  return summaryOutputs(data, { script: 'limits', baseUrl: URLS.join(','), instances: instanceCounts(data, URLS, INSTANCE_KINDS),
     extra: { users: VUS, burst: BURST, bursts_per_user: BURSTS, pace_s: PACE_S, query: QUERY } }, __ENV);
 }

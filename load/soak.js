@@ -1,19 +1,22 @@
 // Mixed realistic traffic for a long time: the public demo and health endpoints at a steady rate, plus
 // live users that call the metered endpoint at the pace their limits allow and honour Retry-After.
+// With several instances (BASE_URLS) each VU sends its requests round-robin over all of them.
 // k6 run -e BASE_URL=http://127.0.0.1:8080 -e TOKENS=/abs/tokens.json -e DURATION=30m load/soak.js
+// k6 run -e BASE_URLS=http://127.0.0.1:8081,http://127.0.0.1:8082 -e TOKENS=/abs/tokens.json load/soak.js
 import http from 'k6/http';
 import { check, sleep } from 'k6';
 import exec from 'k6/execution';
 import { Trend } from 'k6/metrics';
-import { baseUrlFrom, durationFrom, durationSeconds, flagFrom, intFrom, numberFrom } from './lib/env.js';
+import { durationFrom, durationSeconds, flagFrom, intFrom, numberFrom } from './lib/env.js';
 import { checkEnvelope, errorCode } from './lib/envelope.js';
 import { checkCommonHeaders, checkRateLimitHeaders, parseRateLimits } from './lib/headers.js';
 import { createGrowthTracker } from './lib/growth.js';
 import { NEVER, latency, withDefaults } from './lib/options.js';
 import { p95Growth, summaryOutputs } from './lib/summary.js';
-import { checkTarget, loadTokens, problemRecorder, requireTokenSource, tokenForVu } from './lib/k6-support.js';
+import { baseUrlsFrom, createRotation, instanceCounts } from './lib/targets.js';
+import { checkTargets, instanceCounters, loadTokens, problemRecorder, requireTokenSource, tokenForVu } from './lib/k6-support.js';
 
-const BASE = baseUrlFrom(__ENV);
+const URLS = baseUrlsFrom(__ENV);
 const DURATION = durationFrom(__ENV, 'DURATION', '15m');
 const DURATION_MS = durationSeconds(DURATION) * 1000;
 const DEMO_RATE = intFrom(__ENV, 'DEMO_RATE', 20);
@@ -34,6 +37,8 @@ const early = new Trend('graphstats_latency_early', true);
 const late = new Trend('graphstats_latency_late', true);
 const growth = new Trend('graphstats_latency_growth');
 const record = problemRecorder('graphstats_soak_problems');
+const INSTANCE_KINDS = ['requests', 'errors'];
+const perInstance = instanceCounters(URLS.length, INSTANCE_KINDS);
 
 /**
  * @param {number} rate
@@ -65,11 +70,27 @@ http.setResponseCallback(http.expectedStatuses(200, 429));
 const tracker = createGrowthTracker({ bucketMs: 60000, warmupMs: 60000, floorMs: numberFrom(__ENV, 'GROWTH_FLOOR_MS', 10) });
 /** @type {{ user: string, token: string } | null} */
 let me = null;
+/** @type {{ next(): number } | null} */
+let rotation = null;
+
+/**
+ * GET `path` on the next instance of this VU's rotation, counted per instance (errors: 5xx or no answer).
+ * @param {string} path
+ * @param {import('k6/http').RefinedParams<any>} params
+ */
+function get(path, params) {
+  if (rotation === null) rotation = createRotation(URLS.length, exec.vu.idInTest);
+  const i = rotation.next();
+  const res = http.get(`${URLS[i]}${path}`, params);
+  perInstance.add(i, 'requests');
+  perInstance.add(i, 'errors', res.status === 0 || res.status >= 500 ? 1 : 0);
+  return res;
+}
 
 export function setup() {
   // Soak VUs of all scenarios draw tokens by VU id; a user shared by two VUs only means more 429s.
   requireTokenSource(TOKENS, __ENV, 1);
-  checkTarget(BASE);
+  checkTargets(URLS);
   return { runId: `soak${Date.now()}` };
 }
 
@@ -88,13 +109,13 @@ function observe(res) {
 }
 
 export function demo() {
-  const res = http.get(`${BASE}/v1/demo/chart`, { tags: { name: 'GET /v1/demo/chart' } });
+  const res = get('/v1/demo/chart', { tags: { name: 'GET /v1/demo/chart' } });
   observe(res);
   if (check(res, { 'demo is 200': (r) => r.status === 200 })) record('demo', checkEnvelope(res.body, { success: true, stocks: true }));
 }
 
 export function health() {
-  const res = http.get(`${BASE}/health`, { tags: { name: 'GET /health' } });
+  const res = get('/health', { tags: { name: 'GET /health' } });
   observe(res);
   if (check(res, { 'health is 200': (r) => r.status === 200 })) record('health', checkEnvelope(res.body, { success: true }));
 }
@@ -107,7 +128,7 @@ export function live(ctx) {
     sleep(Math.random() * 5);
   }
   const query = QUERIES[Math.floor(Math.random() * QUERIES.length)];
-  const res = http.get(`${BASE}/v1/graph-stats/chart?${query}`, { headers: { Authorization: `Bearer ${me.token}` }, tags: { name: 'GET /v1/graph-stats/chart' } });
+  const res = get(`/v1/graph-stats/chart?${query}`, { headers: { Authorization: `Bearer ${me.token}` }, tags: { name: 'GET /v1/graph-stats/chart' } });
   observe(res);
   const ok = check(res, { 'live is 200 or 429': (r) => r.status === 200 || r.status === 429 });
   const lim = parseRateLimits(res.headers);
@@ -123,7 +144,7 @@ export function live(ctx) {
 
 /** @param {any} data */
 export function handleSummary(data) {
-  return summaryOutputs(data, { script: 'soak', baseUrl: BASE, extra: {
+  return summaryOutputs(data, { script: 'soak', baseUrl: URLS.join(','), instances: instanceCounts(data, URLS, INSTANCE_KINDS), extra: {
     duration: DURATION, demo_rate_per_s: DEMO_RATE, live_users: LIVE_USERS,
     p95_growth_late_over_early: p95Growth(data, 'graphstats_latency_early', 'graphstats_latency_late'),
   } }, __ENV);

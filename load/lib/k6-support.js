@@ -9,6 +9,7 @@ import { checkEnvelope, parseBody } from './envelope.js';
 import { problemKind } from './headers.js';
 import { isAbsolutePath, parseTokenList, requireTokens } from './tokens.js';
 import { mintServiceToken } from './jwt.js';
+import { instanceMetric } from './targets.js';
 
 /** HMAC and base64url from k6's own modules, for lib/jwt.js. @type {import('./jwt.js').Signer} */
 export const k6Signer = {
@@ -34,6 +35,51 @@ export function checkTarget(baseUrl) {
     throw new Error(`target ${baseUrl} does not look like graph-stats: /health ${problems.join('; ') || 'status is not ok'}`);
   }
   return { version: typeof data.version === 'string' ? data.version : null };
+}
+
+/**
+ * `checkTarget` for every URL of `BASE_URLS`; fails naming each instance that is not ready, so one
+ * instance down is not mistaken for the whole deployment (or missed because the others answer).
+ * @param {string[]} urls
+ * @returns {{ version: string | null }} the first instance's version
+ */
+export function checkTargets(urls) {
+  /** @type {string[]} */
+  const down = [];
+  /** @type {(string | null)[]} */
+  const versions = [];
+  for (const url of urls) {
+    try {
+      versions.push(checkTarget(url).version);
+    } catch (err) {
+      down.push(String(err instanceof Error ? err.message : err));
+    }
+  }
+  if (down.length > 0) {
+    throw new Error(urls.length === 1 ? down[0] : `${down.length} of ${urls.length} instances are not ready:\n  ${down.join('\n  ')}`);
+  }
+  const distinct = versions.filter((v, i) => versions.indexOf(v) === i);
+  if (distinct.length > 1) console.warn(`the instances run different versions: ${urls.map((u, i) => `${u} ${versions[i]}`).join(', ')}`);
+  return { version: versions[0] };
+}
+
+/**
+ * Counters of each kind for each instance (see `instanceMetric`), created in the init context.
+ * @param {number} instances
+ * @param {string[]} kinds
+ * @returns {{ add(index: number, kind: string, n?: number): void }}
+ */
+export function instanceCounters(instances, kinds) {
+  /** @type {Record<string, Counter>} */
+  const counters = {};
+  for (let i = 0; i < instances; i += 1) {
+    for (const kind of kinds) counters[instanceMetric(i, kind)] = new Counter(instanceMetric(i, kind));
+  }
+  return {
+    add(index, kind, n) {
+      counters[instanceMetric(index, kind)].add(n === undefined ? 1 : n);
+    },
+  };
 }
 
 /**

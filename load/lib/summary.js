@@ -5,13 +5,19 @@
  * @typedef {{ metrics: Record<string, SummaryMetric>, state?: { testRunDurationMs?: number } }} SummaryData
  */
 
+/**
+ * `baseUrl` is the URL, or the comma-separated list, the run targeted; `instances` the per-instance
+ * counts of a run over several URLs (lib/targets.js `instanceCounts`).
+ * @typedef {{ script: string, baseUrl: string, instances?: Record<string, string | number>[], extra?: Record<string, unknown> }} SummaryMeta
+ */
+
 /** Metrics copied into every summary besides the `graphstats_*` ones and those with thresholds. */
 const ALWAYS = ['http_reqs', 'http_req_duration', 'http_req_failed', 'checks', 'iterations', 'dropped_iterations'];
 
 /**
  * Condenses k6's end-of-test data into the graph-stats load summary.
  * @param {SummaryData} data
- * @param {{ script: string, baseUrl: string, extra?: Record<string, unknown> }} meta
+ * @param {SummaryMeta} meta
  */
 export function buildSummary(data, meta) {
   /** @type {{ metric: string, threshold: string, ok: boolean }[]} */
@@ -28,6 +34,7 @@ export function buildSummary(data, meta) {
   return {
     script: meta.script,
     base_url: meta.baseUrl,
+    instances: meta.instances || null,
     passed: failed.length === 0,
     failed_thresholds: failed.map((t) => `${t.metric}: ${t.threshold}`),
     duration_s: data.state && data.state.testRunDurationMs ? Math.round(data.state.testRunDurationMs / 100) / 10 : null,
@@ -49,6 +56,9 @@ export function summaryText(s) {
   if (d) lines.push(`  http_req_duration p95=${fmt(d['p(95)'])}ms p99=${fmt(d['p(99)'])}ms max=${fmt(d.max)}ms`);
   const r = s.metrics.http_reqs;
   if (r) lines.push(`  http_reqs ${r.count} (${fmt(r.rate)}/s)`);
+  for (const row of s.instances || []) {
+    lines.push(`  instance ${row.url}: ${Object.keys(row).filter((k) => k !== 'url').map((k) => `${k} ${row[k]}`).join(', ')}`);
+  }
   for (const key of Object.keys(s.extra)) lines.push(`  ${key}: ${JSON.stringify(s.extra[key])}`);
   return `${lines.join('\n')}\n`;
 }
@@ -80,7 +90,7 @@ export function summaryPath(script, env) {
  * The object `handleSummary` returns: the JSON file (at `summaryPath`) and the text on stdout, which
  * ends by naming the file.
  * @param {SummaryData} data
- * @param {{ script: string, baseUrl: string, extra?: Record<string, unknown> }} meta
+ * @param {SummaryMeta} meta
  * @param {Record<string, string | undefined>} env
  * @returns {Record<string, string>}
  */

@@ -36,6 +36,14 @@ describe("buildSummary", () => {
     expect(text).toContain("FAIL graphstats_over_admitted: count==0");
     expect(text).toContain("http_req_duration p95=7.50ms p99=20.00ms max=40.00ms");
     expect(text).toContain('users: 20');
+    expect(s.instances).toBeNull();
+  });
+  test("a run over several instances lists each with its counts, in the JSON and the text", () => {
+    const instances = [{ url: "http://a:1", requests: 12, admitted: 5 }, { url: "http://b:2", requests: 11, admitted: 4 }];
+    const multi = buildSummary(data, { script: "limits", baseUrl: "http://a:1,http://b:2", instances });
+    expect(multi.base_url).toBe("http://a:1,http://b:2");
+    expect(multi.instances).toEqual(instances);
+    expect(summaryText(multi)).toContain("  instance http://a:1: requests 12, admitted 5\n  instance http://b:2: requests 11, admitted 4\n");
   });
 });
 
