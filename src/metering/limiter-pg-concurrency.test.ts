@@ -2,15 +2,16 @@
  * Exactness of the PostgreSQL meter when several instances share the database (DECISIONS §9):
  * bursts of one user through separate pools and separate processes admit exactly the limits, a
  * refund frees the slot, a lock held too long is a MeterBusyError, and the meter survives
- * PostgreSQL being stopped and started again.
+ * PostgreSQL being stopped and started again, or refusing writes for a while.
  */
 import { test, expect, beforeAll, afterAll, beforeEach } from "bun:test";
+import { SQL } from "bun";
 import { join } from "node:path";
 import { startPostgres, type TestDatabase } from "../../test/support/postgres.ts";
 import { openPg, createPgPool, type OpenedPg } from "../../db/pg/open.ts";
 import { systemClock, TestClock } from "../clock.ts";
 import { MeterBusyError } from "./limiter.ts";
-import { createPgLimiter, MeterUnavailableError } from "./limiter-pg.ts";
+import { createPgLimiter, MeterStorageError, MeterUnavailableError } from "./limiter-pg.ts";
 
 const WORKER = join(import.meta.dir, "admit-worker-pg.fixture.ts");
 let pgdb: TestDatabase;
@@ -113,8 +114,11 @@ test("PostgreSQL stopped: admits fail fast with MeterUnavailableError; started a
   const limiter = createPgLimiter(pool, systemClock);
   const limits = { perMinute: 2, perDay: 100 };
   try {
-    expect((await limiter.admit({ userId: "racer", limits, requestId: "before", params: {} })).ok).toBe(true);
+    const before = await limiter.admit({ userId: "racer", limits, requestId: "before", params: {} });
+    expect(before.ok).toBe(true);
     await pgdb.server.stop();
+    // Answered with a 5xx while the database is down: the refund waits, the answer does not fail.
+    await limiter.finish(before.logId, 503, 1);
     const t0 = performance.now();
     const down = await Promise.allSettled(Array.from({ length: 5 }, (_, i) => limiter.admit({ userId: "racer", limits, requestId: `down${i}`, params: {} })));
     expect(down.every((r) => r.status === "rejected" && r.reason instanceof MeterUnavailableError)).toBe(true);
@@ -126,12 +130,46 @@ test("PostgreSQL stopped: admits fail fast with MeterUnavailableError; started a
       if (!back) await Bun.sleep(100);
     }
     expect(back?.ok).toBe(true);
-    // The window from before the outage is still there: the third admit is refused.
+    // The window from before the outage is still there (its refund not yet written): refused.
     expect(await limiter.admit({ userId: "racer", limits, requestId: "third", params: {} })).toMatchObject({ ok: false, code: "RATE_LIMITED" });
+    // flush() writes the waiting refund once; a second flush has nothing more to give back.
+    await limiter.flush();
+    await limiter.flush();
+    expect(await meterRows("racer")).toMatchObject({ counted: 1, day: 1 });
+    expect((await limiter.admit({ userId: "racer", limits, requestId: "freed", params: {} })).ok).toBe(true);
   } finally {
     if (!pgdb.server.running) await pgdb.server.start();
     await pool.close();
   }
   // The test's own pool lost its connections in the outage too; it must work again.
   await opened.sql`SELECT 1`;
+});
+
+test("a database refusing writes (read-only) is MeterStorageError and writeFailure(); outcomes wait and are written once it takes writes", async () => {
+  const admin = new SQL(pgdb.url.replace(/\/[^/]+$/, "/postgres"), { max: 1 });
+  const pool = createPgPool(pgdb.url, { poolSize: 1 });
+  const limiter = createPgLimiter(pool, systemClock);
+  const limits = { perMinute: 5, perDay: 100 };
+  try {
+    const first = await limiter.admit({ userId: "racer", limits, requestId: "rw", params: {} });
+    await admin.unsafe(`ALTER DATABASE "${pgdb.name}" SET default_transaction_read_only = on`);
+    await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${pgdb.name} AND pid <> pg_backend_pid()`;
+    const refused = await limiter.admit({ userId: "racer", limits, requestId: "ro", params: {} }).catch((e: unknown) => e);
+    // The first call after the terminate may see the dropped connection; the next one the read-only database.
+    const err = refused instanceof MeterStorageError ? refused : await limiter.admit({ userId: "racer", limits, requestId: "ro2", params: {} }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MeterStorageError);
+    expect(limiter.writeFailure()).toBe("database is read-only (25006)");
+    await limiter.finish(first.logId, 500, 1); // waits instead of failing the answer
+    await expect(limiter.flush()).rejects.toBeInstanceOf(MeterStorageError);
+
+    await admin.unsafe(`ALTER DATABASE "${pgdb.name}" RESET default_transaction_read_only`);
+    await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${pgdb.name} AND pid <> pg_backend_pid()`;
+    for (let i = 0; i < 10; i++) if (await limiter.flush().then(() => true, () => false)) break;
+    expect(limiter.writeFailure()).toBeNull();
+    expect(await meterRows("racer")).toMatchObject({ counted: 0, day: 0 });
+  } finally {
+    await admin.unsafe(`ALTER DATABASE "${pgdb.name}" RESET default_transaction_read_only`);
+    await admin.close();
+    await pool.close();
+  }
 });

@@ -122,6 +122,7 @@ function sqliteMeter(clock: TestClock): AsyncLimiter {
     finish: async (id, s, d, o) => l.finish(id, s, d, o),
     logUnmetered: async (e) => l.logUnmetered(e),
     flush: async () => l.flush(),
+    writeFailure: () => l.writeFailure(),
   };
 }
 

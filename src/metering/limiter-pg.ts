@@ -7,8 +7,8 @@
  * user's log order is commit order. The window arithmetic is windows.ts's decide(), unchanged.
  *
  * Every call is async (the request path never blocks the event loop on the database). A lock or
- * statement timeout becomes MeterBusyError, an unreachable database MeterUnavailableError (a
- * MeterBusyError too): both render as 503.
+ * statement timeout becomes MeterBusyError, an unreachable database MeterUnavailableError, storage
+ * refusing writes MeterStorageError (both MeterBusyErrors too): all render as 503.
  */
 import type { SQL } from "bun";
 import type { Clock } from "../clock.ts";
@@ -24,7 +24,10 @@ export interface AsyncLimiter {
   admit(req: AdmitRequest): Promise<AdmitResult>;
   finish(logId: number, status: number, durationMs: number, opts?: { refund?: boolean }): Promise<void>;
   logUnmetered(entry: UnmeteredEntry): Promise<number | null>;
+  /** Writes what is waiting: outcomes not yet written, the unauthenticated counts, a probe while writes fail. */
   flush(): Promise<void>;
+  /** Why writes are failing (e.g. `disk full (53100)`), null once one succeeds again. */
+  writeFailure(): string | null;
 }
 
 /** The database could not be reached (down, restarting, network); render as 503. */
@@ -36,27 +39,50 @@ export class MeterUnavailableError extends MeterBusyError {
   }
 }
 
+/** Storage refusing writes (full disk, read-only database…); render as 503, like a full SQLite disk. */
+export class MeterStorageError extends MeterBusyError {
+  constructor(readonly failure: string) {
+    super();
+    this.message = `the usage meter cannot write (${failure}); retry the request shortly`;
+    this.name = "MeterStorageError";
+  }
+}
+
 // SQLSTATEs: 57014 statement timeout / cancel, 55P03 lock not available, 40001 / 40P01 serialization
 // failure / deadlock; class 08 and 57P0x are connection failures and server shutdown.
 const BUSY_STATES = new Set(["57014", "55P03", "40001", "40P01"]);
 const sqlState = (err: unknown): string => String((err as { errno?: unknown })?.errno ?? "");
+
+/** Storage refusing writes: the database's condition, not a bug (503, like SQLite's SQLITE_FULL). */
+const WRITE_FAILURES: [RegExp, string][] = [
+  [/^53100$/, "disk full"],
+  [/^53/, "insufficient resources"],
+  [/^58/, "I/O error"],
+  [/^25006$/, "database is read-only"],
+];
+function writeFailureOf(err: unknown): string | null {
+  const state = sqlState(err);
+  for (const [re, what] of WRITE_FAILURES) if (re.test(state)) return `${what} (${state})`;
+  return null;
+}
 
 /** Maps driver errors to the meter's own; anything else (a bug) is rethrown as is. */
 function meterError(err: unknown): unknown {
   if (err instanceof MeterBusyError) return err;
   const state = sqlState(err);
   if (BUSY_STATES.has(state)) return new MeterBusyError();
+  const failure = writeFailureOf(err);
+  if (failure !== null) return new MeterStorageError(failure);
   const code = String((err as { code?: unknown })?.code ?? "");
   if (/^08|^57P0/.test(state) || /CONNECTION|ECONNREFUSED|ECONNRESET|TIMEOUT|ENOTFOUND|EPIPE/i.test(code)) return new MeterUnavailableError();
   return err;
 }
 
-async function guarded<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (err) {
-    throw meterError(err);
-  }
+interface Finish {
+  logId: number;
+  status: number;
+  durationMs: number;
+  refund: boolean;
 }
 
 /** A query string is stored with its credentials redacted (DECISIONS §6). */
@@ -103,9 +129,42 @@ export function createPgLimiter(sql: SQL, clock: Clock, bootId: string = newBoot
   }
 
   const unauthenticated = new Map<string, number>();
+  let lastWriteFailure: string | null = null;
+  /** Outcomes of answered requests not yet written (database down or full); flush() retries them in order. */
+  const unfinished: Finish[] = [];
+
+  /** Runs a database call: maps driver errors to the meter's; a write's outcome sets or clears writeFailure(). */
+  async function guarded<T>(run: () => Promise<T>, writes = true): Promise<T> {
+    try {
+      const result = await run();
+      if (writes) lastWriteFailure = null;
+      return result;
+    } catch (err) {
+      lastWriteFailure = writeFailureOf(err) ?? lastWriteFailure;
+      throw meterError(err);
+    }
+  }
+
+  /**
+   * A refund is one statement, so atomic without a transaction: counted 0, row kept, the day's
+   * count given back. Its row lock (FOR UPDATE) makes a repeated refund of the same row (a retry
+   * from flush) see counted = 0 and give nothing back twice.
+   */
+  async function finishOnce({ logId, status, durationMs, refund }: Finish): Promise<void> {
+    if (!refund) {
+      await sql`UPDATE request_log SET status = ${status}, duration_ms = ${durationMs} WHERE id = ${logId}`;
+      return;
+    }
+    await sql`WITH old AS (
+        SELECT user_id, ts, counted FROM request_log WHERE id = ${logId} FOR UPDATE),
+      upd AS (
+        UPDATE request_log SET status = ${status}, duration_ms = ${durationMs}, counted = 0 WHERE id = ${logId})
+      UPDATE usage_days u SET admitted = u.admitted - 1 FROM old
+      WHERE old.counted = 1 AND u.user_id = old.user_id AND u.day = old.ts - old.ts % ${86_400_000}`;
+  }
 
   return {
-    peek: (userId, limits) => guarded(async () => peekState(await readWindows(sql, userId, limits, clock.now()))),
+    peek: (userId, limits) => guarded(async () => peekState(await readWindows(sql, userId, limits, clock.now())), false),
 
     admit: (req) =>
       guarded(() =>
@@ -133,24 +192,19 @@ export function createPgLimiter(sql: SQL, clock: Clock, bootId: string = newBoot
       ),
 
     /**
-     * Records the final status and duration. A 5xx, or `refund: true`, refunds it: counted 0, row
-     * kept, and the day's count given back — one statement, so atomic without a transaction. The
-     * row lock (FOR UPDATE) makes a second refund of the same row see counted = 0 and give nothing.
+     * Records the final status and duration; a 5xx or `refund: true` refunds it (finishOnce). When
+     * the database is down, locked or refuses writes, the outcome waits for flush() instead of
+     * failing the answer: the row keeps counting until then, never twice.
      */
-    finish: (logId, status, durationMs, opts) =>
-      guarded(async () => {
-        const refund = status >= 500 || opts?.refund === true;
-        if (!refund) {
-          await sql`UPDATE request_log SET status = ${status}, duration_ms = ${durationMs} WHERE id = ${logId}`;
-          return;
-        }
-        await sql`WITH old AS (
-            SELECT user_id, ts, counted FROM request_log WHERE id = ${logId} FOR UPDATE),
-          upd AS (
-            UPDATE request_log SET status = ${status}, duration_ms = ${durationMs}, counted = 0 WHERE id = ${logId})
-          UPDATE usage_days u SET admitted = u.admitted - 1 FROM old
-          WHERE old.counted = 1 AND u.user_id = old.user_id AND u.day = old.ts - old.ts % ${86_400_000}`;
-      }),
+    async finish(logId, status, durationMs, opts) {
+      const job: Finish = { logId, status, durationMs, refund: status >= 500 || opts?.refund === true };
+      try {
+        await guarded(() => finishOnce(job));
+      } catch (err) {
+        if (!(err instanceof MeterBusyError) && lastWriteFailure === null) throw err;
+        unfinished.push(job);
+      }
+    },
 
     logUnmetered: (e) =>
       guarded(async () => {
@@ -165,24 +219,37 @@ export function createPgLimiter(sql: SQL, clock: Clock, bootId: string = newBoot
         return Number(r!.id);
       }),
 
-    /** Writes the gathered unauthenticated counts; on failure they stay for the next flush. */
-    flush: () =>
-      guarded(async () => {
-        if (unauthenticated.size === 0) return;
-        const batch = [...unauthenticated];
-        unauthenticated.clear();
-        try {
-          await sql.begin(async (tx) => {
-            for (const [key, n] of batch) {
-              const space = key.indexOf(" ");
-              await tx`INSERT INTO unauthenticated_counts (minute, code, count) VALUES (${Number(key.slice(0, space))}, ${key.slice(space + 1)}, ${n})
-                ON CONFLICT (minute, code) DO UPDATE SET count = unauthenticated_counts.count + ${n}`;
-            }
-          });
-        } catch (err) {
-          for (const [key, n] of batch) unauthenticated.set(key, (unauthenticated.get(key) ?? 0) + n);
-          throw err;
-        }
-      }),
+    async flush() {
+      while (unfinished.length > 0) {
+        await guarded(() => finishOnce(unfinished[0]!));
+        unfinished.shift();
+      }
+      if (unauthenticated.size > 0) await guarded(writeUnauthenticated);
+      // While writes fail and nothing else is waiting, a one-row write finds out when they work again.
+      if (lastWriteFailure !== null) {
+        await guarded(() => sql`INSERT INTO settings (key, value) VALUES ('write_probe', ${String(clock.now())})
+          ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
+      }
+    },
+
+    writeFailure: () => lastWriteFailure,
   };
+
+  /** The gathered unauthenticated counts in one transaction; on failure they stay for the next flush. */
+  async function writeUnauthenticated(): Promise<void> {
+    const batch = [...unauthenticated];
+    unauthenticated.clear();
+    try {
+      await sql.begin(async (tx) => {
+        for (const [key, n] of batch) {
+          const space = key.indexOf(" ");
+          await tx`INSERT INTO unauthenticated_counts (minute, code, count) VALUES (${Number(key.slice(0, space))}, ${key.slice(space + 1)}, ${n})
+            ON CONFLICT (minute, code) DO UPDATE SET count = unauthenticated_counts.count + ${n}`;
+        }
+      });
+    } catch (err) {
+      for (const [key, n] of batch) unauthenticated.set(key, (unauthenticated.get(key) ?? 0) + n);
+      throw err;
+    }
+  }
 }
