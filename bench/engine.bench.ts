@@ -12,8 +12,8 @@ import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { computeChart } from "../src/engine/chart.ts";
 import { loadNifty } from "../test/support/nifty.ts";
-import { parseChartParams } from "../src/engine/params.ts";
 import type { ChartParams, SeriesInput } from "../src/engine/types.ts";
+import { chartParams as params } from "./engine-params.ts";
 import { louvainHoldout } from "./engine-louvain-holdout.ts";
 import { stageTimes, timeMs as time } from "./engine-stages.ts";
 import { median } from "./median.ts";
@@ -46,12 +46,6 @@ const BEFORE: Record<string, string> = {
 };
 const ASOF = "2024-06-28";
 const METHODS = ["mst", "knn", "threshold", "complete"] as const;
-
-function params(q: string): ChartParams {
-  const r = parseChartParams(new URLSearchParams(q), { defaultUniverse: "bench" });
-  if (!r.ok) throw new Error(r.errors.join("; "));
-  return r.params;
-}
 
 /** Deterministic pseudo-random numbers (mulberry32) and standard normals (Box–Muller). */
 function normals(seed: number): () => number {
@@ -309,11 +303,10 @@ const md = [
   "  heap keys sit beside the nodes; correlation runs 2 rows × 4 columns per sweep and reads windows by offset",
   "  (~40% faster); Louvain runs 3 visiting orders instead of 6 (chosen on the holdout set, confirmed on the",
   "  validation set below).",
-  "- Fourth pass (bit-identical): branch-free where the outcome is a coin toss to the CPU on a graph it has not",
-  "  just seen — Louvain's \"is this community new to the node\" test, its aggregation and the modularity sum;",
-  "  Dijkstra gathers the improving edges of a node without a branch before working on them (until its",
-  "  component is reached). In-process A/B on 24 as-ofs in turn: Louvain 15–20% faster on knn graphs,",
-  "  betweenness/closeness 6–7% on knn and threshold graphs, whole knn snapshot ~12%; on one repeated graph ~9%.",
+  "- Fourth pass (bit-identical): Dijkstra gathers the improving edges of a node without a branch before working",
+  "  on them (until its component is reached): 6–8% of the whole knn snapshot (in-process A/B, bench/engine-ab.ts).",
+  "  The branch-free Louvain and modularity loops of that pass were reverted: within 2–3% of the whole snapshot",
+  "  (docs/engine.md).",
   "- Correlation (bit-identical): the dot products and the scaling/clipping run in a WebAssembly SIMD kernel",
   "  (src/engine/simd/correlation-kernel.wat; each lane one column pair, summed in the same order): the stage",
   "  ~2x faster, the whole snapshot 2–8% (in-process A/B).",

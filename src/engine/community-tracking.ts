@@ -1,18 +1,8 @@
 /**
- * Community labels that persist across the as-ofs of a rolling request. Louvain numbers each
- * date's communities afresh (0 = largest), so "community 2" on two dates need not be the same
- * group; this relabels each date's communities by matching them to the previous date's.
- *
- * The rule (greedy by overlap size, not Hungarian): count, for every pair (current community c,
- * previous label l), the symbols in c that carried l at the previous as-of with a graph. Pairs
- * are taken in order of overlap (largest first; ties by the lower previous label, then the lower
- * current id); a pair is used when neither c nor l is taken yet and the overlap is > 0. So every
- * label goes to at most one current community (two current communities are never merged) and
- * every current community gets at most one label (a split keeps the label on its larger part).
- * Current communities left unmatched get fresh labels, in Louvain id order, from a counter that
- * only grows: a label that disappears is never reused. The first as-of keeps Louvain's ids.
- * Greedy rather than Hungarian because it is deterministic under ties, O(pairs log pairs), and
- * keeps the largest overlap whole, which is what a reader of "the same group" expects.
+ * Community labels that persist across the as-ofs of a rolling request: Louvain numbers each
+ * date's communities afresh, so each date's communities are matched to the previous date's
+ * labels, greedily by overlap (deterministic under ties; never merges, a split keeps the label on
+ * its larger part, labels are never reused). The rule in full: docs/engine.md, "Community tracking".
  */
 export class CommunityTracker {
   /** Label of each input symbol at the last as-of with communities; -1 when absent there. */

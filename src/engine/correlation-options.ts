@@ -1,17 +1,8 @@
 /**
- * The cleaner correlations of issue 15, applied to one window of log returns:
- * - market_mode=remove: each series is replaced by its OLS residual (with intercept) on the
- *   equal-weighted market return m_k = (1/n) Σ_i r_ik of the window's participating symbols;
- * - corr_method=ewma: exponentially weighted Pearson, weight 2^(−age/halflife) (pandas'
- *   ewm(halflife).corr(), adjust=True);
- * - shrinkage=ledoit_wolf: sklearn.covariance.LedoitWolf's shrunk covariance, then
- *   ρ_ij = Σ_ij / sqrt(Σ_ii Σ_jj).
- * Pearson and Spearman without these options go to correlation.ts unchanged (bit-identical).
- *
- * Why the equal-weighted market return and not the first principal component: it is fixed by
- * the data alone (no eigenvector sign or near-degenerate eigenvalues to pin down), cheap (O(nL)),
- * the classic market model, and on equity universes it is almost collinear with the first
- * component anyway (both are the "everything moves together" mode).
+ * The cleaner correlations of issue 15 on one window of log returns: market_mode=remove (OLS
+ * residuals on the equal-weighted market return), corr_method=ewma (pandas' ewm(halflife).corr())
+ * and shrinkage=ledoit_wolf (sklearn's LedoitWolf). Formulas, and why the equal-weighted market
+ * rather than the first principal component: docs/engine.md, "Correlation".
  */
 import { correlationMatrix } from "./correlation.ts";
 import type { ChartParams } from "./types.ts";

@@ -1,25 +1,8 @@
 /**
- * Deterministic Louvain community detection (DECISIONS §2.7): the algorithm of networkx 2.8's
- * `louvain_communities` (same gain formula, strict improvement, aggregation, 1e-7 stopping
- * threshold) with fixed visiting orders instead of a seeded shuffle, so a request always gets
- * the same communities. Written on typed arrays for speed, like the metrics.
- *
- * The rule: Louvain (levels, then restarts from the result while modularity rises by > 1e-7) is
- * run with three first-level visiting orders — (1) response order, (2) response order rotated to
- * start at node ⌊4n/7⌋, (3) the stride q ↦ q·s mod n with s the first integer ≥ round(0.618·n)
- * coprime to n — and the partition with the highest modularity is kept (an earlier order wins
- * unless a later one is higher by more than 1e-7). Higher levels are visited in index order.
- *
- * Why several orders: response order alone landed up to 0.013 below networkx's seed-42
- * modularity on the NIFTY fixtures and up to 0.022 below on other as-ofs (Louvain's result
- * depends on the visiting order). How the three were chosen (bench/engine-louvain-holdout.ts):
- * six candidate orders (these three, descending weighted degree, a rotation to ⌊3n/7⌋ and a
- * stride of round(0.25·n)) reached networkx within 0.01 on every fixture and on 480 holdout
- * as-ofs. Of their subsets, these three were the smallest that kept the same worst holdout
- * margins (−0.0090, −0.0074, −0.0040; fixtures −0.0021). A validation set that played no part in
- * the choice — 456 graphs on 60 other dates with other lookbacks, knn_k and thresholds — then gave
- * a worst margin of −0.0061, the same as all six; response order alone fails 7 of those by more
- * than 0.01. Three orders instead of six halve the Louvain time (bench/engine.bench.ts).
+ * Deterministic Louvain community detection (DECISIONS §2.7): networkx 2.8's
+ * `louvain_communities` with three fixed first-level visiting orders instead of a seeded shuffle,
+ * so a request always gets the same communities, and the best of the three kept. Why those three,
+ * and how they were validated against networkx: docs/engine.md, "Louvain".
  */
 import type { Graph } from "./graph.ts";
 import { aggregate, compactLabels, identity, LevelScratch, levelFromGraph, oneLevel, type Level } from "./louvain-level.ts";
@@ -63,10 +46,8 @@ function sameLabels(a: Int32Array, b: Int32Array): boolean {
  * The Louvain levels: local moves, aggregate, repeat while modularity improves by more than THRESHOLD.
  * start: an initial partition of the original nodes (labels 0..k-1), or null for singletons;
  * startMod = modularity(g, start ?? singletons). Returns null when no node moves at all.
- *
- * Everything after the first level is a function of the first level's partition alone (higher
- * levels are visited in index order), so it is computed once per distinct partition: on the
- * complete graph the orders reach the same one in their second round (bench/engine.bench.ts).
+ * The levels after the first depend only on the first level's partition, so they are computed
+ * once per distinct partition and shared by the orders and rounds.
  */
 function levels(run: Run, start: Int32Array | null, startMod: number, order: Int32Array): Partition | null {
   const { g, base, m, resolution, scratch } = run;

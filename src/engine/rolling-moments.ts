@@ -1,11 +1,7 @@
 /**
- * Sliding Pearson sufficient statistics for rolling requests. Moving the window by `step`
- * bars costs O(n² · step) instead of the O(n² · lookback) of a fresh correlation matrix.
- *
- * Sums are kept of shifted values x − c_i, where c_i is symbol i's window mean when its row
- * was last computed from scratch: Pearson is shift-invariant, and centring keeps
- * `ss − s²/L` free of catastrophic cancellation. A full rebuild happens when the window
- * jumps by lookback or more, and after 4·lookback bars of sliding to bound drift.
+ * Sliding Pearson sums for rolling requests: moving the window by `step` bars costs O(n²·step)
+ * instead of O(n²·lookback). Sums are of values shifted by a recent mean, so `ss − s²/L` does not
+ * cancel catastrophically, and rebuilt from scratch periodically to bound drift (docs/engine.md).
  */
 import { pearsonFromMoments } from "./correlation.ts";
 import { windowStart, type ReturnsPanel } from "./window.ts";

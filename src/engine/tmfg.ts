@@ -1,16 +1,9 @@
 /**
- * Triangulated Maximally Filtered Graph (Massara, Di Matteo, Aste 2016, "Network filtering for big
- * data: TMFG"), on the similarity w = |ρ| the other graphs use:
- * 1. start from the tetrahedron of the 4 nodes with the largest strength Σ_j w_ij (ties: lower
- *    index), taken in that order as v1..v4; its faces are (v1,v2,v3), (v1,v2,v4), (v1,v3,v4),
- *    (v2,v3,v4);
- * 2. repeatedly insert the outside node v into the face (a,b,c) that maximises the gain
- *    w_va + w_vb + w_vc (ties: the older face, then the lower node), adding edges v-a, v-b, v-c;
- *    the face is replaced by (a,b,v), (b,c,v), (a,c,v), appended in that order.
- * The result is a maximal planar graph: 3(n−2) edges, every face a triangle. n ≤ 3 gives the
- * complete graph. Each face keeps its best outside node, so an insertion re-scans only the three
- * new faces and those whose best node was just taken: O(n²) in practice (the paper's bound).
- * bench/networkx/tmfg_reference.py is the literal O(n³) version the golden fixtures come from.
+ * Triangulated Maximally Filtered Graph (Massara, Di Matteo, Aste 2016) on w = |ρ|: start from the
+ * tetrahedron of the 4 strongest nodes, then insert each outside node into the face that gains most.
+ * Each face remembers its best outside node, so an insertion re-scans only the faces it touched:
+ * O(n²) in practice instead of the paper's O(n³) (test/reference/tmfg.ts). Steps and tie rules:
+ * docs/engine.md, "Graphs".
  */
 
 export interface Tmfg {

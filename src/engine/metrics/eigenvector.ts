@@ -2,19 +2,10 @@
  * nx.eigenvector_centrality(G, weight="weight") of networkx 2.8: power iteration on A + I from
  * x0 = 1/n, L2-normalised each step, stopped when Σ|x - x_last| < n·tol.
  *
- * Hand-written fast path (justified by bench/engine.bench.ts: power iteration took ~0.2 s per
- * 500-node knn graph, up to 2.7 s when sectors form components with nearly equal top
- * eigenvalues). A + I is block diagonal over connected components, so after k steps
- *   x_k ∝ Σ_c a_c (μ_c)^k v_c + (within-component modes, shrinking by ratio_c per step),
- * with (μ_c - 1, v_c) the Perron pair of component c (Lanczos, see lanczos.ts), a_c = x0·v_c,
- * and an isolated node a component with μ = 1. The fast path replays that few-mode model step
- * by step to find networkx's stopping step k* (this is what keeps components with nearly tied
- * eigenvalues mixed exactly as networkx leaves them) and returns x_{k*}. What it leaves out, the
- * within-component modes, is below n·tol at networkx's stop, so the two differ by about
- * n·tol·t/(1-t), t the slowest within-component ratio. When that estimate exceeds
- * FAST_PATH_MAX_ERROR, the literal power iteration runs instead. Before any of this, up to
- * powerFirstSteps(n) literal steps are tried: most graphs converge within them, and then the
- * answer is networkx's own, step for step.
+ * Power iteration alone took up to seconds on graphs whose components have nearly equal top
+ * eigenvalues, so after a budget of literal steps the engine replays networkx's stopping rule
+ * over each component's Perron pair (Lanczos) instead, and falls back to the literal iteration
+ * when its error bound is too large. The derivation: docs/engine.md, "Eigenvector centrality".
  */
 import type { Graph } from "../graph.ts";
 import { connectedComponents } from "./components.ts";
@@ -25,11 +16,7 @@ export const EIGENVECTOR_TOL = 1e-12;
 export const EIGENVECTOR_MAX_ITER = 100_000;
 /** Largest estimated distance from networkx's answer the fast path may have (spec: 1e-6). */
 export const FAST_PATH_MAX_ERROR = 1e-7;
-/**
- * Power-iteration steps tried before the Lanczos path, per node count: Lanczos' cost grows
- * with n², a power step's with n, so small graphs get more literal steps (800 at n = 50, 80 at 500;
- * measured break-even on the NIFTY and synthetic benchmark graphs).
- */
+/** Power-iteration steps tried before the Lanczos path: the measured break-even (Lanczos grows with n², a step with n). */
 export const powerFirstSteps = (n: number) => Math.round(40_000 / Math.max(n, 40));
 
 /**

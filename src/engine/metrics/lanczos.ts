@@ -1,9 +1,7 @@
 /**
- * Perron pair of one connected component of the weighted adjacency matrix by Lanczos with full
- * reorthogonalisation, started from the uniform vector (the component's part of networkx's
- * x0 = 1/n). Hand-written for speed: power iteration on A + I needs tens of thousands of
- * products on graphs with a small spectral gap (long MST paths, loosely tied sectors), Lanczos a
- * few dozen (bench/engine.bench.ts, stage "eigenvector_centrality").
+ * Perron pair of one connected component by Lanczos with full reorthogonalisation, started from
+ * the uniform vector: power iteration needs tens of thousands of products on graphs with a small
+ * spectral gap, Lanczos a few dozen (docs/engine.md, "Eigenvector centrality").
  */
 import type { Graph } from "../graph.ts";
 import { gershgorin, tridiagonalEigenvalue, tridiagonalEigenvector } from "./tridiagonal.ts";

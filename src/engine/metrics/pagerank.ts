@@ -11,20 +11,10 @@ export const SOLVE_MAX_COMPONENT = 64;
 export const SOLVE_MAX_AVG_DEGREE = 4;
 
 /**
- * nx.pagerank(G, alpha=0.85, weight="weight"): each node spreads its score over its edges in
- * proportion to w; nodes of zero strength (dangling) spread theirs uniformly.
- *
- * Two exact routes to the same vector (they agree within ~1e-11; the spec allows 1e-6):
- * - pagerankBySolve when every component has at most SOLVE_MAX_COMPONENT nodes and the graph
- *   either falls apart into several components (isolated nodes included) or has an average
- *   degree of at most SOLVE_MAX_AVG_DEGREE. Those are the graphs the power iteration is slow on:
- *   across components nothing mixes, so its error shrinks only by α per step (~150 steps to
- *   converge), and the sparsest connected graphs mix slowly too (median 131 steps on the NIFTY mst
- *   graphs). A solve costs Σ size³/3 instead: on the NIFTY-50 threshold graph of 2024-06-28 (38 +
- *   12 isolated nodes) 0.041 ms against 0.112 ms, on its mst 0.036 against 0.086 (bench/engine.bench.ts);
- * - otherwise networkx's power iteration (pagerankPowerIteration): on the connected NIFTY knn
- *   graphs (average degree ≈ 5.6, 66 steps) the solve was 10% slower, on complete ones (15 steps)
- *   2.3x slower, and large components would make it cubic.
+ * nx.pagerank(G, alpha=0.85, weight="weight"). A linear solve on small components of sparse or
+ * disconnected graphs, where the power iteration mixes slowly; networkx's power iteration
+ * elsewhere, where the solve's cubic cost loses. Both are exact (within ~1e-11 of each other);
+ * the derivation and the measured crossover: docs/engine.md, "PageRank".
  */
 export function pagerank(
   g: Graph,
@@ -40,12 +30,9 @@ export function pagerank(
 }
 
 /**
- * PageRank as a linear system. The fixed point is x = αMᵀx + c·1, with M the row-normalised
- * weights (dangling rows zero) and c = (α·Σ_dangling x + 1 − α)/n a scalar, so
- * x ∝ y = (I − αMᵀ)⁻¹ 1 and x = y / Σy. I − αMᵀ is block diagonal over connected components and
- * strictly column diagonally dominant (each column of Mᵀ sums to 1 or 0, and α < 1), so Gaussian
- * elimination without pivoting is stable. Null when a component exceeds SOLVE_MAX_COMPONENT, or
- * when the graph is connected and `connectedToo` is false (pagerank's rule above).
+ * PageRank as the linear system x ∝ (I − αMᵀ)⁻¹ 1, per component, by Gaussian elimination
+ * (stable without pivoting: the matrix is column diagonally dominant; docs/engine.md). Null when a
+ * component exceeds SOLVE_MAX_COMPONENT, or when the graph is connected and `connectedToo` is false.
  */
 export function pagerankBySolve(g: Graph, alpha = PAGERANK_ALPHA, connectedToo = true): Float64Array | null {
   const n = g.n;

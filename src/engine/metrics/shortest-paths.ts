@@ -16,15 +16,10 @@ export interface ShortestPathMetrics {
 }
 
 /**
- * The frontier of the search, in one of two forms chosen by graph size. Keys (distance, push
- * counter) are unique, so both pop nodes in exactly the same order:
- * - up to SORTED_FRONTIER_MAX nodes, an array fr[head..tail) sorted ascending: a pop is
- *   fr[head++], an insertion or a decreased key moves the node left (moveLeft). On the NIFTY-50
- *   graphs this was 25–30% faster than the heap (bench/engine.bench.ts), since the frontier is
- *   short and new keys land near its end;
- * - above it, a binary heap fr[0..tail) (siftUp, popTop): shifting costs O(frontier) per move,
- *   which lost to the heap from about 100 nodes on complete graphs (2.5x slower at 500).
- * Keys sit beside the nodes (fk; the heap's push counters in fs) so a comparison reads no other array.
+ * Up to this many nodes the frontier is an array fr[head..tail) kept sorted (short frontiers, new
+ * keys near the end), above it a binary heap fr[0..tail); both pop in the same (distance, push
+ * counter) order. Sorted form: 6–17% of the whole snapshot on knn, threshold, complete and tmfg
+ * graphs (in-process A/B, docs/engine.md); above ~100 nodes shifting loses to the heap.
  */
 export const SORTED_FRONTIER_MAX = 96;
 
@@ -130,14 +125,8 @@ export function shortestPathMetrics(g: Graph, wantBetweenness: boolean, wantClos
  * shortestPathMetrics by one Dijkstra per source, on any graph.
  * betweenness: nx.betweenness_centrality(G, weight="d", normalized=True) (Brandes);
  * closeness: nx.closeness_centrality(G, distance="d") with the Wasserman–Faust correction.
- *
- * The frontier is indexed (one live entry per node, decrease-key) rather than networkx's lazy
- * heap of (dist, counter, pred, v) tuples. The pop order is the same: a node's live entry in
- * networkx is the one pushed at its last strict improvement, keyed (seen[w], counter at that
- * push), and stale entries are skipped; here the entry is updated to exactly that key and pred.
- * Hand-written because the lazy heap's allocations dominated the per-source cost
- * (bench/engine.bench.ts). The relaxation tests vw < seen[w] before anything else (most edges
- * fail it) and keeps dv and sigma[v] in locals: that halved the time on the complete graph.
+ * The frontier is indexed (one live entry per node, decrease-key) instead of networkx's lazy heap,
+ * whose allocations dominated the per-source cost; it pops in networkx's order (docs/engine.md).
  */
 export function dijkstraPathMetrics(g: Graph, wantBetweenness: boolean, wantCloseness: boolean): ShortestPathMetrics {
   const n = g.n;
@@ -206,15 +195,11 @@ export function dijkstraPathMetrics(g: Graph, wantBetweenness: boolean, wantClos
           far = dv;
           for (let i = head; i < tail; i++) if (fk[i] > far) far = fk[i];
         }
-        // Every neighbour w is reached and seen[w] <= far, and (rounding is monotone)
-        // dv + d(v, w) >= dv + shortest[v] > far: no edge of v can improve or tie, so skip them.
-        // On complete graphs most relaxations fail this way (bench/engine.bench.ts).
+        // No edge of v can improve or tie any more (docs/engine.md, "Pruning"): skip them.
         if (dv + shortest[v] > far) continue;
       }
-      // Candidates first, then the work on them. While the search still grows, whether an edge
-      // improves is unpredictable to the CPU, so the first loop has no branch on it: 6-7% faster
-      // on graphs it has not just seen (bench/engine.bench.ts). Once everything is reached (most
-      // of a complete graph's search) edges rarely improve, and the plain branch is cheaper.
+      // Branch-free gathering while the search grows (whether an edge improves is a coin toss to
+      // the CPU): 6–8% of the whole knn snapshot (in-process A/B, docs/engine.md).
       let nc = 0;
       if (far < 0) {
         for (let p = offsets[v], end = offsets[v + 1]; p < end; p++) {

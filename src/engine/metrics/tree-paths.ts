@@ -6,15 +6,10 @@ import type { Graph } from "../graph.ts";
 import type { ShortestPathMetrics } from "./shortest-paths.ts";
 
 /**
- * The same two metrics on a tree (every mst graph), where each pair has exactly one path: no
- * heap, no path counting. Betweenness of v counts the pairs its removal separates,
- * ((n-1)² − Σ component²) / 2, exactly the integer Brandes accumulates; closeness sums each
- * source's distances, computed along the tree exactly as Dijkstra would (dist[child] =
- * dist[parent] + d), in traversal order instead of distance order (the sum may differ in the
- * last bit). Hand-written for the benchmark: mst is the default graph. Returns null, leaving it to
- * Dijkstra, when g is not connected (n - 1 edges but a cycle) or has an edge of length 0
- * (|rho| = 1): networkx's Dijkstra then also counts the zero-length way back to a finished node
- * as an equal path, which changes betweenness, and dijkstraPathMetrics reproduces that.
+ * Betweenness and closeness on a tree (every mst graph), where each pair has exactly one path:
+ * separated-pair counts and one traversal per source instead of Dijkstra, the same numbers
+ * (formulas: docs/engine.md). Returns null, leaving it to Dijkstra, when g is not connected or has
+ * an edge of length 0 (|rho| = 1), where networkx counts an extra equal path.
  */
 export function treePathMetrics(g: Graph, wantBetweenness: boolean, wantCloseness: boolean): ShortestPathMetrics | null {
   const n = g.n;

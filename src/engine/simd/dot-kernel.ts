@@ -1,11 +1,8 @@
 /**
- * The WebAssembly SIMD kernel of correlationMatrix (correlation-kernel.wat): the n(n-1)/2 dot
- * products of the centred series, two column pairs per instruction, then their scaling and
- * clipping into the correlation matrix. Hand-written because those dot products are most of the
- * correlation stage and JavaScript has no SIMD: the stage runs about 2x faster (NIFTY-50, 60
- * returns; bench/engine.bench.ts, stage "correlation"). The results are bit-identical to the
- * scalar loops (each lane is one column pair, summed in k order); correlation.test.ts checks that
- * on random, tied and negated series.
+ * The WebAssembly SIMD kernel of correlationMatrix (correlation-kernel.wat): the dot products of the
+ * centred series, then their scaling and clipping. JavaScript has no SIMD, and these products are
+ * most of the correlation stage (about 2x faster); each lane sums one column pair in k order, so the
+ * results are bit-identical to the scalar loops (correlation.test.ts).
  */
 import { CORRELATION_KERNEL_WASM } from "./correlation-kernel.wasm.ts";
 
