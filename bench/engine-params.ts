@@ -1,5 +1,5 @@
 /** Chart parameters from a query string, as a request would give them (for the engine benches). */
-import { parseChartParams } from "../src/engine/params.ts";
+import { parseChartParams } from "../src/http/params/params.ts";
 import type { ChartParams } from "../src/engine/types.ts";
 
 export function chartParams(q: string): ChartParams {

@@ -6,7 +6,7 @@
  */
 import { computeChart } from "../src/engine/chart.ts";
 import { factorReturns } from "../src/engine/fixtures/random-returns.ts";
-import { parseChartParams } from "../src/engine/params.ts";
+import { parseChartParams } from "../src/http/params/params.ts";
 import type { SeriesInput } from "../src/engine/types.ts";
 import { loadNifty, niftyAvailable } from "../test/support/nifty.ts";
 import { median } from "./median.ts";

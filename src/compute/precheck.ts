@@ -6,7 +6,7 @@
  * ones computeChart would give after loading the series — without loading them.
  */
 import { resolveAsofs } from "../engine/asofs.ts";
-import { MAX_POINTS } from "../engine/params-fields.ts";
+import { MAX_POINTS } from "../engine/limits.ts";
 import { ChartError, INTERVALS, type ChartParams } from "../engine/types.ts";
 import { type BarCoverage, UnionCalendar } from "../market/bar-coverage.ts";
 import { chooseSourceInterval, servingIntervals } from "../market/intervals.ts";

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { computeChart } from "./chart.ts";
 import { factorReturns } from "./fixtures/random-returns.ts";
-import { parseChartParams } from "./params.ts";
+import { parseChartParams } from "../http/params/params.ts";
 import { ChartError, type ChartParams, type RollingData, type SeriesInput } from "./types.ts";
 
 /** 6 symbols on business days from 2024-01-01 (Mon), 100 bars. */

@@ -2,7 +2,7 @@
  * Which calendar bars a request is computed at: `asof` and `periods` counted back by `step`, or
  * a date range `start`..`end` (issue 15). A range is always a rolling request, even of one date.
  */
-import { MAX_POINTS, PERIODS } from "./params-fields.ts";
+import { MAX_POINTS, PERIODS } from "./limits.ts";
 import { ChartError, type ChartParams, type SeriesInput } from "./types.ts";
 
 /** Rolling payload (one entry per as-of) rather than a snapshot. */

@@ -8,7 +8,7 @@ import nifty from "./fixtures/nifty-golden.json";
 import small from "./fixtures/small-golden.json";
 import { describeNifty, loadNifty } from "../../test/support/nifty.ts";
 import { seriesFromFixture } from "./fixtures/pipeline.ts";
-import { parseChartParams } from "./params.ts";
+import { parseChartParams } from "../http/params/params.ts";
 import type { ChartParams, CorrMethod, GraphMethod, Metric, SeriesInput, SnapshotData } from "./types.ts";
 import { METRICS } from "./types.ts";
 

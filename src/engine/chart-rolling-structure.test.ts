@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { describeNifty, loadNifty } from "../../test/support/nifty.ts";
 import { computeChart } from "./chart.ts";
-import { parseChartParams } from "./params.ts";
+import { parseChartParams } from "../http/params/params.ts";
 import { ChartError, type ChartParams, type RollingData, type SeriesInput, type SnapshotData } from "./types.ts";
 
 function params(q: string): ChartParams {

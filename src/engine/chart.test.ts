@@ -3,7 +3,7 @@ import { computeChart } from "./chart.ts";
 import { describeNifty, loadNifty } from "../../test/support/nifty.ts";
 import { sampleSeriesInput } from "../market/sample-series.ts";
 import { seriesFromFixture } from "./fixtures/pipeline.ts";
-import { parseChartParams } from "./params.ts";
+import { parseChartParams } from "../http/params/params.ts";
 import { ChartError, METRICS, type ChartParams, type RollingData, type SeriesInput, type SnapshotData } from "./types.ts";
 
 function params(q: string): ChartParams {

@@ -20,7 +20,7 @@ import { CommunityTracker } from "./community-tracking.ts";
 import { graphStats } from "./graph-stats.ts";
 import { computeMetrics } from "./metrics/index.ts";
 import { isRolling, resolveAsofs } from "./asofs.ts";
-import { MAX_POINTS } from "./params-fields.ts";
+import { MAX_POINTS } from "./limits.ts";
 import { rollingData, snapshotData, type AsofResult } from "./payload.ts";
 import { SlidingMoments } from "./rolling-moments.ts";
 import { ChartError, type ChartParams, type ChartResult, type EngineDiagnostics, type SeriesInput } from "./types.ts";

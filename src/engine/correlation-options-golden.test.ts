@@ -9,7 +9,7 @@ import { describeNifty, loadNifty } from "../../test/support/nifty.ts";
 import { computeChart } from "./chart.ts";
 import { optionCorrelation } from "./correlation-options.ts";
 import research from "./fixtures/research-golden.json";
-import { parseChartParams } from "./params.ts";
+import { parseChartParams } from "../http/params/params.ts";
 import type { SnapshotData } from "./types.ts";
 import { buildReturnsPanel, windowMembers, windowStart } from "./window.ts";
 

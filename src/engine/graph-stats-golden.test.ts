@@ -9,7 +9,7 @@ import { correlationMatrix } from "./correlation.ts";
 import research from "./fixtures/research-golden.json";
 import { buildGraph } from "./graph.ts";
 import { graphStats } from "./graph-stats.ts";
-import { parseChartParams } from "./params.ts";
+import { parseChartParams } from "../http/params/params.ts";
 import { METRICS, type GraphStatsOut, type SnapshotData } from "./types.ts";
 
 const TOL = 1e-6 + 1e-12;

@@ -4,7 +4,7 @@
  * answered within about a second instead of waiting for the whole heavy run.
  */
 import { afterAll, expect, test } from "bun:test";
-import { parseChartParams } from "../engine/params.ts";
+import { parseChartParams } from "./params/params.ts";
 import type { ChartParams, SeriesInput } from "../engine/types.ts";
 import { createLogger } from "../logger.ts";
 import { startComputePool } from "./compute-pool.ts";

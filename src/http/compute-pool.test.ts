@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { parseChartParams } from "../engine/params.ts";
+import { parseChartParams } from "./params/params.ts";
 import { ChartError, type ChartParams } from "../engine/types.ts";
 import { Database } from "bun:sqlite";
 import { mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync } from "node:fs";

@@ -7,7 +7,7 @@
  * computing takes ~150 ms, which on the event loop held up every other request); every later
  * call is answered from memory, synchronously.
  */
-import { parseChartParams } from "../engine/params.ts";
+import { parseChartParams } from "./params/params.ts";
 import type { ComputePool } from "./compute-pool.ts";
 import { SingleFlight } from "./single-flight.ts";
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createUser, setLimits } from "../auth/index.ts";
 import { openDatabase } from "../../db/open.ts";
-import { parseChartParams } from "../engine/params.ts";
+import { parseChartParams } from "./params/params.ts";
 import type { ChartParams } from "../engine/types.ts";
 import { createLogger } from "../logger.ts";
 import { ChartService } from "./chart-service.ts";

@@ -1,6 +1,6 @@
 /**
  * The OpenAPI 3.1 document, generated from the zod schemas that validate requests
- * (parameters.ts, over engine/params-fields.ts) and describe responses (response-schemas.ts).
+ * (parameters.ts, over params/params-fields.ts) and describe responses (response-schemas.ts).
  * Served at /openapi.json and committed as docs/openapi.json (`npm run openapi`); a test keeps
  * the two equal and validates real responses against it.
  */

@@ -4,7 +4,7 @@
  * the documented default is FIELDS' default — so the document cannot drift from the validation.
  */
 import { describe, expect, test } from "bun:test";
-import { FIELDS, PARAM_NAMES } from "../../engine/params-fields.ts";
+import { FIELDS, PARAM_NAMES } from "../params/params-fields.ts";
 import { chartParameters } from "./parameters.ts";
 
 const docs = chartParameters() as { name: keyof typeof FIELDS; schema: Record<string, any> }[];

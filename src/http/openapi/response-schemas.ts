@@ -5,7 +5,7 @@
  * Objects are strict: a field added to a response but not here is caught the same way.
  */
 import { z } from "zod";
-import { HALFLIFE, KNN_K, LOOKBACK, PERIODS, STEP } from "../../engine/params-fields.ts";
+import { HALFLIFE, KNN_K, LOOKBACK, PERIODS, STEP } from "../params/params-fields.ts";
 import { CORR_METHODS, FORMATS, GRAPH_METHODS, INTERVALS, MARKET_MODES, METRICS, SHRINKAGES } from "../../engine/types.ts";
 import type { ErrorCode } from "../http-error.ts";
 

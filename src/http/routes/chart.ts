@@ -4,7 +4,7 @@
  * requests count; after admission only a server fault (5xx) is refunded. Every request lands in the audit log.
  */
 import { ChartError } from "../../engine/types.ts";
-import { parseChartParams } from "../../engine/params.ts";
+import { parseChartParams } from "../params/params.ts";
 import { isBusyError, MeterBusyError, rateLimitHeaders, writeFailureOf } from "../../metering/index.ts";
 import type { AppDeps, RequestState } from "../context.ts";
 import { baseMeta, errorBody, jsonResponse, RawJson, successBody } from "../envelope.ts";

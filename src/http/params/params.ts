@@ -3,7 +3,7 @@
  * (not just the first), one message each, naming the parameter, the value received and
  * what is allowed. Per-parameter rules live in `params-fields.ts`.
  */
-import type { ChartParams } from "./types.ts";
+import type { ChartParams } from "../../engine/types.ts";
 import { FIELDS, MAX_POINTS, PARAM_NAMES, SYMBOL_RE, shown, type ParamName } from "./params-fields.ts";
 
 export { MAX_POINTS, PARAM_DOCS, PARAM_NAMES } from "./params-fields.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { MAX_POINTS, PARAM_DOCS, PARAM_NAMES, parseChartParams } from "./params.ts";
-import { METRICS } from "./types.ts";
+import { METRICS } from "../../engine/types.ts";
 
 const parse = (q: string) => parseChartParams(new URLSearchParams(q), { defaultUniverse: "sample" });
 

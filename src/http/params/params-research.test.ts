@@ -1,7 +1,7 @@
 /** The parameters of the research additions (issue 15): ranges, EWMA, shrinkage, market mode, format. */
 import { describe, expect, test } from "bun:test";
 import { parseChartParams } from "./params.ts";
-import type { ChartParams } from "./types.ts";
+import type { ChartParams } from "../../engine/types.ts";
 
 function parse(q: string) {
   return parseChartParams(new URLSearchParams(q), { defaultUniverse: "sample" });

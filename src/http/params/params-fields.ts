@@ -4,10 +4,12 @@
  * involve several parameters.
  */
 import { z } from "zod";
-import { CORR_METHODS, FORMATS, GRAPH_METHODS, INTERVALS, MARKET_MODES, METRICS, SHRINKAGES, type Metric } from "./types.ts";
+import { MAX_POINTS, PERIODS } from "../../engine/limits.ts";
+import { CORR_METHODS, FORMATS, GRAPH_METHODS, INTERVALS, MARKET_MODES, METRICS, SHRINKAGES, type Metric } from "../../engine/types.ts";
+
+export { MAX_POINTS, PERIODS };
 
 export const LOOKBACK = { min: 2, max: 1000, default: 60 } as const;
-export const PERIODS = { min: 1, max: 250, default: 1 } as const;
 export const STEP = { min: 1, max: 250, default: 1 } as const;
 export const KNN_K = { min: 1, max: 50, default: 4 } as const;
 /** EWMA half-life in bars; decimals allowed (pandas' ewm(halflife=...) takes any positive number). */
@@ -16,11 +18,6 @@ export const SYMBOL_COUNT = { min: 2, max: 500 } as const;
 /** Symbols are matched with their exact case (storage keys are case-sensitive). */
 export const SYMBOL_RE = /^[A-Za-z0-9&._-]{1,32}$/;
 export const UNIVERSE_RE = /^[A-Za-z0-9._-]{1,64}$/;
-/**
- * Cap on periods × symbols: one rolling response holds that many points (times the metrics),
- * so 500 symbols × 100 periods (about 5 MB of JSON) is the largest response we build.
- */
-export const MAX_POINTS = 50_000;
 
 const SHOWN_MAX = 64;
 
