@@ -117,8 +117,17 @@ test("peek writes nothing and reports the same state headers would", () => {
 
 test("unmetered requests of a known user are logged with status and code but never counted; unauthenticated ones only counted per minute and code", () => {
   const { limiter, sqlite, admit, clock } = setup();
-  const id = limiter.logUnmetered({ userId: "alice", requestId: "r-400", status: 400, code: "BAD_REQUEST", params: { lookback: "5000" }, durationMs: 0.2 });
-  expect(sqlite.query("SELECT user_id, status, counted, code FROM request_log WHERE id = ?").get(id!)).toEqual({ user_id: "alice", status: 400, counted: 0, code: "BAD_REQUEST" });
+  expect(limiter.logUnmetered({ userId: "alice", requestId: "r-400", status: 400, code: "BAD_REQUEST", params: { lookback: "5000" }, durationMs: 0.2 })).toBeNull();
+  // Queued, not written on the request path; flush() writes it.
+  expect(sqlite.query("SELECT count(*) AS n FROM request_log WHERE request_id = 'r-400'").get()).toEqual({ n: 0 });
+  limiter.flush();
+  expect(sqlite.query("SELECT user_id, status, counted, code, duration_ms FROM request_log WHERE request_id = 'r-400'").get()).toEqual({
+    user_id: "alice",
+    status: 400,
+    counted: 0,
+    code: "BAD_REQUEST",
+    duration_ms: 0.2,
+  });
   for (let i = 0; i < 3; i++) expect(limiter.logUnmetered({ userId: null, requestId: `r-401-${i}`, status: 401, code: "UNAUTHORIZED", params: "token=x", durationMs: 0.4 })).toBeNull();
   clock.tick(60_000);
   limiter.logUnmetered({ userId: null, requestId: "r-401-3", status: 401, code: "UNAUTHORIZED", params: "", durationMs: 0.4 });

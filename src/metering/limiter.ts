@@ -10,6 +10,7 @@ import { redactQuery } from "./redact-query.ts";
 import { newBootId } from "./boot.ts";
 import { isBusyError, writeFailureOf } from "./database-errors.ts";
 import { createUnauthenticatedCounter } from "./unauthenticated-counter.ts";
+import { createAuditQueue } from "./audit-queue.ts";
 import { decide, peekState, utcDayStart, MINUTE_MS, type DenialCode, type Limits, type MeterState, type MinuteWindow, type WindowInput } from "./windows.ts";
 
 export type AdmitResult =
@@ -37,16 +38,25 @@ export interface Limiter {
   peek(userId: string, limits: Limits): MeterState;
   admit(req: AdmitRequest): AdmitResult;
   finish(logId: number, status: number, durationMs: number, opts?: { refund?: boolean }): void;
+  /** The duration of a 429 (its row was written in admit's transaction); queued like logUnmetered's rows. */
+  finishRefused(logId: number, durationMs: number): void;
   /**
-   * Logs a live request that is never metered (400/403 of a known user: an audit row, whose id it
-   * returns). Without a user (401) it is only counted per minute and code: null.
+   * Logs a live request that is never metered. A known user's (400/403/404) is queued in memory
+   * and written by flush() (audit-queue.ts); without a user (401) it is only counted per minute
+   * and code. Nothing is written on the request path, so nothing waits for a lock: returns null.
    */
   logUnmetered(entry: UnmeteredEntry): number | null;
   /**
    * Writes what is waiting: outcomes that could not be written when the request was answered,
-   * the unauthenticated counts, and while writes fail, a probe (server: every second and at shutdown).
+   * the queued audit rows, the unauthenticated counts, and while writes fail, a probe (server:
+   * every second and at shutdown). With `noWait`, a locked database fails at once (SQLITE_BUSY)
+   * instead of waiting busy_timeout on the event loop; what was not written waits for the next flush.
    */
-  flush(): void;
+  flush(opts?: { noWait?: boolean }): void;
+  /** Refused requests counted in aggregate since the last call because the audit queue was full. */
+  takeAggregated(): number;
+  /** Called when an audit row is queued (the server schedules a flush after the current answers). */
+  whenQueued(listener: () => void): void;
   /** Why writes are failing (e.g. `disk full (SQLITE_FULL)`), null once one succeeds again. */
   writeFailure(): string | null;
 }
@@ -105,6 +115,9 @@ export function createLimiter(sqlite: Database, clock: Clock, bootId: string = n
   );
 
   const unauthenticated = createUnauthenticatedCounter(sqlite, clock);
+  const audit = createAuditQueue(sqlite);
+  let aggregated = 0;
+  let queued = () => {};
 
   const probe = sqlite.prepare<unknown, [string]>(
     "INSERT INTO settings (key, value) VALUES ('write_probe', ?1) ON CONFLICT (key) DO UPDATE SET value = ?1",
@@ -212,24 +225,54 @@ export function createLimiter(sqlite: Database, clock: Clock, bootId: string = n
       }
     },
 
-    logUnmetered(e) {
-      if (e.userId === null) {
-        unauthenticated.add(e.code ?? String(e.status));
-        return null;
-      }
-      return tracked(() => insert.get(e.requestId, e.userId, clock.now(), e.status, e.durationMs, 0, e.code, paramsText(e.params), null)!.id);
+    finishRefused(logId, durationMs) {
+      audit.setDuration(logId, durationMs);
+      queued();
     },
 
-    flush() {
-      while (unfinished.length > 0) {
-        tracked(() => finishOnce(unfinished[0]!));
-        unfinished.shift();
+    logUnmetered(e) {
+      if (e.userId === null) unauthenticated.add(e.code ?? String(e.status));
+      else {
+        const row = { requestId: e.requestId, userId: e.userId, ts: clock.now(), status: e.status, code: e.code, params: paramsText(e.params), durationMs: e.durationMs };
+        if (!audit.add(row)) aggregated++;
+        queued();
       }
-      if (unauthenticated.pending() > 0) tracked(() => unauthenticated.flush());
-      // While writes fail and nothing else is waiting to be written, a one-row write finds out when they work again.
-      if (lastWriteFailure !== null) tracked(() => probe.run(String(clock.now())));
+      return null;
+    },
+
+    flush(opts) {
+      if (!opts?.noWait) return flushAll();
+      // busy_timeout is the connection's; nothing else runs on this thread until it is restored.
+      const previous = (sqlite.query("PRAGMA busy_timeout").get() as { timeout: number }).timeout;
+      sqlite.exec("PRAGMA busy_timeout = 0");
+      try {
+        flushAll();
+      } finally {
+        sqlite.exec(`PRAGMA busy_timeout = ${previous}`);
+      }
+    },
+
+    whenQueued(listener) {
+      queued = listener;
+    },
+
+    takeAggregated() {
+      const n = aggregated;
+      aggregated = 0;
+      return n;
     },
 
     writeFailure: () => lastWriteFailure,
   };
+
+  function flushAll(): void {
+    while (unfinished.length > 0) {
+      tracked(() => finishOnce(unfinished[0]!));
+      unfinished.shift();
+    }
+    if (audit.pending() > 0) tracked(() => audit.flush());
+    if (unauthenticated.pending() > 0) tracked(() => unauthenticated.flush());
+    // While writes fail and nothing else is waiting to be written, a one-row write finds out when they work again.
+    if (lastWriteFailure !== null) tracked(() => probe.run(String(clock.now())));
+  }
 }

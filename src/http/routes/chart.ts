@@ -51,7 +51,8 @@ export async function handleChart(deps: AppDeps, request: Request, state: Reques
     rlHeaders = rateLimitHeaders(admission.state);
     deps.metrics?.decision(admission.ok ? "admitted" : admission.code);
     if (!admission.ok) {
-      deps.limiter.finish(admission.logId, 429, performance.now() - state.start);
+      // The 429 row is already written, exact, in the meter's transaction; its duration waits for the next audit flush.
+      deps.limiter.finishRefused(admission.logId, performance.now() - state.start);
       logId = null;
       return errorResponse(deps, request, state, 429, [{ code: admission.code, message: admission.message }], rlHeaders);
     }
