@@ -1,0 +1,51 @@
+/** `usage` reads known users from the audit log and unauthenticated requests from their per-minute counts. */
+import { expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDatabase } from "../../db/open.ts";
+import { TestClock } from "../clock.ts";
+import { createLimiter } from "../metering/index.ts";
+import { runCli } from "../http/test-support/process.ts";
+
+const DAY = 86_400_000;
+const today = Math.floor(Date.now() / DAY) * DAY;
+
+test("usage: per user and UTC day from request_log; unauthenticated requests per day and code from unauthenticated_counts", async () => {
+  const db = join(mkdtempSync(join(tmpdir(), "gs-usage-")), "db.sqlite");
+  const opened = openDatabase(db);
+  const clock = new TestClock(today - DAY + 3_600_000);
+  const limiter = createLimiter(opened.sqlite, clock);
+  const limits = { perMinute: 1, perDay: 100 };
+  const anon = (code: string) => limiter.logUnmetered({ userId: null, requestId: "x", status: 401, code, params: "", durationMs: 0 });
+  const a = limiter.admit({ userId: "alice", limits, requestId: "a1", params: "" });
+  if (a.ok) limiter.finish(a.logId, 200, 1);
+  limiter.admit({ userId: "alice", limits, requestId: "a2", params: "" }); // 429
+  anon("UNAUTHORIZED");
+  anon("UNAUTHORIZED");
+  clock.set(today + 3_600_000);
+  limiter.logUnmetered({ userId: "alice", requestId: "a3", status: 400, code: "BAD_REQUEST", params: "lookback=x", durationMs: 1 });
+  anon("UNAUTHORIZED");
+  clock.tick(120_000);
+  anon("UNAUTHORIZED");
+  anon("INVALID_TOKEN");
+  limiter.flush();
+  opened.sqlite.close();
+
+  const r = await runCli(["usage", "--db", db, "--days", "2", "--json"]);
+  expect(r.code).toBe(0);
+  const yesterday = new Date(today - DAY).toISOString().slice(0, 10);
+  const day = new Date(today).toISOString().slice(0, 10);
+  expect(JSON.parse(r.stdout)).toEqual([
+    { user: "alice", day: yesterday, admitted: 1, refused: 1, uncounted: 0 },
+    { user: null, day: yesterday, admitted: 0, refused: 0, uncounted: 2, code: "UNAUTHORIZED" },
+    { user: "alice", day, admitted: 0, refused: 0, uncounted: 1 },
+    { user: null, day, admitted: 0, refused: 0, uncounted: 1, code: "INVALID_TOKEN" },
+    { user: null, day, admitted: 0, refused: 0, uncounted: 2, code: "UNAUTHORIZED" },
+  ]);
+
+  const text = await runCli(["usage", "--db", db, "--days", "2"]);
+  expect(text.stdout).toContain(`${day}\t(unauthenticated: UNAUTHORIZED)\t0\t0\t2`);
+  const one = await runCli(["usage", "--db", db, "--days", "2", "--user", "alice", "--json"]);
+  expect(JSON.parse(one.stdout).map((x: { user: string }) => x.user)).toEqual(["alice", "alice"]);
+}, 30_000);
