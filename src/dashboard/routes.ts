@@ -252,7 +252,7 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
         state.userId = session.userId;
         const jti = /^\/dashboard\/api\/tokens\/([^/]{1,100})\/revoke$/.exec(state.path)?.[1] ?? "";
         try {
-          d.account.revoke(session.userId, decodeURIComponent(jti));
+          d.account.revoke(session.userId, decodedOrRaw(jti));
         } catch (err) {
           throw accountError(err);
         }
@@ -305,6 +305,15 @@ async function readBody(request: Request): Promise<string> {
   const text = await request.text();
   if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw new HttpError(400, "BAD_REQUEST", `request body is over ${MAX_BODY_BYTES} bytes`);
   return text;
+}
+
+/** A path segment decoded, or as it came when its escapes are malformed (then it names no token: 404). */
+function decodedOrRaw(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function sameSecret(a: string, b: string): boolean {

@@ -149,6 +149,9 @@ describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
     const logout = await context.request.post(`${h.base}/auth/logout`, { headers: { Origin: h.base }, form: { csrf: "nope" }, maxRedirects: 0 });
     expect(logout.status()).toBe(403);
     expect(await count()).toBe(0);
+    // A malformed token id is "not found", not a server error.
+    const garbled = await context.request.post(`${h.base}/dashboard/api/tokens/%E0%A4%A/revoke`, { headers: { Origin: h.base, "X-CSRF-Token": csrf } });
+    expect(garbled.status()).toBe(404);
     // The same request with both is accepted: the refusals above were the checks, not a broken route.
     const ok = await context.request.post(`${h.base}/dashboard/api/tokens`, { headers: { Origin: h.base, "X-CSRF-Token": csrf } });
     expect(ok.status()).toBe(201);
