@@ -14,7 +14,6 @@ export interface Tmfg {
 }
 
 export function tmfg(corr: Float64Array, n: number): Tmfg {
-  const w = (i: number, j: number) => Math.abs(corr[i * n + j]);
   const pairs: number[] = [];
   const addEdge = (i: number, j: number) => pairs.push(i < j ? i : j, i < j ? j : i);
   if (n <= 3) {
@@ -23,8 +22,14 @@ export function tmfg(corr: Float64Array, n: number): Tmfg {
   }
   const v = initialTetrahedron(corr, n);
   for (let a = 0; a < 4; a++) for (let b = a + 1; b < 4; b++) addEdge(v[a], v[b]);
-  const outside = new Uint8Array(n).fill(1);
-  for (const x of v) outside[x] = 0;
+  // wt[a·n + x] = |ρ(x, a)|: a face's rescan reads three contiguous rows instead of three strided
+  // columns through a closure (the gain sums the same three numbers in the same order).
+  const wt = new Float64Array(n * n);
+  for (let x = 0; x < n; x++) for (let a = 0; a < n; a++) wt[a * n + x] = Math.abs(corr[x * n + a]);
+  // The nodes still outside, ascending (so the first of equal gains is the lowest index).
+  const out = new Int32Array(n);
+  let nOut = 0;
+  for (let x = 0; x < n; x++) if (!v.includes(x)) out[nOut++] = x;
   // Faces live in flat arrays; a face removed by an insertion is marked dead.
   const maxFaces = 4 + 3 * (n - 4);
   const fa = new Int32Array(maxFaces);
@@ -35,11 +40,14 @@ export function tmfg(corr: Float64Array, n: number): Tmfg {
   const bestGain = new Float64Array(maxFaces);
   let nFaces = 0;
   const rescan = (f: number) => {
+    const ra = fa[f] * n;
+    const rb = fb[f] * n;
+    const rc = fc[f] * n;
     let bv = -1;
     let bg = -Infinity;
-    for (let x = 0; x < n; x++) {
-      if (!outside[x]) continue;
-      const gain = w(x, fa[f]) + w(x, fb[f]) + w(x, fc[f]);
+    for (let k = 0; k < nOut; k++) {
+      const x = out[k];
+      const gain = wt[ra + x] + wt[rb + x] + wt[rc + x];
       if (gain > bg) {
         bg = gain;
         bv = x;
@@ -66,8 +74,12 @@ export function tmfg(corr: Float64Array, n: number): Tmfg {
       if (alive[q] && (f === -1 || bestGain[q] > bestGain[f])) f = q;
     }
     const x = bestV[f];
-    const [a, b, c] = [fa[f], fb[f], fc[f]];
-    outside[x] = 0;
+    const a = fa[f];
+    const b = fb[f];
+    const c = fc[f];
+    let k = 0;
+    while (out[k] !== x) k++;
+    out.copyWithin(k, k + 1, nOut--);
     alive[f] = 0;
     addEdge(x, a);
     addEdge(x, b);
