@@ -1,4 +1,49 @@
 /** The help text of `graph-stats --help`; `graph-stats <command> --help` prints COMMAND_HELP. */
+import { CONFIG_KEYS, CONFIG_SCHEMA, flagName, type Config } from "../config.ts";
+
+/**
+ * One line per setting of src/config.ts; typed by its keys, so a new setting without a line here
+ * does not compile, and serve's help cannot drift from what serve accepts.
+ */
+const SERVE_FLAGS: Record<keyof Config, [arg: string, what: string]> = {
+  port: ["N", "port to listen on (0: any free port)"],
+  host: ["ADDR", "address to listen on"],
+  db: ["PATH", "database file"],
+  jwtSecret: ["S", "HS256 secret, ≥ 16 characters (else one is generated and kept in the database)"],
+  jwtPreviousSecrets: ["S,...", "older secrets still accepted while tokens rotate, each ≥ 16 characters"],
+  tokenTtl: ["DURATION", "lifetime of tokens minted by the dashboard and token create"],
+  ratePerMinute: ["N", "default live requests per user per minute"],
+  ratePerDay: ["N", "default live requests per user per UTC day"],
+  defaultUniverse: ["NAME", "universe used when a request names none"],
+  corsOrigins: ["URL,...", "origins allowed to call the API from a browser"],
+  logLevel: ["LEVEL", "fatal error warn info debug trace silent"],
+  sample: ["", "do not load the synthetic 'sample' universe into a new database"],
+  workers: ["N", "processes sharing the port"],
+  computeThreads: ["N", "threads per process for live computations (0: on the event loop)"],
+  auditRetentionDays: ["N", "audit rows and counts older than this are pruned (at start and hourly)"],
+  cacheMb: ["N", "memory bound of the result cache in MiB (0: no cache)"],
+  costBudget: ["N", "live requests estimated to cost more are refused with 400 before admission"],
+  publicUrl: ["URL", "address users reach the service at (sign-in redirects to URL/auth/callback)"],
+  oidcIssuer: ["URL", "OpenID Connect provider for the dashboard's sign-in"],
+  oidcClientId: ["ID", "client id registered with that provider"],
+  oidcClientSecret: ["S", "client secret registered with that provider"],
+  dev: ["", "development identity provider for the dashboard, loopback only; one worker"],
+  devIdpPort: ["N", "its port (default: the service's port + 1)"],
+  metricsAllow: ["ADDR,...", "addresses or CIDR blocks (or *) that may read /metrics"],
+};
+
+/** The serve flags, one a line, with their defaults from CONFIG_SCHEMA. */
+export function serveFlags(): string {
+  const defaults = CONFIG_SCHEMA.parse({}) as Record<string, unknown>;
+  return CONFIG_KEYS.map((key) => {
+    const [arg, what] = SERVE_FLAGS[key];
+    const flag = key === "sample" ? "--no-sample" : `--${flagName(key)}${arg ? " " + arg : ""}`;
+    const d = defaults[key];
+    const shown = d === undefined || d === false || key === "sample" || (Array.isArray(d) && d.length === 0) ? "" : ` (default ${Array.isArray(d) ? d.join(",") : d})`;
+    return `  ${flag.padEnd(27)} ${what}${shown}`;
+  }).join("\n");
+}
+
 export const USAGE = `graph-stats — correlation-network metrics for stock universes over HTTP
 
 Usage: graph-stats [command] [flags]
@@ -26,27 +71,24 @@ Common flags (each also as an environment variable GRAPH_STATS_<NAME>):
   --jwt-previous-secrets L  comma list of older secrets still accepted (rotation), each ≥ 16 characters
   --no-sample               do not load the synthetic 'sample' universe into a new database
 
-serve flags:
-  --port 8080 --host 0.0.0.0 --workers 1 --token-ttl 24h --rate-per-minute 1 --rate-per-day 30
-  (serve keeps the token lifetime, the default limits and a fingerprint of its secret in the
-  database; token create and user limits use them unless given on their own command line)
-  --default-universe sample --cors-origins URL,... --log-level info
-  --compute-threads 1       threads per process for live computations (0: on the event loop)
+serve flags: see 'graph-stats serve --help'.
 `;
 
 /** Per-command help: what it does, its flags, and examples to copy. */
 export const COMMAND_HELP: Record<string, string> = {
   serve: `graph-stats serve [flags] — run the HTTP service (the default command)
 
-Flags: --port 8080 --host 0.0.0.0 --db PATH --workers N --compute-threads N --token-ttl 24h
-       --rate-per-minute 1 --rate-per-day 30 --default-universe sample --cors-origins URL,...
-       --log-level info --jwt-secret S --jwt-previous-secrets OLD,... --no-sample
+Flags (each also as an environment variable, e.g. --cache-mb as GRAPH_STATS_CACHE_MB):
+${serveFlags()}
+serve keeps the token lifetime, the default limits and a fingerprint of its secret in the
+database; token create and user limits use them unless given on their own command line.
 With --workers N a supervisor runs N processes on one port and replaces one that dies
 (after 0.5 s, doubling to 30 s while it keeps dying); SIGTERM/SIGINT drain and stop them all.
 
 Examples:
   GRAPH_STATS_JWT_SECRET=$(openssl rand -hex 32) graph-stats serve --db data/prod.sqlite
-  graph-stats serve --workers 4 --rate-per-minute 10 --rate-per-day 1000`,
+  graph-stats serve --workers 4 --rate-per-minute 10 --rate-per-day 1000
+  graph-stats serve --dev   (dashboard sign-in with the development identity provider, loopback only)`,
   migrate: `graph-stats migrate [--db PATH] [--no-sample] — create or update the database schema
 
 Example:
