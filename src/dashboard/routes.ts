@@ -19,14 +19,12 @@ import type { Sealer } from "./sealed-cookie.ts";
 import type { Session, SessionStore } from "./session-store.ts";
 import type { DashboardView, SignedInView } from "./view-model.ts";
 import { assetResponse, type WebAssets } from "./web-assets.ts";
+import { queryFromBody, readBody } from "./request-body.ts";
 import { acceptsGzip } from "../http/envelope.ts";
 import type { Database } from "bun:sqlite";
 
 export const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
-
-/** A JSON body of the dashboard's query action; the live endpoint's query string is capped alike. */
-const MAX_BODY_BYTES = 8 * 1024;
 
 export interface DashboardDeps {
   app: AppDeps;
@@ -276,35 +274,6 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
       },
     },
   ];
-}
-
-/** `{ "params": { "lookback": 60, … } }` → the live endpoint's query string (values as given). */
-function queryFromBody(text: string): string {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new HttpError(400, "BAD_REQUEST", "the body must be JSON: { \"params\": { \"name\": value, … } }");
-  }
-  const params = (body as { params?: unknown })?.params;
-  if (typeof params !== "object" || params === null || Array.isArray(params)) {
-    throw new HttpError(400, "BAD_REQUEST", "the body must be JSON: { \"params\": { \"name\": value, … } }");
-  }
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) {
-    if (v === null || v === undefined || v === "") continue;
-    if (!["string", "number", "boolean"].includes(typeof v)) throw new HttpError(400, "BAD_REQUEST", `parameter ${k.slice(0, 50)} must be a string, number or boolean`);
-    q.append(k, String(v));
-  }
-  return q.toString();
-}
-
-async function readBody(request: Request): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw new HttpError(400, "BAD_REQUEST", `request body is ${declared} bytes; at most ${MAX_BODY_BYTES} are allowed`);
-  const text = await request.text();
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw new HttpError(400, "BAD_REQUEST", `request body is over ${MAX_BODY_BYTES} bytes`);
-  return text;
 }
 
 /** A path segment decoded, or as it came when its escapes are malformed (then it names no token: 404). */
