@@ -304,7 +304,7 @@ const md = [
   "  (~40% faster); Louvain runs 3 visiting orders instead of 6 (chosen on the holdout set, confirmed on the",
   "  validation set below).",
   "- Fourth pass (bit-identical): Dijkstra gathers the improving edges of a node without a branch before working",
-  "  on them (until its component is reached): 6–8% of the whole knn snapshot (in-process A/B, bench/engine-ab.ts).",
+  "  on them (until its component is reached): 4–8% of the whole knn snapshot (in-process A/B, bench/engine-ab.ts).",
   "  The branch-free Louvain and modularity loops of that pass were reverted: within 2–3% of the whole snapshot",
   "  (docs/engine.md).",
   "- Correlation (bit-identical): the dot products and the scaling/clipping run in a WebAssembly SIMD kernel",

@@ -199,7 +199,7 @@ export function dijkstraPathMetrics(g: Graph, wantBetweenness: boolean, wantClos
         if (dv + shortest[v] > far) continue;
       }
       // Branch-free gathering while the search grows (whether an edge improves is a coin toss to
-      // the CPU): 6–8% of the whole knn snapshot (in-process A/B, docs/engine.md).
+      // the CPU): 4–8% of the whole knn snapshot over three A/B runs, borderline (docs/engine.md).
       let nc = 0;
       if (far < 0) {
         for (let p = offsets[v], end = offsets[v + 1]; p < end; p++) {
