@@ -1,6 +1,9 @@
 /**
- * `npm run load -- <script> [k6 args]`: starts graph-stats on a temporary database (127.0.0.1, random
- * port, raised limits), mints tokens, runs `k6 run load/<script>.js` against it, then stops the server.
+ * `npm run load -- <script> [--instances N] [--database-url URL] [k6 args]`: starts graph-stats on a
+ * temporary database (127.0.0.1, random port, raised limits) — N processes on the one database file with
+ * `--instances N` (limits and soak) —, mints tokens, runs `k6 run load/<script>.js` against them (BASE_URL,
+ * and BASE_URLS listing every instance), then stops the servers. `--database-url` is forwarded to the
+ * servers as GRAPH_STATS_DATABASE_URL, for a shared PostgreSQL.
  * Exit codes: k6's own (0 passed, 99 thresholds failed, ...); 2 usage; 3 k6 not found; 4 server failed.
  * Settings: LOAD_USERS (tokens to mint, default 100 or -e VUS if larger), LOAD_RATE_PER_MINUTE (2),
  * LOAD_RATE_PER_DAY (1000), K6 (path to k6), LOAD_OUT_DIR (where the summary JSON goes, default .k6-out/).
@@ -10,10 +13,12 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
 import { EXIT_NO_K6, SCRIPTS, envArgs, findK6, k6RunArgs, noK6Message, workspaceK6 } from "./runner/k6.ts";
-import { graphStatsCommand, mintTokens, startServer, type RunningServer } from "./runner/server.ts";
+import { graphStatsCommand, mintTokens } from "./runner/server.ts";
+import { startInstances, type RunningInstances } from "./runner/instances.ts";
+import { requireMultiInstanceScript, runnerArgs, type RunnerArgs } from "./runner/args.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
-const USAGE = `usage: npm run load -- <${SCRIPTS.join("|")}> [k6 run arguments, e.g. -e DURATION=2m]`;
+const USAGE = `usage: npm run load -- <${SCRIPTS.join("|")}> [--instances N] [--database-url URL] [k6 run arguments, e.g. -e DURATION=2m]`;
 
 function positiveInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -23,13 +28,22 @@ function positiveInt(name: string, fallback: number): number {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const [given, ...k6Args] = argv;
+  const [given, ...rest] = argv;
   // `smoke`, `smoke.js` and `load/smoke.js` all name the same script.
   const script = given?.replace(/^(\.\/)?(load\/)?/, "").replace(/\.js$/, "");
   if (!script || !(SCRIPTS as readonly string[]).includes(script)) {
     console.error(script ? `unknown load script '${script}'\n${USAGE}` : USAGE);
     return 2;
   }
+  let parsed: RunnerArgs;
+  try {
+    parsed = runnerArgs(rest);
+    requireMultiInstanceScript(script, parsed.instances);
+  } catch (err) {
+    console.error(`load: ${(err as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const { instances, databaseUrl, k6Args } = parsed;
   const k6 = findK6(process.env, [workspaceK6(ROOT)]);
   if (!k6) {
     console.error(noK6Message(script));
@@ -44,25 +58,27 @@ async function main(argv: string[]): Promise<number> {
   const secret = randomBytes(24).toString("hex");
   const { command, note } = graphStatsCommand(ROOT);
   if (note) console.error(`load: ${note}`);
-  let server: RunningServer | null = null;
+  let server: RunningInstances | null = null;
   const stopOnSignal = () => void server?.stop();
   process.on("SIGINT", stopOnSignal);
   process.on("SIGTERM", stopOnSignal);
   try {
     const dbPath = join(dir, "load.sqlite");
     try {
-      server = await startServer({ command, dbPath, secret, ratePerMinute, ratePerDay });
+      server = await startInstances(instances, { command, dbPath, secret, ratePerMinute, ratePerDay, databaseUrl: databaseUrl ?? undefined });
     } catch (err) {
       console.error(`load: ${(err as Error).message}`);
       return 4;
     }
     const tokensPath = join(dir, "tokens.json");
-    writeFileSync(tokensPath, await mintTokens(command, dbPath, secret, users, `load-${Date.now().toString(36)}-`));
-    console.error(`load: graph-stats at ${server.baseUrl} (limits ${ratePerMinute}/min, ${ratePerDay}/day), ${users} tokens in ${tokensPath}`);
+    writeFileSync(tokensPath, await mintTokens(command, dbPath, secret, users, `load-${Date.now().toString(36)}-`, databaseUrl ?? undefined));
+    // The database URL may hold a password: it is never printed.
+    const store = databaseUrl ? "the given GRAPH_STATS_DATABASE_URL" : `one database file`;
+    console.error(`load: graph-stats at ${server.baseUrls.join(", ")} on ${store} (limits ${ratePerMinute}/min, ${ratePerDay}/day), ${users} tokens in ${tokensPath}`);
     // The summary JSON goes to a gitignored directory, not the caller's working directory.
     const outDir = resolve(process.env.LOAD_OUT_DIR || join(ROOT, ".k6-out"));
     mkdirSync(outDir, { recursive: true });
-    const vars = { BASE_URL: server.baseUrl, TOKENS: tokensPath, JWT_SECRET: secret, SUMMARY_DIR: outDir };
+    const vars = { BASE_URL: server.baseUrls[0]!, BASE_URLS: server.baseUrls.join(","), TOKENS: tokensPath, JWT_SECRET: secret, SUMMARY_DIR: outDir };
     const proc = Bun.spawn([k6, ...k6RunArgs(join(ROOT, "load", `${script}.js`), vars, k6Args)], { stdio: ["inherit", "inherit", "inherit"] });
     return await proc.exited;
   } finally {

@@ -20,13 +20,14 @@ export const k6Signer = {
 /**
  * Fails `setup()` with a clear message unless `GET /health` answers 200 with `status: "ok"`.
  * @param {string} baseUrl
+ * @param {string} [option] the option that named it, for the hint (BASE_URL unless given)
  * @returns {{ version: string | null }}
  */
-export function checkTarget(baseUrl) {
+export function checkTarget(baseUrl, option) {
   const res = http.get(`${baseUrl}/health`, { timeout: '10s', tags: { name: 'setup /health' } });
   if (res.status !== 200) {
     throw new Error(`target ${baseUrl} is not ready: GET /health answered ${res.status || res.error || 'nothing'}; ` +
-      'start it with `graph-stats serve` or pass -e BASE_URL=...');
+      `start it with \`graph-stats serve\` or pass -e ${option || 'BASE_URL'}=...`);
   }
   const problems = checkEnvelope(res.body, { success: true });
   const parsed = parseBody(res.body);
@@ -50,7 +51,7 @@ export function checkTargets(urls) {
   const versions = [];
   for (const url of urls) {
     try {
-      versions.push(checkTarget(url).version);
+      versions.push(checkTarget(url, urls.length > 1 ? 'BASE_URLS' : 'BASE_URL').version);
     } catch (err) {
       down.push(String(err instanceof Error ? err.message : err));
     }

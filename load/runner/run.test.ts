@@ -18,6 +18,16 @@ async function runner(args: string[], env: Record<string, string | undefined>, r
   return { stdout, stderr, code };
 }
 
+/** A stand-in `k6` in its own bin directory: records its arguments in `<out>.args`, then runs `body`. */
+function fakeK6(name: string, body: (out: string) => string): { bin: string; out: string } {
+  const bin = join(work, `${name}-bin`);
+  Bun.spawnSync(["mkdir", "-p", bin]);
+  const out = join(work, name);
+  writeFileSync(join(bin, "k6"), `#!/bin/sh\nprintf '%s\\n' "$@" > "${out}.args"\n${body(out)}`);
+  chmodSync(join(bin, "k6"), 0o755);
+  return { bin, out };
+}
+
 describe("npm run load", () => {
   test("without k6 it says so, shows the manual command and exits 3", async () => {
     const empty = join(work, "empty-path");
@@ -45,17 +55,12 @@ describe("npm run load", () => {
   });
 
   test("with k6 it starts the server, mints tokens, passes them to k6, returns k6's exit code and cleans up", async () => {
-    const bin = join(work, "bin");
-    Bun.spawnSync(["mkdir", "-p", bin]);
-    const out = join(work, "fake-k6");
-    writeFileSync(join(bin, "k6"), `#!/bin/sh
-printf '%s\\n' "$@" > "${out}.args"
+    const { bin, out } = fakeK6("fake-k6", (o) => `
 for a in "$@"; do case "$a" in BASE_URL=*) base="\${a#BASE_URL=}";; TOKENS=*) tokens="\${a#TOKENS=}";; esac; done
-curl -s "$base/health" > "${out}.health"
-cp "$tokens" "${out}.tokens"
+curl -s "$base/health" > "${o}.health"
+cp "$tokens" "${o}.tokens"
 exit 7
 `);
-    chmodSync(join(bin, "k6"), 0o755);
     const outDir = join(work, "summaries", "nested");
     const r = await runner(["limits", "-e", "VUS=120", "-e", "BURSTS=1"], { ...process.env, PATH: `${bin}:${process.env.PATH}`, K6: undefined, LOAD_OUT_DIR: outDir });
     expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: 7 });
@@ -78,6 +83,41 @@ exit 7
     expect(existsSync(vars.TOKENS)).toBe(false);
     await expect(fetch(`${vars.BASE_URL}/health`)).rejects.toThrow();
   }, 60_000);
+});
+
+describe("npm run load --instances", () => {
+  test("starts N servers on one database and gives k6 all their URLs; they share one limiter", async () => {
+    // The stand-in k6 calls each URL of BASE_URLS with the first token. At 1/minute on one shared store
+    // the second instance must refuse what the first admitted; separate stores would admit both.
+    const { bin, out } = fakeK6("multi-k6", (o) => `
+for a in "$@"; do case "$a" in BASE_URLS=*) urls="\${a#BASE_URLS=}";; TOKENS=*) tokens="\${a#TOKENS=}";; esac; done
+token=$(sed -n 's/.*"token": *"\\([^"]*\\)".*/\\1/p' "$tokens" | head -1)
+: > "${o}.statuses"
+for u in $(echo "$urls" | tr ',' ' '); do curl -s -o /dev/null -w '%{http_code}\\n' -H "Authorization: Bearer $token" "$u/v1/graph-stats/chart?include_graph=false" >> "${o}.statuses"; done
+exit 0
+`);
+    const r = await runner(["limits", "--instances", "2", "-e", "VUS=3"], { ...process.env, PATH: `${bin}:${process.env.PATH}`, K6: undefined, LOAD_OUT_DIR: join(work, "multi-out"), LOAD_USERS: "3", LOAD_RATE_PER_MINUTE: "1" });
+    expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: 0 });
+    const args = readFileSync(`${out}.args`, "utf8").trim().split("\n");
+    expect(args).not.toContain("--instances");
+    const vars = envArgs(args);
+    const urls = vars.BASE_URLS!.split(",");
+    expect(urls.length).toBe(2);
+    expect(new Set(urls).size).toBe(2);
+    expect(vars.BASE_URL).toBe(urls[0]);
+    expect(r.stderr).toContain(`graph-stats at ${urls.join(", ")} on one database file`);
+    expect(readFileSync(`${out}.statuses`, "utf8").trim().split("\n")).toEqual(["200", "429"]);
+    for (const u of urls) await expect(fetch(`${u}/health`)).rejects.toThrow();
+  }, 90_000);
+
+  test("several instances for a script that loads one URL, or a bad count, is a usage error (exit 2)", async () => {
+    const smoke = await runner(["smoke", "--instances", "2"], { ...process.env });
+    expect(smoke.code).toBe(2);
+    expect(smoke.stderr).toContain("load/smoke.js targets one base URL; only limits and soak spread load over several instances");
+    const zero = await runner(["limits", "--instances=0"], { ...process.env });
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toContain("--instances must be an integer from 1 to 16, got '0'");
+  });
 });
 
 describe("runner helpers", () => {

@@ -14,6 +14,8 @@ export interface ServerOptions {
   ratePerDay: number;
   /** How long to wait for the "listening" log line. */
   startTimeoutMs?: number;
+  /** Forwarded as GRAPH_STATS_DATABASE_URL (a shared PostgreSQL), for servers that support it. */
+  databaseUrl?: string;
 }
 
 export interface RunningServer {
@@ -39,7 +41,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const proc = Bun.spawn(
     [...o.command, "serve", "--host", "127.0.0.1", "--port", "0", "--db", o.dbPath, "--jwt-secret", o.secret,
       "--rate-per-minute", String(o.ratePerMinute), "--rate-per-day", String(o.ratePerDay)],
-    { stdout: "pipe", stderr: "pipe", env: { ...process.env, GRAPH_STATS_JWT_SECRET: o.secret } },
+    { stdout: "pipe", stderr: "pipe", env: serverEnv(o.secret, o.databaseUrl) },
   );
   const stderr = new Response(proc.stderr).text();
   const stop = async (): Promise<void> => {
@@ -103,10 +105,17 @@ export function portOf(line: string): number | null {
   }
 }
 
+/** The environment of a graph-stats process: the secret, and the database URL when one is given. */
+function serverEnv(secret: string, databaseUrl: string | undefined): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...process.env, GRAPH_STATS_JWT_SECRET: secret };
+  if (databaseUrl) env.GRAPH_STATS_DATABASE_URL = databaseUrl;
+  return env;
+}
+
 /** Runs `token create --users N --json` against the run's database and returns its JSON text. */
-export async function mintTokens(command: string[], dbPath: string, secret: string, users: number, prefix: string): Promise<string> {
+export async function mintTokens(command: string[], dbPath: string, secret: string, users: number, prefix: string, databaseUrl?: string): Promise<string> {
   const proc = Bun.spawn([...command, "token", "create", "--db", dbPath, "--users", String(users), "--prefix", prefix, "--json"], {
-    stdout: "pipe", stderr: "pipe", env: { ...process.env, GRAPH_STATS_JWT_SECRET: secret },
+    stdout: "pipe", stderr: "pipe", env: serverEnv(secret, databaseUrl),
   });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   if (code !== 0) throw new Error(`token create failed (exit ${code}): ${err.trim()}`);
