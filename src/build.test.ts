@@ -54,3 +54,63 @@ test("the binary imports CSV files, including symbols with & and - in their name
   expect(out.code).toBe(0);
   expect(out.stdout).toContain("2 file(s) imported");
 });
+
+async function mint(user: string): Promise<string> {
+  const minted = await runCli(["token", "create", "--user", user, "--json"], { bin, cwd: dir, env: { GRAPH_STATS_JWT_SECRET: "" } });
+  expect(minted.code).toBe(0);
+  return JSON.parse(minted.stdout)[0].token;
+}
+
+const RESEARCH = "graph_method=tmfg&market_mode=remove&periods=5&include_graph=all&format=csv";
+
+test("the binary refuses ewma with ledoit_wolf together with a 400 that says which to drop (shrinkage needs pearson)", async () => {
+  const res = await fetch(`${server.base}/v1/graph-stats/chart?${RESEARCH}&corr_method=ewma&shrinkage=ledoit_wolf`, {
+    headers: { Authorization: `Bearer ${await mint("bin-research-both")}` },
+  });
+  expect(res.status).toBe(400);
+  const body = (await res.json()) as any;
+  expect(body).toMatchObject({ success: false, data: null, errors: [{ code: "BAD_REQUEST" }] });
+  expect(body.errors[0].message).toContain("use corr_method=pearson or shrinkage=none");
+});
+
+for (const option of ["corr_method=ewma&halflife=10", "shrinkage=ledoit_wolf"]) {
+  test(`the binary answers tmfg, market_mode=remove, ${option}, include_graph=all as tidy CSV, and pandas reads it`, async () => {
+    const token = await mint(`bin-research-${option.slice(0, 4)}`);
+    const url = `${server.base}/v1/graph-stats/chart?${RESEARCH}&${option}`;
+    const res = await fetch(url, { headers: { Authorization: `Bearer ${token}` } });
+    const text = await res.text();
+    expect(res.status, text).toBe(200);
+    expect(res.headers.get("content-type")).toStartWith("text/csv");
+    const [header, ...rows] = text.trim().split("\n").map((line) => line.split(","));
+    expect(header).toEqual(["date", "symbol", "metric", "value", "community"]);
+    const dates = new Set(rows.map((r) => r[0]));
+    expect(dates.size).toBe(5);
+    const stockRows = rows.filter((r) => r[1] !== "");
+    expect(stockRows.length).toBeGreaterThan(5 * 5 * 40);
+    for (const r of stockRows) expect(r[4]).toMatch(/^\d+$/); // every point carries its community
+    // Per-date graph statistics: a TMFG on n nodes has 3(n-2) edges; modularity is defined.
+    const stat = (date: string, metric: string) => Number(rows.find((r) => r[0] === date && r[1] === "" && r[2] === metric)![3]);
+    for (const date of dates) {
+      expect(stat(date, "edges")).toBe(3 * (stat(date, "nodes") - 2));
+      expect(stat(date, "modularity")).toBeGreaterThan(0);
+      expect(stat(date, "avg_shortest_path")).toBeGreaterThan(0);
+    }
+    // docs/api.md's pandas example, run as written, where Debian's python3-pandas is installed.
+    const pandas = Bun.spawnSync(["/usr/bin/python3", "-c", "import pandas"], { stdout: "ignore", stderr: "ignore" });
+    if (pandas.exitCode !== 0) return;
+    const script = [
+      "import sys, pandas as pd",
+      'df = pd.read_csv(sys.argv[1], storage_options={"Authorization": "Bearer " + sys.argv[2]})',
+      'metrics = df[df.symbol.notna()].pivot_table(index=["date", "symbol"], columns="metric", values="value")',
+      'stats = df[df.symbol.isna()].pivot(index="date", columns="metric", values="value")',
+      "print(len(df), len(metrics), len(metrics.columns), len(stats), len(stats.columns))",
+    ].join("\n");
+    // The CSV request above used this minute's admission; pandas asks again as another user.
+    const py = Bun.spawnSync(["/usr/bin/python3", "-c", script, url, await mint(`bin-pandas-${option.slice(0, 4)}`)], { stdout: "pipe", stderr: "pipe" });
+    expect(py.exitCode, py.stderr.toString()).toBe(0);
+    const [nRows, nPoints, nMetrics, nDates, nStats] = py.stdout.toString().trim().split(" ").map(Number);
+    expect(nRows).toBe(rows.length);
+    expect([nPoints, nMetrics]).toEqual([stockRows.length / 5, 5]);
+    expect([nDates, nStats]).toEqual([5, 7]);
+  });
+}
