@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: runs every benchmark in turn (engine vs networkx, metering, HTTP) and writes
+ * `npm run bench`: runs every benchmark in turn (engine vs networkx, research features vs their
+ * Python references, market data, metering, HTTP) and writes
  * their markdown into docs/benchmarks.md. Each benchmark compares side by side within its own
  * run, so the ratios hold even on a shared, noisy machine.
  * Run: npm run bench [-- --quick]   (--quick: shorter HTTP runs)
@@ -21,6 +22,7 @@ async function section(title: string, args: string[]): Promise<string> {
 
 const parts = [
   await section("engine", ["bench/engine.bench.ts"]),
+  await section("research", ["bench/research.bench.ts", ...(quick ? ["--rolling-rounds", "1", "--parts-rounds", "3"] : [])]),
   await section("market", ["bench/market.bench.ts"]),
   await section("metering", ["bench/metering.bench.ts"]),
   await section("http", ["bench/http.bench.ts", "--seconds", quick ? "3" : "6"]),
@@ -28,8 +30,8 @@ const parts = [
 
 const doc = `# Benchmarks
 
-Reproduce with \`npm run bench\` (all of it, about 6 minutes) or one at a time:
-\`npx bun bench/engine.bench.ts\`, \`npx bun bench/metering.bench.ts\`, \`npx bun bench/http.bench.ts\`.
+Reproduce with \`npm run bench\` (all of it, about 9 minutes) or one at a time:
+\`npx bun bench/engine.bench.ts\`, \`npx bun bench/research.bench.ts\`, \`npx bun bench/metering.bench.ts\`, \`npx bun bench/http.bench.ts\`.
 Machine of this run: ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Bun ${Bun.version}, ${new Date().toISOString().slice(0, 10)}.
 These machines are shared and noisy: read the ratios measured side by side in one run, not the absolute times.
 

@@ -30,8 +30,8 @@ sys.path.insert(0, HERE)
 from generate_fixtures import corr_matrix, default_data_dir, edge_pairs, load_dir, metrics_of, modularity_of  # noqa: E402
 
 
-def build_graph(symbols, closes, t, lookback, graph_method, corr_method="pearson", knn_k=4, threshold=0.5):
-    """Window -> log returns -> drop rules -> correlation -> graph, as DECISIONS §2 (1-5)."""
+def window_returns_at(symbols, closes, t, lookback):
+    """Participating symbols and their log returns over the lookback bars up to t (the drop rules)."""
     nodes, rets = [], []
     for s in symbols:
         w = closes[s][t - lookback:t + 1]
@@ -42,6 +42,12 @@ def build_graph(symbols, closes, t, lookback, graph_method, corr_method="pearson
             continue
         nodes.append(s)
         rets.append(r)
+    return nodes, rets
+
+
+def build_graph(symbols, closes, t, lookback, graph_method, corr_method="pearson", knn_k=4, threshold=0.5):
+    """Window -> log returns -> drop rules -> correlation -> graph, as DECISIONS §2 (1-5)."""
+    nodes, rets = window_returns_at(symbols, closes, t, lookback)
     c = corr_matrix(rets, corr_method)
     G = nx.Graph()
     G.add_nodes_from(nodes)
