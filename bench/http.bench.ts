@@ -1,59 +1,42 @@
 /**
- * HTTP benchmarks, side by side in one run (issue "The service"):
- *  1. /health and /v1/demo/chart: our server vs a bare Bun.serve returning the same bytes
- *     (throughput and p99 at fixed concurrency) → ratio, target ≥ 0.8.
+ * HTTP benchmarks, side by side in one run (issue #11 §6):
+ *  1. /health and /v1/demo/chart (cached): server CPU per request of our server against a bare
+ *     Bun.serve returning the same bytes and headers → ratio, target ≤ 1.25. Load from wrk (one
+ *     thread, closed loop), pinned to one CPU while both servers are pinned to the other; the
+ *     sides alternate (bare, ours, ours, bare, …) over ROUNDS rounds, and each round gives a ratio.
  *  2. The live endpoint with limits raised and the computation cached: p99 at 500 requests/s,
  *     from bench/open-loop.ts (fixed-rate, no coordinated omission).
- * Load generator for 1: autocannon (npm) under node. Server and load generator share this machine's
- * cores, so the ratios are what to read; absolute numbers vary with the machine.
- * Run: npx bun bench/http.bench.ts [--seconds 6]   (prints a markdown section)
+ *  3. /health while heavy uncached computations run (bench/health-under-compute.ts).
+ * CPU per request is what to read: throughput depends on what else this shared machine runs.
+ * Run: npx bun bench/http.bench.ts [--seconds 6] [--ratios-only]   (prints a markdown section)
  */
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { runCli, spawnServer } from "../src/http/test-support/process.ts";
 import { healthUnderCompute, type HealthUnderCompute } from "./health-under-compute.ts";
 import { openLoop } from "./open-loop.ts";
 import { median } from "./median.ts";
+import { pin, wrk, wrkAvailable, WRK_MISSING, type WrkResult } from "./wrk.ts";
 
-const root = resolve(import.meta.dir, "..");
 const secondsArg = process.argv.indexOf("--seconds");
 const seconds = secondsArg > 0 ? Number(process.argv[secondsArg + 1]) : 6;
-const PAIRS = 5;
+const ratiosOnly = process.argv.includes("--ratios-only");
+const ROUNDS = 5;
+const CONNECTIONS = 32;
+const PATHS = ["/health", "/v1/demo/chart"] as const;
+// Servers on CPU 0, wrk on the last CPU: neither takes the other's core, and both servers run on
+// the same one, so their CPU per request compares like with like.
+const SERVER_CPU = "0";
+const LOAD_CPU = String(cpus().length - 1);
+if (!wrkAvailable()) {
+  console.log(`### HTTP\n\n${WRK_MISSING}`);
+  console.error(WRK_MISSING);
+  process.exit(2);
+}
 const dir = mkdtempSync(join(tmpdir(), "gs-bench-http-"));
 const db = join(dir, "bench.sqlite");
 const SECRET = "bench-secret-0123456789abcdef";
-
-interface Result {
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
-  /** Server CPU (user + system, from /proc) per completed request, in µs. */
-  cpuUs: number;
-}
-
-/** CPU time a process has used so far, in ms (Linux /proc; clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-/** One autocannon run against `url`; `pid` is the server's, whose CPU use is measured around it. */
-async function autocannon(url: string, pid: number, args: string[] = []): Promise<Result> {
-  const cpu0 = cpuMs(pid);
-  // Spawned asynchronously: a blocking spawn would stop this process draining the server's logs.
-  const proc = Bun.spawn(["node", join(root, "node_modules/autocannon/autocannon.js"), "-j", "-d", String(seconds), ...args, url], {
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const out = await new Response(proc.stdout).text();
-  await proc.exited;
-  const cpu = cpuMs(pid) - cpu0;
-  const j = JSON.parse(out);
-  return { rps: j.requests.average, p50: j.latency.p50, p99: j.latency.p99, non2xx: j.non2xx, errors: j.errors, cpuUs: (cpu * 1000) / j.requests.total };
-}
 
 async function firstLine(stream: ReadableStream<Uint8Array>): Promise<string> {
   const reader = stream.getReader();
@@ -87,25 +70,57 @@ writeFileSync(capturedFile, JSON.stringify(captured));
 const bareProc = Bun.spawn([process.execPath, join(import.meta.dir, "bare-server.ts"), capturedFile], { stdout: "pipe" });
 const bareBase = `http://127.0.0.1:${JSON.parse(await firstLine(bareProc.stdout)).port}`;
 
-const rows: string[] = [];
-try {
-  for (const path of ["/health", "/v1/demo/chart"]) {
-    // Five back-to-back pairs (bare, then ours); the machine is shared and noisy, so the ratio
-    // reported is the median of the five pairs' ratios, shown with its range.
-    const pairs: { bare: Result; ours: Result; ratio: number }[] = [];
-    for (let i = 0; i < PAIRS; i++) {
-      const bare = await autocannon(bareBase + path, bareProc.pid, ["-c", "50"]);
-      const o = await autocannon(ours.base + path, ours.proc.pid, ["-c", "50"]);
-      pairs.push({ bare, ours: o, ratio: o.rps / bare.rps });
+const range = (xs: number[], digits = 2) => `**${median(xs).toFixed(digits)}** (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
+
+/** ROUNDS rounds per path; in each, both servers run twice in ABBA order, so drift within a round cancels. */
+async function cpuRatios(): Promise<string> {
+  const pinned = pin(bareProc.pid, SERVER_CPU) && pin(ours.proc.pid, SERVER_CPU);
+  const run = (base: string, pid: number, path: string) => wrk(base + path, pid, { seconds, connections: CONNECTIONS, cpu: pinned ? LOAD_CPU : undefined });
+  const rows: string[] = [];
+  for (const path of PATHS) {
+    // Warm-up (JIT, caches), not counted.
+    await wrk(bareBase + path, bareProc.pid, { seconds: 1, connections: CONNECTIONS });
+    await wrk(ours.base + path, ours.proc.pid, { seconds: 1, connections: CONNECTIONS });
+    const rounds: { bare: WrkResult[]; ours: WrkResult[] }[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const bare: WrkResult[] = [];
+      const o: WrkResult[] = [];
+      bare.push(await run(bareBase, bareProc.pid, path));
+      o.push(await run(ours.base, ours.proc.pid, path));
+      o.push(await run(ours.base, ours.proc.pid, path));
+      bare.push(await run(bareBase, bareProc.pid, path));
+      rounds.push({ bare, ours: o });
     }
-    pairs.sort((a, b) => a.ratio - b.ratio);
-    const { bare: b, ours: o, ratio } = pairs[(PAIRS - 1) / 2]!;
-    const errors = pairs.reduce((n, p) => n + p.ours.non2xx + p.ours.errors, 0);
-    const cpu = (pick: (p: (typeof pairs)[number]) => number) => median(pairs.map(pick)).toFixed(1);
+    const sum = (rs: WrkResult[], f: (r: WrkResult) => number) => rs.reduce((n, r) => n + f(r), 0);
+    const cpuPerReq = (rs: WrkResult[]) => (sum(rs, (r) => r.cpuUs * r.requests)) / sum(rs, (r) => r.requests);
+    const rps = (rs: WrkResult[]) => sum(rs, (r) => r.rps) / rs.length;
+    const all = (side: "bare" | "ours") => rounds.flatMap((r) => r[side]);
+    const errors = sum(all("ours"), (r) => r.non2xx + r.socketErrors) + sum(all("bare"), (r) => r.non2xx + r.socketErrors);
     rows.push(
-      `| ${path} | ${b.rps.toFixed(0)} | ${o.rps.toFixed(0)} | **${ratio.toFixed(2)}** (${pairs[0]!.ratio.toFixed(2)}–${pairs[PAIRS - 1]!.ratio.toFixed(2)}) | ${b.p99} | ${o.p99} | ${cpu((p) => p.bare.cpuUs)} | ${cpu((p) => p.ours.cpuUs)} | ${errors} |`,
+      `| ${path} | ${median(rounds.map((r) => cpuPerReq(r.bare))).toFixed(1)} | ${median(rounds.map((r) => cpuPerReq(r.ours))).toFixed(1)} | ${range(rounds.map((r) => cpuPerReq(r.ours) / cpuPerReq(r.bare)))} ` +
+        `| ${median(rounds.map((r) => rps(r.bare))).toFixed(0)} | ${median(rounds.map((r) => rps(r.ours))).toFixed(0)} | ${range(rounds.map((r) => rps(r.ours) / rps(r.bare)))} ` +
+        `| ${median(all("bare").map((r) => r.p99)).toFixed(2)} | ${median(all("ours").map((r) => r.p99)).toFixed(2)} | ${Math.max(...all("bare").concat(all("ours")).map((r) => r.wrkBusy)).toFixed(2)} | ${errors} |`,
     );
   }
+  // The compute thread and the rest of the run are not pinned: unpin both servers.
+  pin(ours.proc.pid, `0-${LOAD_CPU}`);
+  pin(bareProc.pid, `0-${LOAD_CPU}`);
+  const how = pinned ? `servers pinned to CPU ${SERVER_CPU}, wrk to CPU ${LOAD_CPU} (taskset)` : "not pinned (no taskset)";
+  return `### HTTP (wrk, ${seconds} s per run, ${new Date().toISOString().slice(0, 10)})
+
+Server CPU time (user + system, from /proc/<pid>/stat) per request answered, our server against a
+bare \`Bun.serve\` returning the same bytes and headers (bench/bare-server.ts). \`wrk -t1 -c${CONNECTIONS} --latency\`, ${how};
+${ROUNDS} rounds per endpoint, each running bare, ours, ours, bare; ratios are the median (range) of the rounds.
+Our server runs as deployed: envelope, request id, CORS, access log (one JSON line per request, to a file), metrics counter.
+Target: CPU ratio ≤ 1.25.
+
+| endpoint | bare CPU µs/req | graph-stats CPU µs/req | CPU ratio | bare req/s | graph-stats req/s | throughput ratio | bare p99 ms | graph-stats p99 ms | wrk's busiest run (CPU/wall) | non-2xx/errors |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+${rows.join("\n")}`;
+}
+
+/** The live endpoint at a fixed rate, and /health under heavy computations, after the ratios. */
+async function liveSections(ratios: string): Promise<string> {
   // The live endpoint: 100 users with raised limits, the same question (so the computation is cached).
   const minted = await runCli(["token", "create", "--db", db, "--jwt-secret", SECRET, "--users", "100", "--prefix", "bench-", "--json"]);
   const live = `${ours.base}/v1/graph-stats/chart?lookback=60`;
@@ -125,11 +140,7 @@ try {
   const underInline = await healthUnderCompute(inline.base, tokens, seconds).finally(() => inline.stop());
   const underRow = (name: string, r: HealthUnderCompute) =>
     `| ${name} | ${r.health.p50.toFixed(1)} | ${r.health.p95.toFixed(1)} | **${r.health.p99.toFixed(1)}** | ${r.health.max.toFixed(1)} | ${r.heavyComputed} | ${r.heavyComputeMsP50.toFixed(0)} |`;
-  console.log(`### HTTP (${seconds} s per run, autocannon, ${new Date().toISOString().slice(0, 10)})
-
-| endpoint | bare Bun.serve req/s | graph-stats req/s | ratio, median (range) of ${PAIRS} pairs | bare p99 ms | graph-stats p99 ms | bare CPU µs/req | graph-stats CPU µs/req | non-2xx/errors |
-|---|---|---|---|---|---|---|---|---|
-${rows.join("\n")}
+  return `${ratios}
 
 Live endpoint, 100 users with raised limits, computation cached, open loop at a fixed 500 req/s
 (bench/open-loop.ts; latency counted from when each request was due): ${l.sent} requests, p50 ${l.p50} ms,
@@ -146,7 +157,13 @@ by 2 clients for ${seconds} s):
 |---|---:|---:|---:|---:|---:|---:|
 ${underRow("graph-stats, 1 compute thread (default)", underThreads)}
 ${underRow("graph-stats --compute-threads 0 (computing on the event loop)", underInline)}
-`);
+`;
+}
+
+try {
+  const ratios = await cpuRatios();
+  if (ratiosOnly) console.log(ratios);
+  else console.log(await liveSections(ratios));
 } finally {
   bareProc.kill();
   await ours.stop();

@@ -3,13 +3,14 @@
  * symbol list (404s before anything is metered), then computes — through a result cache bounded in
  * bytes, keyed by the normalised parameters and the data version, so a repeated question costs one lookup.
  */
-import type { Database } from "bun:sqlite";
 import { DEFAULT_COST_BUDGET } from "../compute/request-cost.ts";
 import { precheck } from "../compute/precheck.ts";
 import { ResultCache } from "../compute/result-cache.ts";
 import type { ChartParams, EngineDiagnostics } from "../engine/types.ts";
-import { getDataVersion, getUniverse, knownSymbols, listUniverses, loadSeries, type Universe } from "../market/index.ts";
-import { BarCoverage } from "../market/bar-coverage.ts";
+import type { Universe } from "../market/index.ts";
+import type { BarCoverage } from "../market/bar-coverage.ts";
+import type { MarketStore } from "../market/store.ts";
+import { storeUnavailable } from "../market/store-errors.ts";
 import type { ComputePool, Computed } from "./compute-pool.ts";
 import { HttpError } from "./http-error.ts";
 import { SingleFlight } from "./single-flight.ts";
@@ -64,13 +65,13 @@ export class ChartService {
   private knownCache: { version: number; symbols: Set<string>; synthetic: Set<string> } | null = null;
 
   /**
-   * pool: the compute threads, which load the series from the file at `dbPath` themselves; with
-   * no thread running, or an in-memory database, the series are loaded here and handed over.
+   * pool: the compute threads. With a SQLite file they load the series from it themselves; with
+   * PostgreSQL, an in-memory database or no thread running, the series are loaded here through
+   * the store and handed over.
    */
   constructor(
-    private readonly sqlite: Database,
+    private readonly store: MarketStore,
     private readonly pool: ComputePool,
-    private readonly dbPath: string,
     private readonly options: ChartServiceOptions = {},
   ) {
     this.cache = new ResultCache(CACHE_ENTRIES, {
@@ -84,23 +85,30 @@ export class ChartService {
     return this.cache.totalSize;
   }
 
-  private coverage: BarCoverage | null = null;
+  private coverage: { version: number; meta: Promise<BarCoverage> } | null = null;
 
   /** Bar metadata (which bars exist, no prices) at this data version; rebuilt after an import. */
-  private barCoverage(version: number): BarCoverage {
-    if (this.coverage?.version !== version) this.coverage = new BarCoverage(this.sqlite, version);
-    return this.coverage;
+  private barCoverage(version: number): Promise<BarCoverage> {
+    if (this.coverage?.version !== version) {
+      const meta = this.store.barCoverage(version);
+      this.coverage = { version, meta };
+      // A failed read (database down) is not kept: the next request reads again.
+      meta.catch(() => {
+        if (this.coverage?.meta === meta) this.coverage = null;
+      });
+    }
+    return this.coverage.meta;
   }
 
   /** Every symbol with bars, and those of synthetic universes; re-read only when an import changed the data version. */
-  private known(version: number): { symbols: Set<string>; synthetic: Set<string> } {
+  private async known(version: number): Promise<{ symbols: Set<string>; synthetic: Set<string> }> {
     if (!this.knownCache || this.knownCache.version !== version) {
       const synthetic = new Set<string>();
-      for (const name of listUniverses(this.sqlite)) {
-        const u = getUniverse(this.sqlite, name);
+      for (const name of await this.store.listUniverses()) {
+        const u = await this.store.getUniverse(name);
         if (u?.source === "synthetic") for (const s of u.symbols) synthetic.add(s);
       }
-      this.knownCache = { version, symbols: new Set(knownSymbols(this.sqlite)), synthetic };
+      this.knownCache = { version, symbols: new Set(await this.store.knownSymbols()), synthetic };
     }
     return this.knownCache;
   }
@@ -108,11 +116,11 @@ export class ChartService {
   private universes: { version: number; byName: Map<string, Universe | null> } | null = null;
 
   /** A universe by name, re-read only when an import changed the data version (bounded by the universes that exist). */
-  private universe(name: string, version: number): Universe | null {
+  private async universe(name: string, version: number): Promise<Universe | null> {
     if (!this.universes || this.universes.version !== version) this.universes = { version, byName: new Map() };
     const { byName } = this.universes;
     if (!byName.has(name)) {
-      const u = getUniverse(this.sqlite, name);
+      const u = await this.store.getUniverse(name);
       if (!u) return null; // unknown names are not cached, so the map stays bounded
       byName.set(name, u);
     }
@@ -124,16 +132,22 @@ export class ChartService {
    * (DECISIONS §6): unknown universe or too few known symbols → 404 HttpError; history, size
    * and cost → ChartError. Nothing here loads a series, so a refusal costs about as little as a 400.
    */
-  prepare(params: ChartParams, user = ""): PreparedChart {
-    const prepared = this.resolve(params);
-    const { cost } = precheck(this.barCoverage(prepared.dataVersion), prepared.symbols, params, this.options.costBudget ?? DEFAULT_COST_BUDGET);
-    return { ...prepared, cost, user };
+  async prepare(params: ChartParams, user = ""): Promise<PreparedChart> {
+    try {
+      const prepared = await this.resolve(params);
+      const meta = await this.barCoverage(prepared.dataVersion);
+      await meta.ready(prepared.symbols, params.interval);
+      const { cost } = precheck(meta, prepared.symbols, params, this.options.costBudget ?? DEFAULT_COST_BUDGET);
+      return { ...prepared, cost, user };
+    } catch (err) {
+      throw storeFailure(err);
+    }
   }
 
-  private resolve(params: ChartParams): Omit<PreparedChart, "cost" | "user"> {
-    const dataVersion = getDataVersion(this.sqlite);
+  private async resolve(params: ChartParams): Promise<Omit<PreparedChart, "cost" | "user">> {
+    const dataVersion = await this.store.dataVersion();
     if (params.symbols) {
-      const { symbols: known, synthetic } = this.known(dataVersion);
+      const { symbols: known, synthetic } = await this.known(dataVersion);
       const missing = params.symbols.filter((s) => !known.has(s));
       const symbols = params.symbols.filter((s) => known.has(s));
       if (symbols.length < 2) {
@@ -149,9 +163,9 @@ export class ChartService {
       return { params, dataVersion, symbols, missing, dataSource };
     }
     const name = params.universe as string;
-    const universe = this.universe(name, dataVersion);
+    const universe = await this.universe(name, dataVersion);
     if (!universe) {
-      const known = listUniverses(this.sqlite);
+      const known = await this.store.listUniverses();
       throw new HttpError(
         404,
         "NOT_FOUND",
@@ -173,14 +187,11 @@ export class ChartService {
     if (!hit) {
       hit = await this.inFlight.run(
         key,
-        () =>
-          this.pool.compute(
-            this.pool.size > 0 && this.dbPath !== ":memory:"
-              ? { db: this.dbPath, symbols }
-              : { input: loadSeries(this.sqlite, symbols, params.interval).input },
-            { ...params },
-            user,
-          ),
+        async () => {
+          const fromFile = this.pool.size > 0 ? this.store.threadSource(symbols) : null;
+          const source = fromFile ?? { input: (await this.store.loadSeries(symbols, params.interval).catch((e) => Promise.reject(storeFailure(e)))).input };
+          return this.pool.compute(source, { ...params }, user);
+        },
         (c) => this.cache.set(key, { key, computed: c }),
       );
     }
@@ -195,4 +206,10 @@ export class ChartService {
       cached,
     };
   }
+}
+
+/** A store that cannot be reached is the service's condition, not a bug: 503, retry shortly. */
+function storeFailure(err: unknown): unknown {
+  const why = storeUnavailable(err);
+  return why === null ? err : new HttpError(503, "SERVICE_UNAVAILABLE", `market data unavailable (${why}); retry shortly`, { "Retry-After": "5" });
 }

@@ -9,6 +9,7 @@ import { parseChartParams } from "./params/params.ts";
 import type { ChartParams } from "../engine/types.ts";
 import { createLogger } from "../logger.ts";
 import { ChartService } from "./chart-service.ts";
+import { sqliteMarketStore } from "../market/sqlite-store.ts";
 import { startComputePool } from "./compute-pool.ts";
 import { body, sampleDb, startHarness, type Harness } from "./test-support/harness.ts";
 
@@ -39,12 +40,12 @@ test("distinct ~0.9 MB results keep the cache under 1 MiB; the oldest is compute
 
 test("the service's byte count stays within the bound and counts what it holds", async () => {
   const opened = openDatabase(sampleDb());
-  const chart = new ChartService(opened.sqlite, startComputePool(0, createLogger("silent")), ":memory:", { cacheBytes: 2 ** 20 });
+  const chart = new ChartService(sqliteMarketStore(opened.sqlite, ":memory:"), startComputePool(0, createLogger("silent")), { cacheBytes: 2 ** 20 });
   try {
     let held = 0;
     for (let lookback = 20; lookback < 26; lookback++) {
       const params = parsed(`periods=100&lookback=${lookback}&include_graph=false`);
-      const out = await chart.compute(chart.prepare(params));
+      const out = await chart.compute(await chart.prepare(params));
       held = out.dataJson.length;
       expect(chart.cacheBytes()).toBeLessThanOrEqual(2 ** 20);
     }

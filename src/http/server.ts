@@ -16,6 +16,7 @@ import { loadSample, SAMPLE_END_DATE } from "../market/index.ts";
 import { createApp } from "./app.ts";
 import { createAuthGate } from "./auth-gate.ts";
 import { ChartService } from "./chart-service.ts";
+import { openMarketStore } from "../market/open-store.ts";
 import type { AppDeps } from "./context.ts";
 import { DemoService } from "./demo-service.ts";
 import { startCheckpointer, type Checkpointer } from "./checkpointer.ts";
@@ -81,7 +82,7 @@ export function startServer(config: Config, logger: Logger, options: StartOption
   reconcileAtStart(sqlite, bootId, clock, logger);
   const compute = startComputePool(config.computeThreads, logger);
   const health = sqlite.query("SELECT 1 AS ok");
-  const chart = new ChartService(sqlite, compute, config.db, { costBudget: config.costBudget, cacheBytes: config.cacheMb * 2 ** 20 });
+  const chart = new ChartService(openMarketStore({ kind: "sqlite", sqlite, path: config.db }), compute, { costBudget: config.costBudget, cacheBytes: config.cacheMb * 2 ** 20 });
   const deps: AppDeps = {
     clock,
     logger,

@@ -5,10 +5,9 @@
  * request is admitted (DECISIONS §6), so a refused request never loads a series. Built once per
  * data version from the primary-key index (timestamps only) and cached by the caller.
  */
-import type { Database } from "bun:sqlite";
 import { INTERVALS, type Interval } from "../engine/types.ts";
 import { rawDb, type DbHandle } from "./db-handle.ts";
-import { bucketStart } from "./intervals.ts";
+import { bucketStart, chooseSourceInterval } from "./intervals.ts";
 import { formatLocal } from "./timestamps.ts";
 import { knownSymbols } from "./universes.ts";
 
@@ -22,38 +21,80 @@ export interface Coverage {
   runs: Map<string, Int32Array>;
 }
 
+/** A symbol's bar starts and offsets at one stored interval, [ts, offset_min] in ts order. */
+export type TimestampRows = Iterable<readonly [number, number]>;
+
+/** Reads the bar timestamps of `symbols` at `source` (the store's job: SQLite or PostgreSQL). */
+export type TimestampReader = (symbols: string[], source: Interval) => Promise<Map<string, TimestampRows>>;
+
 export class BarCoverage {
-  /** Stored intervals by symbol (only symbols with bars). */
-  readonly stored = new Map<string, Interval[]>();
   private readonly pairs = new Map<string, Coverage>();
+  private readonly loading = new Map<string, Promise<void>>();
 
   constructor(
-    private readonly h: DbHandle,
     /** The data version this was read at; the caller drops it when the version moves. */
     readonly version: number,
-  ) {
-    const db = rawDb(h);
-    const has = db.prepare<{ x: number }, [string, string]>("SELECT 1 AS x FROM bars WHERE symbol = ? AND interval = ? LIMIT 1");
-    for (const s of knownSymbols(db)) this.stored.set(s, INTERVALS.filter((iv) => has.get(s, iv) !== null));
-    has.finalize();
+    /** Stored intervals by symbol (only symbols with bars). */
+    readonly stored: ReadonlyMap<string, Interval[]>,
+    private readonly read: TimestampReader,
+  ) {}
+
+  /**
+   * Builds (once) the coverage a request for `symbols` at `wanted` reads, so coverage() can answer
+   * synchronously; nothing to do when no stored interval can serve it (the precheck refuses that).
+   */
+  async ready(symbols: readonly string[], wanted: Interval): Promise<void> {
+    const union = INTERVALS.filter((iv) => symbols.some((s) => this.stored.get(s)?.includes(iv)));
+    const source = chooseSourceInterval(wanted, union);
+    if (!source) return;
+    const key = `${source}>${wanted}`;
+    if (this.pairs.has(key)) return;
+    let p = this.loading.get(key);
+    if (!p) {
+      const holders = [...this.stored].filter(([, ivs]) => ivs.includes(source)).map(([s]) => s);
+      p = this.read(holders, source).then((rows) => void this.pairs.set(key, build(rows, source, wanted)));
+      this.loading.set(key, p);
+      p.finally(() => this.loading.delete(key)).catch(() => {});
+    }
+    await p;
   }
 
-  /** The calendar of `symbols` read from `source`, bucketed to `wanted` (built on first use). */
+  /** The calendar of the symbols storing `source`, bucketed to `wanted`; ready() must have built it. */
   coverage(source: Interval, wanted: Interval): Coverage {
-    const key = `${source}>${wanted}`;
-    let c = this.pairs.get(key);
-    if (!c) this.pairs.set(key, (c = build(rawDb(this.h), [...this.stored].filter(([, ivs]) => ivs.includes(source)).map(([s]) => s), source, wanted)));
+    const c = this.pairs.get(`${source}>${wanted}`);
+    if (!c) throw new Error(`bar coverage ${source}>${wanted} was not built: await ready() first`);
     return c;
   }
 }
 
-function build(db: Database, symbols: string[], source: Interval, wanted: Interval): Coverage {
-  const rows = db.prepare<[number, number], [string, string]>("SELECT ts, offset_min FROM bars WHERE symbol = ? AND interval = ? ORDER BY ts");
+/** Bar metadata of a SQLite database: stored intervals by index seeks, timestamps from the primary key. */
+export function sqliteCoverage(h: DbHandle, version: number): BarCoverage {
+  const db = rawDb(h);
+  return new BarCoverage(version, storedIntervals(db), async (symbols, source) => {
+    const rows = db.prepare<[number, number], [string, string]>("SELECT ts, offset_min FROM bars WHERE symbol = ? AND interval = ? ORDER BY ts");
+    const out = new Map<string, TimestampRows>();
+    for (const s of symbols) out.set(s, rows.values(s, source) as [number, number][]);
+    rows.finalize();
+    return out;
+  });
+}
+
+/** Stored intervals of every symbol with bars, by index seeks (no bar is read). */
+export function storedIntervals(h: DbHandle): Map<string, Interval[]> {
+  const db = rawDb(h);
+  const has = db.prepare<{ x: number }, [string, string]>("SELECT 1 AS x FROM bars WHERE symbol = ? AND interval = ? LIMIT 1");
+  const stored = new Map<string, Interval[]>();
+  for (const s of knownSymbols(db)) stored.set(s, INTERVALS.filter((iv) => has.get(s, iv) !== null));
+  has.finalize();
+  return stored;
+}
+
+function build(rowsBySymbol: Map<string, TimestampRows>, source: Interval, wanted: Interval): Coverage {
   const perSymbol = new Map<string, number[]>();
   const offsetOf = new Map<number, number>();
-  for (const s of symbols) {
+  for (const [s, rows] of rowsBySymbol) {
     const buckets: number[] = [];
-    for (const [t, off] of rows.values(s, source) as [number, number][]) {
+    for (const [t, off] of rows) {
       const b = source === wanted ? t : bucketStart(t, off, wanted);
       if (buckets.length > 0 && buckets[buckets.length - 1] === b) continue;
       buckets.push(b);
@@ -61,7 +102,6 @@ function build(db: Database, symbols: string[], source: Interval, wanted: Interv
     }
     perSymbol.set(s, buckets);
   }
-  rows.finalize();
   const ts = Float64Array.from(offsetOf.keys()).sort();
   const offsets = Int32Array.from(ts, (t) => offsetOf.get(t)!);
   const index = new Map<number, number>();

@@ -117,6 +117,27 @@ export class BarStage {
     return { inserted: fresh.n, updated: changes - fresh.n, unchanged: this.rows - changes };
   }
 
+  /** The staged bars in (symbol, ts) order, in column batches of up to `size` rows (PostgreSQL writes them). */
+  *batches(size: number): Generator<StagedColumns> {
+    const rows = this.db.query("SELECT symbol, ts, offset_min, open, high, low, close, volume FROM temp.bar_stage ORDER BY symbol, ts");
+    let b = emptyColumns();
+    for (const r of rows.iterate() as IterableIterator<{ symbol: string; ts: number; offset_min: number; open: number; high: number; low: number; close: number; volume: number }>) {
+      b.symbol.push(r.symbol);
+      b.ts.push(r.ts);
+      b.offsetMin.push(r.offset_min);
+      b.open.push(r.open);
+      b.high.push(r.high);
+      b.low.push(r.low);
+      b.close.push(r.close);
+      b.volume.push(r.volume);
+      if (b.ts.length === size) {
+        yield b;
+        b = emptyColumns();
+      }
+    }
+    if (b.ts.length > 0) yield b;
+  }
+
   /** Drops the stage (and ends a load that failed half-way). */
   discard(): void {
     if (!this.db.inTransaction) this.db.exec("DROP TABLE IF EXISTS temp.bar_stage");
@@ -125,6 +146,22 @@ export class BarStage {
       this.db.exec("DROP TABLE IF EXISTS temp.bar_stage");
     }
   }
+}
+
+/** Bars of several symbols as columns (one array per field), as PostgreSQL's unnest() takes them. */
+export interface StagedColumns {
+  symbol: string[];
+  ts: number[];
+  offsetMin: number[];
+  open: number[];
+  high: number[];
+  low: number[];
+  close: number[];
+  volume: number[];
+}
+
+export function emptyColumns(): StagedColumns {
+  return { symbol: [], ts: [], offsetMin: [], open: [], high: [], low: [], close: [], volume: [] };
 }
 
 const COLUMNS = "INSERT INTO bars (symbol, interval, ts, offset_min, open, high, low, close, volume) VALUES ";

@@ -83,21 +83,29 @@ export interface CsvSource {
 
 /** Reads and imports CSV files in the given order, streaming each. An unreadable file is reported like a bad one. */
 export function importCsvFiles(h: DbHandle, paths: readonly string[], opts: ImportOptions): ImportSummary {
-  return importSources(h, paths.map((file) => ({ file, read: (sink, progress) => readCsvFile(file, sink, progress) })), opts);
+  return importSources(h, fileReadables(paths), opts);
+}
+
+export function fileReadables(paths: readonly string[]): Readable[] {
+  return paths.map((file) => ({ file, read: (sink, progress) => readCsvFile(file, sink, progress) }));
+}
+
+export function textReadables(sources: readonly CsvSource[]): Readable[] {
+  return sources.map(({ file, text }) => ({ file, read: (sink) => readCsvText(text, sink) }));
 }
 
 /** Imports CSV contents already in memory, in the given order. */
 export function importCsvSources(h: DbHandle, sources: readonly CsvSource[], opts: ImportOptions): ImportSummary {
-  return importSources(h, sources.map(({ file, text }) => ({ file, read: (sink) => readCsvText(text, sink) })), opts);
+  return importSources(h, textReadables(sources), opts);
 }
 
-interface Readable {
+export interface Readable {
   file: string;
   read: (sink: RecordSink, progress?: (bytes: number, total: number) => void) => void;
 }
 
-function importSources(h: DbHandle, sources: readonly Readable[], opts: ImportOptions): ImportSummary {
-  const db = rawDb(h);
+/** Checks the options every store checks before touching any file. */
+export function checkImportOptions(opts: ImportOptions): Interval {
   const interval = opts.interval ?? "1d";
   if (!isInterval(interval)) {
     throw new ImportError(`interval must be one of ${INTERVALS.join(" ")}, got '${interval}'`);
@@ -105,37 +113,45 @@ function importSources(h: DbHandle, sources: readonly Readable[], opts: ImportOp
   if (!isValidUniverseName(opts.universe)) {
     throw new ImportError(`universe name must be 1-64 characters of A-Z a-z 0-9 . _ -, got '${opts.universe}'`);
   }
-  if (getUniverse(db, opts.universe)?.source === "synthetic") {
-    throw new ImportError(`universe '${opts.universe}' is the synthetic sample; import into a universe of another name`);
-  }
-  const clock = opts.clock ?? systemClock;
-  const stage = new BarStage(db);
-  const summary: ImportSummary = {
-    universe: opts.universe, interval, files: [], filesImported: 0, filesRejected: 0, symbols: [], appended: [],
+  return interval;
+}
+
+export function syntheticRefusal(universe: string): ImportError {
+  return new ImportError(`universe '${universe}' is the synthetic sample; import into a universe of another name`);
+}
+
+export function emptySummary(universe: string, interval: Interval): ImportSummary {
+  return {
+    universe, interval, files: [], filesImported: 0, filesRejected: 0, symbols: [], appended: [],
     rows: 0, inserted: 0, updated: 0, unchanged: 0, errors: [], dataVersion: 0,
   };
-  const symbolsSeen = new Set<string>();
-  for (const src of sources) {
-    const result = importOne(db, stage, src, { ...opts, interval }, clock);
-    summary.files.push(result);
-    if (!result.ok) {
-      summary.filesRejected++;
-      summary.errors.push(...result.errors);
-      continue;
-    }
-    summary.filesImported++;
-    summary.appended.push(...result.appended);
-    summary.rows += result.rows;
-    summary.inserted += result.inserted;
-    summary.updated += result.updated;
-    summary.unchanged += result.unchanged;
-    for (const s of result.symbols) {
-      if (!symbolsSeen.has(s)) {
-        symbolsSeen.add(s);
-        summary.symbols.push(s);
-      }
-    }
+}
+
+/** Adds one file's outcome to the summary (symbols in first-appearance order across files). */
+export function addFile(summary: ImportSummary, result: FileResult & { appended: string[] }): void {
+  summary.files.push(result);
+  if (!result.ok) {
+    summary.filesRejected++;
+    summary.errors.push(...result.errors);
+    return;
   }
+  summary.filesImported++;
+  summary.appended.push(...result.appended);
+  summary.rows += result.rows;
+  summary.inserted += result.inserted;
+  summary.updated += result.updated;
+  summary.unchanged += result.unchanged;
+  for (const s of result.symbols) if (!summary.symbols.includes(s)) summary.symbols.push(s);
+}
+
+function importSources(h: DbHandle, sources: readonly Readable[], opts: ImportOptions): ImportSummary {
+  const db = rawDb(h);
+  const interval = checkImportOptions(opts);
+  if (getUniverse(db, opts.universe)?.source === "synthetic") throw syntheticRefusal(opts.universe);
+  const clock = opts.clock ?? systemClock;
+  const stage = new BarStage(db);
+  const summary = emptySummary(opts.universe, interval);
+  for (const src of sources) addFile(summary, importOne(db, stage, src, { ...opts, interval }, clock));
   summary.dataVersion = getDataVersion(db);
   return summary;
 }
@@ -165,7 +181,7 @@ function importOne(db: Db, stage: BarStage, src: Readable, opts: ImportOptions &
  * Streams one file into the stage and checks it whole: rows as they come (staging stops at the
  * first bad one, checking goes on to list up to MAX_ERRORS), then duplicates and bar spacing.
  */
-function stageFile(
+export function stageFile(
   stage: BarStage,
   src: Readable,
   opts: ImportOptions & { interval: Interval },

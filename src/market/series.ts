@@ -69,6 +69,20 @@ function load(db: Database, symbols: readonly string[], interval: Interval): Loa
   const st = prepared(db);
   const stored = new Map<string, Interval[]>();
   for (const s of new Set(symbols)) stored.set(s, INTERVALS.filter((iv) => st.has.get(s, iv) !== null));
+  return assembleSeries(symbols, interval, stored, (s, source) => st.rows.values(s, source) as [number, number, number][]);
+}
+
+/**
+ * The series of `symbols` at `interval` from what each stores (`stored`, every requested symbol
+ * present, [] when it has no bars) and its bars at a source interval as [ts, offset_min, close]
+ * rows in ts order. Shared by both stores, so SQLite and PostgreSQL give identical results.
+ */
+export function assembleSeries(
+  symbols: readonly string[],
+  interval: Interval,
+  stored: ReadonlyMap<string, readonly Interval[]>,
+  rowsOf: (symbol: string, source: Interval) => Iterable<readonly [number, number, number]>,
+): LoadedSeries {
   const missing = symbols.filter((s) => stored.get(s)!.length === 0);
   const union = INTERVALS.filter((iv) => [...stored.values()].some((list) => list.includes(iv)));
   if (union.length === 0) {
@@ -91,7 +105,7 @@ function load(db: Database, symbols: readonly string[], interval: Interval): Loa
     const ts: number[] = [];
     const close: number[] = [];
     if (stored.get(s)!.includes(source)) {
-      for (const [t, off, c] of st.rows.values(s, source) as [number, number, number][]) {
+      for (const [t, off, c] of rowsOf(s, source)) {
         const b = source === interval ? t : bucketStart(t, off, interval);
         if (ts.length > 0 && ts[ts.length - 1] === b) close[close.length - 1] = c;
         else {

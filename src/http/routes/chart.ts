@@ -44,7 +44,7 @@ export async function handleChart(deps: AppDeps, request: Request, state: Reques
     }
     const parsed = parseChartParams(new URLSearchParams(query), { defaultUniverse: deps.defaultUniverse });
     if (!parsed.ok) throw new HttpError(400, "BAD_REQUEST", parsed.errors);
-    const prepared = deps.chart.prepare(parsed.params, user.id);
+    const prepared = await deps.chart.prepare(parsed.params, user.id);
 
     const admission = deps.limiter.admit({ userId: user.id, limits: user.limits, requestId: state.requestId, params: auditParams });
     logId = admission.logId;
