@@ -3,15 +3,14 @@
  * and listens. Used by `serve` (and by tests, which pass their own clock and port 0).
  */
 import type { Server } from "bun";
-import type { Database } from "bun:sqlite";
 import { statSync } from "node:fs";
 import pkg from "../../package.json" with { type: "json" };
 import { openDatabase, type OpenedDb } from "../../db/open.ts";
-import { createVerifier, ensureUser, getUser, isRevoked, resolveSecret } from "../auth/index.ts";
+import { createVerifier, resolveSecret } from "../auth/index.ts";
 import { systemClock, type Clock } from "../clock.ts";
-import type { Config } from "../config.ts";
+import { redactDatabaseUrl, type Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
-import { createLimiter, newBootId, reconcileUnanswered, startAuditMaintenance } from "../metering/index.ts";
+import { createLastKnown, newBootId } from "../metering/index.ts";
 import { loadSample, SAMPLE_END_DATE } from "../market/index.ts";
 import { createApp } from "./app.ts";
 import { createAuthGate } from "./auth-gate.ts";
@@ -25,17 +24,19 @@ import { parseDuration } from "../auth/index.ts";
 import { createAccount } from "../dashboard/account.ts";
 import { dashboardRoutes } from "../dashboard/routes.ts";
 import { createSealer, deriveKey } from "../dashboard/sealed-cookie.ts";
-import { createSessionStore } from "../dashboard/session-store.ts";
 import { checkSignInConfig, defaultPublicUrl, setUpSignIn, type SignInSetup } from "../dashboard/sign-in.ts";
 import { loadWebAssets } from "../dashboard/web-assets.ts";
 import { createMetrics, metricsAllowList } from "./metrics.ts";
+import { pgStores, sqliteStores, type Stores } from "./stores.ts";
 
 export const VERSION: string = pkg.version;
 
 export interface RunningServer {
   port: number;
   url: string;
+  /** The SQLite file: every store by default; with PostgreSQL only the market data, for now. */
   opened: OpenedDb;
+  stores: Stores;
   checkpointer: Checkpointer;
   compute: ComputePool;
   /** Stops accepting, lets in-flight requests finish, then closes the database. */
@@ -64,24 +65,28 @@ export function prepareDatabase(config: Config, logger: Logger, busyTimeoutMs?: 
   return opened;
 }
 
-export function startServer(config: Config, logger: Logger, options: StartOptions = {}): RunningServer {
+export async function startServer(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
   checkSignInConfig(config);
   const opened = prepareDatabase(config, logger, SERVER_BUSY_TIMEOUT_MS);
   const { sqlite } = opened;
   const fileIdentity = databaseIdentity(config.db);
-  const secret = resolveSecret(sqlite, config.jwtSecret, (msg) => logger.warn(msg));
-  const verify = createVerifier({
-    secret,
-    previousSecrets: config.jwtPreviousSecrets,
-    clock,
-    isRevoked: (jti) => isRevoked(sqlite, jti),
-  });
-  let shuttingDown = false;
-  const bootId = newBootId();
-  reconcileAtStart(sqlite, bootId, clock, logger);
-  const compute = startComputePool(config.computeThreads, logger);
   const health = sqlite.query("SELECT 1 AS ok");
+  const bootId = newBootId();
+  // The file must still be the one we opened (deleted or replaced → writes would be lost) and answer.
+  const checkFile = reuseHealthy(() => databaseIdentity(config.db) === fileIdentity && (health.get() as { ok: number } | null)?.ok === 1);
+  const stores = config.databaseUrl
+    ? await pgStores({ ...config, databaseUrl: config.databaseUrl }, clock, bootId, logger)
+    : sqliteStores(opened, clock, bootId, checkFile);
+  if (config.databaseUrl) logger.info({ database: redactDatabaseUrl(config.databaseUrl), pool: config.dbPool }, "using PostgreSQL");
+  const secret = await resolveSecret(stores.auth, config.jwtSecret, (msg) => logger.warn(msg));
+  const verifierOptions = { secret, previousSecrets: config.jwtPreviousSecrets, clock };
+  const verify = createVerifier({ ...verifierOptions, isRevoked: (jti) => stores.auth.isRevoked(jti) });
+  // Signature and expiry only: who a 503 is for when the database cannot say more.
+  const verifySignature = createVerifier({ ...verifierOptions, isRevoked: () => false });
+  let shuttingDown = false;
+  await reconcileAtStart(stores, bootId, logger);
+  const compute = startComputePool(config.computeThreads, logger);
   const chart = new ChartService(openMarketStore({ kind: "sqlite", sqlite, path: config.db }), compute, { costBudget: config.costBudget, cacheBytes: config.cacheMb * 2 ** 20 });
   const deps: AppDeps = {
     clock,
@@ -93,22 +98,26 @@ export function startServer(config: Config, logger: Logger, options: StartOption
     auth: createAuthGate({
       verify,
       // A read first: the write (first use, or filling a missing email) is rare.
-      ensureUser: (id, email) => {
-        const known = getUser(sqlite, id);
-        return known && (known.email !== null || email === undefined) ? known : ensureUser(sqlite, id, email, clock.now());
+      ensureUser: async (id, email) => {
+        const known = await stores.auth.getUser(id);
+        return known && (known.email !== null || email === undefined) ? known : stores.auth.ensureUser(id, email, clock.now());
       },
       defaults: { perMinute: config.ratePerMinute, perDay: config.ratePerDay },
     }),
-    limiter: createLimiter(sqlite, clock, bootId),
+    identify: async (header) => {
+      const r = await verifySignature(header);
+      return r.ok ? r.claims.sub : null;
+    },
+    limiter: stores.limiter,
+    lastKnown: createLastKnown(),
     chart,
     demo: new DemoService(compute, SAMPLE_END_DATE),
-    // The file must still be the one we opened (deleted or replaced → writes would be lost) and answer.
-    checkDatabase: reuseHealthy(() => databaseIdentity(config.db) === fileIdentity && (health.get() as { ok: number } | null)?.ok === 1),
+    checkDatabase: stores.checkDatabase,
     isShuttingDown: () => shuttingDown,
     metrics: createMetrics({
       computeQueueDepth: () => compute.queued(),
       cacheBytes: () => chart.cacheBytes(),
-      dbConnectionsInUse: () => (sqlite.inTransaction ? 1 : 0),
+      dbConnectionsInUse: stores.connectionsInUse,
     }),
     metricsAllowed: metricsAllowList(config.metricsAllow),
     ...options.override,
@@ -116,25 +125,20 @@ export function startServer(config: Config, logger: Logger, options: StartOption
   let port = config.port;
   let signIn: SignInSetup | null = null;
   const publicUrl = () => config.publicUrl?.replace(/\/+$/, "") ?? defaultPublicUrl(config, port);
-  const sessions = createSessionStore(opened.db, clock);
+  const sessions = stores.sessions;
   // Idle sessions are deleted at start and hourly, so the table holds only live ones.
-  const pruneSessions = () => {
-    try {
-      sessions.prune();
-    } catch (err) {
-      logger.warn({ err: (err as Error).message }, "could not prune idle dashboard sessions");
-    }
-  };
-  pruneSessions();
+  const pruneSessions = () =>
+    sessions.prune().catch((err: unknown) => logger.warn({ err: (err as Error).message }, "could not prune idle dashboard sessions"));
+  await pruneSessions();
   const pruneTimer = setInterval(pruneSessions, 3600_000);
   pruneTimer.unref();
   deps.dashboard ??= dashboardRoutes({
     app: deps,
-    sqlite,
+    auth: stores.auth,
     sessions,
     account: createAccount({
-      db: opened.db,
-      sqlite,
+      store: stores.account,
+      auth: stores.auth,
       clock,
       limiter: deps.limiter,
       secret,
@@ -149,7 +153,7 @@ export function startServer(config: Config, logger: Logger, options: StartOption
     defaults: { perMinute: config.ratePerMinute, perDay: config.ratePerDay },
     assets: loadWebAssets,
   });
-  const auditMaintenance = startAuditMaintenance(sqlite, deps.limiter, clock, config.auditRetentionDays, logger);
+  const auditMaintenance = stores.startMaintenance(config.auditRetentionDays, logger);
   const checkpointer = startCheckpointer(sqlite, config.db, logger);
   const app = createApp(deps).listen({ port: config.port, hostname: config.host, reusePort: options.reusePort ?? false });
   const server = app.server as Server<unknown>;
@@ -159,6 +163,7 @@ export function startServer(config: Config, logger: Logger, options: StartOption
     port,
     url: `http://${config.host === "0.0.0.0" ? "127.0.0.1" : config.host}:${port}`,
     opened,
+    stores,
     checkpointer,
     compute,
     async stop() {
@@ -168,16 +173,17 @@ export function startServer(config: Config, logger: Logger, options: StartOption
       clearInterval(pruneTimer);
       compute.stop();
       checkpointer.stop();
-      auditMaintenance.stop();
+      await auditMaintenance.stop();
+      await stores.close();
       sqlite.close();
     },
   };
 }
 
 /** Refunds the requests a dead process admitted but never answered (metering/reconcile.ts), and says how many. */
-function reconcileAtStart(sqlite: Database, bootId: string, clock: Clock, logger: Logger): void {
+async function reconcileAtStart(stores: Stores, bootId: string, logger: Logger): Promise<void> {
   try {
-    const { refunded, processes } = reconcileUnanswered(sqlite, bootId, clock);
+    const { refunded, processes } = await stores.reconcile(bootId);
     if (refunded > 0) logger.warn({ refunded, processes }, "refunded requests admitted but never answered by a process that ended");
   } catch (err) {
     // Serving stays possible; the next start tries again.

@@ -119,17 +119,10 @@ export class BarStage {
 
   /** The staged bars in (symbol, ts) order, in column batches of up to `size` rows (PostgreSQL writes them). */
   *batches(size: number): Generator<StagedColumns> {
-    const rows = this.db.query("SELECT symbol, ts, offset_min, open, high, low, close, volume FROM temp.bar_stage ORDER BY symbol, ts");
+    const rows = this.db.query("SELECT symbol, ts, offset_min AS offsetMin, open, high, low, close, volume FROM temp.bar_stage ORDER BY symbol, ts");
     let b = emptyColumns();
-    for (const r of rows.iterate() as IterableIterator<{ symbol: string; ts: number; offset_min: number; open: number; high: number; low: number; close: number; volume: number }>) {
-      b.symbol.push(r.symbol);
-      b.ts.push(r.ts);
-      b.offsetMin.push(r.offset_min);
-      b.open.push(r.open);
-      b.high.push(r.high);
-      b.low.push(r.low);
-      b.close.push(r.close);
-      b.volume.push(r.volume);
+    for (const r of rows.iterate() as IterableIterator<Bar & { symbol: string }>) {
+      pushBar(b, r.symbol, r);
       if (b.ts.length === size) {
         yield b;
         b = emptyColumns();
@@ -162,6 +155,17 @@ export interface StagedColumns {
 
 export function emptyColumns(): StagedColumns {
   return { symbol: [], ts: [], offsetMin: [], open: [], high: [], low: [], close: [], volume: [] };
+}
+
+export function pushBar(c: StagedColumns, symbol: string, b: Bar): void {
+  c.symbol.push(symbol);
+  c.ts.push(b.ts);
+  c.offsetMin.push(b.offsetMin);
+  c.open.push(b.open);
+  c.high.push(b.high);
+  c.low.push(b.low);
+  c.close.push(b.close);
+  c.volume.push(b.volume);
 }
 
 const COLUMNS = "INSERT INTO bars (symbol, interval, ts, offset_min, open, high, low, close, volume) VALUES ";

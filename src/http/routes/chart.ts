@@ -6,6 +6,7 @@
 import { ChartError } from "../../engine/types.ts";
 import { parseChartParams } from "../params/params.ts";
 import { isBusyError, MeterBusyError, rateLimitHeaders, writeFailureOf } from "../../metering/index.ts";
+import { meterError, MeterUnavailableError } from "../../metering/limiter-pg.ts";
 import type { AppDeps, RequestState } from "../context.ts";
 import { baseMeta, errorBody, jsonResponse, RawJson, successBody } from "../envelope.ts";
 import { HttpError } from "../http-error.ts";
@@ -34,7 +35,7 @@ export async function handleChart(deps: AppDeps, request: Request, state: Reques
   let logId: number | null = null;
   let rlHeaders: Record<string, string> = {};
   try {
-    if (!deps.checkDatabase()) {
+    if (!(await deps.checkDatabase())) {
       throw new HttpError(503, "SERVICE_UNAVAILABLE", "the database is unavailable; retry shortly", { "Retry-After": "5" });
     }
     user = await (caller ? caller.authenticate() : deps.auth(request.headers.get("authorization")));
@@ -46,9 +47,10 @@ export async function handleChart(deps: AppDeps, request: Request, state: Reques
     if (!parsed.ok) throw new HttpError(400, "BAD_REQUEST", parsed.errors);
     const prepared = await deps.chart.prepare(parsed.params, user.id);
 
-    const admission = deps.limiter.admit({ userId: user.id, limits: user.limits, requestId: state.requestId, params: auditParams });
+    const admission = await deps.limiter.admit({ userId: user.id, limits: user.limits, requestId: state.requestId, params: auditParams });
     logId = admission.logId;
     rlHeaders = rateLimitHeaders(admission.state);
+    deps.lastKnown?.remember(user.id, admission.state);
     deps.metrics?.decision(admission.ok ? "admitted" : admission.code);
     if (!admission.ok) {
       // The 429 row is already written, exact, in the meter's transaction; its duration waits for the next audit flush.
@@ -69,7 +71,7 @@ export async function handleChart(deps: AppDeps, request: Request, state: Reques
     const format = parsed.params.format;
     // Tidy exports carry the data only; request id and rate limits stay in the headers.
     const body = format === "json" ? successBody(new RawJson(outcome.dataJson), meta) : tidy(format, outcome.dataJson);
-    deps.limiter.finish(logId, 200, performance.now() - state.start);
+    await deps.limiter.finish(logId, 200, performance.now() - state.start);
     logId = null;
     return jsonResponse(
       body,
@@ -86,9 +88,9 @@ export async function handleChart(deps: AppDeps, request: Request, state: Reques
       if (logId !== null) {
         // Admitted but not served: only a server fault is refunded (DECISIONS §6; what the data
         // refuses was decided before admission), then report the windows as they now stand.
-        deps.limiter.finish(logId, failure.status, performance.now() - state.start, { refund: failure.status >= 500 });
+        await deps.limiter.finish(logId, failure.status, performance.now() - state.start, { refund: failure.status >= 500 });
       } else if (failure.status !== 503) {
-        deps.limiter.logUnmetered({
+        await deps.limiter.logUnmetered({
           userId: user?.id ?? null,
           requestId: state.requestId,
           status: failure.status,
@@ -103,16 +105,29 @@ export async function handleChart(deps: AppDeps, request: Request, state: Reques
     }
     // Every answer to a known user carries the windows as they now stand (after a refund), 503s
     // included: peeking is a read, which WAL serves while another process holds the write lock.
-    if (user && (logId !== null || Object.keys(rlHeaders).length === 0)) rlHeaders = peekHeaders(deps, user, state.requestId) ?? rlHeaders;
+    if (user && (logId !== null || Object.keys(rlHeaders).length === 0)) rlHeaders = (await peekHeaders(deps, user, state.requestId)) ?? rlHeaders;
+    // The database could not even say who is calling: the token's signature can, and this
+    // process's last view of that user's meter gives the headers (none for a user never seen here).
+    if (!user && failure.status === 503 && !caller && deps.identify) {
+      const seen = deps.lastKnown?.get((await deps.identify(request.headers.get("authorization")).catch(() => null)) ?? "");
+      if (seen) rlHeaders = rateLimitHeaders(seen);
+    }
     return errorResponse(deps, request, state, failure.status, failure.errors, { ...rlHeaders, ...failure.headers });
   }
 }
 
-/** The rate-limit headers from a read of the meter; null (and logged) when even the read fails. */
-function peekHeaders(deps: AppDeps, user: AuthedUser, requestId: string): Record<string, string> | null {
+/**
+ * The rate-limit headers from a read of the meter; when even the read fails (PostgreSQL down),
+ * this process's last view of the user's meter (metering/last-known.ts), else null (logged).
+ */
+async function peekHeaders(deps: AppDeps, user: AuthedUser, requestId: string): Promise<Record<string, string> | null> {
   try {
-    return rateLimitHeaders(deps.limiter.peek(user.id, user.limits));
+    const state = await deps.limiter.peek(user.id, user.limits);
+    deps.lastKnown?.remember(user.id, state);
+    return rateLimitHeaders(state);
   } catch (err) {
+    const seen = deps.lastKnown?.get(user.id);
+    if (seen) return rateLimitHeaders(seen);
     deps.logger.error({ request_id: requestId, err: describe(err) }, "could not read the usage meter");
     return null;
   }
@@ -142,8 +157,13 @@ function errorResponse(
 }
 
 /** Maps anything thrown to an HttpError; unexpected failures become a 500 naming only the request id. */
-export function toHttpError(err: unknown, requestId: string): HttpError {
-  if (err instanceof HttpError) return err;
+export function toHttpError(thrown: unknown, requestId: string): HttpError {
+  if (thrown instanceof HttpError) return thrown;
+  // A PostgreSQL failure reaching here from any store (users, tokens) is the meter's own kind of 503.
+  const err = meterError(thrown);
+  if (err instanceof MeterUnavailableError) {
+    return new HttpError(503, "SERVICE_UNAVAILABLE", `the database is unreachable; retry shortly (request ${requestId})`, { "Retry-After": "2" });
+  }
   if (err instanceof ChartError) return new HttpError(err.code === "NOT_FOUND" ? 404 : 400, err.code, err.message);
   if (isBusy(err)) return new HttpError(503, "SERVICE_UNAVAILABLE", `database busy; retry shortly (request ${requestId})`, { "Retry-After": "1" });
   // The storage's condition, not a bug: nothing was recorded or charged, and it passes by itself when space returns.

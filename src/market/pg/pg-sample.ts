@@ -7,7 +7,7 @@ import type { SQL } from "bun";
 import { systemClock, type Clock } from "../../clock.ts";
 import type { Interval } from "../../engine/types.ts";
 import type { Bar } from "../bar.ts";
-import { emptyColumns, type StagedColumns } from "../bar-writer.ts";
+import { emptyColumns, pushBar } from "../bar-writer.ts";
 import type { LoadSampleResult } from "../load-sample.ts";
 import { generateSample, SAMPLE_GENERATOR_VERSION, SAMPLE_UNIVERSE } from "../sample-generator.ts";
 import type { Universe } from "../universes.ts";
@@ -45,7 +45,7 @@ export async function loadSamplePg(deps: PgSampleDeps, clock: Clock = systemCloc
       let batch = emptyColumns();
       for (const s of sample.series) {
         for (const b of pick(s)) {
-          push(batch, s.symbol, b);
+          pushBar(batch, s.symbol, b);
           if (batch.ts.length === PG_BATCH) {
             await insertBars(tx, interval, batch);
             batch = emptyColumns();
@@ -64,17 +64,6 @@ export async function loadSamplePg(deps: PgSampleDeps, clock: Clock = systemCloc
   if (version === null) return unchanged(sample.symbols.length);
   deps.bumped(version);
   return { loaded: true, universe: SAMPLE_UNIVERSE, symbols: sample.symbols.length, dailyBars, minuteBars, dataVersion: version };
-}
-
-function push(c: StagedColumns, symbol: string, b: Bar): void {
-  c.symbol.push(symbol);
-  c.ts.push(b.ts);
-  c.offsetMin.push(b.offsetMin);
-  c.open.push(b.open);
-  c.high.push(b.high);
-  c.low.push(b.low);
-  c.close.push(b.close);
-  c.volume.push(b.volume);
 }
 
 /** True when the database holds no market data at all (a fresh one: the sample goes in). */
