@@ -1,8 +1,9 @@
 /**
  * The PostgreSQL MarketStore (DECISIONS §9), shared by any number of instances. Cold paths
  * (universes, settings) go through drizzle; bars are read with raw parameterised SQL as value
- * arrays: loading the 50 sample symbols' 1m series (187 500 rows) took 190 ms through drizzle's
- * select (row objects, bigint ts mapped per row) against 95 ms raw (bench/market-pg.bench.ts).
+ * arrays: reading the 50 sample symbols' 1m bars (187 500 rows) took 550 / 666 ms through
+ * drizzle's select (row objects, bigint ts mapped per row) against 432 / 551 ms raw (two runs of
+ * bench/market-pg.bench.ts on a shared 2-core machine); array_agg per symbol was no faster (579 ms).
  *
  * The data version is read at most once a second (cached in between), so an import through any
  * instance reaches every other instance's caches within about a second, at the cost of one tiny
