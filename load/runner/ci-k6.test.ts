@@ -1,5 +1,6 @@
 // The CI k6 step (load/ci-k6.ts) as a subprocess: without k6 it says so and passes; with a stand-in k6
-// it runs smoke, auth, limits and limits again on the same tokens, and any failing run fails the step.
+// it runs smoke, auth, limits and limits again on the same tokens (limits over both instances), and any
+// failing run fails the step.
 import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -48,6 +49,9 @@ exit 0
     expect(calls.map((c) => c.at(-1)!.slice(ROOT.length + 1))).toEqual(["load/smoke.js", "load/auth.js", "load/limits.js", "load/limits.js"]);
     const vars = calls.map((c) => envArgs(c));
     expect(new Set(vars.map((v) => v.BASE_URL)).size).toBe(1);
+    // limits spreads over both instances; smoke and auth target the first only.
+    expect(vars.map((v) => v.BASE_URLS?.split(",").length ?? 0)).toEqual([0, 0, 2, 2]);
+    expect(vars[2].BASE_URLS!.split(",")[0]).toBe(vars[2].BASE_URL);
     expect(vars[3].TOKENS).toBe(vars[2].TOKENS);
     expect(vars.map((v) => v.SUMMARY)).toEqual(["smoke", "auth", "limits", "limits-again"].map((n) => join(out, `${n}-summary.json`)));
     expect(calls.every((c) => c.includes("--address") && c[c.indexOf("--address") + 1] === "")).toBe(true);
