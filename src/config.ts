@@ -23,6 +23,26 @@ export const CONFIG_SCHEMA = z.object({
   port: intFrom("port", 0, 65535).default(8080),
   host: z.string().min(1).default("0.0.0.0"),
   db: z.string().min(1).default("./data/graph-stats.sqlite"),
+  /** PostgreSQL (DECISIONS §9): when set, everything but the embedded sample lives there, and it wins over `db`. */
+  databaseUrl: z
+    .string()
+    .refine((u) => /^postgres(ql)?:\/\/[^\s]+$/i.test(u), "database url must be a postgres:// or postgresql:// URL (e.g. postgres://user:password@host:5432/graph_stats)")
+    .optional(),
+  /** Connections each process keeps to PostgreSQL. */
+  dbPool: intFrom("db pool", 1, 1000).default(10),
+  /** Longest a PostgreSQL statement may run (lock waits included) before the request becomes a 503. */
+  dbStatementTimeout: z
+    .union([z.number(), z.string()])
+    .transform((v, ctx) => {
+      const m = /^\s*(\d+)\s*(ms|s)?\s*$/i.exec(String(v));
+      const ms = m ? Number(m[1]) * (m[2]?.toLowerCase() === "s" ? 1000 : 1) : NaN;
+      if (!(ms >= 1 && ms <= 3_600_000)) {
+        ctx.addIssue({ code: "custom", message: `db statement timeout must be milliseconds (2000) or seconds (2s), from 1 ms to 1 hour, got '${v}'` });
+        return z.NEVER;
+      }
+      return ms;
+    })
+    .default(2000),
   jwtSecret: z.string().min(16, "jwt secret must be at least 16 characters").optional(),
   jwtPreviousSecrets: list
     .refine((all) => all.every((s) => s.length >= 16), "each previous jwt secret must be at least 16 characters, like the secret")
@@ -89,4 +109,9 @@ export function loadConfig(flags: Record<string, unknown>, env: Record<string, s
 /** How a user sets an option: `--port (GRAPH_STATS_PORT)`; the sample is switched off with --no-sample. */
 function optionNames(key: string): string {
   return key === "sample" ? `--no-sample (${envName(key)})` : `--${flagName(key)} (${envName(key)})`;
+}
+
+/** The URL with its password replaced by `***`, for logs and messages (never the secret itself). */
+export function redactDatabaseUrl(url: string): string {
+  return url.replace(/^(postgres(?:ql)?:\/\/[^:/@]*:)[^@]*@/i, "$1***@");
 }

@@ -2,6 +2,9 @@
 export { createVerifier, AUTH_MESSAGES, type TokenClaims, type VerifyResult, type VerifierOptions } from "./verify-token.ts";
 export { mintToken, DEFAULT_ISSUER, type MintOptions, type MintedToken } from "./mint-token.ts";
 export { parseDuration } from "./duration.ts";
-export { resolveSecret } from "./secret.ts";
+export { resolveSecret, secretForMinting, SecretMismatchError } from "./secret.ts";
+export { type AuthStore, type IssuedToken } from "./auth-store.ts";
+export { createSqliteAuthStore } from "./auth-store-sqlite.ts";
+export { createPgAuthStore } from "./auth-store-pg.ts";
 export { recordToken, listTokens, revokeToken, isRevoked, type TokenRecord, type RevokeOutcome } from "./token-store.ts";
 export { ensureUser, getUser, createUser, setDisabled, setLimits, type UserRecord } from "./user-store.ts";

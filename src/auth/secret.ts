@@ -3,7 +3,7 @@
  * database. The database also keeps a fingerprint of the secret the server last started with, so
  * the CLI never mints tokens with a secret the server does not use (DECISIONS §5).
  */
-import type { Database } from "bun:sqlite";
+import type { AuthStore } from "./auth-store.ts";
 import { createHmac } from "node:crypto";
 
 const SECRET_KEY = "jwt_secret";
@@ -25,8 +25,8 @@ export function secretFingerprint(secret: string): string {
   return createHmac("sha256", secret).update(FINGERPRINT_LABEL).digest("hex");
 }
 
-const readSetting = (sqlite: Database, key: string) =>
-  (sqlite.query("SELECT value FROM settings WHERE key = ?").get(key) as { value: string } | null)?.value ?? null;
+/** Where settings live: the AuthStore of either database. */
+export type SettingsStore = Pick<AuthStore, "getSetting" | "setSetting" | "insertSettingIfAbsent">;
 
 /**
  * The server's secret: `configured` when set; otherwise the secret stored in settings `jwt_secret`,
@@ -35,12 +35,12 @@ const readSetting = (sqlite: Database, key: string) =>
  * generated one, never the secret itself. Safe when several processes start together: the first
  * insert wins and everyone reads it back.
  */
-export function resolveSecret(sqlite: Database, configured: string | undefined, log: (msg: string) => void): string {
-  const secret = configured || storedOrGenerated(sqlite, log);
+export async function resolveSecret(store: SettingsStore, configured: string | undefined, log: (msg: string) => void): Promise<string> {
+  const secret = configured || (await storedOrGenerated(store, log));
   const fingerprint = secretFingerprint(secret);
-  const recorded = readSetting(sqlite, FINGERPRINT_KEY);
+  const recorded = await store.getSetting(FINGERPRINT_KEY);
   if (recorded !== fingerprint) {
-    sqlite.query("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(FINGERPRINT_KEY, fingerprint);
+    await store.setSetting(FINGERPRINT_KEY, fingerprint);
     if (recorded !== null) {
       log(`the JWT secret differs from the one this database last recorded (settings.${FINGERPRINT_KEY}): tokens signed with the old one are refused unless it is listed in --jwt-previous-secrets`);
     }
@@ -54,9 +54,9 @@ export function resolveSecret(sqlite: Database, configured: string | undefined, 
  * secret is not the server's, instead of generating one the server would refuse. Before any server
  * ran it resolves (and records) the secret as `serve` would.
  */
-export function secretForMinting(sqlite: Database, configured: string | undefined, log: (msg: string) => void): string {
-  const recorded = readSetting(sqlite, FINGERPRINT_KEY);
-  if (recorded === null) return resolveSecret(sqlite, configured, log);
+export async function secretForMinting(store: SettingsStore, configured: string | undefined, log: (msg: string) => void): Promise<string> {
+  const recorded = await store.getSetting(FINGERPRINT_KEY);
+  if (recorded === null) return resolveSecret(store, configured, log);
   if (configured) {
     if (secretFingerprint(configured) === recorded) return configured;
     throw new SecretMismatchError(
@@ -64,7 +64,7 @@ export function secretForMinting(sqlite: Database, configured: string | undefine
         `(settings.${FINGERPRINT_KEY}); tokens signed with it would be refused — give the server's secret`,
     );
   }
-  const stored = readSetting(sqlite, SECRET_KEY);
+  const stored = await store.getSetting(SECRET_KEY);
   if (stored !== null && secretFingerprint(stored) === recorded) return stored;
   throw new SecretMismatchError(
     `the server was last started with a configured JWT secret, and this command was given none: set GRAPH_STATS_JWT_SECRET ` +
@@ -72,13 +72,12 @@ export function secretForMinting(sqlite: Database, configured: string | undefine
   );
 }
 
-function storedOrGenerated(sqlite: Database, log: (msg: string) => void): string {
-  const existing = readSetting(sqlite, SECRET_KEY);
+async function storedOrGenerated(store: SettingsStore, log: (msg: string) => void): Promise<string> {
+  const existing = await store.getSetting(SECRET_KEY);
   if (existing !== null) return existing;
   const fresh = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
-  const inserted = sqlite.query("INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)").run(SECRET_KEY, fresh);
-  if (inserted.changes === 1) {
+  if (await store.insertSettingIfAbsent(SECRET_KEY, fresh)) {
     log(`no JWT secret configured: generated a new one and stored it in the database (settings.${SECRET_KEY}); tokens stay valid across restarts`);
   }
-  return readSetting(sqlite, SECRET_KEY)!;
+  return (await store.getSetting(SECRET_KEY))!;
 }

@@ -1,5 +1,6 @@
 /** Table `users`: API users, their disabled flag and per-user limit overrides (null = global default). */
 import type { Database } from "bun:sqlite";
+import { checkLimits } from "./auth-store.ts";
 
 export interface UserRecord {
   id: string;
@@ -58,11 +59,7 @@ export function setLimits(sqlite: Database, id: string, limits: { perMinute?: nu
   if (limits === null) {
     return sqlite.query("UPDATE users SET per_minute = NULL, per_day = NULL WHERE id = ?").run(id).changes === 1;
   }
-  for (const [name, v] of [["per-minute", limits.perMinute], ["per-day", limits.perDay]] as const) {
-    if (v !== undefined && (!Number.isSafeInteger(v) || v < 1)) {
-      throw new Error(`${name} limit must be a positive integer, got '${v}'`);
-    }
-  }
+  checkLimits(limits);
   return (
     sqlite
       .query("UPDATE users SET per_minute = coalesce(?, per_minute), per_day = coalesce(?, per_day) WHERE id = ?")

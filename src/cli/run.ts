@@ -10,15 +10,17 @@ import { userCommand } from "./user-command.ts";
 import { COMMAND_HELP, USAGE } from "./usage-text.ts";
 import { prepareDatabase } from "../http/server.ts";
 import { createLogger } from "../logger.ts";
+import { CommandError, openCommandStores } from "./command-stores.ts";
 
 type Command = (args: ParsedArgs) => Promise<number> | number;
 
 const COMMANDS: Record<string, Command> = {
   serve: serveCommand,
-  migrate: (args) => {
-    const opened = prepareDatabase(args.config, createLogger(args.config.logLevel, 2));
-    console.log(`database ${args.config.db} is up to date${opened.created ? " (created)" : ""}`);
-    opened.sqlite.close();
+  migrate: async (args) => {
+    const stores = await openCommandStores(args, true);
+    await stores.close();
+    const what = args.config.databaseUrl ? "migrations applied" : "created";
+    console.log(`database ${stores.where} is up to date${stores.created ? ` (${what})` : ""}`);
     return 0;
   },
   import: importCommand,
@@ -66,6 +68,5 @@ export function openForCommand(args: ParsedArgs, mayCreate = false) {
   return prepareDatabase(args.config, createLogger(args.config.logLevel, 2));
 }
 
-/** A command that cannot run as asked (exit 1, message only). */
-export class CommandError extends Error {}
+export { CommandError };
 

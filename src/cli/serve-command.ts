@@ -4,7 +4,9 @@
  * SIGTERM/SIGINT drain in-flight requests, then close the database.
  */
 import { createLogger } from "../logger.ts";
-import { prepareDatabase, startServer } from "../http/server.ts";
+import { startServer } from "../http/server.ts";
+import { redactDatabaseUrl } from "../config.ts";
+import { openCommandStores } from "./command-stores.ts";
 import { resolveSecret } from "../auth/index.ts";
 import { parseDuration } from "../auth/duration.ts";
 import { UsageError, type ParsedArgs } from "./args.ts";
@@ -29,9 +31,11 @@ export async function serveCommand(args: ParsedArgs): Promise<number> {
   const logger = createLogger(config.logLevel, 1, true);
   if (config.workers > 1 && process.env[WORKER_ENV] !== "1") return supervise(args, logger);
 
-  const server = startServer(config, logger, { reusePort: config.workers > 1 });
-  recordServerSettings(server.opened.sqlite, config);
-  const ready = { port: server.port, host: config.host, db: config.db, worker: process.env[WORKER_ENV] === "1" };
+  const server = await startServer(config, logger, { reusePort: config.workers > 1 });
+  await recordServerSettings(server.stores.auth, config);
+  // The URL's password is never logged.
+  const where = config.databaseUrl ? { database: redactDatabaseUrl(config.databaseUrl) } : { db: config.db };
+  const ready = { port: server.port, host: config.host, ...where, worker: process.env[WORKER_ENV] === "1" };
   // Scripts wait for this line, so it is printed whatever the log level.
   if (logger.isLevelEnabled("info")) logger.info(ready, "listening");
   else console.log(JSON.stringify({ level: "info", time: new Date().toISOString(), pid: process.pid, ...ready, msg: "listening" }));
@@ -54,10 +58,13 @@ export async function serveCommand(args: ParsedArgs): Promise<number> {
 /** Prepares the database once, then runs N children on one port (see worker-supervisor.ts). */
 async function supervise(args: ParsedArgs, logger: ReturnType<typeof createLogger>): Promise<number> {
   const { config } = args;
-  const opened = prepareDatabase(config, logger);
-  resolveSecret(opened.sqlite, config.jwtSecret, (msg) => logger.warn(msg));
-  recordServerSettings(opened.sqlite, config);
-  opened.sqlite.close();
+  const stores = await openCommandStores(args, true);
+  try {
+    await resolveSecret(stores.auth, config.jwtSecret, (msg) => logger.warn(msg));
+    await recordServerSettings(stores.auth, config);
+  } finally {
+    await stores.close();
+  }
   let port = config.port;
   if (port === 0) {
     // Children must share one concrete port: take a free one now.

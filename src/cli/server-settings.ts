@@ -4,7 +4,7 @@
  * given on their own command line. The environment of a one-shot command may be stale, so a
  * recorded value beats it.
  */
-import type { Database } from "bun:sqlite";
+import type { SettingsStore } from "../auth/secret.ts";
 import type { Config } from "../config.ts";
 import type { ParsedArgs } from "./args.ts";
 
@@ -22,26 +22,22 @@ const KEYS: Record<keyof ServerSettings, { key: string; flag: string; env: strin
 const NAMES = Object.keys(KEYS) as (keyof ServerSettings)[];
 
 /** Called by `serve`: writes only values that changed, so workers starting together do not contend. */
-export function recordServerSettings(sqlite: Database, config: Config): void {
-  const upsert = sqlite.query("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value");
-  sqlite.transaction(() => {
-    for (const name of NAMES) upsert.run(KEYS[name].key, String(config[name]));
-  })();
+export async function recordServerSettings(store: SettingsStore, config: Config): Promise<void> {
+  for (const name of NAMES) await store.setSetting(KEYS[name].key, String(config[name]));
 }
 
 /**
  * The values a one-shot command uses: its own flag, else what the server recorded, else its
  * configuration (environment or default). `notes` say when an environment value was set aside.
  */
-export function agreedSettings(sqlite: Database, args: ParsedArgs, env: Record<string, string | undefined> = process.env): ServerSettings & { notes: string[] } {
+export async function agreedSettings(store: SettingsStore, args: ParsedArgs, env: Record<string, string | undefined> = process.env): Promise<ServerSettings & { notes: string[] }> {
   const flags = args.flags as Record<string, unknown>;
-  const read = sqlite.query("SELECT value FROM settings WHERE key = ?");
   const out = { tokenTtl: args.config.tokenTtl, ratePerMinute: args.config.ratePerMinute, ratePerDay: args.config.ratePerDay, notes: [] as string[] };
   for (const name of NAMES) {
     const { key, flag, env: envName } = KEYS[name];
     if (flags[flag] !== undefined) continue;
-    const recorded = (read.get(key) as { value: string } | null)?.value;
-    if (recorded === undefined) continue;
+    const recorded = await store.getSetting(key);
+    if (recorded === null) continue;
     const value = name === "tokenTtl" ? recorded : Number(recorded);
     if (env[envName] && String(args.config[name]) !== recorded) {
       out.notes.push(`${envName}=${env[envName]} set aside: the server was started with ${recorded} (settings.${key}); pass --${flag} to override`);

@@ -2,11 +2,11 @@
  * `token create|list|revoke`: minting uses the server's secret (checked against the fingerprint
  * `serve` recorded) and its token lifetime, and creates the user so it can be disabled at once.
  */
-import { ensureUser, listTokens, mintToken, parseDuration, recordToken, revokeToken } from "../auth/index.ts";
+import { mintToken, parseDuration } from "../auth/index.ts";
 import { secretForMinting } from "../auth/secret.ts";
 import { systemClock } from "../clock.ts";
 import { intFlag, UsageError, type ParsedArgs } from "./args.ts";
-import { openForCommand } from "./run.ts";
+import { openCommandStores } from "./command-stores.ts";
 import { agreedSettings } from "./server-settings.ts";
 
 const USER_ID = /^[A-Za-z0-9@._:-]{1,128}$/;
@@ -33,32 +33,30 @@ function userIds(args: ParsedArgs): string[] {
 async function create(args: ParsedArgs): Promise<number> {
   const ids = userIds(args);
   if (args.flags.ttl !== undefined) ttlSeconds("--ttl", args.flags.ttl); // a usage error before the database is touched
-  const opened = openForCommand(args);
+  const stores = await openCommandStores(args);
   try {
-    const agreed = agreedSettings(opened.sqlite, args);
+    const agreed = await agreedSettings(stores.auth, args);
     for (const note of agreed.notes) console.error(`graph-stats: ${note}`);
     const ttl = args.flags.ttl !== undefined ? ttlSeconds("--ttl", args.flags.ttl) : ttlSeconds("--token-ttl", agreed.tokenTtl);
-    const secret = secretForMinting(opened.sqlite, args.config.jwtSecret, (m) => console.error(m));
+    const secret = await secretForMinting(stores.auth, args.config.jwtSecret, (m) => console.error(m));
     const out: { user: string; token: string; jti: string; expires_at: string }[] = [];
     const now = Date.now();
-    const record = opened.sqlite.transaction((minted: { jti: string; userId: string; iat: number; exp: number }[]) => {
-      for (const m of minted) {
-        ensureUser(opened.sqlite, m.userId, args.flags.email, now);
-        recordToken(opened.sqlite, { jti: m.jti, userId: m.userId, issuedAt: m.iat * 1000, expiresAt: m.exp * 1000 });
-      }
-    });
     const minted = [];
     for (const userId of ids) {
       const t = await mintToken({ secret, userId, ttlSeconds: ttl, clock: systemClock, email: args.flags.email });
       minted.push({ ...t, userId });
       out.push({ user: userId, token: t.token, jti: t.jti, expires_at: new Date(t.exp * 1000).toISOString() });
     }
-    record.immediate(minted);
+    // Users and tokens in one transaction: all of them are recorded, or none.
+    await stores.auth.issueTokens(
+      minted.map((m) => ({ jti: m.jti, userId: m.userId, issuedAt: m.iat * 1000, expiresAt: m.exp * 1000 })),
+      { email: args.flags.email, now },
+    );
     if (args.flags.json) console.log(JSON.stringify(out, null, 2));
     else for (const t of out) console.log(t.token);
     return 0;
   } finally {
-    opened.sqlite.close();
+    await stores.close();
   }
 }
 
@@ -70,10 +68,10 @@ function ttlSeconds(flag: string, raw: string): number {
   }
 }
 
-function list(args: ParsedArgs): number {
-  const opened = openForCommand(args);
+async function list(args: ParsedArgs): Promise<number> {
+  const stores = await openCommandStores(args);
   try {
-    const rows = listTokens(opened.sqlite, { userId: args.flags.user?.[0] });
+    const rows = await stores.auth.listTokens({ userId: args.flags.user?.[0] });
     const now = Date.now();
     const shown = rows.map((r) => ({
       jti: r.jti,
@@ -89,17 +87,17 @@ function list(args: ParsedArgs): number {
     }
     return 0;
   } finally {
-    opened.sqlite.close();
+    await stores.close();
   }
 }
 
-function revoke(args: ParsedArgs, jtis: string[]): number {
+async function revoke(args: ParsedArgs, jtis: string[]): Promise<number> {
   if (jtis.length === 0) throw new UsageError("token revoke needs at least one JTI (see 'token list')");
-  const opened = openForCommand(args);
+  const stores = await openCommandStores(args);
   try {
     let unknown = 0;
     for (const jti of jtis) {
-      const outcome = revokeToken(opened.sqlite, jti, Date.now());
+      const outcome = await stores.auth.revokeToken(jti, Date.now());
       console.log(`${jti}: ${outcome}`);
       if (outcome === "revoked-unknown-jti") unknown++;
     }
@@ -110,6 +108,6 @@ function revoke(args: ParsedArgs, jtis: string[]): number {
     }
     return 0;
   } finally {
-    opened.sqlite.close();
+    await stores.close();
   }
 }

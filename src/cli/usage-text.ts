@@ -8,7 +8,10 @@ import { CONFIG_KEYS, CONFIG_SCHEMA, flagName, type Config } from "../config.ts"
 const SERVE_FLAGS: Record<keyof Config, [arg: string, what: string]> = {
   port: ["N", "port to listen on (0: any free port)"],
   host: ["ADDR", "address to listen on"],
-  db: ["PATH", "database file"],
+  db: ["PATH", "SQLite database file (the embedded default)"],
+  databaseUrl: ["URL", "postgres://… : users, tokens, sessions, metering and settings in PostgreSQL, shared by every instance (wins over --db)"],
+  dbPool: ["N", "PostgreSQL connections per process"],
+  dbStatementTimeout: ["MS|Ns", "longest a PostgreSQL statement may run before the request is a 503"],
   jwtSecret: ["S", "HS256 secret, ≥ 16 characters (else one is generated and kept in the database)"],
   jwtPreviousSecrets: ["S,...", "older secrets still accepted while tokens rotate, each ≥ 16 characters"],
   tokenTtl: ["DURATION", "lifetime of tokens minted by the dashboard and token create"],

@@ -1,29 +1,28 @@
 /** `user create|disable|enable|limits`. */
-import { createUser, getUser, setDisabled, setLimits } from "../auth/index.ts";
 import { intFlag, UsageError, type ParsedArgs } from "./args.ts";
-import { openForCommand } from "./run.ts";
+import { openCommandStores } from "./command-stores.ts";
 import { agreedSettings } from "./server-settings.ts";
 
-export function userCommand(args: ParsedArgs): number {
+export async function userCommand(args: ParsedArgs): Promise<number> {
   const [sub, id] = args.positionals;
   if (!sub || !["create", "disable", "enable", "limits"].includes(sub)) {
     throw new UsageError(`user needs a subcommand: create, disable, enable or limits${sub ? ` (got '${sub}')` : ""}`);
   }
   if (!id) throw new UsageError(`user ${sub} needs a user ID`);
-  const opened = openForCommand(args);
-  const { sqlite } = opened;
+  const stores = await openCommandStores(args);
+  const { auth } = stores;
   try {
     if (sub === "create") {
-      const { created } = createUser(sqlite, { id, email: args.flags.email, now: Date.now() });
+      const { created } = await auth.createUser({ id, email: args.flags.email, now: Date.now() });
       console.log(created ? `user ${id} created` : `user ${id} already exists`);
       return 0;
     }
-    if (!getUser(sqlite, id)) {
+    if (!(await auth.getUser(id))) {
       console.error(`graph-stats: no user '${id}' (users are created by 'user create' or on first use of a valid token)`);
       return 1;
     }
     if (sub === "disable" || sub === "enable") {
-      setDisabled(sqlite, id, sub === "disable");
+      await auth.setDisabled(id, sub === "disable");
       console.log(`user ${id} ${sub}d`);
       return 0;
     }
@@ -32,16 +31,16 @@ export function userCommand(args: ParsedArgs): number {
     if (args.flags.reset && (perMinute !== undefined || perDay !== undefined)) {
       throw new UsageError("give either --reset (back to the defaults) or --per-minute/--per-day, not both");
     }
-    if (args.flags.reset) setLimits(sqlite, id, null);
-    else if (perMinute !== undefined || perDay !== undefined) setLimits(sqlite, id, { perMinute, perDay });
-    const u = getUser(sqlite, id)!;
+    if (args.flags.reset) await auth.setLimits(id, null);
+    else if (perMinute !== undefined || perDay !== undefined) await auth.setLimits(id, { perMinute, perDay });
+    const u = (await auth.getUser(id))!;
     // The defaults shown are the server's (recorded by serve), not this shell's environment.
-    const defaults = agreedSettings(sqlite, args);
+    const defaults = await agreedSettings(auth, args);
     for (const note of defaults.notes.filter((n) => n.includes("RATE_"))) console.error(`graph-stats: ${note}`);
     const show = (own: number | null, global: number) => (own === null ? `${global} (default)` : String(own));
     console.log(`user ${id}: per_minute ${show(u.perMinute, defaults.ratePerMinute)}, per_day ${show(u.perDay, defaults.ratePerDay)}${u.disabled ? ", disabled" : ""}`);
     return 0;
   } finally {
-    sqlite.close();
+    await stores.close();
   }
 }

@@ -9,7 +9,7 @@ import type { AppDeps, RequestState } from "../http/context.ts";
 import { baseMeta, jsonResponse, successBody } from "../http/envelope.ts";
 import { HttpError } from "../http/http-error.ts";
 import { handleChart } from "../http/routes/chart.ts";
-import { getUser, type UserRecord } from "../auth/index.ts";
+import type { AuthStore, UserRecord } from "../auth/index.ts";
 import type { Limits } from "../metering/index.ts";
 import { AccountError, type Account } from "./account.ts";
 import { cookieName, readCookie, setCookie } from "./cookies.ts";
@@ -21,14 +21,13 @@ import type { DashboardView, SignedInView } from "./view-model.ts";
 import { assetResponse, type WebAssets } from "./web-assets.ts";
 import { queryFromBody, readBody } from "./request-body.ts";
 import { acceptsGzip } from "../http/envelope.ts";
-import type { Database } from "bun:sqlite";
 
 export const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export interface DashboardDeps {
   app: AppDeps;
-  sqlite: Database;
+  auth: AuthStore;
   sessions: SessionStore;
   account: Account;
   /** Null when no identity provider is configured (the page says how to configure one). */
@@ -79,40 +78,46 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
   const json = (request: Request, state: RequestState, data: unknown, status = 200, extra: Record<string, string> = {}) =>
     jsonResponse(successBody(data, baseMeta(d.app.clock.now(), state.requestId)), status, { ...state.base, "Cache-Control": "no-store", ...extra }, request.headers.get("accept-encoding"));
 
-  const currentSession = (request: Request): { id: string; session: Session } | null => {
+  const currentSession = async (request: Request): Promise<{ id: string; session: Session } | null> => {
     const id = readCookie(request.headers.get("cookie"), sessionCookie());
     if (!id) return null;
-    const session = d.sessions.get(id);
+    const session = await d.sessions.get(id);
     return session ? { id, session } : null;
   };
 
-  const userOf = (session: Session): UserRecord => {
-    const user = getUser(d.sqlite, session.userId);
+  const userOf = async (session: Session): Promise<UserRecord> => {
+    const user = await d.auth.getUser(session.userId);
     if (!user) throw new HttpError(401, "UNAUTHORIZED", "your account no longer exists; sign in again");
     return user;
   };
 
   const limitsOf = (user: UserRecord): Limits => ({ perMinute: user.perMinute ?? d.defaults.perMinute, perDay: user.perDay ?? d.defaults.perDay });
 
-  const signedInView = (session: Session): SignedInView => {
-    const user = userOf(session);
+  const signedInView = async (session: Session): Promise<SignedInView> => {
+    const user = await userOf(session);
+    const [name, usage, tokens, tokensLeftThisHour] = await Promise.all([
+      d.sessions.identityName(user.id, session.issuer),
+      d.account.usage(user.id, limitsOf(user)),
+      d.account.liveTokens(user.id),
+      d.account.tokensLeftThisHour(user.id),
+    ]);
     return {
-      user: { id: user.id, email: user.email, name: d.sessions.identityName(user.id, session.issuer), disabled: user.disabled },
+      user: { id: user.id, email: user.email, name, disabled: user.disabled },
       csrf: session.csrf,
       baseUrl: d.publicUrl(),
-      usage: d.account.usage(user.id, limitsOf(user)),
-      tokens: d.account.liveTokens(user.id),
-      tokensLeftThisHour: d.account.tokensLeftThisHour(user.id),
+      usage,
+      tokens,
+      tokensLeftThisHour,
     };
   };
 
   /** A state change: a live session, our own Origin, and the session's CSRF token (compared in constant time). */
-  const authorizeChange = (request: Request, csrfGiven: string | null): { id: string; session: Session } => {
+  const authorizeChange = async (request: Request, csrfGiven: string | null): Promise<{ id: string; session: Session }> => {
     const origin = request.headers.get("origin");
     if (origin !== new URL(d.publicUrl()).origin) {
       throw new HttpError(403, "FORBIDDEN", `cross-origin request refused: Origin ${origin === null ? "missing" : `'${origin.slice(0, 100)}'`} is not ${new URL(d.publicUrl()).origin}`);
     }
-    const current = currentSession(request);
+    const current = await currentSession(request);
     if (!current) throw new HttpError(401, "UNAUTHORIZED", "not signed in, or the session expired; sign in again");
     if (!csrfGiven || !sameSecret(csrfGiven, current.session.csrf)) {
       throw new HttpError(403, "FORBIDDEN", "missing or wrong CSRF token; reload the dashboard and try again");
@@ -141,10 +146,10 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
       handler: async (request, state) => {
         const moved = elsewhere(request, state);
         if (moved) return moved;
-        const current = currentSession(request);
+        const current = await currentSession(request);
         if (current) {
           state.userId = current.session.userId;
-          return html(state, { dev: d.dev, signedIn: signedInView(current.session), notice: null });
+          return html(state, { dev: d.dev, signedIn: await signedInView(current.session), notice: null });
         }
         const hadCookie = readCookie(request.headers.get("cookie"), sessionCookie()) !== null;
         const notice = hadCookie
@@ -197,9 +202,9 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
           d.app.logger.warn({ request_id: state.requestId, err: errorText(err) }, "sign-in callback refused");
           return fail("The sign-in could not be verified. Sign in again.");
         }
-        const userId = d.sessions.signIn(identity);
+        const userId = await d.sessions.signIn(identity);
         state.userId = userId;
-        const { id } = d.sessions.create(userId, identity.issuer);
+        const { id } = await d.sessions.create(userId, identity.issuer);
         // The callback URL carries the authorization code: it is never sent on as a Referer.
         const headers = new Headers({ ...state.base, Location: "/dashboard", "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" });
         headers.append("Set-Cookie", clearLogin);
@@ -212,29 +217,29 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
       path: "/auth/logout",
       handler: async (request, state) => {
         const form = new URLSearchParams(await readBody(request));
-        const { id } = authorizeChange(request, form.get("csrf"));
-        d.sessions.destroy(id);
+        const { id } = await authorizeChange(request, form.get("csrf"));
+        await d.sessions.destroy(id);
         return new Response(null, { status: 303, headers: { ...state.base, Location: "/dashboard", "Cache-Control": "no-store", "Set-Cookie": clearSession() } });
       },
     },
     {
       method: "GET",
       path: "/dashboard/api/state",
-      handler: (request, state) => {
-        const current = currentSession(request);
+      handler: async (request, state) => {
+        const current = await currentSession(request);
         if (!current) throw new HttpError(401, "UNAUTHORIZED", "not signed in, or the session expired; sign in again");
         state.userId = current.session.userId;
-        return json(request, state, signedInView(current.session));
+        return json(request, state, await signedInView(current.session));
       },
     },
     {
       method: "POST",
       path: "/dashboard/api/tokens",
       handler: async (request, state) => {
-        const { session } = authorizeChange(request, request.headers.get("x-csrf-token"));
+        const { session } = await authorizeChange(request, request.headers.get("x-csrf-token"));
         state.userId = session.userId;
         try {
-          const token = await d.account.generate(userOf(session));
+          const token = await d.account.generate(await userOf(session));
           d.app.logger.info({ request_id: state.requestId, user_id: session.userId, jti: token.jti }, "token generated in the dashboard");
           return json(request, state, token, 201);
         } catch (err) {
@@ -245,12 +250,12 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
     {
       method: "POST",
       path: "/dashboard/api/tokens/:jti/revoke",
-      handler: (request, state) => {
-        const { session } = authorizeChange(request, request.headers.get("x-csrf-token"));
+      handler: async (request, state) => {
+        const { session } = await authorizeChange(request, request.headers.get("x-csrf-token"));
         state.userId = session.userId;
         const jti = /^\/dashboard\/api\/tokens\/([^/]{1,100})\/revoke$/.exec(state.path)?.[1] ?? "";
         try {
-          d.account.revoke(session.userId, decodedOrRaw(jti));
+          await d.account.revoke(session.userId, decodedOrRaw(jti));
         } catch (err) {
           throw accountError(err);
         }
@@ -261,12 +266,12 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
       method: "POST",
       path: "/dashboard/api/query",
       handler: async (request, state) => {
-        const { session } = authorizeChange(request, request.headers.get("x-csrf-token"));
+        const { session } = await authorizeChange(request, request.headers.get("x-csrf-token"));
         const query = queryFromBody(await readBody(request));
         return handleChart(d.app, request, state, {
           query,
           authenticate: async (): Promise<AuthedUser> => {
-            const user = userOf(session);
+            const user = await userOf(session);
             if (user.disabled) throw new HttpError(403, "FORBIDDEN", `user '${user.id}' is disabled; ask the operator to enable it`);
             return { id: user.id, limits: limitsOf(user) };
           },

@@ -1,55 +1,70 @@
-import { expect, test } from "bun:test";
-import { openDatabase } from "../../db/open.ts";
+/** Dashboard sessions and identities, case for case the same on SQLite and PostgreSQL. */
+import { afterAll, describe, expect, test } from "bun:test";
+import { closeBackends, KINDS, openBackend } from "../../test/support/both-databases.ts";
 import { TestClock } from "../clock.ts";
 import { createSessionStore, SESSION_IDLE_MS, userIdFor } from "./session-store.ts";
+import { createPgSessionStore } from "./session-store-pg.ts";
 
-const setup = () => {
-  const opened = openDatabase(":memory:");
-  const clock = new TestClock(Date.parse("2026-11-22T10:00:00Z"));
-  return { opened, clock, store: createSessionStore(opened.db, clock) };
-};
+afterAll(closeBackends);
 
-test("a session lives while used and ends 12 h after its last request", () => {
-  const { store, clock } = setup();
-  const { id, csrf } = store.create("u-1", "https://idp.example");
-  clock.tick(SESSION_IDLE_MS - 1000);
-  expect(store.get(id)?.csrf).toBe(csrf);
-  clock.tick(SESSION_IDLE_MS - 1000); // 24 h after creation, but under 12 h since the last use
-  expect(store.get(id)?.userId).toBe("u-1");
-  clock.tick(SESSION_IDLE_MS);
-  expect(store.get(id)).toBeNull();
-});
+describe.each(KINDS)("on %s", (kind) => {
+  const setup = async () => {
+    const b = await openBackend(kind);
+    const clock = new TestClock(Date.parse("2026-11-22T10:00:00Z"));
+    const store = b.kind === "sqlite" ? createSessionStore(b.sqlite.db, clock) : createPgSessionStore(b.pg.db, clock);
+    const rows = async (q: string): Promise<any[]> => (b.kind === "sqlite" ? b.sqlite.sqlite.query(q).all() : await b.pg.sql.unsafe(q));
+    return { store, clock, rows };
+  };
 
-test("only the hash of the cookie value is stored; unknown and malformed ids open nothing", () => {
-  const { store, opened } = setup();
-  const { id } = store.create("u-1", "iss");
-  const stored = opened.sqlite.query("SELECT id_hash AS h FROM sessions").all() as { h: string }[];
-  expect(stored.map((r) => r.h)).not.toContain(id);
-  expect(store.get(id.replace(/.$/, (c) => (c === "A" ? "B" : "A")))).toBeNull();
-  expect(store.get("' OR 1=1 --")).toBeNull();
-  store.destroy(id);
-  expect(store.get(id)).toBeNull();
-});
+  test("a session lives while used and ends 12 h after its last request", async () => {
+    const { store, clock } = await setup();
+    const { id, csrf } = await store.create("u-1", "https://idp.example");
+    clock.tick(SESSION_IDLE_MS - 1000);
+    expect((await store.get(id))?.csrf).toBe(csrf);
+    clock.tick(SESSION_IDLE_MS - 1000); // 24 h after creation, but under 12 h since the last use
+    expect((await store.get(id))?.userId).toBe("u-1");
+    clock.tick(SESSION_IDLE_MS);
+    expect(await store.get(id)).toBeNull();
+  });
 
-test("prune deletes idle sessions only", () => {
-  const { store, clock } = setup();
-  const old = store.create("u-1", "iss");
-  clock.tick(SESSION_IDLE_MS + 1);
-  const fresh = store.create("u-2", "iss");
-  expect(store.prune()).toBe(1);
-  expect(store.get(fresh.id)?.userId).toBe("u-2");
-  expect(store.get(old.id)).toBeNull();
-});
+  test("only the hash of the cookie value is stored; unknown and malformed ids open nothing", async () => {
+    const { store, rows } = await setup();
+    const { id } = await store.create("u-1", "iss");
+    const stored = await rows("SELECT id_hash AS h FROM sessions");
+    expect(stored.map((r) => r.h)).not.toContain(id);
+    expect(await store.get(id.replace(/.$/, (c) => (c === "A" ? "B" : "A")))).toBeNull();
+    expect(await store.get("' OR 1=1 --")).toBeNull();
+    await store.destroy(id);
+    expect(await store.get(id)).toBeNull();
+  });
 
-test("the user is the pair (issuer, subject): same subject at another issuer is another user", () => {
-  const { store, opened } = setup();
-  const a = store.signIn({ issuer: "https://a.example", subject: "42", email: "x@a.example", name: "X" });
-  const again = store.signIn({ issuer: "https://a.example", subject: "42", email: "x@a.example", name: "X" });
-  const b = store.signIn({ issuer: "https://b.example", subject: "42", email: null, name: null });
-  expect(again).toBe(a);
-  expect(b).not.toBe(a);
-  expect(a).toBe(userIdFor("https://a.example", "42"));
-  const users = opened.sqlite.query("SELECT id, email FROM users ORDER BY id").all();
-  expect(users).toHaveLength(2);
-  expect(store.identityName(a, "https://a.example")).toBe("X");
+  test("prune deletes idle sessions only", async () => {
+    const { store, clock } = await setup();
+    const old = await store.create("u-1", "iss");
+    clock.tick(SESSION_IDLE_MS + 1);
+    const fresh = await store.create("u-2", "iss");
+    expect(await store.prune()).toBe(1);
+    expect((await store.get(fresh.id))?.userId).toBe("u-2");
+    expect(await store.get(old.id)).toBeNull();
+  });
+
+  test("the user is the pair (issuer, subject): same subject at another issuer is another user", async () => {
+    const { store, rows } = await setup();
+    const a = await store.signIn({ issuer: "https://a.example", subject: "42", email: "x@a.example", name: "X" });
+    const again = await store.signIn({ issuer: "https://a.example", subject: "42", email: "x@a.example", name: "X" });
+    const b = await store.signIn({ issuer: "https://b.example", subject: "42", email: null, name: null });
+    expect(again).toBe(a);
+    expect(b).not.toBe(a);
+    expect(a).toBe(userIdFor("https://a.example", "42"));
+    expect(await rows("SELECT id, email FROM users ORDER BY id")).toHaveLength(2);
+    expect(await store.identityName(a, "https://a.example")).toBe("X");
+  });
+
+  test("the same account signing in on two instances at once is one identity and one user", async () => {
+    const { store, rows } = await setup();
+    const ids = await Promise.all(Array.from({ length: 5 }, () => store.signIn({ issuer: "https://a.example", subject: "7", email: "s@a.example", name: "S" })));
+    expect(new Set(ids).size).toBe(1);
+    expect(await rows("SELECT user_id FROM identities")).toHaveLength(1);
+    expect(await rows("SELECT id FROM users")).toHaveLength(1);
+  });
 });

@@ -20,48 +20,72 @@ export interface Session {
   lastSeenAt: number;
 }
 
+/** One per database: this file's on SQLite, session-store-pg.ts's on PostgreSQL (shared by every instance). */
 export interface SessionStore {
-  create(userId: string, issuer: string): { id: string; csrf: string };
+  create(userId: string, issuer: string): Promise<{ id: string; csrf: string }>;
   /** The live session for a cookie value, refreshing its idle timer; null when unknown or idle too long. */
-  get(id: string): Session | null;
-  destroy(id: string): void;
+  get(id: string): Promise<Session | null>;
+  destroy(id: string): Promise<void>;
   /** Deletes sessions idle beyond the limit; returns how many. */
-  prune(): number;
+  prune(): Promise<number>;
   /** Maps an identity-provider account to its API user, creating both on the first sign-in. */
-  signIn(identity: { issuer: string; subject: string; email: string | null; name: string | null }): string;
-  identityName(userId: string, issuer: string): string | null;
+  signIn(identity: SignInIdentity): Promise<string>;
+  identityName(userId: string, issuer: string): Promise<string | null>;
 }
+
+export interface SignInIdentity {
+  issuer: string;
+  subject: string;
+  email: string | null;
+  name: string | null;
+}
+
+/** A new session's cookie value and CSRF token, and the row that stores them (only the id's hash). */
+export function newSession(userId: string, issuer: string, now: number) {
+  const id = randomToken();
+  const csrf = randomToken();
+  return { id, csrf, row: { idHash: hashSessionId(id), userId, issuer, csrf, createdAt: now, lastSeenAt: now } };
+}
+
+/** What get() does with a stored row at `now`: drop it (idle too long), touch it, or leave it. */
+export function sessionAge(lastSeenAt: number, now: number): "expired" | "touch" | "fresh" {
+  if (now - lastSeenAt >= SESSION_IDLE_MS) return "expired";
+  return now - lastSeenAt >= TOUCH_EVERY_MS ? "touch" : "fresh";
+}
+
+/** A cookie value has this shape (32 random bytes, base64url); anything else opens nothing. */
+export const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
 
 export function createSessionStore(db: Db, clock: Clock): SessionStore {
   const byHash = db.select().from(sessions).where(eq(sessions.idHash, sql.placeholder("h"))).prepare();
+  // async methods: SQLite answers at once, and a throw (a locked database) becomes a rejection as on PostgreSQL.
   return {
-    create(userId, issuer) {
-      const id = randomToken();
-      const csrf = randomToken();
-      const now = clock.now();
-      db.insert(sessions).values({ idHash: hash(id), userId, issuer, csrf, createdAt: now, lastSeenAt: now }).run();
+    async create(userId, issuer) {
+      const { id, csrf, row } = newSession(userId, issuer, clock.now());
+      db.insert(sessions).values(row).run();
       return { id, csrf };
     },
-    get(id) {
-      if (!/^[A-Za-z0-9_-]{43}$/.test(id)) return null;
-      const h = hash(id);
+    async get(id) {
+      if (!SESSION_ID.test(id)) return null;
+      const h = hashSessionId(id);
       const row = byHash.get({ h });
       if (!row) return null;
       const now = clock.now();
-      if (now - row.lastSeenAt >= SESSION_IDLE_MS) {
+      const age = sessionAge(row.lastSeenAt, now);
+      if (age === "expired") {
         db.delete(sessions).where(eq(sessions.idHash, h)).run();
         return null;
       }
-      if (now - row.lastSeenAt >= TOUCH_EVERY_MS) db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.idHash, h)).run();
+      if (age === "touch") db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.idHash, h)).run();
       return { userId: row.userId, issuer: row.issuer, csrf: row.csrf, createdAt: row.createdAt, lastSeenAt: now };
     },
-    destroy(id) {
-      db.delete(sessions).where(eq(sessions.idHash, hash(id))).run();
+    async destroy(id) {
+      db.delete(sessions).where(eq(sessions.idHash, hashSessionId(id))).run();
     },
-    prune() {
+    async prune() {
       return db.delete(sessions).where(lt(sessions.lastSeenAt, clock.now() - SESSION_IDLE_MS)).returning({ idHash: sessions.idHash }).all().length;
     },
-    signIn({ issuer, subject, email, name }) {
+    async signIn({ issuer, subject, email, name }) {
       const now = clock.now();
       return db.transaction((tx) => {
         const known = tx.select({ userId: identities.userId }).from(identities)
@@ -78,7 +102,7 @@ export function createSessionStore(db: Db, clock: Clock): SessionStore {
         return userId;
       });
     },
-    identityName(userId, issuer) {
+    async identityName(userId, issuer) {
       return db.select({ name: identities.name }).from(identities)
         .where(and(eq(identities.userId, userId), eq(identities.issuer, issuer))).get()?.name ?? null;
     },
@@ -98,6 +122,6 @@ function randomToken(): string {
   return Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
 }
 
-function hash(id: string): string {
+export function hashSessionId(id: string): string {
   return new Bun.CryptoHasher("sha256").update(id).digest("hex");
 }

@@ -18,7 +18,7 @@ export interface AuthedUser {
 export interface AuthGateDeps {
   verify(header: string | null): Promise<VerifyResult>;
   /** Creates the user on first use; returns its flags and per-user overrides. */
-  ensureUser(id: string, email: string | undefined): { disabled: boolean; perMinute: number | null; perDay: number | null };
+  ensureUser(id: string, email: string | undefined): Promise<{ disabled: boolean; perMinute: number | null; perDay: number | null }>;
   defaults: Limits;
 }
 
@@ -36,7 +36,7 @@ export function createAuthGate(deps: AuthGateDeps): AuthGate {
       throw new HttpError(401, "UNAUTHORIZED", result.message, { "WWW-Authenticate": challenge });
     }
     const { sub, email } = result.claims;
-    const user = deps.ensureUser(sub, email);
+    const user = await deps.ensureUser(sub, email);
     if (user.disabled) {
       throw new HttpError(403, "FORBIDDEN", `user '${sub}' is disabled; ask the operator to enable it`);
     }

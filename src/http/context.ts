@@ -7,7 +7,8 @@ import type { Logger } from "../logger.ts";
 import type { ChartService } from "./chart-service.ts";
 import type { DemoService } from "./demo-service.ts";
 import type { AuthGate } from "./auth-gate.ts";
-import type { Limiter } from "../metering/limiter.ts";
+import type { AsyncLimiter } from "../metering/limiter-pg.ts";
+import type { LastKnown } from "../metering/last-known.ts";
 import type { DashboardRoute } from "../dashboard/routes.ts";
 import type { Metrics } from "./metrics.ts";
 
@@ -20,11 +21,15 @@ export interface AppDeps {
   defaultUniverse: string;
   corsOrigins: string[];
   auth: AuthGate;
-  limiter: Limiter;
+  limiter: AsyncLimiter;
+  /** The last meter state seen per user: rate-limit headers when the database cannot be read. */
+  lastKnown?: LastKnown;
+  /** The user a bearer token names, from its signature alone (no database): who a 503 is for. */
+  identify?(header: string | null): Promise<string | null>;
   chart: ChartService;
   demo: DemoService;
-  /** Cheap liveness probe of the database; false or a throw → 503. */
-  checkDatabase(): boolean;
+  /** Cheap liveness probe of the database; false or a throw → 503. Sync on SQLite; PostgreSQL's may await a shared ping. */
+  checkDatabase(): boolean | Promise<boolean>;
   /** True once shutdown began: new requests get 503. */
   isShuttingDown(): boolean;
   /** Prometheus metrics (/metrics); absent in tests that do not need them. */

@@ -9,6 +9,7 @@ import { SQL } from "bun";
 import { join } from "node:path";
 import { startPostgres, type TestDatabase } from "../../test/support/postgres.ts";
 import { openPg, createPgPool, type OpenedPg } from "../../db/pg/open.ts";
+import { asyncLimiter } from "./async-limiter.ts";
 import { openDatabase } from "../../db/open.ts";
 import { TestClock, systemClock } from "../clock.ts";
 import { createLimiter } from "./limiter.ts";
@@ -115,15 +116,7 @@ async function play(limiter: AsyncLimiter, clock: TestClock, steps: Step[]): Pro
 }
 
 function sqliteMeter(clock: TestClock): AsyncLimiter {
-  const l = createLimiter(openDatabase(":memory:").sqlite, clock);
-  return {
-    peek: async (u, lim) => l.peek(u, lim),
-    admit: async (r) => l.admit(r),
-    finish: async (id, s, d, o) => l.finish(id, s, d, o),
-    logUnmetered: async (e) => l.logUnmetered(e),
-    flush: async () => l.flush(),
-    writeFailure: () => l.writeFailure(),
-  };
+  return asyncLimiter(createLimiter(openDatabase(":memory:").sqlite, clock));
 }
 
 describe("window cases, PostgreSQL and SQLite side by side", () => {

@@ -23,6 +23,8 @@ export interface AsyncLimiter {
   peek(userId: string, limits: Limits): Promise<MeterState>;
   admit(req: AdmitRequest): Promise<AdmitResult>;
   finish(logId: number, status: number, durationMs: number, opts?: { refund?: boolean }): Promise<void>;
+  /** The duration of a 429 (its row was written in admit's transaction), written by the next flush(). */
+  finishRefused(logId: number, durationMs: number): void;
   logUnmetered(entry: UnmeteredEntry): Promise<number | null>;
   /** Writes what is waiting: outcomes not yet written, the unauthenticated counts, a probe while writes fail. */
   flush(): Promise<void>;
@@ -66,8 +68,11 @@ function writeFailureOf(err: unknown): string | null {
   return null;
 }
 
-/** Maps driver errors to the meter's own; anything else (a bug) is rethrown as is. */
-function meterError(err: unknown): unknown {
+/**
+ * Maps driver errors to the meter's own; anything else (a bug) is returned as is. Exported for
+ * the other stores' callers: a PostgreSQL outage seen by the auth store is the same 503.
+ */
+export function meterError(err: unknown): unknown {
   if (err instanceof MeterBusyError) return err;
   const state = sqlState(err);
   if (BUSY_STATES.has(state)) return new MeterBusyError();
@@ -77,6 +82,9 @@ function meterError(err: unknown): unknown {
   if (/^08|^57P0/.test(state) || /CONNECTION|ECONNREFUSED|ECONNRESET|TIMEOUT|ENOTFOUND|EPIPE/i.test(code)) return new MeterUnavailableError();
   return err;
 }
+
+/** 429 durations kept for the next flush (16 bytes each: 1.6 MB at most). */
+const MAX_REFUSED_DURATIONS = 100_000;
 
 interface Finish {
   logId: number;
@@ -129,6 +137,8 @@ export function createPgLimiter(sql: SQL, clock: Clock, bootId: string = newBoot
   }
 
   const unauthenticated = new Map<string, number>();
+  /** 429 durations waiting for flush(); past the bound they are the one thing given up (as audit-queue.ts). */
+  let refusedDurations: [number, number][] = [];
   let lastWriteFailure: string | null = null;
   /** Outcomes of answered requests not yet written (database down or full); flush() retries them in order. */
   const unfinished: Finish[] = [];
@@ -206,6 +216,10 @@ export function createPgLimiter(sql: SQL, clock: Clock, bootId: string = newBoot
       }
     },
 
+    finishRefused(logId, durationMs) {
+      if (refusedDurations.length < MAX_REFUSED_DURATIONS) refusedDurations.push([logId, durationMs]);
+    },
+
     logUnmetered: (e) =>
       guarded(async () => {
         if (e.userId === null) {
@@ -225,6 +239,7 @@ export function createPgLimiter(sql: SQL, clock: Clock, bootId: string = newBoot
         unfinished.shift();
       }
       if (unauthenticated.size > 0) await guarded(writeUnauthenticated);
+      if (refusedDurations.length > 0) await guarded(writeRefusedDurations);
       // While writes fail and nothing else is waiting, a one-row write finds out when they work again.
       if (lastWriteFailure !== null) {
         await guarded(() => sql`INSERT INTO settings (key, value) VALUES ('write_probe', ${String(clock.now())})
@@ -234,6 +249,20 @@ export function createPgLimiter(sql: SQL, clock: Clock, bootId: string = newBoot
 
     writeFailure: () => lastWriteFailure,
   };
+
+  /** The gathered 429 durations in one transaction; on failure they stay for the next flush. */
+  async function writeRefusedDurations(): Promise<void> {
+    const batch = refusedDurations;
+    refusedDurations = [];
+    try {
+      await sql.begin(async (tx) => {
+        for (const [id, ms] of batch) await tx`UPDATE request_log SET duration_ms = ${ms} WHERE id = ${id} AND status = 429`;
+      });
+    } catch (err) {
+      refusedDurations = batch.concat(refusedDurations).slice(0, MAX_REFUSED_DURATIONS);
+      throw err;
+    }
+  }
 
   /** The gathered unauthenticated counts in one transaction; on failure they stay for the next flush. */
   async function writeUnauthenticated(): Promise<void> {

@@ -65,7 +65,7 @@ export async function startDashboard(overrides: Record<string, unknown> = {}): P
     },
     {},
   );
-  const server = startServer(config, createLogger("silent"), { clock });
+  const server = await startServer(config, createLogger("silent"), { clock });
   return {
     base,
     issuer,

@@ -3,14 +3,16 @@ import { isoTime } from "../../clock.ts";
 import type { AppDeps, RequestState } from "../context.ts";
 import { baseMeta, errorBody, jsonResponse } from "../envelope.ts";
 
-export function handleHealth(deps: AppDeps, request: Request, state: RequestState): Response {
-  const now = deps.clock.now();
+export async function handleHealth(deps: AppDeps, request: Request, state: RequestState): Promise<Response> {
   let database = "ok";
   try {
-    if (!deps.checkDatabase()) database = "unavailable";
+    // SQLite answers at once; PostgreSQL from its last ping, or a shared one (never the event loop).
+    const ok = deps.checkDatabase();
+    if (!(ok === true || (ok !== false && (await ok)))) database = "unavailable";
   } catch {
     database = "unavailable";
   }
+  const now = deps.clock.now();
   // Reads can answer while writes fail (a full disk): the last write the server tried says so.
   const writeFailure = database === "ok" ? deps.limiter.writeFailure() : null;
   if (writeFailure !== null) database = `write failing: ${writeFailure}`;

@@ -65,7 +65,7 @@ export async function startHarness(
     { port: "0", host: "127.0.0.1", db: options.dbPath ?? sampleDb(), jwtSecret: SECRET, defaultUniverse: "sample", sample: false, ...overrides },
     {},
   );
-  const server = startServer(config, createLogger("silent"), { clock, ...options });
+  const server = await startServer(config, createLogger("silent"), { clock, ...options });
   const base = `http://127.0.0.1:${server.port}`;
   return {
     server,

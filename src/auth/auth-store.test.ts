@@ -1,0 +1,89 @@
+/** The AuthStore's behaviour, case for case the same on SQLite and PostgreSQL. */
+import { describe, test, expect, afterAll } from "bun:test";
+import { closeBackends, freshAuthStore, KINDS } from "../../test/support/both-databases.ts";
+import { TestClock } from "../clock.ts";
+import { mintToken } from "./mint-token.ts";
+
+afterAll(closeBackends);
+
+describe.each(KINDS)("AuthStore on %s", (kind) => {
+  test("ensureUser creates on first use, keeps the first creation time and fills a missing email", async () => {
+    const { store } = await freshAuthStore(kind);
+    expect(await store.getUser("alice")).toBeNull();
+    expect(await store.ensureUser("alice", undefined, 100)).toEqual({ id: "alice", email: null, disabled: false, perMinute: null, perDay: null, createdAt: 100 });
+    expect(await store.ensureUser("alice", "a@example.com", 200)).toMatchObject({ email: "a@example.com", createdAt: 100 });
+    expect((await store.ensureUser("alice", "other@example.com", 300)).email).toBe("a@example.com");
+  });
+
+  test("createUser reports an existing id instead of overwriting it", async () => {
+    const { store } = await freshAuthStore(kind);
+    expect(await store.createUser({ id: "bob", email: "b@example.com", now: 1 })).toMatchObject({ created: true, user: { id: "bob" } });
+    expect(await store.createUser({ id: "bob", now: 2 })).toMatchObject({ created: false, user: { email: "b@example.com", createdAt: 1 } });
+  });
+
+  test("disable, enable and limits; unknown users report false", async () => {
+    const { store } = await freshAuthStore(kind);
+    await store.createUser({ id: "carol", now: 1 });
+    expect(await store.setDisabled("carol", true)).toBe(true);
+    expect((await store.getUser("carol"))!.disabled).toBe(true);
+    expect(await store.setDisabled("carol", false)).toBe(true);
+    expect((await store.getUser("carol"))!.disabled).toBe(false);
+    expect(await store.setLimits("carol", { perMinute: 10 })).toBe(true);
+    expect(await store.setLimits("carol", { perDay: 500 })).toBe(true);
+    expect(await store.getUser("carol")).toMatchObject({ perMinute: 10, perDay: 500 });
+    expect(await store.setLimits("carol", null)).toBe(true);
+    expect(await store.getUser("carol")).toMatchObject({ perMinute: null, perDay: null });
+    expect(await store.setDisabled("nobody", true)).toBe(false);
+    expect(await store.setLimits("nobody", { perMinute: 2 })).toBe(false);
+    await expect(store.setLimits("carol", { perMinute: 0 })).rejects.toThrow("per-minute limit must be a positive integer, got '0'");
+    await expect(store.setLimits("carol", { perDay: 2.5 })).rejects.toThrow("per-day limit must be a positive integer, got '2.5'");
+  });
+
+  test("issued tokens are listed per user with ms times and create their users; revocation is recorded once", async () => {
+    const { store } = await freshAuthStore(kind);
+    const clock = new TestClock(Date.parse("2026-11-22T08:00:00Z"));
+    const a = await mintToken({ secret: "s", userId: "alice", ttlSeconds: 86400, clock });
+    await store.issueTokens([{ jti: a.jti, userId: "alice", issuedAt: a.iat * 1000, expiresAt: a.exp * 1000 }], { email: "a@x", now: 7 });
+    clock.tick(1000);
+    const b = await mintToken({ secret: "s", userId: "bob", ttlSeconds: 60, clock });
+    await store.issueTokens([{ jti: b.jti, userId: "bob", issuedAt: b.iat * 1000, expiresAt: b.exp * 1000 }], { now: 8 });
+    expect(await store.getUser("alice")).toMatchObject({ email: "a@x", createdAt: 7 });
+    expect((await store.listTokens()).map((t) => t.userId)).toEqual(["alice", "bob"]);
+    expect(await store.listTokens({ userId: "bob" })).toEqual([
+      { jti: b.jti, userId: "bob", issuedAt: Date.parse("2026-11-22T08:00:01Z"), expiresAt: Date.parse("2026-11-22T08:01:01Z"), revokedAt: null },
+    ]);
+    expect(await store.isRevoked(a.jti)).toBe(false);
+    expect(await store.revokeToken(a.jti, 5000)).toBe("revoked");
+    expect(await store.revokeToken(a.jti, 6000)).toBe("already-revoked");
+    expect(await store.isRevoked(a.jti)).toBe(true);
+    expect(await store.isRevoked(b.jti)).toBe(false);
+    expect((await store.listTokens({ userId: "alice" }))[0]!.revokedAt).toBe(5000);
+  });
+
+  test("a jti never minted here can be revoked", async () => {
+    const { store } = await freshAuthStore(kind);
+    expect(await store.isRevoked("foreign-jti")).toBe(false);
+    expect(await store.revokeToken("foreign-jti", 42)).toBe("revoked-unknown-jti");
+    expect(await store.isRevoked("foreign-jti")).toBe(true);
+    expect(await store.revokeToken("foreign-jti", 43)).toBe("already-revoked");
+  });
+
+  test("a failed issue records nothing: a duplicate jti rolls back the users it created", async () => {
+    const { store } = await freshAuthStore(kind);
+    await store.issueTokens([{ jti: "j1", userId: "u1", issuedAt: 1, expiresAt: 2 }], { now: 1 });
+    await expect(store.issueTokens([{ jti: "j2", userId: "u2", issuedAt: 1, expiresAt: 2 }, { jti: "j1", userId: "u3", issuedAt: 1, expiresAt: 2 }], { now: 1 })).rejects.toThrow();
+    expect(await store.getUser("u2")).toBeNull();
+    expect((await store.listTokens()).map((t) => t.jti)).toEqual(["j1"]);
+  });
+
+  test("settings: absent is null, set writes, insert-if-absent says whether it inserted", async () => {
+    const { store } = await freshAuthStore(kind);
+    expect(await store.getSetting("k")).toBeNull();
+    expect(await store.insertSettingIfAbsent("k", "first")).toBe(true);
+    expect(await store.insertSettingIfAbsent("k", "second")).toBe(false);
+    expect(await store.getSetting("k")).toBe("first");
+    await store.setSetting("k", "third");
+    await store.setSetting("k", "third");
+    expect(await store.getSetting("k")).toBe("third");
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * The same store tests against both databases (DECISIONS §9): a fresh SQLite file, or a fresh
+ * PostgreSQL database from test/support/postgres.ts (migrated by openPg), per call.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDatabase, type OpenedDb } from "../../db/open.ts";
+import { openPg, type OpenedPg } from "../../db/pg/open.ts";
+import { startPostgres, type TestDatabase } from "./postgres.ts";
+import type { AuthStore } from "../../src/auth/auth-store.ts";
+import { createSqliteAuthStore } from "../../src/auth/auth-store-sqlite.ts";
+import { createPgAuthStore } from "../../src/auth/auth-store-pg.ts";
+
+export type Backend = { kind: "sqlite"; sqlite: OpenedDb; close(): Promise<void> } | { kind: "postgres"; pg: OpenedPg; url: string; close(): Promise<void> };
+
+export const KINDS = ["sqlite", "postgres"] as const;
+
+const opened: Backend[] = [];
+
+/** Closes every backend this file opened (afterAll). */
+export async function closeBackends(): Promise<void> {
+  for (const b of opened.splice(0)) await b.close();
+}
+
+/** A fresh, migrated database of that kind. */
+export async function openBackend(kind: (typeof KINDS)[number]): Promise<Backend> {
+  if (kind === "sqlite") {
+    const sqlite = openDatabase(join(mkdtempSync(join(tmpdir(), "gs-store-")), "s.sqlite"));
+    const b: Backend = { kind, sqlite, close: async () => sqlite.sqlite.close() };
+    opened.push(b);
+    return b;
+  }
+  const pgdb = await startPostgres();
+  const pg = await openPg(pgdb.url, { poolSize: 4 });
+  const b: Backend = {
+    kind,
+    pg,
+    url: pgdb.url,
+    async close() {
+      await pg.close();
+      await pgdb.stop();
+    },
+  };
+  opened.push(b);
+  return b;
+}
+
+/** A fresh database of that kind and its AuthStore. */
+export async function freshAuthStore(kind: (typeof KINDS)[number]): Promise<{ store: AuthStore; backend: Backend }> {
+  const backend = await openBackend(kind);
+  return { backend, store: backend.kind === "sqlite" ? createSqliteAuthStore(backend.sqlite.sqlite) : createPgAuthStore(backend.pg.db) };
+}
+
+/** Key → value of the settings table. */
+export async function settingsOf(b: Backend): Promise<Record<string, string>> {
+  const rows =
+    b.kind === "sqlite"
+      ? (b.sqlite.sqlite.query("SELECT key, value FROM settings").all() as { key: string; value: string }[])
+      : ((await b.pg.sql`SELECT key, value FROM settings`) as { key: string; value: string }[]);
+  return Object.fromEntries(rows.map((r) => [r.key, r.value]));
+}
