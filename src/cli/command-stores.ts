@@ -9,10 +9,13 @@ import { openPg } from "../../db/pg/open.ts";
 import { redactDatabaseUrl } from "../config.ts";
 import { createLogger } from "../logger.ts";
 import { prepareDatabase } from "../http/server.ts";
+import { createSqliteUsageReport, type UsageReport } from "../metering/usage-report.ts";
+import { createPgUsageReport } from "../metering/usage-report-pg.ts";
 import type { ParsedArgs } from "./args.ts";
 
 export interface CommandStores {
   auth: AuthStore;
+  usage: UsageReport;
   /** Where the data lives, for messages: the file, or the URL without its password. */
   where: string;
   /** Migrations this open applied (PostgreSQL), or whether it created the file (SQLite). */
@@ -38,12 +41,12 @@ export async function openCommandStores(args: ParsedArgs, mayCreate = false): Pr
     } catch (err) {
       throw new CommandError(`could not open PostgreSQL at ${where}: ${(err as Error).message}`);
     }
-    return { auth: createPgAuthStore(pg.db), where, created: pg.applied > 0, close: () => pg.close() };
+    return { auth: createPgAuthStore(pg.db), usage: createPgUsageReport(pg.sql), where, created: pg.applied > 0, close: () => pg.close() };
   }
   const path = config.db;
   if (!mayCreate && path !== ":memory:" && !existsSync(path)) {
     throw new CommandError(`no database at ${path}; create one with 'graph-stats migrate --db ${path}' (or serve/import), or pass the right --db`);
   }
   const opened = prepareDatabase(config, createLogger(config.logLevel, 2));
-  return { auth: createSqliteAuthStore(opened.sqlite), where: path, created: opened.created, close: async () => opened.sqlite.close() };
+  return { auth: createSqliteAuthStore(opened.sqlite), usage: createSqliteUsageReport(opened.sqlite), where: path, created: opened.created, close: async () => opened.sqlite.close() };
 }

@@ -1,5 +1,5 @@
 /** `usage` reads known users from the audit log and unauthenticated requests from their per-minute counts. */
-import { expect, test } from "bun:test";
+import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +7,14 @@ import { openDatabase } from "../../db/open.ts";
 import { TestClock } from "../clock.ts";
 import { createLimiter } from "../metering/index.ts";
 import { runCli } from "../http/test-support/process.ts";
+import { createPgLimiter } from "../metering/limiter-pg.ts";
+import { openPg } from "../../db/pg/open.ts";
+import { startPostgres, type TestDatabase } from "../../test/support/postgres.ts";
+
+let pgdb: TestDatabase | undefined;
+afterAll(async () => {
+  await pgdb?.stop();
+});
 
 const DAY = 86_400_000;
 const today = Math.floor(Date.now() / DAY) * DAY;
@@ -49,3 +57,30 @@ test("usage: per user and UTC day from request_log; unauthenticated requests per
   const one = await runCli(["usage", "--db", db, "--days", "2", "--user", "alice", "--json"]);
   expect(JSON.parse(one.stdout).map((x: { user: string }) => x.user)).toEqual(["alice", "alice"]);
 }, 30_000);
+
+test("usage --database-url: the same report from PostgreSQL, aggregated audit rows weighted", async () => {
+  pgdb = await startPostgres();
+  const pg = await openPg(pgdb.url, { poolSize: 2 });
+  const clock = new TestClock(today - DAY + 3_600_000);
+  const limiter = createPgLimiter(pg.sql, clock);
+  const limits = { perMinute: 1, perDay: 100 };
+  const a = await limiter.admit({ userId: "alice", limits, requestId: "a1", params: "" });
+  if (a.ok) await limiter.finish(a.logId, 200, 1);
+  await limiter.admit({ userId: "alice", limits, requestId: "a2", params: "" }); // 429
+  await limiter.logUnmetered({ userId: null, requestId: "x", status: 401, code: "UNAUTHORIZED", params: "", durationMs: 0 });
+  clock.set(today + 3_600_000);
+  await limiter.logUnmetered({ userId: "alice", requestId: "a3", status: 400, code: "BAD_REQUEST", params: "lookback=x", durationMs: 1 });
+  await pg.sql`INSERT INTO request_log (request_id, user_id, ts, status, counted, code, params) VALUES ('aggregated', 'alice', ${today + 60_000}, 403, 0, 'FORBIDDEN', '{"aggregated":5}')`;
+  await limiter.flush();
+  await pg.close();
+
+  const r = await runCli(["usage", "--database-url", pgdb.url, "--days", "2", "--json"]);
+  expect(r.stderr).toBe("");
+  const yesterday = new Date(today - DAY).toISOString().slice(0, 10);
+  const day = new Date(today).toISOString().slice(0, 10);
+  expect(JSON.parse(r.stdout)).toEqual([
+    { user: "alice", day: yesterday, admitted: 1, refused: 1, uncounted: 0 },
+    { user: null, day: yesterday, admitted: 0, refused: 0, uncounted: 1, code: "UNAUTHORIZED" },
+    { user: "alice", day, admitted: 0, refused: 0, uncounted: 6 },
+  ]);
+}, 60_000);

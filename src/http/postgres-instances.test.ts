@@ -15,6 +15,7 @@ import { openPg } from "../../db/pg/open.ts";
 import { runCli, spawnServer, type ServerProcess } from "./test-support/process.ts";
 import { sampleDb, SECRET } from "./test-support/harness.ts";
 
+const json = (r: Response): Promise<any> => r.json();
 const LIVE = "/v1/graph-stats/chart?lookback=60&graph_method=mst";
 let pgdb: TestDatabase;
 let sql: SQL;
@@ -113,13 +114,13 @@ test("PostgreSQL stopped under load: live 503 with the rate-limit headers, /heal
     expect(live.headers.get("retry-after")).toMatch(/^\d+$/);
     expect(live.headers.get("x-ratelimit-limit")).toBe("1000");
     expect(live.headers.get("x-ratelimit-daily-remaining")).toMatch(/^\d+$/);
-    const body = await live.json();
+    const body = await json(live);
     expect(body.errors[0].code).toBe("SERVICE_UNAVAILABLE");
     expect(JSON.stringify(body)).not.toContain("postgres");
     await Bun.sleep(150); // past the reuse of the last healthy ping
     const health = await fetch(`${s.base}/health`);
     expect(health.status).toBe(503);
-    expect((await health.json()).meta.checks.database).toBe("unavailable");
+    expect((await json(health)).meta.checks.database).toBe("unavailable");
   }
   await pgdb.server.start();
   const deadline = Date.now() + 15_000;
@@ -147,7 +148,7 @@ test("tokens, revocations and dashboard sessions made through one instance hold 
   expect(revoked.stdout).toContain("revoked");
   const refused = await fetch(b!.base + LIVE, { headers: { Authorization: `Bearer ${cliToken}` } });
   expect(refused.status).toBe(401);
-  expect((await refused.json()).errors[0].message).toBe("token revoked");
+  expect((await json(refused)).errors[0].message).toBe("token revoked");
 
   // A session as instance A's sign-in leaves it, used on instance B to generate a token used on A.
   const pg = await openPg(pgdb.url, { poolSize: 1 });
@@ -158,13 +159,13 @@ test("tokens, revocations and dashboard sessions made through one instance hold 
   const cookie = { Cookie: `gs_session=${id}` };
   const state = await fetch(`${b!.base}/dashboard/api/state`, { headers: cookie });
   expect(state.status).toBe(200);
-  expect((await state.json()).data.user.id).toBe(userId);
+  expect((await json(state)).data.user.id).toBe(userId);
   const generated = await fetch(`${b!.base}/dashboard/api/tokens`, { method: "POST", headers: { ...cookie, Origin: publicUrl, "X-CSRF-Token": csrf } });
   expect(generated.status).toBe(201);
-  const dashToken = (await generated.json()).data.token;
+  const dashToken = (await json(generated)).data.token;
   expect((await fetch(a!.base + LIVE, { headers: { Authorization: `Bearer ${dashToken}` } })).status).toBe(200);
   const listed = await fetch(`${a!.base}/dashboard/api/state`, { headers: cookie });
-  expect((await listed.json()).data.tokens).toHaveLength(1);
+  expect((await json(listed)).data.tokens).toHaveLength(1);
 }, 120_000);
 
 test("serve --workers 2 on PostgreSQL: the workers share the port and the meter stays exact; /metrics counts pool connections in use", async () => {

@@ -14,3 +14,5 @@ export { createLastKnown, type LastKnown } from "./last-known.ts";
 export { reconcileUnansweredPg } from "./reconcile-pg.ts";
 export { pruneAuditPg } from "./retention-pg.ts";
 export { startAuditMaintenancePg } from "./maintenance-pg.ts";
+export { createSqliteUsageReport, type UsageReport, type UsageRow } from "./usage-report.ts";
+export { createPgUsageReport } from "./usage-report-pg.ts";
