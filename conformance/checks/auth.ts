@@ -2,7 +2,8 @@
 import { errorEnvelopeProblems, firstError, must } from "../lib/assert.ts";
 import type { Context } from "../lib/context.ts";
 import { fakeSignedJwt, signJwt, tamperSignature, unsignedJwt, userClaims } from "../lib/jwt.ts";
-import { type Check, type Exchange, type Profile, Skip } from "../lib/types.ts";
+import type { Check } from "../lib/check.ts";
+import { type Exchange, type Profile, Skip } from "../lib/types.ts";
 
 interface Probe {
   label: string;

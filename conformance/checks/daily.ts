@@ -2,7 +2,7 @@
 import { errorEnvelopeProblems, firstError, must } from "../lib/assert.ts";
 import { dailyRun } from "../lib/scenarios.ts";
 import { intHeader, parseDailyQuotaMessage, secondsToUtcMidnight } from "../lib/spec-forms.ts";
-import type { Check } from "../lib/types.ts";
+import type { Check } from "../lib/check.ts";
 import { headerProblems } from "./limits.ts";
 
 export const DAILY_CHECKS: Check[] = [

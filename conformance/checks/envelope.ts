@@ -1,7 +1,8 @@
 /** Envelope sweeps over every recorded response, plus routes that only DECISIONS defines (404, 405). */
 import { envelopeProblems, errorEnvelopeProblems, firstError, must } from "../lib/assert.ts";
 import { LIVE_PATH, type Context } from "../lib/context.ts";
-import type { Check, Exchange } from "../lib/types.ts";
+import type { Check } from "../lib/check.ts";
+import type { Exchange } from "../lib/types.ts";
 
 function sweep(list: Exchange[]): void {
   for (const ex of list) {

@@ -1,5 +1,6 @@
 /** The catalogue of checks, in run order: scenarios first, envelope sweeps last (they judge what was seen). */
-import type { Check, Profile } from "../lib/types.ts";
+import type { Check } from "../lib/check.ts";
+import type { Profile } from "../lib/types.ts";
 import { AUTH_CHECKS } from "./auth.ts";
 import { DAILY_CHECKS } from "./daily.ts";
 import { ENVELOPE_CHECKS } from "./envelope.ts";

@@ -3,7 +3,8 @@ import { errorEnvelopeProblems, firstError, must } from "../lib/assert.ts";
 import type { Context, Limits } from "../lib/context.ts";
 import { firstRejection, minuteSequence, rateLimited, userBCall } from "../lib/scenarios.ts";
 import { intHeader, parseRateLimitedMessage, RATE_LIMIT_HEADERS } from "../lib/spec-forms.ts";
-import { type Check, type Exchange, Skip } from "../lib/types.ts";
+import type { Check } from "../lib/check.ts";
+import { type Exchange, Skip } from "../lib/types.ts";
 
 /** The five headers as integers, with spec-derived bounds. */
 export function headerProblems(ex: Exchange, limits: Limits, admitted: boolean): string[] {

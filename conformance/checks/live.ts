@@ -3,7 +3,8 @@ import { errorEnvelopeProblems, firstError, must, successEnvelopeProblems } from
 import { firstOk, userBCall } from "../lib/scenarios.ts";
 import { isIsoUtc, isToIsoStringForm } from "../lib/spec-forms.ts";
 import { intHeader } from "../lib/spec-forms.ts";
-import type { Check, Exchange } from "../lib/types.ts";
+import type { Check } from "../lib/check.ts";
+import type { Exchange } from "../lib/types.ts";
 
 const meta = (ex: Exchange) => (ex.json as { meta?: { generated_at?: unknown } } | undefined)?.meta;
 const data = (ex: Exchange) => (ex.json as { data?: Record<string, unknown> } | undefined)?.data;

@@ -1,7 +1,8 @@
 /** Health and demo: public, unmetered, never asking for a token (spec §4, §5.7, §8; DECISIONS §7). */
 import { errorEnvelopeProblems, must, rateLimitHeadersPresent, successEnvelopeProblems } from "../lib/assert.ts";
 import { DEMO_PATH, HEALTH_PATH, type Context } from "../lib/context.ts";
-import type { Check, Exchange } from "../lib/types.ts";
+import type { Check } from "../lib/check.ts";
+import type { Exchange } from "../lib/types.ts";
 
 const GARBAGE_AUTH = ["garbage", "Bearer not-a-token", "Bearer a.b.c", "Basic dXNlcjpwYXNz"];
 

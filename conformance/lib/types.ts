@@ -1,4 +1,4 @@
-/** Shared types of the conformance kit: options, exchanges, checks and results. */
+/** Shared types of the conformance kit: options, exchanges and results (a check itself: check.ts). */
 
 export type Profile = "core" | "full";
 export type ReporterName = "text" | "json" | "junit";
@@ -37,16 +37,6 @@ export interface Exchange {
   /** Client wall clock (ms) when the request was sent and when the response arrived. */
   sentAt: number;
   receivedAt: number;
-}
-
-/** A check: stable id, the section it enforces, and the profile it belongs to. */
-export interface Check {
-  id: string;
-  title: string;
-  /** Spec section, e.g. "interface-spec §8" or "DECISIONS §6". */
-  cites: string;
-  profile: Profile;
-  run(ctx: import("./context.ts").Context): Promise<void>;
 }
 
 export type Outcome = "passed" | "failed" | "skipped";

@@ -6,7 +6,8 @@
 import { and, asc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { PgDb } from "../../db/pg/open.ts";
 import { settings, tokens, users } from "../../db/pg/schema.ts";
-import { checkLimits, type AuthStore } from "./auth-store.ts";
+import type { AuthStore } from "./auth-store.ts";
+import { checkLimits } from "./user-limits.ts";
 import type { UserRecord } from "./user-store.ts";
 import type { TokenRecord } from "./token-store.ts";
 

@@ -1,6 +1,6 @@
 /** Table `users`: API users, their disabled flag and per-user limit overrides (null = global default). */
 import type { Database } from "bun:sqlite";
-import { checkLimits } from "./auth-store.ts";
+import { checkLimits } from "./user-limits.ts";
 
 export interface UserRecord {
   id: string;

@@ -23,9 +23,6 @@ export interface CommandStores {
   close(): Promise<void>;
 }
 
-/** A command that cannot run as asked (exit 1, message only). */
-export class CommandError extends Error {}
-
 /**
  * Opens the configured database. Only serve, migrate and import create a missing SQLite file
  * (DECISIONS §1); the others refuse, so a mistyped --db cannot silently create an empty database
@@ -39,14 +36,19 @@ export async function openCommandStores(args: ParsedArgs, mayCreate = false): Pr
     try {
       pg = await openPg(config.databaseUrl, { poolSize: 2, statementTimeoutMs: Math.max(config.dbStatementTimeout, 30_000) });
     } catch (err) {
-      throw new CommandError(`could not open PostgreSQL at ${where}: ${(err as Error).message}`);
+      throw new Error(`could not open PostgreSQL at ${where}: ${(err as Error).message}`);
     }
     return { auth: createPgAuthStore(pg.db), usage: createPgUsageReport(pg.sql), where, created: pg.applied > 0, close: () => pg.close() };
   }
-  const path = config.db;
+  const opened = openForCommand(args, mayCreate);
+  return { auth: createSqliteAuthStore(opened.sqlite), usage: createSqliteUsageReport(opened.sqlite), where: config.db, created: opened.created, close: async () => opened.sqlite.close() };
+}
+
+/** Opens the SQLite file at --db for a one-shot command, refusing a missing one unless mayCreate. */
+export function openForCommand(args: ParsedArgs, mayCreate = false) {
+  const path = args.config.db;
   if (!mayCreate && path !== ":memory:" && !existsSync(path)) {
-    throw new CommandError(`no database at ${path}; create one with 'graph-stats migrate --db ${path}' (or serve/import), or pass the right --db`);
+    throw new Error(`no database at ${path}; create one with 'graph-stats migrate --db ${path}' (or serve/import), or pass the right --db`);
   }
-  const opened = prepareDatabase(config, createLogger(config.logLevel, 2));
-  return { auth: createSqliteAuthStore(opened.sqlite), usage: createSqliteUsageReport(opened.sqlite), where: path, created: opened.created, close: async () => opened.sqlite.close() };
+  return prepareDatabase(args.config, createLogger(args.config.logLevel, 2));
 }

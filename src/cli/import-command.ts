@@ -7,7 +7,7 @@ import { importCsvFiles } from "../market/index.ts";
 import type { ImportProgress } from "../market/csv-import.ts";
 import { parseColumnMap, type PriceColumn } from "../market/csv-columns.ts";
 import { UsageError, type ParsedArgs } from "./args.ts";
-import { openForCommand } from "./run.ts";
+import { openForCommand } from "./command-stores.ts";
 
 export function importCommand(args: ParsedArgs): number {
   const universe = args.flags.universe;

@@ -1,5 +1,4 @@
 /** Dispatches `graph-stats <command>`; returns the exit code (0 ok, 1 failure, 2 usage). */
-import { existsSync } from "node:fs";
 import { VERSION } from "../http/server.ts";
 import { parseCli, UsageError, type ParsedArgs } from "./args.ts";
 import { importCommand } from "./import-command.ts";
@@ -8,9 +7,7 @@ import { tokenCommand } from "./token-command.ts";
 import { usageCommand } from "./usage-command.ts";
 import { userCommand } from "./user-command.ts";
 import { COMMAND_HELP, USAGE } from "./usage-text.ts";
-import { prepareDatabase } from "../http/server.ts";
-import { createLogger } from "../logger.ts";
-import { CommandError, openCommandStores } from "./command-stores.ts";
+import { openCommandStores } from "./command-stores.ts";
 
 type Command = (args: ParsedArgs) => Promise<number> | number;
 
@@ -54,19 +51,3 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     return 1;
   }
 }
-
-/**
- * Opens the configured database for a one-shot command. Only serve, migrate and import create a
- * missing file (DECISIONS §1); the others refuse, so a mistyped --db cannot silently create an
- * empty database with a new generated secret.
- */
-export function openForCommand(args: ParsedArgs, mayCreate = false) {
-  const path = args.config.db;
-  if (!mayCreate && path !== ":memory:" && !existsSync(path)) {
-    throw new CommandError(`no database at ${path}; create one with 'graph-stats migrate --db ${path}' (or serve/import), or pass the right --db`);
-  }
-  return prepareDatabase(args.config, createLogger(args.config.logLevel, 2));
-}
-
-export { CommandError };
-

@@ -5,7 +5,7 @@
  */
 import { timingSafeEqual } from "node:crypto";
 import type { AuthedUser } from "../http/auth-gate.ts";
-import type { AppDeps, RequestState } from "../http/context.ts";
+import type { AppDeps, DashboardHandler, DashboardRoute, RequestState } from "../http/context.ts";
 import { baseMeta, jsonResponse, successBody } from "../http/envelope.ts";
 import { HttpError } from "../http/http-error.ts";
 import { handleChart } from "../http/routes/chart.ts";
@@ -46,13 +46,7 @@ export interface DashboardDeps {
   assets(): Promise<WebAssets>;
 }
 
-export type DashboardHandler = (request: Request, state: RequestState) => Response | Promise<Response>;
-
-export interface DashboardRoute {
-  method: "GET" | "POST";
-  path: string;
-  handler: DashboardHandler;
-}
+export type { DashboardHandler, DashboardRoute };
 
 export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
   const secure = () => d.publicUrl().startsWith("https:");

@@ -9,7 +9,6 @@ import type { DemoService } from "./demo-service.ts";
 import type { AuthGate } from "./auth-gate.ts";
 import type { AsyncLimiter } from "../metering/limiter-pg.ts";
 import type { LastKnown } from "../metering/last-known.ts";
-import type { DashboardRoute } from "../dashboard/routes.ts";
 import type { Metrics } from "./metrics.ts";
 
 export interface AppDeps {
@@ -39,6 +38,15 @@ export interface AppDeps {
   /** The dashboard's pages and actions (src/dashboard); none in tests that do not need them. */
   dashboard?: DashboardRoute[];
 }
+
+/** A page or action the app mounts without knowing what it does (the dashboard's, src/dashboard/routes.ts). */
+export interface DashboardRoute {
+  method: "GET" | "POST";
+  path: string;
+  handler: DashboardHandler;
+}
+
+export type DashboardHandler = (request: Request, state: RequestState) => Response | Promise<Response>;
 
 /** Per-request state shared between the app's hooks and the route. */
 export interface RequestState {

@@ -8,12 +8,10 @@
  */
 import type { Graph } from "../graph.ts";
 import { connectedComponents } from "./components.ts";
+import type { ShortestPathMetrics } from "./path-metrics.ts";
 import { treePathMetrics } from "./tree-paths.ts";
 
-export interface ShortestPathMetrics {
-  betweenness: Float64Array | null;
-  closeness: Float64Array | null;
-}
+export type { ShortestPathMetrics };
 
 /**
  * Up to this many nodes the frontier is an array fr[head..tail) kept sorted (short frontiers, new

@@ -3,7 +3,7 @@
  * (shortest-paths.ts) tries this first.
  */
 import type { Graph } from "../graph.ts";
-import type { ShortestPathMetrics } from "./shortest-paths.ts";
+import type { ShortestPathMetrics } from "./path-metrics.ts";
 
 /**
  * Betweenness and closeness on a tree (every mst graph), where each pair has exactly one path:
@@ -76,7 +76,8 @@ export function treePathMetrics(g: Graph, wantBetweenness: boolean, wantClosenes
           queue[tail++] = w;
         }
       }
-      cc[s] = totsp > 0 ? ((n - 1) / totsp) * ((n - 1) / (n - 1)) : 0;
+      // networkx's reachable-fraction factor is 1 here: a connected tree reaches all n - 1 others.
+      cc[s] = totsp > 0 ? (n - 1) / totsp : 0;
     }
   }
   return { betweenness: bc, closeness: cc };
