@@ -1,6 +1,6 @@
 /**
  * The whole database schema. drizzle-kit turns it into SQL migrations under db/migrations
- * (`npm run db:generate`); db/migrate.ts applies them at start.
+ * (`npm run db:generate`); db/open.ts applies them at start (embedded by db/migrations.ts).
  *
  * Times are integer epoch milliseconds (UTC) unless named otherwise.
  */

@@ -3,12 +3,8 @@
  * HttpError carrying the exact 401/403 of DECISIONS §5, with RFC 6750 WWW-Authenticate.
  */
 import type { VerifyResult } from "../auth/verify-token.ts";
+import type { Limits } from "../metering/windows.ts";
 import { HttpError } from "./http-error.ts";
-
-export interface Limits {
-  perMinute: number;
-  perDay: number;
-}
 
 export interface AuthedUser {
   id: string;

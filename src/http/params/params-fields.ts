@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { MAX_POINTS, PERIODS } from "../../engine/limits.ts";
+import { SYMBOL_PATTERN, UNIVERSE_PATTERN } from "../../market/symbols.ts";
 import { CORR_METHODS, FORMATS, GRAPH_METHODS, INTERVALS, MARKET_MODES, METRICS, SHRINKAGES, type Metric } from "../../engine/types.ts";
 
 export { MAX_POINTS, PERIODS };
@@ -15,9 +16,9 @@ export const KNN_K = { min: 1, max: 50, default: 4 } as const;
 /** EWMA half-life in bars; decimals allowed (pandas' ewm(halflife=...) takes any positive number). */
 export const HALFLIFE = { min: 1, max: 1000, default: 20 } as const;
 export const SYMBOL_COUNT = { min: 2, max: 500 } as const;
-/** Symbols are matched with their exact case (storage keys are case-sensitive). */
-export const SYMBOL_RE = /^[A-Za-z0-9&._-]{1,32}$/;
-export const UNIVERSE_RE = /^[A-Za-z0-9._-]{1,64}$/;
+/** The market layer's own names, so a request accepts exactly what can be stored; symbols keep their case (storage keys are case-sensitive). */
+export const SYMBOL_RE = SYMBOL_PATTERN;
+export const UNIVERSE_RE = UNIVERSE_PATTERN;
 
 const SHOWN_MAX = 64;
 
