@@ -23,7 +23,8 @@ const templates = new WeakMap<DemoBody, Template>();
  * The envelope as a template, made once per demo answer: stringifying `meta` (params and
  * diagnostics) on every request was 7% of the demo's CPU under wrk. Byte-identical to
  * successBody(new RawJson(dataJson), baseMeta(now, requestId, extraMeta)) (demo-body.test.ts); the
- * request id needs no escaping (request-id.ts: 1–64 of [A-Za-z0-9._-], or a UUID).
+ * request id needs no escaping (request-id.ts: 1–64 of [A-Za-z0-9._-], or a UUID). Writing the
+ * bytes into a Buffer from UTF-8 templates instead measured slower (25.5 against 22.8 µs/request).
  */
 export function demoBody(payload: DemoBody, now: number, requestId: string): string {
   let t = templates.get(payload);
