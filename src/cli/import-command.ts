@@ -2,14 +2,15 @@
  * `import --universe NAME [--interval 1d] [--default-offset +05:30] [--map field=Column,...]
  * [--price close|adj_close] FILE...`: exit 0 when every file imported, 1 when any was rejected.
  * --default-offset applies to timestamps without one. On a terminal, progress goes to stderr.
+ * Through the MarketStore: into the SQLite file, or with --database-url into the shared
+ * PostgreSQL, where every instance serves it within about a second (its data version poll).
  */
-import { importCsvFiles } from "../market/index.ts";
 import type { ImportProgress } from "../market/csv-import.ts";
 import { parseColumnMap, type PriceColumn } from "../market/csv-columns.ts";
 import { UsageError, type ParsedArgs } from "./args.ts";
-import { openForCommand } from "./command-stores.ts";
+import { openCommandMarket } from "./migrate-market.ts";
 
-export function importCommand(args: ParsedArgs): number {
+export async function importCommand(args: ParsedArgs): Promise<number> {
   const universe = args.flags.universe;
   if (!universe) throw new UsageError("import needs --universe NAME");
   if (args.positionals.length === 0) throw new UsageError("import needs at least one CSV file");
@@ -23,9 +24,9 @@ export function importCommand(args: ParsedArgs): number {
     throw new UsageError((err as Error).message);
   }
   const progress = process.stderr.isTTY ? terminalProgress() : undefined;
-  const opened = openForCommand(args, true);
+  const market = await openCommandMarket(args);
   try {
-    const s = importCsvFiles(opened, args.positionals, {
+    const s = await market.store.importCsvFiles(args.positionals, {
       universe,
       interval: args.flags.interval ?? "1d",
       defaultOffsetMin,
@@ -46,7 +47,7 @@ export function importCommand(args: ParsedArgs): number {
     return s.filesRejected > 0 ? 1 : 0;
   } finally {
     progress?.clear();
-    opened.sqlite.close();
+    await market.close();
   }
 }
 

@@ -2,24 +2,18 @@
 import { VERSION } from "../http/server.ts";
 import { parseCli, UsageError, type ParsedArgs } from "./args.ts";
 import { importCommand } from "./import-command.ts";
+import { migrateCommand } from "./migrate-command.ts";
 import { serveCommand } from "./serve-command.ts";
 import { tokenCommand } from "./token-command.ts";
 import { usageCommand } from "./usage-command.ts";
 import { userCommand } from "./user-command.ts";
 import { COMMAND_HELP, USAGE } from "./usage-text.ts";
-import { openCommandStores } from "./command-stores.ts";
 
 type Command = (args: ParsedArgs) => Promise<number> | number;
 
 const COMMANDS: Record<string, Command> = {
   serve: serveCommand,
-  migrate: async (args) => {
-    const stores = await openCommandStores(args, true);
-    await stores.close();
-    const what = args.config.databaseUrl ? "migrations applied" : "created";
-    console.log(`database ${stores.where} is up to date${stores.created ? ` (${what})` : ""}`);
-    return 0;
-  },
+  migrate: migrateCommand,
   import: importCommand,
   token: tokenCommand,
   user: userCommand,

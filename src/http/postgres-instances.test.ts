@@ -3,7 +3,8 @@
  * spread over 2 and 3 instances admits exactly the limits, a killed instance loses nothing admitted
  * and its unanswered requests are refunded once, PostgreSQL stopped under load gives live 503s with
  * the rate-limit headers and /health 503 and service resumes by itself, and tokens, revocations and
- * dashboard sessions made on one instance hold on the others.
+ * dashboard sessions made on one instance hold on the others. The instances keep nothing in SQLite:
+ * the sample is loaded into PostgreSQL by `migrate --database-url`, and every bar comes from there.
  */
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { SQL } from "bun";
@@ -13,7 +14,8 @@ import { systemClock } from "../clock.ts";
 import { createPgSessionStore } from "../dashboard/session-store-pg.ts";
 import { openPg } from "../../db/pg/open.ts";
 import { runCli, spawnServer, type ServerProcess } from "./test-support/process.ts";
-import { sampleDb, SECRET } from "./test-support/harness.ts";
+import { SECRET, tempDbPath } from "./test-support/harness.ts";
+import { existsSync } from "node:fs";
 
 const json = (r: Response): Promise<any> => r.json();
 const LIVE = "/v1/graph-stats/chart?lookback=60&graph_method=mst";
@@ -24,6 +26,9 @@ const running: ServerProcess[] = [];
 beforeAll(async () => {
   pgdb = await startPostgres();
   sql = new SQL(pgdb.url, { max: 2 });
+  // A fresh database: migrate creates the schema and loads the sample into PostgreSQL.
+  const migrated = await runCli(["migrate", "--database-url", pgdb.url]);
+  expect(migrated.stdout).toContain("loaded the synthetic sample: universe sample, 50 symbols");
 });
 afterEach(async () => {
   await Promise.all(running.splice(0).map((s) => s.stop("SIGKILL")));
@@ -35,15 +40,19 @@ afterAll(async () => {
   await pgdb?.stop();
 });
 
+/** A --db path that must stay untouched: on PostgreSQL the server opens no SQLite file. */
+const unusedDb = tempDbPath();
+
 async function instances(n: number, extra: string[] = []): Promise<ServerProcess[]> {
   const started = await Promise.all(
     Array.from({ length: n }, () =>
-      spawnServer(["--port", "0", "--db", sampleDb(), "--no-sample", "--jwt-secret", SECRET, "--compute-threads", "0", "--log-level", "warn", "--database-url", pgdb.url, ...extra], {
+      spawnServer(["--port", "0", "--db", unusedDb, "--jwt-secret", SECRET, "--compute-threads", "0", "--log-level", "warn", "--database-url", pgdb.url, ...extra], {
         env: { GRAPH_STATS_LOG_LEVEL: "info" },
       }),
     ),
   );
   running.push(...started);
+  expect(existsSync(unusedDb)).toBe(false);
   return started;
 }
 
@@ -85,6 +94,13 @@ test("the daily quota holds across 3 instances: 25/day with 1000/minute admits 2
 test("SIGKILL of one instance mid-burst: every 200 answered stays counted; its unanswered admissions are refunded once at the next start", async () => {
   const servers = await instances(2, ["--rate-per-minute", "1000", "--rate-per-day", "100000", "--compute-threads", "1"]);
   const auth = { Authorization: `Bearer ${await token("killed")}` };
+  // Each instance's first request reads the bar coverage from PostgreSQL; warm both so the kill lands mid-burst.
+  const warm = { Authorization: `Bearer ${await token("warm-up")}` };
+  for (const s of servers) {
+    const t0 = performance.now();
+    expect((await fetch(s.base + LIVE, { headers: warm })).status).toBe(200);
+    console.log(`first live request on a PostgreSQL instance: ${Math.round(performance.now() - t0)} ms`);
+  }
   const answered: number[] = [];
   const load = Array.from({ length: 300 }, (_, i) =>
     fetch(`${servers[i % 2]!.base}/v1/graph-stats/chart?lookback=${60 + (i % 40)}&graph_method=mst`, { headers: auth }).then((r) => answered.push(r.status), () => answered.push(0)),
@@ -170,7 +186,7 @@ test("tokens, revocations and dashboard sessions made through one instance hold 
 
 test("serve --workers 2 on PostgreSQL: the workers share the port and the meter stays exact; /metrics counts pool connections in use", async () => {
   const server = await spawnServer(
-    ["--port", "0", "--db", sampleDb(), "--no-sample", "--jwt-secret", SECRET, "--compute-threads", "0", "--workers", "2", "--database-url", pgdb.url, "--rate-per-minute", "7", "--rate-per-day", "1000"],
+    ["--port", "0", "--db", unusedDb, "--jwt-secret", SECRET, "--compute-threads", "0", "--workers", "2", "--database-url", pgdb.url, "--rate-per-minute", "7", "--rate-per-day", "1000"],
     { listening: 2 },
   );
   running.push(server);

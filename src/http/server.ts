@@ -15,7 +15,6 @@ import { loadSample, SAMPLE_END_DATE } from "../market/index.ts";
 import { createApp } from "./app.ts";
 import { createAuthGate } from "./auth-gate.ts";
 import { ChartService } from "./chart-service.ts";
-import { openMarketStore } from "../market/open-store.ts";
 import type { AppDeps } from "./context.ts";
 import { DemoService } from "./demo-service.ts";
 import { startCheckpointer, type Checkpointer } from "./checkpointer.ts";
@@ -34,8 +33,8 @@ export const VERSION: string = pkg.version;
 export interface RunningServer {
   port: number;
   url: string;
-  /** The SQLite file: every store by default; with PostgreSQL only the market data, for now. */
-  opened: OpenedDb;
+  /** The SQLite file holding every store; null on PostgreSQL, where nothing is kept in SQLite. */
+  opened: OpenedDb | null;
   stores: Stores;
   checkpointer: Checkpointer;
   compute: ComputePool;
@@ -68,16 +67,12 @@ export function prepareDatabase(config: Config, logger: Logger, busyTimeoutMs?: 
 export async function startServer(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
   checkSignInConfig(config);
-  const opened = prepareDatabase(config, logger, SERVER_BUSY_TIMEOUT_MS);
-  const { sqlite } = opened;
-  const fileIdentity = databaseIdentity(config.db);
-  const health = sqlite.query("SELECT 1 AS ok");
   const bootId = newBootId();
-  // The file must still be the one we opened (deleted or replaced → writes would be lost) and answer.
-  const checkFile = reuseHealthy(() => databaseIdentity(config.db) === fileIdentity && (health.get() as { ok: number } | null)?.ok === 1);
-  const stores = config.databaseUrl
-    ? await pgStores({ ...config, databaseUrl: config.databaseUrl }, clock, bootId, logger)
-    : sqliteStores(opened, clock, bootId, checkFile);
+  // On PostgreSQL every store lives there: no SQLite file is opened (nor created with a sample of its own).
+  const opened = config.databaseUrl ? null : prepareDatabase(config, logger, SERVER_BUSY_TIMEOUT_MS);
+  const stores = opened
+    ? sqliteStores(opened, clock, bootId, sqliteHealth(config.db, opened))
+    : await pgStores({ ...config, databaseUrl: config.databaseUrl! }, clock, bootId, logger);
   if (config.databaseUrl) logger.info({ database: redactDatabaseUrl(config.databaseUrl), pool: config.dbPool }, "using PostgreSQL");
   const secret = await resolveSecret(stores.auth, config.jwtSecret, (msg) => logger.warn(msg));
   const verifierOptions = { secret, previousSecrets: config.jwtPreviousSecrets, clock };
@@ -87,7 +82,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
   let shuttingDown = false;
   await reconcileAtStart(stores, bootId, logger);
   const compute = startComputePool(config.computeThreads, logger);
-  const chart = new ChartService(openMarketStore({ kind: "sqlite", sqlite, path: config.db }), compute, { costBudget: config.costBudget, cacheBytes: config.cacheMb * 2 ** 20 });
+  const chart = new ChartService(stores.market, compute, { costBudget: config.costBudget, cacheBytes: config.cacheMb * 2 ** 20 });
   const deps: AppDeps = {
     clock,
     logger,
@@ -154,7 +149,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
     assets: loadWebAssets,
   });
   const auditMaintenance = stores.startMaintenance(config.auditRetentionDays, logger);
-  const checkpointer = startCheckpointer(sqlite, config.db, logger);
+  const checkpointer: Checkpointer = opened ? startCheckpointer(opened.sqlite, config.db, logger) : { runs: () => 0, stop() {} };
   const app = createApp(deps).listen({ port: config.port, hostname: config.host, reusePort: options.reusePort ?? false });
   const server = app.server as Server<unknown>;
   port = server.port as number;
@@ -175,7 +170,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
       checkpointer.stop();
       await auditMaintenance.stop();
       await stores.close();
-      sqlite.close();
+      opened?.sqlite.close();
     },
   };
 }
@@ -189,6 +184,13 @@ async function reconcileAtStart(stores: Stores, bootId: string, logger: Logger):
     // Serving stays possible; the next start tries again.
     logger.error({ err: (err as Error).message }, "could not reconcile unanswered requests");
   }
+}
+
+/** SQLite's liveness: the file must still be the one opened (deleted or replaced → writes would be lost) and answer. */
+function sqliteHealth(path: string, opened: OpenedDb): () => boolean {
+  const fileIdentity = databaseIdentity(path);
+  const health = opened.sqlite.query("SELECT 1 AS ok");
+  return reuseHealthy(() => databaseIdentity(path) === fileIdentity && (health.get() as { ok: number } | null)?.ok === 1);
 }
 
 /** How long a healthy database check is reused; see reuseHealthy. */

@@ -12,6 +12,10 @@ import { createPgSessionStore } from "../dashboard/session-store-pg.ts";
 import { createSqliteAccountStore, type AccountStore } from "../dashboard/account-store.ts";
 import { createPgAccountStore } from "../dashboard/account-store-pg.ts";
 import { openPg } from "../../db/pg/open.ts";
+import { loadSampleIfFresh } from "../market/pg/fresh-sample.ts";
+import { pgMarketStore } from "../market/pg/pg-store.ts";
+import { sqliteMarketStore } from "../market/sqlite-store.ts";
+import type { MarketStore } from "../market/store.ts";
 import type { OpenedDb } from "../../db/open.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
@@ -23,6 +27,8 @@ export interface Stores {
   sessions: SessionStore;
   account: AccountStore;
   limiter: AsyncLimiter;
+  /** Bars, universes and the data version: the SQLite file, or the shared PostgreSQL. */
+  market: MarketStore;
   /** A cheap liveness probe; PostgreSQL's answers at once from its last ping (see pgHealth). */
   checkDatabase(): boolean | Promise<boolean>;
   /** Database calls in flight (for /metrics). */
@@ -47,6 +53,7 @@ export function sqliteStores(opened: OpenedDb, clock: Clock, bootId: string, che
     sessions: createSessionStore(opened.db, clock),
     account: createSqliteAccountStore(opened.db),
     limiter: asyncLimiter(meter),
+    market: sqliteMarketStore(sqlite, opened.path),
     checkDatabase,
     connectionsInUse: () => (sqlite.inTransaction ? 1 : 0),
     reconcile: async (self) => reconcileUnanswered(sqlite, self, clock),
@@ -63,12 +70,20 @@ export async function pgStores(config: Config & { databaseUrl: string }, clock: 
   if (pg.applied > 0) logger.info({ applied: pg.applied }, "applied PostgreSQL migrations");
   const inFlight = { n: 0 };
   const limiter = countCalls(createPgLimiter(pg.sql, clock, bootId), inFlight);
+  const market = pgMarketStore(pg.sql);
+  const t0 = performance.now();
+  const loaded = await loadSampleIfFresh(pg.sql, market, { applied: pg.applied, sample: config.sample }).catch(async (err: unknown) => {
+    await pg.close();
+    throw err;
+  });
+  if (loaded) logger.info({ ...loaded, ms: Math.round(performance.now() - t0) }, "loaded the synthetic sample universe");
   return {
     kind: "postgres",
     auth: countCalls(createPgAuthStore(pg.db), inFlight),
     sessions: countCalls(createPgSessionStore(pg.db, clock), inFlight),
     account: countCalls(createPgAccountStore(pg.db), inFlight),
     limiter,
+    market,
     checkDatabase: pgHealth(pg.sql),
     // More calls than connections wait in the pool's queue; the gauge is connections in use.
     connectionsInUse: () => Math.min(inFlight.n, config.dbPool),

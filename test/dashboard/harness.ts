@@ -10,6 +10,7 @@ import { TestClock } from "../../src/clock.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createLogger } from "../../src/logger.ts";
 import { startServer, type RunningServer } from "../../src/http/server.ts";
+import type { OpenedDb } from "../../db/open.ts";
 
 export const SECRET = "dashboard-test-secret-0123456789abcdef";
 
@@ -17,7 +18,8 @@ export interface DashboardHarness {
   base: string;
   issuer: string;
   clock: TestClock;
-  server: RunningServer;
+  /** On a SQLite file, so `opened` is there. */
+  server: RunningServer & { opened: OpenedDb };
   stop(): Promise<void>;
 }
 
@@ -65,7 +67,7 @@ export async function startDashboard(overrides: Record<string, unknown> = {}): P
     },
     {},
   );
-  const server = await startServer(config, createLogger("silent"), { clock });
+  const server = (await startServer(config, createLogger("silent"), { clock })) as RunningServer & { opened: OpenedDb };
   return {
     base,
     issuer,

@@ -14,7 +14,7 @@ import { createLogger } from "../../logger.ts";
 import { importCsvFiles, loadSample } from "../../market/index.ts";
 import { niftyFiles } from "../../../test/support/nifty.ts";
 import { startServer, type RunningServer, type StartOptions } from "../server.ts";
-import { openDatabase } from "../../../db/open.ts";
+import { openDatabase, type OpenedDb } from "../../../db/open.ts";
 
 export const SECRET = "test-secret-0123456789-abcdefghijklmnop";
 
@@ -47,7 +47,8 @@ export function niftyDb(path = tempDbPath()): string {
 }
 
 export interface Harness {
-  server: RunningServer;
+  /** Always on a SQLite file here, so `opened` is there. */
+  server: RunningServer & { opened: OpenedDb };
   base: string;
   clock: TestClock;
   config: Config;
@@ -65,7 +66,7 @@ export async function startHarness(
     { port: "0", host: "127.0.0.1", db: options.dbPath ?? sampleDb(), jwtSecret: SECRET, defaultUniverse: "sample", sample: false, ...overrides },
     {},
   );
-  const server = await startServer(config, createLogger("silent"), { clock, ...options });
+  const server = (await startServer(config, createLogger("silent"), { clock, ...options })) as RunningServer & { opened: OpenedDb };
   const base = `http://127.0.0.1:${server.port}`;
   return {
     server,
