@@ -88,6 +88,37 @@ export function envName(key: string): string {
   return "GRAPH_STATS_" + flagName(key).replace(/-/g, "_").toUpperCase();
 }
 
+/** How one setting is given: the flag (without `--`) and the environment variable. */
+export interface ConfigOption {
+  key: keyof Config;
+  flag: string;
+  env: string;
+  /** A boolean's flag takes no value and sets the opposite of its default: `--dev`, `--no-sample`. */
+  switchTo?: boolean;
+}
+
+const DEFAULTS = CONFIG_SCHEMA.parse({}) as Record<string, unknown>;
+
+/** Every setting's flag and environment name, derived from CONFIG_SCHEMA: the one table the CLI parses and documents. */
+export const CONFIG_OPTIONS: readonly ConfigOption[] = CONFIG_KEYS.map((key) => {
+  const d = DEFAULTS[key];
+  if (typeof d !== "boolean") return { key, flag: flagName(key), env: envName(key) };
+  return { key, flag: `${d ? "no-" : ""}${flagName(key)}`, env: envName(key), switchTo: !d };
+});
+
+export const CONFIG_OPTION = Object.fromEntries(CONFIG_OPTIONS.map((o) => [o.key, o])) as Record<keyof Config, ConfigOption>;
+
+/** The config flags parseArgs returned (keyed by flag), as loadConfig's camelCase input; absent switches stay unset. */
+export function configFromFlags(values: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const o of CONFIG_OPTIONS) {
+    const v = values[o.flag];
+    if (o.switchTo === undefined) out[o.key] = v;
+    else if (v) out[o.key] = o.switchTo;
+  }
+  return out;
+}
+
 /**
  * Merges flags (already parsed, camelCase keys, strings/booleans) over the environment.
  * Throws a plain Error listing every bad value.
@@ -106,9 +137,10 @@ export function loadConfig(flags: Record<string, unknown>, env: Record<string, s
   return parsed.data;
 }
 
-/** How a user sets an option: `--port (GRAPH_STATS_PORT)`; the sample is switched off with --no-sample. */
+/** How a user sets an option: `--port (GRAPH_STATS_PORT)`, `--no-sample (GRAPH_STATS_SAMPLE)`. */
 function optionNames(key: string): string {
-  return key === "sample" ? `--no-sample (${envName(key)})` : `--${flagName(key)} (${envName(key)})`;
+  const o = CONFIG_OPTION[key as keyof Config];
+  return `--${o.flag} (${o.env})`;
 }
 
 /** The URL with its password replaced by `***`, for logs and messages (never the secret itself). */

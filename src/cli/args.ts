@@ -1,40 +1,12 @@
 /**
  * Flag parsing shared by every command (node:util parseArgs, strict: an unknown flag is an error).
- * Config flags map onto src/config.ts; command flags are returned as they are.
+ * Config flags are derived from src/config.ts's schema; command flags are returned as they are.
  */
 import { parseArgs } from "node:util";
-import { loadConfig, type Config } from "../config.ts";
+import { CONFIG_OPTIONS, configFromFlags, loadConfig, type Config } from "../config.ts";
 
-const OPTIONS = {
-  // config
-  port: { type: "string" },
-  host: { type: "string" },
-  db: { type: "string" },
-  "database-url": { type: "string" },
-  "db-pool": { type: "string" },
-  "db-statement-timeout": { type: "string" },
-  "jwt-secret": { type: "string" },
-  "jwt-previous-secrets": { type: "string" },
-  "token-ttl": { type: "string" },
-  "rate-per-minute": { type: "string" },
-  "rate-per-day": { type: "string" },
-  "default-universe": { type: "string" },
-  "cors-origins": { type: "string" },
-  "log-level": { type: "string" },
-  "no-sample": { type: "boolean" },
-  workers: { type: "string" },
-  "compute-threads": { type: "string" },
-  "audit-retention-days": { type: "string" },
-  "cache-mb": { type: "string" },
-  "cost-budget": { type: "string" },
-  "public-url": { type: "string" },
-  "oidc-issuer": { type: "string" },
-  "oidc-client-id": { type: "string" },
-  "oidc-client-secret": { type: "string" },
-  dev: { type: "boolean" },
-  "dev-idp-port": { type: "string" },
-  "metrics-allow": { type: "string" },
-  // commands
+/** Flags of the commands themselves; every setting's flag comes from CONFIG_OPTIONS (args.test.ts: no name is both). */
+export const COMMAND_OPTIONS = {
   universe: { type: "string" },
   interval: { type: "string" },
   "default-offset": { type: "string" },
@@ -54,27 +26,19 @@ const OPTIONS = {
   version: { type: "boolean", short: "v" },
 } as const;
 
+type OptionSpec = { type: "string" | "boolean"; multiple?: boolean; short?: string };
+
+const OPTIONS: Record<string, OptionSpec> = {
+  ...Object.fromEntries(CONFIG_OPTIONS.map((o) => [o.flag, { type: o.switchTo === undefined ? "string" : "boolean" }])),
+  ...COMMAND_OPTIONS,
+};
+
+/** A command flag's value as parseArgs returns it. */
+type FlagValue<O> = O extends { type: "boolean" } ? boolean : O extends { multiple: true } ? string[] : string;
+
 export interface ParsedArgs {
   positionals: string[];
-  flags: {
-    universe?: string;
-    interval?: string;
-    "default-offset"?: string;
-    map?: string[];
-    price?: string;
-    user?: string[];
-    users?: string;
-    prefix?: string;
-    ttl?: string;
-    email?: string;
-    json?: boolean;
-    "per-minute"?: string;
-    "per-day"?: string;
-    reset?: boolean;
-    days?: string;
-    help?: boolean;
-    version?: boolean;
-  };
+  flags: { -readonly [K in keyof typeof COMMAND_OPTIONS]?: FlagValue<(typeof COMMAND_OPTIONS)[K]> };
   config: Config;
 }
 
@@ -89,38 +53,9 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     throw new UsageError((err as Error).message);
   }
   const v = parsed.values as Record<string, unknown>;
-  const configFlags: Record<string, unknown> = {
-    port: v.port,
-    host: v.host,
-    db: v.db,
-    databaseUrl: v["database-url"],
-    dbPool: v["db-pool"],
-    dbStatementTimeout: v["db-statement-timeout"],
-    jwtSecret: v["jwt-secret"],
-    jwtPreviousSecrets: v["jwt-previous-secrets"],
-    tokenTtl: v["token-ttl"],
-    ratePerMinute: v["rate-per-minute"],
-    ratePerDay: v["rate-per-day"],
-    defaultUniverse: v["default-universe"],
-    corsOrigins: v["cors-origins"],
-    logLevel: v["log-level"],
-    sample: v["no-sample"] ? false : undefined,
-    workers: v.workers,
-    computeThreads: v["compute-threads"],
-    auditRetentionDays: v["audit-retention-days"],
-    cacheMb: v["cache-mb"],
-    costBudget: v["cost-budget"],
-    publicUrl: v["public-url"],
-    oidcIssuer: v["oidc-issuer"],
-    oidcClientId: v["oidc-client-id"],
-    oidcClientSecret: v["oidc-client-secret"],
-    dev: v.dev ? true : undefined,
-    devIdpPort: v["dev-idp-port"],
-    metricsAllow: v["metrics-allow"],
-  };
   let config: Config;
   try {
-    config = loadConfig(configFlags, env);
+    config = loadConfig(configFromFlags(v), env);
   } catch (err) {
     throw new UsageError((err as Error).message);
   }

@@ -5,7 +5,7 @@
  * recorded value beats it.
  */
 import type { SettingsStore } from "../auth/secret.ts";
-import type { Config } from "../config.ts";
+import { CONFIG_OPTION, type Config } from "../config.ts";
 import type { ParsedArgs } from "./args.ts";
 
 export interface ServerSettings {
@@ -14,16 +14,17 @@ export interface ServerSettings {
   ratePerDay: number;
 }
 
-const KEYS: Record<keyof ServerSettings, { key: string; flag: string; env: string }> = {
-  tokenTtl: { key: "token_ttl", flag: "token-ttl", env: "GRAPH_STATS_TOKEN_TTL" },
-  ratePerMinute: { key: "rate_per_minute", flag: "rate-per-minute", env: "GRAPH_STATS_RATE_PER_MINUTE" },
-  ratePerDay: { key: "rate_per_day", flag: "rate-per-day", env: "GRAPH_STATS_RATE_PER_DAY" },
+/** The settings table's key of each; flag and environment names are the config's (CONFIG_OPTION). */
+const KEYS: Record<keyof ServerSettings, string> = {
+  tokenTtl: "token_ttl",
+  ratePerMinute: "rate_per_minute",
+  ratePerDay: "rate_per_day",
 };
 const NAMES = Object.keys(KEYS) as (keyof ServerSettings)[];
 
 /** Called by `serve`: writes only values that changed, so workers starting together do not contend. */
 export async function recordServerSettings(store: SettingsStore, config: Config): Promise<void> {
-  for (const name of NAMES) await store.setSetting(KEYS[name].key, String(config[name]));
+  for (const name of NAMES) await store.setSetting(KEYS[name], String(config[name]));
 }
 
 /**
@@ -34,7 +35,8 @@ export async function agreedSettings(store: SettingsStore, args: ParsedArgs, env
   const flags = args.flags as Record<string, unknown>;
   const out = { tokenTtl: args.config.tokenTtl, ratePerMinute: args.config.ratePerMinute, ratePerDay: args.config.ratePerDay, notes: [] as string[] };
   for (const name of NAMES) {
-    const { key, flag, env: envName } = KEYS[name];
+    const key = KEYS[name];
+    const { flag, env: envName } = CONFIG_OPTION[name];
     if (flags[flag] !== undefined) continue;
     const recorded = await store.getSetting(key);
     if (recorded === null) continue;

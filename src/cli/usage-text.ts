@@ -1,5 +1,5 @@
 /** The help text of `graph-stats --help`; `graph-stats <command> --help` prints COMMAND_HELP. */
-import { CONFIG_KEYS, CONFIG_SCHEMA, flagName, type Config } from "../config.ts";
+import { CONFIG_OPTIONS, CONFIG_SCHEMA, type Config } from "../config.ts";
 
 /**
  * One line per setting of src/config.ts; typed by its keys, so a new setting without a line here
@@ -38,11 +38,11 @@ const SERVE_FLAGS: Record<keyof Config, [arg: string, what: string]> = {
 /** The serve flags, one a line, with their defaults from CONFIG_SCHEMA. */
 export function serveFlags(): string {
   const defaults = CONFIG_SCHEMA.parse({}) as Record<string, unknown>;
-  return CONFIG_KEYS.map((key) => {
+  return CONFIG_OPTIONS.map(({ key, flag: name, switchTo }) => {
     const [arg, what] = SERVE_FLAGS[key];
-    const flag = key === "sample" ? "--no-sample" : `--${flagName(key)}${arg ? " " + arg : ""}`;
+    const flag = `--${name}${arg ? " " + arg : ""}`;
     const d = defaults[key];
-    const shown = d === undefined || d === false || key === "sample" || (Array.isArray(d) && d.length === 0) ? "" : ` (default ${Array.isArray(d) ? d.join(",") : d})`;
+    const shown = d === undefined || switchTo !== undefined || (Array.isArray(d) && d.length === 0) ? "" : ` (default ${Array.isArray(d) ? d.join(",") : d})`;
     return `  ${flag.padEnd(27)} ${what}${shown}`;
   }).join("\n");
 }
