@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { compile, TARGETS } from "./build-targets.ts";
+import { serverBinary } from "../test/support/binary.ts";
 import { runCli, spawnServer, type ServerProcess } from "./http/test-support/process.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "gs-bin-"));
@@ -10,8 +10,8 @@ const bin = join(dir, "graph-stats");
 let server: ServerProcess;
 
 beforeAll(async () => {
-  // Build the real binary into an otherwise empty directory: it must need nothing beside it.
-  await compile(TARGETS[0]!, bin);
+  // The real binary (built once per test run), alone in an otherwise empty directory: it must need nothing beside it.
+  copyFileSync(await serverBinary(), bin);
   server = await spawnServer(["--port", "0"], { bin, cwd: dir, env: { GRAPH_STATS_JWT_SECRET: "" } });
 }, 120_000);
 afterAll(async () => {

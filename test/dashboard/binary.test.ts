@@ -4,27 +4,24 @@
  * (page weight, time to first paint, sign-in round trip), printed for the closing note.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
-import { compile, TARGETS } from "../../src/build-targets.ts";
 import { startDevIdp } from "../../src/dashboard/dev-idp.ts";
 import { spawnServer, runCli, type ServerProcess } from "../../src/http/test-support/process.ts";
+import { serverBinary } from "../support/binary.ts";
 import { chromiumAvailable, launchBrowser } from "../support/browser.ts";
 import { freePort } from "./harness.ts";
 
 describe.skipIf(!chromiumAvailable())("the binary's dashboard with the development sign-in", () => {
   const dir = mkdtempSync(join(tmpdir(), "gs-dash-bin-"));
-  let bin = process.env.GRAPH_STATS_BIN ?? "";
+  let bin: string;
   let server: ServerProcess;
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!bin || !existsSync(bin)) {
-      bin = join(dir, "graph-stats");
-      await compile(TARGETS[0]!, bin);
-    }
+    bin = await serverBinary();
     // The development provider takes the next port: pick one whose next is free too.
     const port = freePort();
     server = await spawnServer(["--dev", "--port", String(port), "--dev-idp-port", String(freePort())], { bin, cwd: dir });
