@@ -21,17 +21,17 @@ export interface Precheck {
 /** Throws ChartError for a request the data cannot serve or the budget does not allow. */
 export function precheck(meta: BarCoverage, symbols: readonly string[], params: ChartParams, budget: number): Precheck {
   const union = INTERVALS.filter((iv) => symbols.some((s) => meta.stored.get(s)?.includes(iv)));
-  if (union.length === 0) throw new ChartError("NOT_FOUND", "no bars exist for the requested symbols at this interval");
+  if (union.length === 0) throw new ChartError("no-data", "no bars exist for the requested symbols at this interval");
   const source = chooseSourceInterval(params.interval, union);
   if (!source) {
     throw new ChartError(
-      "BAD_REQUEST",
+      "interval-unavailable",
       `interval ${params.interval} is not available for these symbols: their bars are stored at ${union.join(", ")} only, ` +
         `and ${params.interval} can only be built from ${servingIntervals(params.interval).join(", ")}`,
     );
   }
   const calendar = new UnionCalendar(meta.coverage(source, params.interval), symbols);
-  if (calendar.length === 0) throw new ChartError("NOT_FOUND", "no bars exist for the requested symbols at this interval");
+  if (calendar.length === 0) throw new ChartError("no-data", "no bars exist for the requested symbols at this interval");
   const asofs = resolveAsofs({ symbols: [...symbols], labels: calendar.labels(), closes: [] }, params);
   const n = symbols.length;
   checkSize(params, n, asofs.length);
@@ -39,7 +39,7 @@ export function precheck(meta: BarCoverage, symbols: readonly string[], params: 
   const cost = requestCost(params, n, asofs.length);
   if (cost > budget) {
     throw new ChartError(
-      "BAD_REQUEST",
+      "over-budget",
       `estimated cost ${cost} exceeds the budget of ${budget} (cost = as-of dates x symbols² x (lookback x correlation factor + ` +
         `symbols x graph factor) / 1e6: ${asofs.length} x ${n}² here); request fewer symbols or periods, a shorter lookback, ` +
         `pearson, or a sparse graph_method (mst, knn, tmfg)`,
@@ -56,7 +56,7 @@ function checkSize(params: ChartParams, n: number, asofCount: number): void {
   const edges = graphs * maxEdges(params, n);
   if (points + edges <= MAX_POINTS) return;
   throw new ChartError(
-    "BAD_REQUEST",
+    "too-large",
     `the response would hold up to ${points} points plus ${edges} edge rows (graph_method=${params.graph_method} over ${n} symbols` +
       `${graphs > 1 ? `, ${graphs} as-of dates` : ""}), more than ${MAX_POINTS}; request fewer symbols, a sparser graph_method ` +
       `(mst, tmfg, knn)${params.include_graph === "all" ? ", include_graph=true" : ""} or include_graph=false`,
@@ -75,7 +75,7 @@ function checkMembers(calendar: UnionCalendar, symbols: readonly string[], param
   const t = asofs[asofs.length - 1]!;
   const short = symbols.filter((s) => calendar.barsBetween(s, t - params.lookback, t) < params.lookback + 1);
   throw new ChartError(
-    "NOT_FOUND",
+    "no-usable-symbols",
     `only ${symbols.length - short.length} of ${symbols.length} symbols can be used up to ${calendar.label(t).slice(0, 10)} ` +
       `(lookback ${params.lookback} at interval ${params.interval}); at least 2 are needed; without a bar at each of the ` +
       `${params.lookback + 1} bars: ${short.slice(0, 20).join(", ")}${short.length > 20 ? ", …" : ""}` +

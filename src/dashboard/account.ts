@@ -14,10 +14,15 @@ export const TOKENS_PER_HOUR = 10;
 const HOUR_MS = 3600_000;
 const USAGE_DAYS = 30;
 
-/** A refusal the dashboard shows as it is (the status and code of the envelope). */
+/** A refused account action, in the account's terms (src/http/http-error.ts gives its status); retryAfter in seconds. */
 export class AccountError extends Error {
-  constructor(readonly status: 403 | 404 | 429, readonly code: "FORBIDDEN" | "NOT_FOUND" | "RATE_LIMITED", message: string, readonly retryAfter?: number) {
+  constructor(
+    readonly kind: "account-disabled" | "token-limit" | "unknown-token",
+    message: string,
+    readonly retryAfter?: number,
+  ) {
     super(message);
+    this.name = "AccountError";
   }
 }
 
@@ -38,12 +43,12 @@ export function createAccount(d: AccountDeps) {
     },
 
     async generate(user: { id: string; email: string | null; disabled: boolean }): Promise<GeneratedToken> {
-      if (user.disabled) throw new AccountError(403, "FORBIDDEN", "your account is disabled, so it cannot generate tokens; ask the operator to enable it");
+      if (user.disabled) throw new AccountError("account-disabled", "your account is disabled, so it cannot generate tokens; ask the operator to enable it");
       const now = d.clock.now();
       const recent = await d.store.issuedSince(user.id, now - HOUR_MS + 1);
       if (recent.length >= TOKENS_PER_HOUR) {
         const retryAfter = Math.max(1, Math.ceil((recent[recent.length - TOKENS_PER_HOUR]! + HOUR_MS - now) / 1000));
-        throw new AccountError(429, "RATE_LIMITED", `at most ${TOKENS_PER_HOUR} tokens an hour; try again in ${retryAfter}s`, retryAfter);
+        throw new AccountError("token-limit", `at most ${TOKENS_PER_HOUR} tokens an hour; try again in ${retryAfter}s`, retryAfter);
       }
       const t = await mintToken({ secret: d.secret, userId: user.id, ttlSeconds: d.ttlSeconds, clock: d.clock, email: user.email ?? undefined });
       await d.auth.issueTokens([{ jti: t.jti, userId: user.id, issuedAt: now, expiresAt: t.exp * 1000 }], { now });
@@ -64,7 +69,7 @@ export function createAccount(d: AccountDeps) {
 
     /** Revokes one of the user's own tokens; another user's jti is "not found", never revoked. */
     async revoke(userId: string, jti: string): Promise<void> {
-      if ((await d.store.tokenOwner(jti)) !== userId) throw new AccountError(404, "NOT_FOUND", `no token ${jti.slice(0, 8)}… of yours`);
+      if ((await d.store.tokenOwner(jti)) !== userId) throw new AccountError("unknown-token", `no token ${jti.slice(0, 8)}… of yours`);
       await d.auth.revokeToken(jti, d.clock.now());
     },
 

@@ -11,7 +11,7 @@ import { HttpError } from "../http/http-error.ts";
 import { handleChart } from "../http/routes/chart.ts";
 import type { AuthStore, UserRecord } from "../auth/index.ts";
 import type { Limits } from "../metering/index.ts";
-import { AccountError, type Account } from "./account.ts";
+import type { Account } from "./account.ts";
 import { cookieName, readCookie, setCookie } from "./cookies.ts";
 import type { OidcClient, PendingSignIn } from "./oidc-client.ts";
 import { renderDashboard } from "./pages.ts";
@@ -232,13 +232,10 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
       handler: async (request, state) => {
         const { session } = await authorizeChange(request, request.headers.get("x-csrf-token"));
         state.userId = session.userId;
-        try {
-          const token = await d.account.generate(await userOf(session));
-          d.app.logger.info({ request_id: state.requestId, user_id: session.userId, jti: token.jti }, "token generated in the dashboard");
-          return json(request, state, token, 201);
-        } catch (err) {
-          throw accountError(err);
-        }
+        // A refusal (AccountError) is rendered by the app's one error mapping (src/http/http-error.ts).
+        const token = await d.account.generate(await userOf(session));
+        d.app.logger.info({ request_id: state.requestId, user_id: session.userId, jti: token.jti }, "token generated in the dashboard");
+        return json(request, state, token, 201);
       },
     },
     {
@@ -248,11 +245,7 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
         const { session } = await authorizeChange(request, request.headers.get("x-csrf-token"));
         state.userId = session.userId;
         const jti = /^\/dashboard\/api\/tokens\/([^/]{1,100})\/revoke$/.exec(state.path)?.[1] ?? "";
-        try {
-          await d.account.revoke(session.userId, decodedOrRaw(jti));
-        } catch (err) {
-          throw accountError(err);
-        }
+        await d.account.revoke(session.userId, decodedOrRaw(jti));
         return json(request, state, { jti, revoked: true });
       },
     },
@@ -288,11 +281,6 @@ function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
-}
-
-function accountError(err: unknown): unknown {
-  if (!(err instanceof AccountError)) return err;
-  return new HttpError(err.status, err.code, err.message, err.retryAfter ? { "Retry-After": String(err.retryAfter) } : {});
 }
 
 /** For logs: class and message, plus the provider's OAuth error code and description when it sent one. */

@@ -16,7 +16,7 @@ export function resolveAsofs(input: SeriesInput, params: ChartParams): number[] 
   const points = asofs.length * input.symbols.length;
   if (params.start !== null && points > MAX_POINTS) {
     throw new ChartError(
-      "BAD_REQUEST",
+      "too-large",
       `as-of dates x symbols must be at most ${MAX_POINTS}, got ${asofs.length} x ${input.symbols.length} = ${points} ` +
         `for start=${params.start}, end=${params.end}, step=${params.step}; raise step, narrow the range or request fewer symbols`,
     );
@@ -31,7 +31,7 @@ function tooFewBars(input: SeriesInput, params: ChartParams, asofs: number[]): C
   const last = asofs[asofs.length - 1];
   if (params.start === null) {
     return new ChartError(
-      "BAD_REQUEST",
+      "insufficient-history",
       `lookback=${params.lookback}, periods=${params.periods}, step=${params.step} needs ` +
         `${params.lookback + (params.periods - 1) * params.step + 1} bars up to ${labels[last].slice(0, 10)} ` +
         `but only ${last + 1} exist at interval ${params.interval}`,
@@ -42,7 +42,7 @@ function tooFewBars(input: SeriesInput, params: ChartParams, asofs: number[]): C
       ? `start on or after ${labels[params.lookback].slice(0, 10)}`
       : `only ${labels.length} bars exist at interval ${params.interval}`;
   return new ChartError(
-    "BAD_REQUEST",
+    "insufficient-history",
     `the first as-of of start=${params.start} (${labels[asofs[0]].slice(0, 10)}) has ${asofs[0]} bars before it, ` +
       `but lookback=${params.lookback} needs ${params.lookback}; ${hint}`,
   );
@@ -54,7 +54,7 @@ function countedAsofs(input: SeriesInput, params: ChartParams): number[] {
   const points = params.periods * input.symbols.length;
   if (points > MAX_POINTS) {
     throw new ChartError(
-      "BAD_REQUEST",
+      "too-large",
       `periods x symbols must be at most ${MAX_POINTS}, got ${params.periods} x ${input.symbols.length} = ${points}; request fewer periods or symbols`,
     );
   }
@@ -63,7 +63,7 @@ function countedAsofs(input: SeriesInput, params: ChartParams): number[] {
     t = lastBarOnOrBefore(labels, params.asof);
     if (t < 0) {
       throw new ChartError(
-        "BAD_REQUEST",
+        "out-of-range",
         `asof ${params.asof} is before the first bar (${labels[0].slice(0, 10)}) at interval ${params.interval}`,
       );
     }
@@ -78,12 +78,12 @@ function rangeAsofs(input: SeriesInput, params: ChartParams, start: string, end:
   const first = lastBarOnOrBefore(labels, start, true) + 1;
   if (last < first) {
     const span = `${labels[0].slice(0, 10)} to ${labels[labels.length - 1].slice(0, 10)}`;
-    throw new ChartError("BAD_REQUEST", `no bar between start=${start} and end=${end} at interval ${params.interval}; the bars run from ${span}`);
+    throw new ChartError("out-of-range", `no bar between start=${start} and end=${end} at interval ${params.interval}; the bars run from ${span}`);
   }
   const count = Math.floor((last - first) / params.step) + 1;
   if (count > PERIODS.max) {
     throw new ChartError(
-      "BAD_REQUEST",
+      "invalid-parameter",
       `start=${start}, end=${end} with step=${params.step} gives ${count} as-of dates at interval ${params.interval}, ` +
         `at most ${PERIODS.max} are allowed; use step=${Math.ceil((last - first + 1) / PERIODS.max)} or more, or a shorter range`,
     );

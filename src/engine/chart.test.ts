@@ -173,23 +173,23 @@ describeNifty("data the NIFTY-50 history cannot serve", () => {
 
   test("asof before the first bar", () => {
     const e = chartError(() => computeChart(nifty, params("asof=2019-01-01")));
-    expect(e.code).toBe("BAD_REQUEST");
+    expect(e.kind).toBe("out-of-range");
     expect(e.message).toBe("asof 2019-01-01 is before the first bar (2020-10-01) at interval 1d");
   });
 
   test("history too short says how many bars exist", () => {
     const have = nifty.labels.filter((l) => l.slice(0, 10) <= "2020-12-31").length;
     const e = chartError(() => computeChart(nifty, params("asof=2020-12-31&lookback=60&periods=5&step=2")));
-    expect(e.code).toBe("BAD_REQUEST");
+    expect(e.kind).toBe("insufficient-history");
     expect(e.message).toBe(`lookback=60, periods=5, step=2 needs 69 bars up to 2020-12-31 but only ${have} exist at interval 1d`);
     // exactly enough history is fine
     const lookback = have - 1;
     expect(snapshot(nifty, `asof=2020-12-31&lookback=${lookback}&metrics=pagerank`).stocks).toHaveLength(50);
   });
 
-  test("fewer than 2 usable symbols in a snapshot is NOT_FOUND, naming who was dropped", () => {
+  test("fewer than 2 usable symbols in a snapshot is no-usable-symbols, naming who was dropped", () => {
     const e = chartError(() => computeChart(loadNifty(["ETERNAL", "JIOFIN"]), params("asof=2023-01-02")));
-    expect(e.code).toBe("NOT_FOUND");
+    expect(e.kind).toBe("no-usable-symbols");
     expect(e.message).toBe(
       "only 1 of 2 symbols can be used up to 2023-01-02 (lookback 60 at interval 1d); at least 2 are needed; without a close > 0 at each of the 61 bars: JIOFIN",
     );
@@ -217,9 +217,9 @@ describe("data the request cannot use", () => {
     expect(d.graph.communities).toEqual({ A: 0, B: 0 });
   });
 
-  test("periods x symbols over the cap is BAD_REQUEST", () => {
+  test("periods x symbols over the cap is too-large", () => {
     const sample = sampleSeriesInput(); // enough history for periods=250, so only the cap can refuse it
     const many: SeriesInput = { symbols: Array.from({ length: 201 }, (_, i) => `S${i}`), labels: sample.labels, closes: Array(201).fill(sample.closes[0]) };
-    expect(chartError(() => computeChart(many, params("periods=250"))).code).toBe("BAD_REQUEST");
+    expect(chartError(() => computeChart(many, params("periods=250"))).kind).toBe("too-large");
   });
 });

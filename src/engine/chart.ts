@@ -26,7 +26,7 @@ import { SlidingMoments } from "./rolling-moments.ts";
 import { ChartError, type ChartParams, type ChartResult, type EngineDiagnostics, type SeriesInput } from "./types.ts";
 import { buildReturnsPanel, windowMembers, windowStart, type ReturnsPanel } from "./window.ts";
 
-/** Throws ChartError (BAD_REQUEST / NOT_FOUND) for requests the data cannot serve. */
+/** Throws ChartError for requests the data cannot serve. */
 export function computeChart(input: SeriesInput, params: ChartParams): ChartResult {
   const steps = computeChartSteps(input, params);
   for (;;) {
@@ -65,7 +65,7 @@ function checkInput(input: SeriesInput): void {
     throw new Error("SeriesInput: closes must hold one series per symbol, each as long as labels");
   }
   if (input.symbols.length === 0 || input.labels.length === 0) {
-    throw new ChartError("NOT_FOUND", "no bars exist for the requested symbols at this interval");
+    throw new ChartError("no-data", "no bars exist for the requested symbols at this interval");
   }
 }
 
@@ -128,7 +128,7 @@ class RowBudget {
     this.edges += r.graph.src.length;
     if (this.points + this.edges > MAX_POINTS) {
       throw new ChartError(
-        "BAD_REQUEST",
+        "too-large",
         `include_graph=all returns every as-of's edges, and ${this.points} points plus the edges up to ` +
           `${r.label.slice(0, 10)} (${this.edges}) already exceed ${MAX_POINTS} rows; request fewer periods or symbols, ` +
           `a sparser graph_method (mst, tmfg, knn) or include_graph=true`,
@@ -148,7 +148,7 @@ function tooFewSymbols(input: SeriesInput, params: ChartParams, r: AsofResult): 
   }
   if (r.droppedZeroVar.length > 0) parts.push(`with constant prices: ${names(r.droppedZeroVar)}`);
   if (isRolling(params)) parts.push("this holds at every requested as-of");
-  return new ChartError("NOT_FOUND", parts.join("; "));
+  return new ChartError("no-usable-symbols", parts.join("; "));
 }
 
 function diagnostics(input: SeriesInput, params: ChartParams, results: AsofResult[]): EngineDiagnostics {

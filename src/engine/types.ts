@@ -171,13 +171,29 @@ export interface ChartResult {
   diagnostics: EngineDiagnostics;
 }
 
-/** A request the engine cannot serve: maps to 400 BAD_REQUEST or 404 NOT_FOUND. */
+/**
+ * Why the data cannot serve a request, in the engine's terms; the HTTP layer decides the status
+ * of the answer. `no-data` and `no-usable-symbols` are about what exists, the rest
+ * about what was asked.
+ */
+export type ChartErrorKind =
+  | "no-data"
+  | "no-usable-symbols"
+  | "interval-unavailable"
+  | "insufficient-history"
+  | "out-of-range"
+  | "too-large"
+  | "over-budget"
+  | "invalid-parameter";
+
+/** A request the data cannot serve; the message says why and what to ask instead. */
 export class ChartError extends Error {
   constructor(
-    readonly code: "BAD_REQUEST" | "NOT_FOUND",
+    readonly kind: ChartErrorKind,
     message: string,
   ) {
     super(message);
     this.name = "ChartError";
   }
 }
+

@@ -59,14 +59,14 @@ describe("compute threads", () => {
       const hourly = params("interval=1h");
       const err = await pool.compute({ db: path, symbols: ["DAILYONLY"] }, hourly).catch((e) => e);
       expect(err).toBeInstanceOf(ChartError);
-      expect((err as ChartError).code).toBe("BAD_REQUEST");
+      expect((err as ChartError).kind).toBe("interval-unavailable");
       expect(() => loadSeries(sqlite, ["DAILYONLY"], "1h")).toThrow((err as ChartError).message);
     } finally {
       sqlite.close();
     }
   });
 
-  test("a request the data cannot serve rejects with the engine's ChartError, code and message", async () => {
+  test("a request the data cannot serve rejects with the engine's ChartError, kind and message", async () => {
     const p = params("asof=2001-01-01");
     let inline: unknown;
     try {
@@ -77,7 +77,7 @@ describe("compute threads", () => {
     expect(inline).toBeInstanceOf(ChartError);
     const err = await pool.compute(src, p).catch((e) => e);
     expect(err).toBeInstanceOf(ChartError);
-    expect((err as ChartError).code).toBe((inline as ChartError).code);
+    expect((err as ChartError).kind).toBe((inline as ChartError).kind);
     expect((err as ChartError).message).toBe((inline as ChartError).message);
   });
 });

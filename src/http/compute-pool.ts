@@ -41,7 +41,7 @@ export const READY = { ready: true } as const;
 export type ComputeReply =
   | ({ id: number; ok: true } & Computed)
   | { id: number; yielded: true }
-  | { id: number; ok: false; chartError: { code: ChartError["code"]; message: string } }
+  | { id: number; ok: false; chartError: { kind: ChartError["kind"]; message: string } }
   | { id: number; ok: false; internal: string };
 
 export interface Computed {
@@ -106,7 +106,7 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
       const { id: _id, ok: _ok, ...computed } = reply;
       job.resolve(computed);
     }
-    else if ("chartError" in reply) job.reject(new ChartError(reply.chartError.code, reply.chartError.message));
+    else if ("chartError" in reply) job.reject(new ChartError(reply.chartError.kind, reply.chartError.message));
     else job.reject(new Error(`compute thread: ${reply.internal}`));
   };
 

@@ -3,7 +3,7 @@
  * connection to the server's database, with the market layer's cache, or the generated sample) and runs the engine's
  * computeChart in slices of about SLICE_MS (whole as-ofs): after each slice it posts `yielded` and
  * waits for the pool to say which job to resume, so other users' jobs get the thread in between.
- * The result is serialised here so the event loop only receives a string. A ChartError (the data cannot serve the request) comes back as its code and message;
+ * The result is serialised here so the event loop only receives a string. A ChartError (the data cannot serve the request) comes back as its kind and message;
  * anything else as an internal failure whose message is for the log only.
  */
 import { Database } from "bun:sqlite";
@@ -58,7 +58,7 @@ function slice(id: number, start?: ComputeRequest): ComputeReply {
 
 function failure(id: number, err: unknown): ComputeReply {
   return err instanceof ChartError
-    ? { id, ok: false, chartError: { code: err.code, message: err.message } }
+    ? { id, ok: false, chartError: { kind: err.kind, message: err.message } }
     : { id, ok: false, internal: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
 }
 

@@ -77,7 +77,7 @@ describeNifty("loadSeries on the real NIFTY data", () => {
     expect(input.labels.every((l) => new Date(l.slice(0, 10)).getUTCDay() === 1)).toBe(true);
   });
 
-  test("an interval no stored data can serve is a clear BAD_REQUEST", () => {
+  test("an interval no stored data can serve is a clear interval-unavailable refusal", () => {
     let err: unknown;
     try {
       loadSeries(t, ["TCS", "INFY"], "1h");
@@ -85,7 +85,7 @@ describeNifty("loadSeries on the real NIFTY data", () => {
       err = e;
     }
     expect(err).toBeInstanceOf(ChartError);
-    expect((err as ChartError).code).toBe("BAD_REQUEST");
+    expect((err as ChartError).kind).toBe("interval-unavailable");
     expect((err as ChartError).message).toBe(
       "interval 1h is not available for these symbols: their bars are stored at 1d only, and 1h can only be built from 1m, 5m, 15m, 30m, 1h",
     );

@@ -45,7 +45,7 @@ function prepared(db: Database): Statements {
 /**
  * Loads `symbols` (order kept) at `interval`. The source interval is chosen for the request as a
  * whole: `interval` if any symbol stores it, else the finest stored interval that divides it.
- * Throws ChartError BAD_REQUEST when the symbols have bars but none that can serve `interval`.
+ * Throws ChartError "interval-unavailable" when the symbols have bars but none that can serve `interval`.
  * The result may be shared with other callers through the cache: treat it as read-only.
  */
 export function loadSeries(h: DbHandle, symbols: readonly string[], interval: Interval): LoadedSeries {
@@ -91,7 +91,7 @@ export function assembleSeries(
   const source = chooseSourceInterval(interval, union);
   if (!source) {
     throw new ChartError(
-      "BAD_REQUEST",
+      "interval-unavailable",
       `interval ${interval} is not available for these symbols: their bars are stored at ${union.join(", ")} only, ` +
         `and ${interval} can only be built from ${servingIntervals(interval).join(", ")}`,
     );

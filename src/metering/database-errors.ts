@@ -1,15 +1,43 @@
 /**
  * Which database errors are the database's condition rather than a bug (DECISIONS §4: 503, not
- * 500): another process holding the lock, or storage refusing writes (a full disk, an I/O error,
- * a read-only file). The server answers those 503 with Retry-After and recovers by itself.
+ * 500): another process holding the lock, storage refusing writes (a full disk, an I/O error, a
+ * read-only file), or PostgreSQL out of reach. The meter's errors name these conditions without
+ * HTTP codes; src/http/http-error.ts renders them as 503 with Retry-After.
  */
+
+/** The database stayed locked beyond its timeout and the retries. */
+export class MeterBusyError extends Error {
+  constructor() {
+    super("the usage meter is busy; retry the request shortly");
+    this.name = "MeterBusyError";
+  }
+}
+
+/** The database could not be reached (down, restarting, network). */
+export class MeterUnavailableError extends MeterBusyError {
+  constructor() {
+    super();
+    this.message = "the usage meter's database is unreachable; retry the request shortly";
+    this.name = "MeterUnavailableError";
+  }
+}
+
+/** Storage refusing writes (full disk, read-only database…), like a full SQLite disk. */
+export class MeterStorageError extends MeterBusyError {
+  constructor(readonly failure: string) {
+    super();
+    this.message = `the usage meter cannot write (${failure}); retry the request shortly`;
+    this.name = "MeterStorageError";
+  }
+}
 
 const codeOf = (err: unknown): string => {
   const code = (err as { code?: unknown })?.code;
   return typeof code === "string" ? code : "";
 };
 
-export const isBusyError = (err: unknown): boolean => /^SQLITE_(BUSY|LOCKED)/.test(codeOf(err));
+/** The one test for "locked, retry shortly": the meter's own busy errors or SQLite's BUSY/LOCKED. */
+export const isBusy = (err: unknown): boolean => err instanceof MeterBusyError || /^SQLITE_(BUSY|LOCKED)/.test(codeOf(err));
 
 const WRITE_FAILURES: [RegExp, string][] = [
   [/^SQLITE_FULL/, "disk full"],
@@ -18,9 +46,43 @@ const WRITE_FAILURES: [RegExp, string][] = [
   [/^SQLITE_CANTOPEN/, "database file cannot be opened"],
 ];
 
-/** A short description of a storage failure, e.g. `disk full (SQLITE_FULL)`; null for anything else. */
+/** A short description of a SQLite storage failure, e.g. `disk full (SQLITE_FULL)`; null for anything else. */
 export function writeFailureOf(err: unknown): string | null {
   const code = codeOf(err);
   for (const [re, what] of WRITE_FAILURES) if (re.test(code)) return `${what} (${code})`;
   return null;
+}
+
+// SQLSTATEs: 57014 statement timeout / cancel, 55P03 lock not available, 40001 / 40P01 serialization
+// failure / deadlock; class 08 and 57P0x are connection failures and server shutdown.
+const PG_BUSY_STATES = new Set(["57014", "55P03", "40001", "40P01"]);
+const sqlState = (err: unknown): string => String((err as { errno?: unknown })?.errno ?? "");
+
+const PG_WRITE_FAILURES: [RegExp, string][] = [
+  [/^53100$/, "disk full"],
+  [/^53/, "insufficient resources"],
+  [/^58/, "I/O error"],
+  [/^25006$/, "database is read-only"],
+];
+
+/** The PostgreSQL twin of writeFailureOf, e.g. `disk full (53100)`. */
+export function pgWriteFailureOf(err: unknown): string | null {
+  const state = sqlState(err);
+  for (const [re, what] of PG_WRITE_FAILURES) if (re.test(state)) return `${what} (${state})`;
+  return null;
+}
+
+/**
+ * Maps PostgreSQL driver errors to the meter's own; anything else (a bug) is returned as is. Used
+ * by the other stores' callers too: a PostgreSQL outage seen by the auth store is the same 503.
+ */
+export function meterError(err: unknown): unknown {
+  if (err instanceof MeterBusyError) return err;
+  const state = sqlState(err);
+  if (PG_BUSY_STATES.has(state)) return new MeterBusyError();
+  const failure = pgWriteFailureOf(err);
+  if (failure !== null) return new MeterStorageError(failure);
+  const code = String((err as { code?: unknown })?.code ?? "");
+  if (/^08|^57P0/.test(state) || /CONNECTION|ECONNREFUSED|ECONNRESET|TIMEOUT|ENOTFOUND|EPIPE/i.test(code)) return new MeterUnavailableError();
+  return err;
 }

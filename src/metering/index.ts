@@ -1,15 +1,15 @@
 /** Metering: the pure window arithmetic, the headers and messages, and the SQLite-backed limiter. */
 export { decide, peekState, utcDayStart, windowOf, MINUTE_MS, DAY_MS, type MinuteWindow, type Limits, type MeterState, type DenialCode, type WindowInput, type WindowDecision } from "./windows.ts";
 export { rateLimitHeaders, denialMessage } from "./headers.ts";
-export { createLimiter, MeterBusyError, type Limiter, type AdmitRequest, type AdmitResult, type UnmeteredEntry } from "./limiter.ts";
+export { createLimiter, type Limiter, type AdmitRequest, type AdmitResult, type UnmeteredEntry } from "./limiter.ts";
 export { newBootId, bootIsGone } from "./boot.ts";
 export { reconcileUnanswered, STALE_OPEN_MS, type Reconciled } from "./reconcile.ts";
 export { redactQuery } from "./redact-query.ts";
 export { startAuditMaintenance, type AuditMaintenance } from "./maintenance.ts";
 export { pruneAudit, DEFAULT_AUDIT_RETENTION_DAYS, type Pruned } from "./retention.ts";
-export { isBusyError, writeFailureOf } from "./database-errors.ts";
+export { isBusy, meterError, writeFailureOf, MeterBusyError, MeterStorageError, MeterUnavailableError } from "./database-errors.ts";
 export { asyncLimiter } from "./async-limiter.ts";
-export { createPgLimiter, MeterUnavailableError, MeterStorageError, type AsyncLimiter } from "./limiter-pg.ts";
+export { createPgLimiter, type AsyncLimiter } from "./limiter-pg.ts";
 export { createLastKnown, type LastKnown } from "./last-known.ts";
 export { reconcileUnansweredPg } from "./reconcile-pg.ts";
 export { pruneAuditPg } from "./retention-pg.ts";

@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { startPostgres, type TestDatabase } from "../../test/support/postgres.ts";
 import { openPg, createPgPool, type OpenedPg } from "../../db/pg/open.ts";
 import { systemClock, TestClock } from "../clock.ts";
-import { MeterBusyError } from "./limiter.ts";
-import { createPgLimiter, MeterStorageError, MeterUnavailableError } from "./limiter-pg.ts";
+import { MeterBusyError, MeterStorageError, MeterUnavailableError } from "./database-errors.ts";
+import { createPgLimiter } from "./limiter-pg.ts";
 
 const WORKER = join(import.meta.dir, "admit-worker-pg.fixture.ts");
 let pgdb: TestDatabase;

@@ -13,8 +13,8 @@ import { asyncLimiter } from "./async-limiter.ts";
 import { openDatabase } from "../../db/open.ts";
 import { TestClock, systemClock } from "../clock.ts";
 import { createLimiter } from "./limiter.ts";
-import { createPgLimiter, MeterUnavailableError, type AsyncLimiter } from "./limiter-pg.ts";
-import { MeterBusyError } from "./limiter.ts";
+import { MeterBusyError, MeterUnavailableError } from "./database-errors.ts";
+import { createPgLimiter, type AsyncLimiter } from "./limiter-pg.ts";
 import type { Limits } from "./windows.ts";
 
 const T = Date.parse("2026-11-22T10:00:00Z");

@@ -8,14 +8,15 @@
  *
  * Every call is async (the request path never blocks the event loop on the database). A lock or
  * statement timeout becomes MeterBusyError, an unreachable database MeterUnavailableError, storage
- * refusing writes MeterStorageError (both MeterBusyErrors too): all render as 503.
+ * refusing writes MeterStorageError (both MeterBusyErrors too; database-errors.ts): all render as 503.
  */
 import type { SQL } from "bun";
 import type { Clock } from "../clock.ts";
 import { denialMessage } from "./headers.ts";
 import { redactQuery } from "./redact-query.ts";
 import { newBootId } from "./boot.ts";
-import { MeterBusyError, type AdmitRequest, type AdmitResult, type UnmeteredEntry } from "./limiter.ts";
+import { MeterBusyError, meterError, pgWriteFailureOf } from "./database-errors.ts";
+import type { AdmitRequest, AdmitResult, UnmeteredEntry } from "./limiter.ts";
 import { decide, peekState, utcDayStart, MINUTE_MS, type Limits, type MeterState, type WindowInput } from "./windows.ts";
 
 /** limiter.ts's Limiter, async: the interface the PostgreSQL meter (and a wrapped SQLite one) offers. */
@@ -30,57 +31,6 @@ export interface AsyncLimiter {
   flush(): Promise<void>;
   /** Why writes are failing (e.g. `disk full (53100)`), null once one succeeds again. */
   writeFailure(): string | null;
-}
-
-/** The database could not be reached (down, restarting, network); render as 503. */
-export class MeterUnavailableError extends MeterBusyError {
-  constructor() {
-    super();
-    this.message = "the usage meter's database is unreachable; retry the request shortly";
-    this.name = "MeterUnavailableError";
-  }
-}
-
-/** Storage refusing writes (full disk, read-only database…); render as 503, like a full SQLite disk. */
-export class MeterStorageError extends MeterBusyError {
-  constructor(readonly failure: string) {
-    super();
-    this.message = `the usage meter cannot write (${failure}); retry the request shortly`;
-    this.name = "MeterStorageError";
-  }
-}
-
-// SQLSTATEs: 57014 statement timeout / cancel, 55P03 lock not available, 40001 / 40P01 serialization
-// failure / deadlock; class 08 and 57P0x are connection failures and server shutdown.
-const BUSY_STATES = new Set(["57014", "55P03", "40001", "40P01"]);
-const sqlState = (err: unknown): string => String((err as { errno?: unknown })?.errno ?? "");
-
-/** Storage refusing writes: the database's condition, not a bug (503, like SQLite's SQLITE_FULL). */
-const WRITE_FAILURES: [RegExp, string][] = [
-  [/^53100$/, "disk full"],
-  [/^53/, "insufficient resources"],
-  [/^58/, "I/O error"],
-  [/^25006$/, "database is read-only"],
-];
-function writeFailureOf(err: unknown): string | null {
-  const state = sqlState(err);
-  for (const [re, what] of WRITE_FAILURES) if (re.test(state)) return `${what} (${state})`;
-  return null;
-}
-
-/**
- * Maps driver errors to the meter's own; anything else (a bug) is returned as is. Exported for
- * the other stores' callers: a PostgreSQL outage seen by the auth store is the same 503.
- */
-export function meterError(err: unknown): unknown {
-  if (err instanceof MeterBusyError) return err;
-  const state = sqlState(err);
-  if (BUSY_STATES.has(state)) return new MeterBusyError();
-  const failure = writeFailureOf(err);
-  if (failure !== null) return new MeterStorageError(failure);
-  const code = String((err as { code?: unknown })?.code ?? "");
-  if (/^08|^57P0/.test(state) || /CONNECTION|ECONNREFUSED|ECONNRESET|TIMEOUT|ENOTFOUND|EPIPE/i.test(code)) return new MeterUnavailableError();
-  return err;
 }
 
 /** 429 durations kept for the next flush (16 bytes each: 1.6 MB at most). */
@@ -150,7 +100,7 @@ export function createPgLimiter(sql: SQL, clock: Clock, bootId: string = newBoot
       if (writes) lastWriteFailure = null;
       return result;
     } catch (err) {
-      lastWriteFailure = writeFailureOf(err) ?? lastWriteFailure;
+      lastWriteFailure = pgWriteFailureOf(err) ?? lastWriteFailure;
       throw meterError(err);
     }
   }

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../db/open.ts";
 import { TestClock } from "../clock.ts";
-import { createLimiter, MeterBusyError } from "./limiter.ts";
+import { MeterBusyError } from "./database-errors.ts";
+import { createLimiter } from "./limiter.ts";
 import { rateLimitHeaders } from "./headers.ts";
 
 const DEFAULT = { perMinute: 1, perDay: 30 };

@@ -8,7 +8,7 @@ import type { Clock } from "../clock.ts";
 import { denialMessage } from "./headers.ts";
 import { redactQuery } from "./redact-query.ts";
 import { newBootId } from "./boot.ts";
-import { isBusyError, writeFailureOf } from "./database-errors.ts";
+import { isBusy, MeterBusyError, writeFailureOf } from "./database-errors.ts";
 import { createUnauthenticatedCounter } from "./unauthenticated-counter.ts";
 import { createAuditQueue } from "./audit-queue.ts";
 import { decide, peekState, utcDayStart, MINUTE_MS, type DenialCode, type Limits, type MeterState, type MinuteWindow, type WindowInput } from "./windows.ts";
@@ -61,18 +61,8 @@ export interface Limiter {
   writeFailure(): string | null;
 }
 
-/** Thrown when the database stayed locked beyond busy_timeout and the retries; render as 503. */
-export class MeterBusyError extends Error {
-  constructor() {
-    super("the usage meter is busy; retry the request shortly");
-    this.name = "MeterBusyError";
-  }
-}
-
 /** One retry after busy_timeout: the server keeps busy_timeout short and answers 503 rather than stall. */
 const BUSY_RETRIES = 1;
-
-const isBusy = isBusyError;
 
 interface Finish {
   logId: number;

@@ -9,7 +9,7 @@ import type { Clock } from "../clock.ts";
 import type { Logger } from "../logger.ts";
 import type { Limiter } from "./limiter.ts";
 import { pruneAudit } from "./retention.ts";
-import { isBusyError } from "./database-errors.ts";
+import { isBusy } from "./database-errors.ts";
 
 const FLUSH_MS = 1000;
 const PRUNE_MS = 3600_000;
@@ -28,7 +28,7 @@ export function startAuditMaintenance(sqlite: Database, limiter: Limiter, clock:
       if (busySince !== null) logger.info({ waited_ms: clock.now() - busySince }, "wrote the queued audit rows after the database was locked");
       busySince = null;
     } catch (err) {
-      if (isBusyError(err) && !final) busySince ??= clock.now();
+      if (isBusy(err) && !final) busySince ??= clock.now();
       else logger.warn({ err: (err as Error).message }, "could not write the queued audit rows and counts; will retry");
     }
     const aggregated = limiter.takeAggregated();

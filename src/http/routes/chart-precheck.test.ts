@@ -80,7 +80,7 @@ describe("after admission", () => {
       override: {
         chart: {
           prepare: (p: unknown) => ({ params: p, dataVersion: 0, symbols: [], missing: [], dataSource: "x", cost: 1 }),
-          compute: () => Promise.reject(new ChartError("NOT_FOUND", "constant prices")),
+          compute: () => Promise.reject(new ChartError("no-usable-symbols", "constant prices")),
         } as unknown as ChartService,
       },
     });

@@ -1,0 +1,67 @@
+import { describe as group, expect, test } from "bun:test";
+import { AccountError } from "../dashboard/account.ts";
+import { ChartError, type ChartErrorKind } from "../engine/types.ts";
+import { MeterBusyError, MeterStorageError, MeterUnavailableError } from "../metering/database-errors.ts";
+import { HttpError, toHttpError } from "./http-error.ts";
+
+const sqliteError = (code: string) => Object.assign(new Error(code), { code });
+const pgError = (errno: string) => Object.assign(new Error(errno), { errno });
+
+const answer = (err: unknown) => {
+  const e = toHttpError(err, "req-1");
+  return { status: e.status, code: e.errors[0]?.code, message: e.message, headers: e.headers };
+};
+
+group("toHttpError: the one mapping from what was thrown to the answer", () => {
+  const chartCases: [ChartErrorKind, number, string][] = [
+    ["no-data", 404, "NOT_FOUND"],
+    ["no-usable-symbols", 404, "NOT_FOUND"],
+    ["interval-unavailable", 400, "BAD_REQUEST"],
+    ["insufficient-history", 400, "BAD_REQUEST"],
+    ["out-of-range", 400, "BAD_REQUEST"],
+    ["too-large", 400, "BAD_REQUEST"],
+    ["over-budget", 400, "BAD_REQUEST"],
+    ["invalid-parameter", 400, "BAD_REQUEST"],
+  ];
+  for (const [kind, status, code] of chartCases) {
+    test(`the data's refusal ${kind} is ${status} ${code}, its message word for word`, () => {
+      expect(answer(new ChartError(kind, `why ${kind}`))).toEqual({ status, code, message: `why ${kind}`, headers: {} });
+    });
+  }
+
+  test("account refusals: disabled 403, unknown token 404, the hourly token limit 429 with Retry-After", () => {
+    expect(answer(new AccountError("account-disabled", "disabled"))).toMatchObject({ status: 403, code: "FORBIDDEN", headers: {} });
+    expect(answer(new AccountError("unknown-token", "no token"))).toMatchObject({ status: 404, code: "NOT_FOUND", headers: {} });
+    expect(answer(new AccountError("token-limit", "at most 10", 42))).toEqual({ status: 429, code: "RATE_LIMITED", message: "at most 10", headers: { "Retry-After": "42" } });
+  });
+
+  test("the database's conditions are 503 with Retry-After and the request id; a bug is a 500 naming only the request id", () => {
+    const busy = { status: 503, code: "SERVICE_UNAVAILABLE", message: "database busy; retry shortly (request req-1)", headers: { "Retry-After": "1" } };
+    expect(answer(new MeterBusyError())).toEqual(busy);
+    expect(answer(sqliteError("SQLITE_BUSY"))).toEqual(busy);
+    expect(answer(sqliteError("SQLITE_LOCKED_SHAREDCACHE"))).toEqual(busy);
+    expect(answer(pgError("55P03"))).toEqual(busy);
+    // A PostgreSQL storage failure is one of the meter's busy errors (its 503 says busy).
+    expect(answer(new MeterStorageError("disk full (53100)"))).toEqual(busy);
+    const unreachable = { status: 503, code: "SERVICE_UNAVAILABLE", message: "the database is unreachable; retry shortly (request req-1)", headers: { "Retry-After": "2" } };
+    expect(answer(new MeterUnavailableError())).toEqual(unreachable);
+    expect(answer(pgError("08006"))).toEqual(unreachable);
+    expect(answer(sqliteError("SQLITE_FULL"))).toEqual({
+      status: 503,
+      code: "SERVICE_UNAVAILABLE",
+      message: "the database cannot store writes right now (disk full (SQLITE_FULL)); retry shortly (request req-1)",
+      headers: { "Retry-After": "5" },
+    });
+    expect(answer(new TypeError("x is undefined"))).toEqual({
+      status: 500,
+      code: "INTERNAL_ERROR",
+      message: "internal error; quote request id req-1 when reporting it",
+      headers: {},
+    });
+  });
+
+  test("an HttpError passes through as it is", () => {
+    const e = new HttpError(405, "METHOD_NOT_ALLOWED", "use GET", { Allow: "GET" });
+    expect(toHttpError(e, "req-1")).toBe(e);
+  });
+});
