@@ -8,7 +8,7 @@ import type { PgDb } from "../../db/pg/open.ts";
 import { settings, tokens, users } from "../../db/pg/schema.ts";
 import type { AuthStore } from "./auth-store.ts";
 import { checkLimits } from "./user-limits.ts";
-import type { UserRecord } from "./user-store.ts";
+import { isSettled, type UserRecord } from "./user-store.ts";
 import type { TokenRecord } from "./token-store.ts";
 
 const p = sql.placeholder;
@@ -35,6 +35,9 @@ export function createPgAuthStore(db: PgDb): AuthStore {
   return {
     getUser,
     async ensureUser(id, email, now) {
+      // A read first: it runs on every live request, and the write is rare.
+      const known = await getUser(id);
+      if (isSettled(known, email)) return known;
       const [row] = await upsertUser(db, id, email, now).returning(USER);
       return row ?? (await getUser(id))!;
     },

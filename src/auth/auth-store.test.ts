@@ -1,6 +1,7 @@
 /** The AuthStore's behaviour, case for case the same on SQLite and PostgreSQL. */
 import { describe, test, expect, afterAll } from "bun:test";
-import { closeBackends, freshAuthStore, KINDS } from "../../test/support/both-databases.ts";
+import { Database } from "bun:sqlite";
+import { type Backend, closeBackends, freshAuthStore, KINDS } from "../../test/support/both-databases.ts";
 import { TestClock } from "../clock.ts";
 import { mintToken } from "./mint-token.ts";
 
@@ -13,6 +14,18 @@ describe.each(KINDS)("AuthStore on %s", (kind) => {
     expect(await store.ensureUser("alice", undefined, 100)).toEqual({ id: "alice", email: null, disabled: false, perMinute: null, perDay: null, createdAt: 100 });
     expect(await store.ensureUser("alice", "a@example.com", 200)).toMatchObject({ email: "a@example.com", createdAt: 100 });
     expect((await store.ensureUser("alice", "other@example.com", 300)).email).toBe("a@example.com");
+  });
+
+  test("ensureUser of a known user with nothing to fill only reads: it answers while another connection holds the write lock", async () => {
+    const { store, backend } = await freshAuthStore(kind);
+    await store.ensureUser("alice", "a@example.com", 100);
+    const release = await holdWriteLock(backend);
+    try {
+      const answer = await Promise.race([store.ensureUser("alice", "other@example.com", 200), Bun.sleep(1_000).then(() => "blocked by the lock")]);
+      expect(answer).toMatchObject({ id: "alice", email: "a@example.com", createdAt: 100 });
+    } finally {
+      await release();
+    }
   });
 
   test("createUser reports an existing id instead of overwriting it", async () => {
@@ -87,3 +100,22 @@ describe.each(KINDS)("AuthStore on %s", (kind) => {
     expect(await store.getSetting("k")).toBe("third");
   });
 });
+
+/** Another connection holding the database's write lock (SQLite) or the users table's (PostgreSQL); reads still answer. */
+async function holdWriteLock(b: Backend): Promise<() => Promise<void>> {
+  if (b.kind === "sqlite") {
+    const other = new Database(b.sqlite.path);
+    other.exec("BEGIN IMMEDIATE");
+    return async () => {
+      other.exec("ROLLBACK");
+      other.close();
+    };
+  }
+  const holder = await b.pg.sql.reserve();
+  await holder`BEGIN`;
+  await holder`LOCK TABLE users IN EXCLUSIVE MODE`;
+  return async () => {
+    await holder`ROLLBACK`;
+    holder.release();
+  };
+}

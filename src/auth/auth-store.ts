@@ -16,7 +16,7 @@ export interface IssuedToken {
 
 export interface AuthStore {
   getUser(id: string): Promise<UserRecord | null>;
-  /** Returns the user, creating the record on first use; fills a missing email. */
+  /** Returns the user, creating the record on first use; fills a missing email. Reads only when there is nothing to write. */
   ensureUser(id: string, email: string | undefined, now: number): Promise<UserRecord>;
   /** `created` is false (and nothing changes) when the id already exists. */
   createUser(u: { id: string; email?: string; now: number }): Promise<{ created: boolean; user: UserRecord }>;

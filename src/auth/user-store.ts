@@ -27,8 +27,17 @@ export function getUser(sqlite: Database, id: string): UserRecord | null {
   return row ? toRecord(row) : null;
 }
 
-/** Returns the user, creating the record on first use (a valid token for a new `sub`); fills a missing email. */
+/** True when ensureUser has nothing to write: the user exists and has an email, or none was given. */
+export const isSettled = (known: UserRecord | null, email: string | undefined): known is UserRecord =>
+  known !== null && (known.email !== null || email === undefined);
+
+/**
+ * Returns the user, creating the record on first use (a valid token for a new `sub`); fills a
+ * missing email. A read first: it runs on every live request, and the write is rare.
+ */
 export function ensureUser(sqlite: Database, id: string, email: string | undefined, now: number): UserRecord {
+  const known = getUser(sqlite, id);
+  if (isSettled(known, email)) return known;
   sqlite
     .query(
       "INSERT INTO users (id, email, created_at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET email = excluded.email WHERE users.email IS NULL AND excluded.email IS NOT NULL",

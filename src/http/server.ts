@@ -92,11 +92,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
     corsOrigins: config.corsOrigins,
     auth: createAuthGate({
       verify,
-      // A read first: the write (first use, or filling a missing email) is rare.
-      ensureUser: async (id, email) => {
-        const known = await stores.auth.getUser(id);
-        return known && (known.email !== null || email === undefined) ? known : stores.auth.ensureUser(id, email, clock.now());
-      },
+      ensureUser: (id, email) => stores.auth.ensureUser(id, email, clock.now()),
       defaults: { perMinute: config.ratePerMinute, perDay: config.ratePerDay },
     }),
     identify: async (header) => {
