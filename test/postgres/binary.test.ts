@@ -1,0 +1,64 @@
+/**
+ * The single binary on PostgreSQL, as docs/deploy.md runs it: `migrate` and `import` with
+ * --database-url, two instances serving one meter, data imported once served by both.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runCli, spawnServer, type ServerProcess } from "../../src/http/test-support/process.ts";
+import { serverBinary } from "../support/binary.ts";
+import { startPostgres, type TestDatabase } from "../support/postgres.ts";
+
+const SECRET = "binary-on-postgres-secret-0123456789";
+let pg: TestDatabase;
+let bin: string;
+const servers: ServerProcess[] = [];
+const dir = mkdtempSync(join(tmpdir(), "gs-bin-pg-"));
+
+beforeAll(async () => {
+  [pg, bin] = await Promise.all([startPostgres(), serverBinary()]);
+}, 240_000);
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.stop()));
+  await pg?.stop();
+});
+
+test("migrate, import and two instances from the binary share users, limits and data", async () => {
+  const env = { GRAPH_STATS_DATABASE_URL: pg.url, GRAPH_STATS_JWT_SECRET: SECRET };
+  const migrated = await runCli(["migrate"], { bin, cwd: dir, env });
+  expect(migrated.code).toBe(0);
+  expect(migrated.stdout + migrated.stderr).not.toContain("graph-stats-test@"); // the password is never printed
+  for (let i = 0; i < 2; i++) servers.push(await spawnServer(["--port", "0"], { bin, cwd: dir, env }));
+  const [a, b] = servers as [ServerProcess, ServerProcess];
+
+  // Data imported once (through the CLI) is served by both instances.
+  const write = (name: string, wiggle: (i: number) => number) => {
+    const rows = Array.from({ length: 80 }, (_, i) => {
+      const d = new Date(Date.UTC(2025, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
+      const c = (100 + i * 0.1) * (1 + wiggle(i) / 40);
+      return `${d},${c},${c + 1},${c - 1},${c},1000`;
+    });
+    const path = join(dir, `${name}.csv`);
+    writeFileSync(path, `timestamp,open,high,low,close,volume\n${rows.join("\n")}\n`);
+    return path;
+  };
+  const files = [write("PAIR-A", (i) => Math.sin(i / 3)), write("PAIR-B", (i) => Math.sin(i / 3) + Math.cos(i))];
+  const imported = await runCli(["import", "--universe", "pair", ...files], { bin, cwd: dir, env });
+  expect(imported.stderr).toBe("");
+  expect(imported.code).toBe(0);
+
+  const minted = await runCli(["token", "create", "--user", "bin-pg", "--json"], { bin, cwd: dir, env });
+  expect(minted.code).toBe(0);
+  const [{ token }] = JSON.parse(minted.stdout);
+  const ask = (s: ServerProcess) =>
+    fetch(`${s.base}/v1/graph-stats/chart?universe=pair&lookback=30&include_graph=false`, { headers: { Authorization: `Bearer ${token}` } });
+  const first = await ask(a);
+  expect(first.status).toBe(200);
+  expect(((await first.json()) as any).data.stocks.map((s: any) => s.symbol)).toEqual(["PAIR-A", "PAIR-B"]);
+  // The other instance knows the same user's minute is used.
+  const second = await ask(b);
+  expect(second.status).toBe(429);
+  expect(second.headers.get("x-ratelimit-daily-remaining")).toBe("29");
+  expect(((await (await fetch(`${b.base}/health`)).json()) as any).data.checks.database).toBe("ok");
+}, 120_000);
