@@ -18,8 +18,8 @@
 import { computeChart } from "../engine/chart.ts";
 import { ChartError, type ChartParams, type EngineDiagnostics, type SeriesInput } from "../engine/types.ts";
 import type { Logger } from "../logger.ts";
-import { FairQueue } from "../compute/fair-queue.ts";
-import { inputOf, type SeriesSource } from "./series-source.ts";
+import { FairQueue } from "./fair-queue.ts";
+import { inputOf, type SeriesSource } from "../http/series-source.ts";
 
 /** Tells a thread to close its database connection and exit. */
 export const CLOSE = { close: true } as const;
@@ -259,8 +259,8 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
 
 /**
  * From source the worker sits beside this file; in the compiled binary it is addressed relative
- * to the entries' common root (src/), as for the checkpoint worker (src/build.ts).
+ * to the entries' common root (the repository, src/build-targets.ts), as the checkpoint worker is.
  */
 function workerSpecifier(): string {
-  return import.meta.url.startsWith("file:///$bunfs/") ? "./http/compute-worker.ts" : new URL("./compute-worker.ts", import.meta.url).href;
+  return import.meta.url.startsWith("file:///$bunfs/") ? "./src/compute/compute-worker.ts" : new URL("./compute-worker.ts", import.meta.url).href;
 }

@@ -1,5 +1,5 @@
 /**
- * Runs in a compute thread (src/http/compute-pool.ts): gets the series (from its own read-only
+ * Runs in a compute thread (src/compute/compute-pool.ts): gets the series (from its own read-only
  * connection to the server's database, with the market layer's cache, or the generated sample) and runs the engine's
  * computeChart in slices of about SLICE_MS (whole as-ofs): after each slice it posts `yielded` and
  * waits for the pool to say which job to resume, so other users' jobs get the thread in between.
@@ -10,7 +10,7 @@ import { Database } from "bun:sqlite";
 import { computeChartSteps } from "../engine/chart.ts";
 import { ChartError, type ChartResult } from "../engine/types.ts";
 import { READY, type CLOSE, type ComputeReply, type ComputeRequest, type ComputeResume } from "./compute-pool.ts";
-import { inputOf } from "./series-source.ts";
+import { inputOf } from "../http/series-source.ts";
 
 declare const self: Worker;
 /** The worker's global close(): ends this thread. */

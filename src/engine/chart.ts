@@ -37,7 +37,7 @@ export function computeChart(input: SeriesInput, params: ChartParams): ChartResu
 
 /**
  * computeChart one as-of at a time: it yields after each as-of's graph, so a scheduler can
- * interleave other requests' work between them (src/http/compute-pool.ts), and returns the result.
+ * interleave other requests' work between them (src/compute/compute-pool.ts), and returns the result.
  */
 export function* computeChartSteps(input: SeriesInput, params: ChartParams): Generator<void, ChartResult> {
   checkInput(input);

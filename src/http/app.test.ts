@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { gunzipSync } from "node:zlib";
 import { parseChartParams } from "./params/params.ts";
 import { SAMPLE_END_DATE, sampleSeriesInput } from "../market/index.ts";
-import { inlineCompute } from "./compute-pool.ts";
+import { inlineCompute } from "../compute/compute-pool.ts";
 import { body, startHarness, type Harness } from "./test-support/harness.ts";
 
 let h: Harness;

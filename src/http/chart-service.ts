@@ -11,9 +11,9 @@ import type { Universe } from "../market/index.ts";
 import type { BarCoverage } from "../market/bar-coverage.ts";
 import type { MarketStore } from "../market/store.ts";
 import { storeUnavailable } from "../market/store-errors.ts";
-import type { ComputePool, Computed } from "./compute-pool.ts";
+import type { ComputePool, Computed } from "../compute/compute-pool.ts";
 import { HttpError } from "./http-error.ts";
-import { SingleFlight } from "./single-flight.ts";
+import { SingleFlight } from "../compute/single-flight.ts";
 
 export interface PreparedChart {
   params: ChartParams;

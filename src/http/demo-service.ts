@@ -8,8 +8,8 @@
  * call is answered from memory, synchronously.
  */
 import { parseChartParams } from "./params/params.ts";
-import type { ComputePool } from "./compute-pool.ts";
-import { SingleFlight } from "./single-flight.ts";
+import type { ComputePool } from "../compute/compute-pool.ts";
+import { SingleFlight } from "../compute/single-flight.ts";
 
 export const DEMO_MAX_PERIODS = 10;
 

@@ -9,7 +9,7 @@ const pgError = (errno: string) => Object.assign(new Error(errno), { errno });
 
 const answer = (err: unknown) => {
   const e = toHttpError(err, "req-1");
-  return { status: e.status, code: e.errors[0]?.code, message: e.message, headers: e.headers };
+  return { status: e.status, code: e.errors[0]?.code as string | undefined, message: e.message, headers: e.headers };
 };
 
 group("toHttpError: the one mapping from what was thrown to the answer", () => {

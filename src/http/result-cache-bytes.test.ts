@@ -10,7 +10,7 @@ import type { ChartParams } from "../engine/types.ts";
 import { createLogger } from "../logger.ts";
 import { ChartService } from "./chart-service.ts";
 import { sqliteMarketStore } from "../market/sqlite-store.ts";
-import { startComputePool } from "./compute-pool.ts";
+import { startComputePool } from "../compute/compute-pool.ts";
 import { body, sampleDb, startHarness, type Harness } from "./test-support/harness.ts";
 
 let h: Harness;

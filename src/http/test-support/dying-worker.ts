@@ -1,5 +1,5 @@
 /**
- * A stand-in compute thread for src/http/compute-pool.test.ts: answers like the real one, except
+ * A stand-in compute thread for src/compute/compute-pool.test.ts: answers like the real one, except
  * that a request with asof "2001-01-01" kills the thread (an uncaught error) before it answers.
  */
 declare const self: Worker;
