@@ -19,7 +19,7 @@ import { computeChart } from "../engine/chart.ts";
 import { ChartError, type ChartParams, type EngineDiagnostics, type SeriesInput } from "../engine/types.ts";
 import type { Logger } from "../logger.ts";
 import { FairQueue } from "./fair-queue.ts";
-import { inputOf, type SeriesSource } from "../http/series-source.ts";
+import { inputOf, type SeriesSource } from "./series-source.ts";
 
 /** Tells a thread to close its database connection and exit. */
 export const CLOSE = { close: true } as const;

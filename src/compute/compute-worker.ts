@@ -10,7 +10,7 @@ import { Database } from "bun:sqlite";
 import { computeChartSteps } from "../engine/chart.ts";
 import { ChartError, type ChartResult } from "../engine/types.ts";
 import { READY, type CLOSE, type ComputeReply, type ComputeRequest, type ComputeResume } from "./compute-pool.ts";
-import { inputOf } from "../http/series-source.ts";
+import { inputOf } from "./series-source.ts";
 
 declare const self: Worker;
 /** The worker's global close(): ends this thread. */

@@ -184,7 +184,10 @@ export type ChartErrorKind =
   | "out-of-range"
   | "too-large"
   | "over-budget"
-  | "invalid-parameter";
+  | "invalid-parameter"
+  | "unknown-universe"
+  | "unknown-symbols"
+  | "too-few-symbols";
 
 /** A request the data cannot serve; the message says why and what to ask instead. */
 export class ChartError extends Error {

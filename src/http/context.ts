@@ -4,7 +4,7 @@
  */
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../logger.ts";
-import type { ChartService } from "./chart-service.ts";
+import type { ChartService } from "../compute/chart-service.ts";
 import type { DemoService } from "./demo-service.ts";
 import type { AuthGate } from "./auth-gate.ts";
 import type { AsyncLimiter } from "../metering/limiter-pg.ts";

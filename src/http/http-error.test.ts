@@ -2,6 +2,7 @@ import { describe as group, expect, test } from "bun:test";
 import { AccountError } from "../dashboard/account.ts";
 import { ChartError, type ChartErrorKind } from "../engine/types.ts";
 import { MeterBusyError, MeterStorageError, MeterUnavailableError } from "../metering/database-errors.ts";
+import { MarketUnavailableError } from "../market/store-errors.ts";
 import { HttpError, toHttpError } from "./http-error.ts";
 
 const sqliteError = (code: string) => Object.assign(new Error(code), { code });
@@ -22,6 +23,9 @@ group("toHttpError: the one mapping from what was thrown to the answer", () => {
     ["too-large", 400, "BAD_REQUEST"],
     ["over-budget", 400, "BAD_REQUEST"],
     ["invalid-parameter", 400, "BAD_REQUEST"],
+    ["unknown-universe", 404, "NOT_FOUND"],
+    ["unknown-symbols", 404, "NOT_FOUND"],
+    ["too-few-symbols", 404, "NOT_FOUND"],
   ];
   for (const [kind, status, code] of chartCases) {
     test(`the data's refusal ${kind} is ${status} ${code}, its message word for word`, () => {
@@ -57,6 +61,15 @@ group("toHttpError: the one mapping from what was thrown to the answer", () => {
       code: "INTERNAL_ERROR",
       message: "internal error; quote request id req-1 when reporting it",
       headers: {},
+    });
+  });
+
+  test("a market store that cannot be reached is 503 with Retry-After 5, its reason in the message", () => {
+    expect(answer(new MarketUnavailableError("database unreachable"))).toEqual({
+      status: 503,
+      code: "SERVICE_UNAVAILABLE",
+      message: "market data unavailable (database unreachable); retry shortly",
+      headers: { "Retry-After": "5" },
     });
   });
 

@@ -1,5 +1,6 @@
 import { AccountError } from "../dashboard/account.ts";
 import { ChartError, type ChartErrorKind } from "../engine/types.ts";
+import { MarketUnavailableError } from "../market/store-errors.ts";
 import { isBusy, meterError, MeterUnavailableError, writeFailureOf } from "../metering/database-errors.ts";
 
 /** The error codes a response can carry (DECISIONS §4). */
@@ -48,6 +49,9 @@ const CHART_STATUS: Record<ChartErrorKind, [number, ErrorCode]> = {
   "too-large": [400, "BAD_REQUEST"],
   "over-budget": [400, "BAD_REQUEST"],
   "invalid-parameter": [400, "BAD_REQUEST"],
+  "unknown-universe": [404, "NOT_FOUND"],
+  "unknown-symbols": [404, "NOT_FOUND"],
+  "too-few-symbols": [404, "NOT_FOUND"],
 };
 
 const ACCOUNT_STATUS: Record<AccountError["kind"], [number, ErrorCode]> = {
@@ -66,6 +70,7 @@ export function toHttpError(thrown: unknown, requestId: string): HttpError {
   if (thrown instanceof AccountError) {
     return new HttpError(...ACCOUNT_STATUS[thrown.kind], thrown.message, thrown.retryAfter ? { "Retry-After": String(thrown.retryAfter) } : {});
   }
+  if (thrown instanceof MarketUnavailableError) return new HttpError(503, "SERVICE_UNAVAILABLE", thrown.message, { "Retry-After": "5" });
   // A PostgreSQL failure reaching here from any store (users, tokens) is the meter's own kind of 503.
   const err = meterError(thrown);
   if (err instanceof MeterUnavailableError) {

@@ -8,7 +8,7 @@ import { openDatabase } from "../../db/open.ts";
 import { parseChartParams } from "./params/params.ts";
 import type { ChartParams } from "../engine/types.ts";
 import { createLogger } from "../logger.ts";
-import { ChartService } from "./chart-service.ts";
+import { ChartService } from "../compute/chart-service.ts";
 import { sqliteMarketStore } from "../market/sqlite-store.ts";
 import { startComputePool } from "../compute/compute-pool.ts";
 import { body, sampleDb, startHarness, type Harness } from "./test-support/harness.ts";

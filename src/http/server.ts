@@ -14,7 +14,7 @@ import { createLastKnown, newBootId } from "../metering/index.ts";
 import { loadSample, SAMPLE_END_DATE } from "../market/index.ts";
 import { createApp } from "./app.ts";
 import { createAuthGate } from "./auth-gate.ts";
-import { ChartService } from "./chart-service.ts";
+import { ChartService } from "../compute/chart-service.ts";
 import type { AppDeps } from "./context.ts";
 import { DemoService } from "./demo-service.ts";
 import { startCheckpointer, type Checkpointer } from "../../db/checkpointer.ts";

@@ -11,7 +11,7 @@ import { openPg } from "../../db/pg/open.ts";
 import { startPostgres, type TestDatabase } from "../../test/support/postgres.ts";
 import { TestClock } from "../clock.ts";
 import { parseChartParams } from "../http/params/params.ts";
-import { ChartService } from "../http/chart-service.ts";
+import { ChartService } from "../compute/chart-service.ts";
 import { startComputePool } from "../compute/compute-pool.ts";
 import { createLogger } from "../logger.ts";
 import { UnionCalendar } from "./bar-coverage.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { setLimits, createUser } from "../../auth/index.ts";
-import type { ChartService } from "../chart-service.ts";
+import type { ChartService } from "../../compute/chart-service.ts";
 import { body, startHarness, type Harness } from "../test-support/harness.ts";
 
 let h: Harness;

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ChartError } from "../../engine/types.ts";
-import type { ChartService } from "../chart-service.ts";
+import type { ChartService } from "../../compute/chart-service.ts";
 import { body, startHarness, type Harness } from "../test-support/harness.ts";
 
 let h: Harness;

@@ -6,7 +6,7 @@
  */
 import type { ChartParams } from "../../engine/types.ts";
 import type { AuthedUser } from "../auth-gate.ts";
-import type { PreparedChart } from "../chart-service.ts";
+import type { PreparedChart } from "../../compute/chart-service.ts";
 import type { AppDeps, RequestState } from "../context.ts";
 import { baseMeta, jsonResponse, RawJson, successBody } from "../envelope.ts";
 import { HttpError } from "../http-error.ts";

@@ -1,5 +1,5 @@
 /**
- * Where a computation's series come from (src/http/compute-pool.ts): given as they are, loaded
+ * Where a computation's series come from (compute-pool.ts): given as they are, loaded
  * from the database file by symbol, or the synthetic sample generated in memory (the demo).
  */
 import { Database } from "bun:sqlite";

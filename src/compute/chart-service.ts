@@ -3,17 +3,16 @@
  * symbol list (404s before anything is metered), then computes — through a result cache bounded in
  * bytes, keyed by the normalised parameters and the data version, so a repeated question costs one lookup.
  */
-import { DEFAULT_COST_BUDGET } from "../compute/request-cost.ts";
-import { precheck } from "../compute/precheck.ts";
-import { ResultCache } from "../compute/result-cache.ts";
-import type { ChartParams, EngineDiagnostics } from "../engine/types.ts";
+import { DEFAULT_COST_BUDGET } from "./request-cost.ts";
+import { precheck } from "./precheck.ts";
+import { ResultCache } from "./result-cache.ts";
+import { ChartError, type ChartParams, type EngineDiagnostics } from "../engine/types.ts";
 import type { Universe } from "../market/index.ts";
 import type { BarCoverage } from "../market/bar-coverage.ts";
 import type { MarketStore } from "../market/store.ts";
-import { storeUnavailable } from "../market/store-errors.ts";
-import type { ComputePool, Computed } from "../compute/compute-pool.ts";
-import { HttpError } from "./http-error.ts";
-import { SingleFlight } from "../compute/single-flight.ts";
+import { storeFailure } from "../market/store-errors.ts";
+import type { ComputePool, Computed } from "./compute-pool.ts";
+import { SingleFlight } from "./single-flight.ts";
 
 export interface PreparedChart {
   params: ChartParams;
@@ -129,8 +128,9 @@ export class ChartService {
 
   /**
    * Resolves what to compute and decides, from metadata only, everything the data can refuse
-   * (DECISIONS §6): unknown universe or too few known symbols → 404 HttpError; history, size
-   * and cost → ChartError. Nothing here loads a series, so a refusal costs about as little as a 400.
+   * (DECISIONS §6): an unknown universe, too few known symbols, history, size and cost, each a
+   * ChartError kind (src/http/http-error.ts gives the status). Nothing here loads a series, so a
+   * refusal costs about as little as a 400.
    */
   async prepare(params: ChartParams, user = ""): Promise<PreparedChart> {
     try {
@@ -151,9 +151,8 @@ export class ChartService {
       const missing = params.symbols.filter((s) => !known.has(s));
       const symbols = params.symbols.filter((s) => known.has(s));
       if (symbols.length < 2) {
-        throw new HttpError(
-          404,
-          "NOT_FOUND",
+        throw new ChartError(
+          "unknown-symbols",
           `need at least 2 known symbols, found ${symbols.length} of ${params.symbols.length}` +
             (missing.length ? `; unknown: ${missing.slice(0, 20).join(", ")}` : ""),
         );
@@ -166,14 +165,13 @@ export class ChartService {
     const universe = await this.universe(name, dataVersion);
     if (!universe) {
       const known = await this.store.listUniverses();
-      throw new HttpError(
-        404,
-        "NOT_FOUND",
+      throw new ChartError(
+        "unknown-universe",
         `unknown universe '${name}'; known universes: ${known.length ? known.join(", ") : "none (import one first)"}`,
       );
     }
     if (universe.symbols.length < 2) {
-      throw new HttpError(404, "NOT_FOUND", `universe '${name}' has ${universe.symbols.length} symbol(s); at least 2 are needed`);
+      throw new ChartError("too-few-symbols", `universe '${name}' has ${universe.symbols.length} symbol(s); at least 2 are needed`);
     }
     return { params, dataVersion, symbols: universe.symbols, missing: [], dataSource: universe.source };
   }
@@ -206,10 +204,4 @@ export class ChartService {
       cached,
     };
   }
-}
-
-/** A store that cannot be reached is the service's condition, not a bug: 503, retry shortly. */
-function storeFailure(err: unknown): unknown {
-  const why = storeUnavailable(err);
-  return why === null ? err : new HttpError(503, "SERVICE_UNAVAILABLE", `market data unavailable (${why}); retry shortly`, { "Retry-After": "5" });
 }
