@@ -3,15 +3,14 @@
  * (PASSIVE: never waits for readers or writers). The checkpoint's fsync then blocks this thread,
  * not the event loop that serves requests.
  */
-import { Database } from "bun:sqlite";
+import { openDatabase } from "./open.ts";
 
 declare const self: Worker;
 
 self.onmessage = (event: MessageEvent<{ path: string; intervalMs: number }>) => {
   const { path, intervalMs } = event.data;
-  const db = new Database(path, { create: false });
-  db.exec("PRAGMA busy_timeout = 1000");
-  const checkpoint = db.prepare("PRAGMA wal_checkpoint(PASSIVE)");
+  const { sqlite } = openDatabase(path, { attach: true, busyTimeoutMs: 1000 });
+  const checkpoint = sqlite.prepare("PRAGMA wal_checkpoint(PASSIVE)");
   setInterval(() => {
     try {
       const r = checkpoint.get() as { busy: number; log: number; checkpointed: number };

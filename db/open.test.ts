@@ -3,7 +3,8 @@ import { Database } from "bun:sqlite";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase, migrate } from "./open.ts";
+import { drizzleOf, openDatabase, migrate } from "./open.ts";
+import { bumpDataVersion, getDataVersion } from "../src/market/data-version.ts";
 import { MIGRATIONS } from "./migrations.ts";
 
 test("every drizzle-kit journal entry is embedded", () => {
@@ -42,4 +43,29 @@ test("0001 backfills usage_days from the audit log, so an upgrade keeps today's 
     { user_id: "alice", day: day - 86_400_000, admitted: 1 },
     { user_id: "alice", day, admitted: 2 },
   ]);
+});
+
+test("a worker attaches to the server's file: never creates or migrates it, and its read-only modes refuse writes", () => {
+  const dir = mkdtempSync(join(tmpdir(), "gs-db-"));
+  expect(() => openDatabase(join(dir, "missing.sqlite"), { attach: true })).toThrow();
+  new Database(join(dir, "empty.sqlite")).close();
+  const bare = openDatabase(join(dir, "empty.sqlite"), { attach: true });
+  expect(bare.sqlite.query("SELECT name FROM sqlite_master").all()).toEqual([]);
+  bare.sqlite.close();
+  const path = join(dir, "x.sqlite");
+  const server = openDatabase(path);
+  bumpDataVersion(server.sqlite);
+  for (const readOnly of ["query", "file"] as const) {
+    const worker = openDatabase(path, { attach: true, readOnly, busyTimeoutMs: 1000 });
+    expect(worker.created).toBe(false);
+    expect(worker.sqlite.query("PRAGMA busy_timeout").get()).toEqual({ timeout: 1000 });
+    expect(getDataVersion(worker.sqlite)).toBe(1);
+    expect(worker.db).toBe(drizzleOf(worker.sqlite));
+    expect(() => bumpDataVersion(worker.sqlite)).toThrow(/readonly/i);
+    worker.sqlite.close();
+  }
+  const checkpointer = openDatabase(path, { attach: true });
+  expect(bumpDataVersion(checkpointer.sqlite)).toBe(2);
+  checkpointer.sqlite.close();
+  server.sqlite.close();
 });

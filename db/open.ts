@@ -1,7 +1,8 @@
 /**
  * Opening the database: pragmas for concurrent use by several server processes, then the
  * embedded migrations, applied under BEGIN IMMEDIATE so two processes starting together
- * do not both apply them.
+ * do not both apply them. Worker threads attach to the file the server opened, and every
+ * connection's drizzle handle is found here (drizzleOf), so stores prepare their queries once.
  */
 import { Database } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
@@ -28,6 +29,13 @@ export interface OpenOptions {
    * commands can afford to wait longer.
    */
   busyTimeoutMs?: number;
+  /**
+   * Joins a database another connection opened and migrated (worker threads, a one-off read):
+   * never creates or migrates it and leaves its journal settings alone.
+   */
+  attach?: boolean;
+  /** With attach: "query" refuses writes on this connection (PRAGMA query_only), "file" opens the file read-only. */
+  readOnly?: "query" | "file";
 }
 
 /** Bytes of WAL kept on disk between bursts (SQLite keeps all of it by default). */
@@ -35,6 +43,7 @@ export const JOURNAL_SIZE_LIMIT = 4 * 1024 * 1024;
 
 /** Opens (creating if missing) the database at `path` and brings its schema up to date. */
 export function openDatabase(path: string, options: OpenOptions = {}): OpenedDb {
+  if (options.attach) return attachDatabase(path, options);
   const memory = path === ":memory:";
   const created = memory || !existsSync(path);
   if (!memory) mkdirSync(dirname(path), { recursive: true });
@@ -48,7 +57,36 @@ export function openDatabase(path: string, options: OpenOptions = {}): OpenedDb 
   sqlite.exec(`PRAGMA journal_size_limit = ${JOURNAL_SIZE_LIMIT}`);
   sqlite.exec("PRAGMA foreign_keys = ON");
   migrate(sqlite);
-  return { sqlite, db: drizzle(sqlite, { schema }), created, path };
+  return { sqlite, db: drizzleOf(sqlite), created, path };
+}
+
+function attachDatabase(path: string, options: OpenOptions): OpenedDb {
+  const sqlite = new Database(path, { create: false, readonly: options.readOnly === "file", strict: true });
+  sqlite.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 10_000))}`);
+  if (options.readOnly === "query") sqlite.exec("PRAGMA query_only = 1");
+  return { sqlite, db: drizzleOf(sqlite), created: false, path };
+}
+
+const handles = new WeakMap<Database, Db>();
+
+/** The drizzle handle over a connection, made once per connection (openDatabase's own `db`). */
+export function drizzleOf(sqlite: Database): Db {
+  let db = handles.get(sqlite);
+  if (!db) handles.set(sqlite, (db = drizzle(sqlite, { schema })));
+  return db;
+}
+
+/**
+ * Queries built and prepared once per connection: `perConnection(build)(sqlite)` runs `build` on
+ * the connection's first use and returns the same statements afterwards.
+ */
+export function perConnection<T>(build: (db: Db) => T): (sqlite: Database) => T {
+  const built = new WeakMap<Database, T>();
+  return (sqlite) => {
+    let statements = built.get(sqlite);
+    if (!statements) built.set(sqlite, (statements = build(drizzleOf(sqlite))));
+    return statements;
+  };
 }
 
 /** Applies every embedded migration not yet recorded, in order, each in its own transaction. */

@@ -1,18 +1,26 @@
 /**
- * The AuthStore on SQLite: the synchronous statements of user-store.ts and token-store.ts (the
- * embedded default keeps its speed), answered as settled promises.
+ * The AuthStore on SQLite: the synchronous drizzle statements of user-store.ts and token-store.ts
+ * (prepared once per connection), answered as settled promises.
  */
 import type { Database } from "bun:sqlite";
+import { eq, sql } from "drizzle-orm";
+import { drizzleOf } from "../../db/open.ts";
+import { settings } from "../../db/schema.ts";
 import type { AuthStore } from "./auth-store.ts";
 import { createUser, ensureUser, getUser, setDisabled, setLimits } from "./user-store.ts";
 import { isRevoked, listTokens, recordToken, revokeToken } from "./token-store.ts";
 
+const p = sql.placeholder;
+
 export function createSqliteAuthStore(sqlite: Database): AuthStore {
-  const read = sqlite.prepare<{ value: string }, [string]>("SELECT value FROM settings WHERE key = ?");
-  const upsert = sqlite.prepare<unknown, [string, string]>(
-    "INSERT INTO settings (key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value",
-  );
-  const insertIfAbsent = sqlite.prepare<unknown, [string, string]>("INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)");
+  const db = drizzleOf(sqlite);
+  const read = db.select({ value: settings.value }).from(settings).where(eq(settings.key, p("key"))).prepare();
+  const upsert = db
+    .insert(settings)
+    .values({ key: p("key"), value: p("value") })
+    .onConflictDoUpdate({ target: settings.key, set: { value: sql`excluded.value` }, setWhere: sql`${settings.value} IS NOT excluded.value` })
+    .prepare();
+  const insertIfAbsent = db.insert(settings).values({ key: p("key"), value: p("value") }).onConflictDoNothing().returning({ key: settings.key }).prepare();
   const issue = sqlite.transaction((tokens: Parameters<AuthStore["issueTokens"]>[0], email: string | undefined, now: number) => {
     for (const t of tokens) {
       ensureUser(sqlite, t.userId, email, now);
@@ -30,8 +38,8 @@ export function createSqliteAuthStore(sqlite: Database): AuthStore {
     listTokens: async (filter) => listTokens(sqlite, filter),
     revokeToken: async (jti, now) => revokeToken(sqlite, jti, now),
     isRevoked: async (jti) => isRevoked(sqlite, jti),
-    getSetting: async (key) => read.get(key)?.value ?? null,
-    setSetting: async (key, value) => void upsert.run(key, value),
-    insertSettingIfAbsent: async (key, value) => insertIfAbsent.run(key, value).changes === 1,
+    getSetting: async (key) => read.get({ key })?.value ?? null,
+    setSetting: async (key, value) => void upsert.run({ key, value }),
+    insertSettingIfAbsent: async (key, value) => insertIfAbsent.all({ key, value }).length === 1,
   };
 }

@@ -1,5 +1,11 @@
-/** Table `users`: API users, their disabled flag and per-user limit overrides (null = global default). */
+/**
+ * Table `users` on SQLite: API users, their disabled flag and per-user limit overrides (null =
+ * global default), through drizzle's typed queries on db/schema.ts, prepared once per connection.
+ */
 import type { Database } from "bun:sqlite";
+import { eq, sql } from "drizzle-orm";
+import { perConnection } from "../../db/open.ts";
+import { users } from "../../db/schema.ts";
 import { checkLimits } from "./user-limits.ts";
 
 export interface UserRecord {
@@ -12,19 +18,38 @@ export interface UserRecord {
   createdAt: number;
 }
 
-interface UserRow extends Omit<UserRecord, "disabled"> {
-  disabled: number;
-}
+const p = sql.placeholder;
+const USER = { id: users.id, email: users.email, disabled: users.disabled, perMinute: users.perMinute, perDay: users.perDay, createdAt: users.createdAt };
 
-const SELECT_USER =
-  "SELECT id, email, disabled, per_minute AS perMinute, per_day AS perDay, created_at AS createdAt FROM users WHERE id = ?";
+/** Written rows are returned (their ids) and counted: bun-sqlite's run result is untyped in drizzle. */
+const ID = { id: users.id };
 
-const toRecord = (r: UserRow): UserRecord => ({ ...r, disabled: r.disabled === 1 });
+const statements = perConnection((db) => ({
+  byId: db.select(USER).from(users).where(eq(users.id, p("id"))).prepare(),
+  /** Inserts the user or fills a missing email; the rare write of ensureUser. */
+  upsert: db
+    .insert(users)
+    .values({ id: p("id"), email: p("email"), createdAt: p("now") })
+    .onConflictDoUpdate({ target: users.id, set: { email: sql`excluded.email` }, setWhere: sql`${users.email} IS NULL AND excluded.email IS NOT NULL` })
+    .prepare(),
+  create: db.insert(users).values({ id: p("id"), email: p("email"), createdAt: p("now") }).onConflictDoNothing().returning(ID).prepare(),
+  disable: db.update(users).set({ disabled: sql`${p("disabled")}` }).where(eq(users.id, p("id"))).returning(ID).prepare(),
+  resetLimits: db.update(users).set({ perMinute: null, perDay: null }).where(eq(users.id, p("id"))).returning(ID).prepare(),
+  setLimits: db
+    .update(users)
+    .set({ perMinute: sql`coalesce(${p("perMinute")}, ${users.perMinute})`, perDay: sql`coalesce(${p("perDay")}, ${users.perDay})` })
+    .where(eq(users.id, p("id")))
+    .returning(ID)
+    .prepare(),
+}));
 
-/** The user, or null when unknown. */
+/**
+ * The user, or null when unknown. On every live request (ensureUser); drizzle's prepared statement
+ * costs 3.0 µs against raw bun:sqlite's 2.6 µs (bench in the commit), under 0.3% of a cached live
+ * request's CPU (its metering transaction alone is ~120 µs), so the typed query stays.
+ */
 export function getUser(sqlite: Database, id: string): UserRecord | null {
-  const row = sqlite.query(SELECT_USER).get(id) as UserRow | null;
-  return row ? toRecord(row) : null;
+  return statements(sqlite).byId.get({ id }) ?? null;
 }
 
 /** True when ensureUser has nothing to write: the user exists and has an email, or none was given. */
@@ -38,26 +63,19 @@ export const isSettled = (known: UserRecord | null, email: string | undefined): 
 export function ensureUser(sqlite: Database, id: string, email: string | undefined, now: number): UserRecord {
   const known = getUser(sqlite, id);
   if (isSettled(known, email)) return known;
-  sqlite
-    .query(
-      "INSERT INTO users (id, email, created_at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET email = excluded.email WHERE users.email IS NULL AND excluded.email IS NOT NULL",
-    )
-    .run(id, email ?? null, now);
+  statements(sqlite).upsert.run({ id, email: email ?? null, now });
   return getUser(sqlite, id)!;
 }
 
 /** Creates a user; `created` is false (and nothing changes) when the id already exists. */
-export function createUser(
-  sqlite: Database,
-  u: { id: string; email?: string; now: number },
-): { created: boolean; user: UserRecord } {
-  const r = sqlite.query("INSERT OR IGNORE INTO users (id, email, created_at) VALUES (?, ?, ?)").run(u.id, u.email ?? null, u.now);
-  return { created: r.changes === 1, user: getUser(sqlite, u.id)! };
+export function createUser(sqlite: Database, u: { id: string; email?: string; now: number }): { created: boolean; user: UserRecord } {
+  const created = statements(sqlite).create.all({ id: u.id, email: u.email ?? null, now: u.now }).length === 1;
+  return { created, user: getUser(sqlite, u.id)! };
 }
 
 /** Disables or re-enables a user; false when the user does not exist. */
 export function setDisabled(sqlite: Database, id: string, disabled: boolean): boolean {
-  return sqlite.query("UPDATE users SET disabled = ? WHERE id = ?").run(disabled ? 1 : 0, id).changes === 1;
+  return statements(sqlite).disable.all({ id, disabled: disabled ? 1 : 0 }).length === 1;
 }
 
 /**
@@ -65,13 +83,7 @@ export function setDisabled(sqlite: Database, id: string, disabled: boolean): bo
  * global defaults. Throws when a limit is not a positive integer; false when the user does not exist.
  */
 export function setLimits(sqlite: Database, id: string, limits: { perMinute?: number; perDay?: number } | null): boolean {
-  if (limits === null) {
-    return sqlite.query("UPDATE users SET per_minute = NULL, per_day = NULL WHERE id = ?").run(id).changes === 1;
-  }
+  if (limits === null) return statements(sqlite).resetLimits.all({ id }).length === 1;
   checkLimits(limits);
-  return (
-    sqlite
-      .query("UPDATE users SET per_minute = coalesce(?, per_minute), per_day = coalesce(?, per_day) WHERE id = ?")
-      .run(limits.perMinute ?? null, limits.perDay ?? null, id).changes === 1
-  );
+  return statements(sqlite).setLimits.all({ id, perMinute: limits.perMinute ?? null, perDay: limits.perDay ?? null }).length === 1;
 }

@@ -6,7 +6,8 @@
  * The result is serialised here so the event loop only receives a string. A ChartError (the data cannot serve the request) comes back as its kind and message;
  * anything else as an internal failure whose message is for the log only.
  */
-import { Database } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
+import { openDatabase } from "../../db/open.ts";
 import { computeChartSteps } from "../engine/chart.ts";
 import { ChartError, type ChartResult } from "../engine/types.ts";
 import { READY, type CLOSE, type ComputeReply, type ComputeRequest, type ComputeResume } from "./compute-pool.ts";
@@ -20,10 +21,7 @@ let db: { path: string; sqlite: Database } | null = null;
 
 function connection(path: string): Database {
   if (db?.path !== path) {
-    const sqlite = new Database(path, { create: false });
-    sqlite.exec("PRAGMA busy_timeout = 1000");
-    sqlite.exec("PRAGMA query_only = 1");
-    db = { path, sqlite };
+    db = { path, sqlite: openDatabase(path, { attach: true, readOnly: "query", busyTimeoutMs: 1000 }).sqlite };
   }
   return db.sqlite;
 }

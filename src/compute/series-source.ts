@@ -2,7 +2,8 @@
  * Where a computation's series come from (compute-pool.ts): given as they are, loaded
  * from the database file by symbol, or the synthetic sample generated in memory (the demo).
  */
-import { Database } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
+import { openDatabase } from "../../db/open.ts";
 import type { ChartParams, SeriesInput } from "../engine/types.ts";
 import { sampleSeriesInput } from "../market/sample-series.ts";
 import { loadSeries } from "../market/series.ts";
@@ -24,7 +25,7 @@ export function inputOf(source: SeriesSource, params: ChartParams, connection?: 
   if ("input" in source) return source.input;
   if ("sample" in source) return (sample ??= sampleSeriesInput());
   if (connection) return loadSeries(connection(source.db), source.symbols, params.interval).input;
-  const sqlite = new Database(source.db, { create: false, readonly: true });
+  const { sqlite } = openDatabase(source.db, { attach: true, readOnly: "file" });
   try {
     return loadSeries(sqlite, source.symbols, params.interval).input;
   } finally {

@@ -1,4 +1,7 @@
-/** Universes: named, ordered symbol lists (DECISIONS §1). */
+/** Universes: named, ordered symbol lists (DECISIONS §1), through drizzle's typed queries on db/schema.ts. */
+import { asc, eq, max, sql } from "drizzle-orm";
+import { perConnection } from "../../db/open.ts";
+import { universeMembers, universes } from "../../db/schema.ts";
 import { rawDb, type DbHandle } from "./db-handle.ts";
 
 export type UniverseSource = "synthetic" | "imported";
@@ -9,29 +12,37 @@ export interface Universe {
   source: UniverseSource;
 }
 
+const p = sql.placeholder;
+
+const statements = perConnection((db) => ({
+  names: db.select({ name: universes.name }).from(universes).orderBy(asc(universes.name)).prepare(),
+  byName: db.select({ name: universes.name, source: universes.source }).from(universes).where(eq(universes.name, p("name"))).prepare(),
+  members: db.select({ symbol: universeMembers.symbol }).from(universeMembers).where(eq(universeMembers.universe, p("name"))).orderBy(asc(universeMembers.position)).prepare(),
+  create: db.insert(universes).values({ name: p("name"), createdAt: p("now"), source: p("source") }).onConflictDoNothing().prepare(),
+  lastPosition: db.select({ p: max(universeMembers.position) }).from(universeMembers).where(eq(universeMembers.universe, p("name"))).prepare(),
+  add: db.insert(universeMembers).values({ universe: p("name"), symbol: p("symbol"), position: p("position") }).prepare(),
+}));
+
 /** Names of all universes, alphabetical. */
 export function listUniverses(h: DbHandle): string[] {
-  return rawDb(h)
-    .query<{ name: string }, []>("SELECT name FROM universes ORDER BY name")
-    .all()
-    .map((r) => r.name);
+  return statements(rawDb(h)).names.all().map((r) => r.name);
 }
 
 /** The universe with its symbols in order, or null when there is none of that name. */
 export function getUniverse(h: DbHandle, name: string): Universe | null {
-  const db = rawDb(h);
-  const u = db.query<{ name: string; source: string }, [string]>("SELECT name, source FROM universes WHERE name = ?").get(name);
+  const st = statements(rawDb(h));
+  const u = st.byName.get({ name });
   if (!u) return null;
-  const symbols = db
-    .query<{ symbol: string }, [string]>("SELECT symbol FROM universe_members WHERE universe = ? ORDER BY position")
-    .all(name)
-    .map((r) => r.symbol);
+  const symbols = st.members.all({ name }).map((r) => r.symbol);
   return { name: u.name, symbols, source: u.source === "synthetic" ? "synthetic" : "imported" };
 }
 
-/** Every symbol that has at least one bar at any interval, alphabetical. */
+/**
+ * Every symbol that has at least one bar at any interval, alphabetical. Raw SQL: a recursive index
+ * skip-scan (one seek per distinct symbol instead of reading every bar), which drizzle's builder
+ * does not express.
+ */
 export function knownSymbols(h: DbHandle): string[] {
-  // Index skip-scan: one seek per distinct symbol instead of reading every bar.
   return rawDb(h)
     .query<{ s: string }, []>(
       `WITH RECURSIVE s(s) AS (
@@ -48,20 +59,16 @@ export function knownSymbols(h: DbHandle): string[] {
  * given order. Call inside a transaction. Returns the symbols appended.
  */
 export function extendUniverse(h: DbHandle, name: string, symbols: readonly string[], source: UniverseSource, now: number): string[] {
-  const db = rawDb(h);
-  db.query("INSERT INTO universes (name, created_at, source) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING").run(name, now, source);
-  const existing = new Set(
-    db.query<{ symbol: string }, [string]>("SELECT symbol FROM universe_members WHERE universe = ?").all(name).map((r) => r.symbol),
-  );
-  let next =
-    db.query<{ p: number | null }, [string]>("SELECT MAX(position) AS p FROM universe_members WHERE universe = ?").get(name)?.p ?? -1;
-  const add = db.query("INSERT INTO universe_members (universe, symbol, position) VALUES (?, ?, ?)");
+  const st = statements(rawDb(h));
+  st.create.run({ name, now, source });
+  const existing = new Set(st.members.all({ name }).map((r) => r.symbol));
+  let next = st.lastPosition.get({ name })?.p ?? -1;
   const appended: string[] = [];
-  for (const s of symbols) {
-    if (existing.has(s)) continue;
-    existing.add(s);
-    add.run(name, s, ++next);
-    appended.push(s);
+  for (const symbol of symbols) {
+    if (existing.has(symbol)) continue;
+    existing.add(symbol);
+    st.add.run({ name, symbol, position: ++next });
+    appended.push(symbol);
   }
   return appended;
 }

@@ -4,6 +4,10 @@
  * One implementation per database: SQLite here, PostgreSQL in usage-report-pg.ts.
  */
 import type { Database } from "bun:sqlite";
+import { and, eq, gte, isNotNull, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { drizzleOf } from "../../db/open.ts";
+import { requestLog, unauthenticatedCounts } from "../../db/schema.ts";
 
 export interface UsageRow {
   user: string | null;
@@ -23,30 +27,43 @@ export interface UsageReport {
 }
 
 /** A row written when the audit queue was full stands for n requests (metering/audit-queue.ts). */
-const REQUESTS = "CASE WHEN request_id = 'aggregated' THEN coalesce(json_extract(params, '$.aggregated'), 1) ELSE 1 END";
+const REQUESTS = sql<number>`CASE WHEN ${requestLog.requestId} = 'aggregated' THEN coalesce(json_extract(${requestLog.params}, '$.aggregated'), 1) ELSE 1 END`;
+/** The UTC day of an epoch-ms column, as YYYY-MM-DD. */
+const utcDay = (ms: SQLiteColumn) => sql<string>`strftime('%Y-%m-%d', ${ms} / 1000, 'unixepoch')`.as("day");
 
+/** drizzle's typed queries on db/schema.ts; run once per `usage` command, so nothing is kept prepared. */
 export function createSqliteUsageReport(sqlite: Database): UsageReport {
+  const db = drizzleOf(sqlite);
   return {
     async known(since, user) {
-      return sqlite
-        .query(
-          `SELECT user_id AS user, strftime('%Y-%m-%d', ts / 1000, 'unixepoch') AS day,
-                  SUM(counted) AS admitted,
-                  SUM(CASE WHEN status = 429 THEN ${REQUESTS} ELSE 0 END) AS refused,
-                  SUM(CASE WHEN counted = 0 AND status <> 429 THEN ${REQUESTS} ELSE 0 END) AS uncounted
-             FROM request_log WHERE ts >= ? AND user_id IS NOT NULL AND (? IS NULL OR user_id = ?)
-            GROUP BY user_id, day`,
-        )
-        .all(since, user ?? null, user ?? null) as UsageRow[];
+      return db
+        .select({
+          user: requestLog.userId,
+          day: utcDay(requestLog.ts),
+          admitted: sql<number>`SUM(${requestLog.counted})`,
+          refused: sql<number>`SUM(CASE WHEN ${requestLog.status} = 429 THEN ${REQUESTS} ELSE 0 END)`,
+          uncounted: sql<number>`SUM(CASE WHEN ${requestLog.counted} = 0 AND ${requestLog.status} <> 429 THEN ${REQUESTS} ELSE 0 END)`,
+        })
+        .from(requestLog)
+        .where(and(gte(requestLog.ts, since), isNotNull(requestLog.userId), user === undefined ? undefined : eq(requestLog.userId, user)))
+        .groupBy(requestLog.userId, sql`day`)
+        .all();
     },
     async anonymous(since) {
-      return sqlite
-        .query(
-          `SELECT NULL AS user, strftime('%Y-%m-%d', minute / 1000, 'unixepoch') AS day, 0 AS admitted, 0 AS refused,
-                  SUM(count) AS uncounted, code
-             FROM unauthenticated_counts WHERE minute >= ? GROUP BY day, code`,
-        )
-        .all(since) as UsageRow[];
+      const c = unauthenticatedCounts;
+      return db
+        .select({
+          user: sql<null>`NULL`,
+          day: utcDay(c.minute),
+          admitted: sql<number>`0`,
+          refused: sql<number>`0`,
+          uncounted: sql<number>`SUM(${c.count})`,
+          code: c.code,
+        })
+        .from(c)
+        .where(gte(c.minute, since))
+        .groupBy(sql`day`, c.code)
+        .all();
     },
   };
 }
