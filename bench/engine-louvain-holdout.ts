@@ -8,7 +8,7 @@
  * Run: `npx bun bench/engine-louvain-holdout.ts [holdout|validation]`.
  */
 import { join } from "node:path";
-import { runGoldenCase, type GoldenCase } from "../src/engine/fixtures/pipeline.ts";
+import { runGoldenCase, type GoldenCase } from "../test/support/engine/pipeline.ts";
 import { loadNifty } from "../test/support/nifty.ts";
 import { louvain } from "../src/engine/louvain.ts";
 

@@ -10,7 +10,7 @@ import { openPg } from "../db/pg/open.ts";
 import { startPostgres } from "../test/support/postgres.ts";
 import { TestClock } from "../src/clock.ts";
 import { openMarketStore } from "../src/market/open-store.ts";
-import { tempDb } from "../src/market/test-support.ts";
+import { tempDb } from "../test/support/market-db.ts";
 
 const median = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1]!;
 async function time(label: string, f: () => Promise<unknown>, n = 7): Promise<void> {

@@ -6,7 +6,7 @@
 import { importCsvFiles } from "../src/market/csv-import.ts";
 import { loadSample } from "../src/market/load-sample.ts";
 import { loadSeries } from "../src/market/series.ts";
-import { tempDb } from "../src/market/test-support.ts";
+import { tempDb } from "../test/support/market-db.ts";
 import { niftyFiles } from "../test/support/nifty.ts";
 import { bumpDataVersion } from "../src/market/data-version.ts";
 import { getUniverse } from "../src/market/universes.ts";

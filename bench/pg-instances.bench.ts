@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { startPostgres } from "../test/support/postgres.ts";
 import { mintToken } from "../src/auth/index.ts";
 import { systemClock } from "../src/clock.ts";
-import { runCli, spawnServer, type ServerProcess } from "../src/http/test-support/process.ts";
+import { runCli, spawnServer, type ServerProcess } from "../test/support/http/process.ts";
 import { cpuMs, wrkAvailable, WRK_MISSING } from "./wrk.ts";
 
 const arg = (name: string, d: number) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : d);

@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { computeChart } from "../src/engine/chart.ts";
 import { correlationMatrix } from "../src/engine/correlation.ts";
 import { ewmaCorrelation, ledoitWolfCorrelation, marketResiduals } from "../src/engine/correlation-options.ts";
-import { factorReturns } from "../src/engine/fixtures/random-returns.ts";
+import { factorReturns } from "../test/support/engine/random-returns.ts";
 import { buildGraph } from "../src/engine/graph.ts";
 import { graphStats } from "../src/engine/graph-stats.ts";
 import { tmfg } from "../src/engine/tmfg.ts";

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { resolve } from "node:path";
 import { startPostgres, type TestDatabase } from "../test/support/postgres.ts";
-import { runCli, spawnServer, type ServerProcess } from "../src/http/test-support/process.ts";
-import { tempDbPath } from "../src/http/test-support/harness.ts";
+import { runCli, spawnServer, type ServerProcess } from "../test/support/http/process.ts";
+import { tempDbPath } from "../test/support/http/harness.ts";
 
 const KIT = resolve(import.meta.dir, "cli.ts");
 const SECRET = `conformance-pg-${crypto.randomUUID()}`;

@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { serverBinary } from "../test/support/binary.ts";
-import { runCli, spawnServer, type ServerProcess } from "./http/test-support/process.ts";
+import { runCli, spawnServer, type ServerProcess } from "../test/support/http/process.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "gs-bin-"));
 const bin = join(dir, "graph-stats");

@@ -4,7 +4,7 @@
 Usage: /usr/bin/python3 bench/networkx/generate_fixtures.py [DATA_DIR]
 DATA_DIR (the NIFTY-50 daily CSVs) defaults to $GRAPH_STATS_NIFTY_DIR, else to
 shared/data/nifty50-daily beside the repository (the data is not part of the repository).
-Writes src/engine/fixtures/nifty-golden.json and src/engine/fixtures/small-golden.json
+Writes test/fixtures/engine/nifty-golden.json and test/fixtures/engine/small-golden.json
 in the format of the engine's API notes. The tolerances below must stay in step with
 src/engine/metrics/eigenvector.ts and pagerank.ts.
 """
@@ -20,7 +20,7 @@ from scipy.stats import rankdata
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
-OUT_DIR = os.path.join(REPO, "src", "engine", "fixtures")
+OUT_DIR = os.path.join(REPO, "test", "fixtures", "engine")
 TOL = 1e-12
 MAX_ITER = 100000
 METRICS = ["degree_strength", "eigenvector_centrality", "betweenness_centrality",

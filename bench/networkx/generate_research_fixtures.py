@@ -12,7 +12,7 @@ python3-pandas, python3-sklearn):
 
 Usage: /usr/bin/python3 bench/networkx/generate_research_fixtures.py [DATA_DIR]
 DATA_DIR defaults as in generate_fixtures.py: $GRAPH_STATS_NIFTY_DIR, else shared/data beside the repository.
-Writes src/engine/fixtures/research-golden.json.
+Writes test/fixtures/engine/research-golden.json.
 """
 import json
 import math

@@ -8,7 +8,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
-import { runCli, spawnServer, type ServerProcess } from "../http/test-support/process.ts";
+import { runCli, spawnServer, type ServerProcess } from "../../test/support/http/process.ts";
 
 const SERVER_SECRET = "server-secret-from-the-environment-0123";
 const NO_CONFIG = { GRAPH_STATS_JWT_SECRET: "", GRAPH_STATS_TOKEN_TTL: "", GRAPH_STATS_RATE_PER_MINUTE: "", GRAPH_STATS_RATE_PER_DAY: "" };

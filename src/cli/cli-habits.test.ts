@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runCli } from "../http/test-support/process.ts";
+import { runCli } from "../../test/support/http/process.ts";
 
 describe("per-command help", () => {
   for (const name of ["serve", "migrate", "import", "token", "user", "usage"]) {

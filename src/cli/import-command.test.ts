@@ -4,7 +4,7 @@ import { Database } from "bun:sqlite";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { command, runCli } from "../http/test-support/process.ts";
+import { command, runCli } from "../../test/support/http/process.ts";
 
 const setup = () => {
   const dir = mkdtempSync(join(tmpdir(), "gs-import-cli-"));

@@ -7,7 +7,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { spawnServer, type ServerProcess } from "../http/test-support/process.ts";
+import { spawnServer, type ServerProcess } from "../../test/support/http/process.ts";
 
 let server: ServerProcess | undefined;
 afterAll(() => {

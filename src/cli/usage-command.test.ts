@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { openDatabase } from "../../db/open.ts";
 import { TestClock } from "../clock.ts";
 import { createLimiter } from "../metering/index.ts";
-import { runCli } from "../http/test-support/process.ts";
+import { runCli } from "../../test/support/http/process.ts";
 import { createPgLimiter } from "../metering/limiter-pg.ts";
 import { openPg } from "../../db/pg/open.ts";
 import { startPostgres, type TestDatabase } from "../../test/support/postgres.ts";

@@ -1,7 +1,7 @@
 /** serve's help lists every setting src/config.ts accepts, as the flag serve parses, with its default. */
 import { expect, test } from "bun:test";
 import { CONFIG_OPTIONS } from "../config.ts";
-import { runCli } from "../http/test-support/process.ts";
+import { runCli } from "../../test/support/http/process.ts";
 
 test("serve --help names every config key as a flag, one a line, with defaults", async () => {
   const r = await runCli(["serve", "--help"]);

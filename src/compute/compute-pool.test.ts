@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { createLogger } from "../logger.ts";
 import { openDatabase } from "../../db/open.ts";
 import { getUniverse, importCsvSources, loadSeries, sampleSeriesInput } from "../market/index.ts";
-import { sampleDb } from "../http/test-support/harness.ts";
+import { sampleDb } from "../../test/support/http/harness.ts";
 import { inlineCompute, startComputePool } from "./compute-pool.ts";
 
 const sample = sampleSeriesInput();
@@ -84,7 +84,7 @@ describe("compute threads", () => {
 
 describe("a compute thread that dies", () => {
   test("fails only its own job, is replaced, and the pool keeps answering", async () => {
-    const pool = startComputePool(1, silent, new URL("../http/test-support/dying-worker.ts", import.meta.url).href);
+    const pool = startComputePool(1, silent, new URL("../../test/support/http/dying-worker.ts", import.meta.url).href);
     try {
       // Its very first job kills it: it had loaded, so this is a failure, not a thread that could not start.
       const dying = pool.compute(src, params("asof=2001-01-01"));
@@ -104,7 +104,7 @@ describe("a compute thread that dies", () => {
   test("threads that cannot start are not restarted: their jobs and the later ones are computed here", async () => {
     const logPath = join(mkdtempSync(join(tmpdir(), "gs-pool-")), "log.jsonl");
     const logger = createLogger("info", openSync(logPath, "w"));
-    const pool = startComputePool(2, logger, new URL("../http/test-support/no-such-worker.ts", import.meta.url).href);
+    const pool = startComputePool(2, logger, new URL("../../test/support/http/no-such-worker.ts", import.meta.url).href);
     try {
       const p = params("asof=2024-06-28&graph_method=knn");
       const got = await Promise.all([pool.compute(src, p), pool.compute(src, params("graph_method=mst"))]);

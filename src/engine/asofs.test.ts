@@ -1,7 +1,7 @@
 /** Date ranges (start/end with step) beside asof/periods. */
 import { describe, expect, test } from "bun:test";
 import { computeChart } from "./chart.ts";
-import { factorReturns } from "./fixtures/random-returns.ts";
+import { factorReturns } from "../../test/support/engine/random-returns.ts";
 import { parseChartParams } from "../http/params/params.ts";
 import { ChartError, type ChartParams, type RollingData, type SeriesInput } from "./types.ts";
 

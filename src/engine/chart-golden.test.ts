@@ -4,10 +4,10 @@
  */
 import { describe, expect, test } from "bun:test";
 import { computeChart } from "./chart.ts";
-import nifty from "./fixtures/nifty-golden.json";
-import small from "./fixtures/small-golden.json";
+import nifty from "../../test/fixtures/engine/nifty-golden.json";
+import small from "../../test/fixtures/engine/small-golden.json";
 import { describeNifty, loadNifty } from "../../test/support/nifty.ts";
-import { seriesFromFixture } from "./fixtures/pipeline.ts";
+import { seriesFromFixture } from "../../test/support/engine/pipeline.ts";
 import { parseChartParams } from "../http/params/params.ts";
 import type { ChartParams, CorrMethod, GraphMethod, Metric, SeriesInput, SnapshotData } from "./types.ts";
 import { METRICS } from "./types.ts";

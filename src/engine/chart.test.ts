@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { computeChart } from "./chart.ts";
 import { describeNifty, loadNifty } from "../../test/support/nifty.ts";
 import { sampleSeriesInput } from "../market/sample-series.ts";
-import { seriesFromFixture } from "./fixtures/pipeline.ts";
+import { seriesFromFixture } from "../../test/support/engine/pipeline.ts";
 import { parseChartParams } from "../http/params/params.ts";
 import { ChartError, METRICS, type ChartParams, type RollingData, type SeriesInput, type SnapshotData } from "./types.ts";
 

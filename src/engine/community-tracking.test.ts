@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { CommunityTracker } from "./community-tracking.ts";
-import { mulberry32 } from "./fixtures/random-returns.ts";
+import { mulberry32 } from "../../test/support/engine/random-returns.ts";
 
 /** Tracks one partition given as symbol -> Louvain id (symbols absent at this as-of are left out). */
 function step(t: CommunityTracker, partition: Record<number, number>): Record<number, number> {

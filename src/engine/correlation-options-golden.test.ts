@@ -8,7 +8,7 @@ import { expect, test } from "bun:test";
 import { describeNifty, loadNifty } from "../../test/support/nifty.ts";
 import { computeChart } from "./chart.ts";
 import { optionCorrelation } from "./correlation-options.ts";
-import research from "./fixtures/research-golden.json";
+import research from "../../test/fixtures/engine/research-golden.json";
 import { parseChartParams } from "../http/params/params.ts";
 import type { SnapshotData } from "./types.ts";
 import { buildReturnsPanel, windowMembers, windowStart } from "./window.ts";

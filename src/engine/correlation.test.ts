@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { averageRanks, correlationMatrix, pearsonFromMoments } from "./correlation.ts";
 import { describeNifty, loadNifty } from "../../test/support/nifty.ts";
 import { sampleSeriesInput } from "../market/sample-series.ts";
-import { factorReturns } from "./fixtures/random-returns.ts";
+import { factorReturns } from "../../test/support/engine/random-returns.ts";
 import { dotWorkspace, hasDotKernel, MAX_KERNEL_BYTES } from "./simd/dot-kernel.ts";
 import type { SeriesInput } from "./types.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { describeNifty, loadNifty } from "../../test/support/nifty.ts";
-import { loadGolden, runGoldenCase, type GoldenCase } from "./fixtures/pipeline.ts";
+import { loadGolden, runGoldenCase, type GoldenCase } from "../../test/support/engine/pipeline.ts";
 import { METRICS } from "./types.ts";
 
 function checkCase(c: GoldenCase): void {

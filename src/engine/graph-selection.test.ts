@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { correlationMatrix } from "./correlation.ts";
-import { factorReturns, mulberry32 } from "./fixtures/random-returns.ts";
+import { factorReturns, mulberry32 } from "../../test/support/engine/random-returns.ts";
 import { knnReference } from "../../test/reference/knn.ts";
 import { kruskalPairs } from "../../test/reference/kruskal.ts";
 import { buildGraph } from "./graph.ts";

@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { describeNifty, loadNifty } from "../../test/support/nifty.ts";
 import { computeChart } from "./chart.ts";
 import { correlationMatrix } from "./correlation.ts";
-import research from "./fixtures/research-golden.json";
+import research from "../../test/fixtures/engine/research-golden.json";
 import { buildGraph } from "./graph.ts";
 import { graphStats } from "./graph-stats.ts";
 import { parseChartParams } from "../http/params/params.ts";

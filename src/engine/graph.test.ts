@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { correlationMatrix } from "./correlation.ts";
-import { factorReturns } from "./fixtures/random-returns.ts";
+import { factorReturns } from "../../test/support/engine/random-returns.ts";
 import { buildGraph, type Graph } from "./graph.ts";
 import { GRAPH_METHODS } from "./types.ts";
 

@@ -4,7 +4,7 @@ import { describeNifty, loadNifty } from "../../test/support/nifty.ts";
 import { sampleSeriesInput } from "../market/sample-series.ts";
 import { SlidingMoments } from "./rolling-moments.ts";
 import { buildReturnsPanel, windowMembers, windowSeries } from "./window.ts";
-import { mulberry32 as rng } from "./fixtures/random-returns.ts";
+import { mulberry32 as rng } from "../../test/support/engine/random-returns.ts";
 
 function maxDiff(a: Float64Array, b: Float64Array): number {
   expect(a.length).toBe(b.length);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { correlationMatrix } from "./correlation.ts";
-import { factorReturns, mulberry32 } from "./fixtures/random-returns.ts";
+import { factorReturns, mulberry32 } from "../../test/support/engine/random-returns.ts";
 import { buildGraph } from "./graph.ts";
 import { literalTmfg } from "../../test/reference/tmfg.ts";
 import { tmfg } from "./tmfg.ts";

@@ -3,7 +3,7 @@ import { gunzipSync } from "node:zlib";
 import { parseChartParams } from "./params/params.ts";
 import { SAMPLE_END_DATE, sampleSeriesInput } from "../market/index.ts";
 import { inlineCompute } from "../compute/compute-pool.ts";
-import { body, startHarness, type Harness } from "./test-support/harness.ts";
+import { body, startHarness, type Harness } from "../../test/support/http/harness.ts";
 
 let h: Harness;
 beforeAll(async () => {

@@ -2,8 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { mintToken } from "../auth/index.ts";
 import { systemClock } from "../clock.ts";
-import { sampleDb, SECRET, startHarness } from "./test-support/harness.ts";
-import { spawnServer } from "./test-support/process.ts";
+import { sampleDb, SECRET, startHarness } from "../../test/support/http/harness.ts";
+import { spawnServer } from "../../test/support/http/process.ts";
 
 const PATH = "/v1/graph-stats/chart?lookback=20";
 /** A rolling request that computes for a few hundred ms on the sample. */

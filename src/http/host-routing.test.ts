@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
-import { startHarness, type Harness } from "./test-support/harness.ts";
+import { startHarness, type Harness } from "../../test/support/http/harness.ts";
 
 let h: Harness;
 beforeAll(async () => {

@@ -13,8 +13,8 @@ import { mintToken } from "../auth/index.ts";
 import { systemClock } from "../clock.ts";
 import { createPgSessionStore } from "../dashboard/session-store-pg.ts";
 import { openPg } from "../../db/pg/open.ts";
-import { runCli, spawnServer, type ServerProcess } from "./test-support/process.ts";
-import { SECRET, tempDbPath } from "./test-support/harness.ts";
+import { runCli, spawnServer, type ServerProcess } from "../../test/support/http/process.ts";
+import { SECRET, tempDbPath } from "../../test/support/http/harness.ts";
 import { existsSync } from "node:fs";
 
 const json = (r: Response): Promise<any> => r.json();

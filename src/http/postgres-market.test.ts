@@ -12,8 +12,8 @@ import { join } from "node:path";
 import { startPostgres, type TestDatabase } from "../../test/support/postgres.ts";
 import { mintToken } from "../auth/index.ts";
 import { systemClock } from "../clock.ts";
-import { runCli, spawnServer, type ServerProcess } from "./test-support/process.ts";
-import { SECRET, tempDbPath } from "./test-support/harness.ts";
+import { runCli, spawnServer, type ServerProcess } from "../../test/support/http/process.ts";
+import { SECRET, tempDbPath } from "../../test/support/http/harness.ts";
 
 const running: ServerProcess[] = [];
 const opened: { db: TestDatabase; sql: SQL }[] = [];

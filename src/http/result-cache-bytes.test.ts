@@ -11,7 +11,7 @@ import { createLogger } from "../logger.ts";
 import { ChartService } from "../compute/chart-service.ts";
 import { sqliteMarketStore } from "../market/sqlite-store.ts";
 import { startComputePool } from "../compute/compute-pool.ts";
-import { body, sampleDb, startHarness, type Harness } from "./test-support/harness.ts";
+import { body, sampleDb, startHarness, type Harness } from "../../test/support/http/harness.ts";
 
 let h: Harness;
 beforeAll(async () => {

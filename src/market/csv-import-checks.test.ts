@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { importCsvFiles, importCsvSources } from "./csv-import.ts";
 import { getDataVersion } from "./data-version.ts";
-import { countBars, tempDb } from "./test-support.ts";
+import { countBars, tempDb } from "../../test/support/market-db.ts";
 
 const HEADER = "timestamp,open,high,low,close,volume";
 let t: ReturnType<typeof tempDb>;

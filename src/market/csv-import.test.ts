@@ -5,7 +5,7 @@ import { basename, join } from "node:path";
 import { ImportError, importCsvFiles, importCsvSources } from "./csv-import.ts";
 import { getDataVersion } from "./data-version.ts";
 import { loadSample } from "./load-sample.ts";
-import { countBars, tempDb } from "./test-support.ts";
+import { countBars, tempDb } from "../../test/support/market-db.ts";
 import { getUniverse, knownSymbols, listUniverses } from "./universes.ts";
 
 const HEADER = "timestamp,open,high,low,close,volume";

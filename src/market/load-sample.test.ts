@@ -6,7 +6,7 @@ import { loadSample } from "./load-sample.ts";
 import { SAMPLE_MINUTE_DAYS, sampleTradingDays } from "./sample-generator.ts";
 import { sampleSeriesInput } from "./sample-series.ts";
 import { loadSeries } from "./series.ts";
-import { countBars, tempDb } from "./test-support.ts";
+import { countBars, tempDb } from "../../test/support/market-db.ts";
 import { getUniverse, knownSymbols } from "./universes.ts";
 
 describe("loadSample", () => {

@@ -6,7 +6,7 @@ import { ChartError } from "../engine/types.ts";
 import { importCsvFiles, importCsvSources } from "./csv-import.ts";
 import { loadSample } from "./load-sample.ts";
 import { loadSeries } from "./series.ts";
-import { tempDb } from "./test-support.ts";
+import { tempDb } from "../../test/support/market-db.ts";
 import { getUniverse } from "./universes.ts";
 
 /** date -> close straight from a CSV's text (independent of the importer). */

@@ -19,7 +19,7 @@ import { openMarketStore } from "./open-store.ts";
 import { pgMarketStore } from "./pg/pg-store.ts";
 import { SAMPLE_UNIVERSE } from "./sample-generator.ts";
 import type { MarketStore } from "./store.ts";
-import { tempDb } from "./test-support.ts";
+import { tempDb } from "../../test/support/market-db.ts";
 
 const HEADER = "timestamp,open,high,low,close,volume\n";
 const csv = (rows: string[]) => HEADER + rows.join("\n") + "\n";

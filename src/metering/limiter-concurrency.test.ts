@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../db/open.ts";
 
-const WORKER = join(import.meta.dir, "admit-worker.fixture.ts");
+const WORKER = join(import.meta.dir, "../../test/support/metering/admit-worker.ts");
 const PROCESSES = 4;
 const CALLS = 50;
 

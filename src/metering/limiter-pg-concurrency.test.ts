@@ -13,7 +13,7 @@ import { systemClock, TestClock } from "../clock.ts";
 import { MeterBusyError, MeterStorageError, MeterUnavailableError } from "./database-errors.ts";
 import { createPgLimiter } from "./limiter-pg.ts";
 
-const WORKER = join(import.meta.dir, "admit-worker-pg.fixture.ts");
+const WORKER = join(import.meta.dir, "../../test/support/metering/admit-worker-pg.ts");
 let pgdb: TestDatabase;
 let opened: OpenedPg;
 beforeAll(async () => {

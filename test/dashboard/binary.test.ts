@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { startDevIdp } from "../../src/dashboard/dev-idp.ts";
-import { spawnServer, runCli, type ServerProcess } from "../../src/http/test-support/process.ts";
+import { spawnServer, runCli, type ServerProcess } from "../support/http/process.ts";
 import { serverBinary } from "../support/binary.ts";
 import { chromiumAvailable, launchBrowser } from "../support/browser.ts";
 import { freePort } from "./harness.ts";

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runCli, spawnServer, type ServerProcess } from "../../src/http/test-support/process.ts";
+import { runCli, spawnServer, type ServerProcess } from "../support/http/process.ts";
 import { serverBinary } from "../support/binary.ts";
 import { startPostgres, type TestDatabase } from "../support/postgres.ts";
 

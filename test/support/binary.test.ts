@@ -1,7 +1,7 @@
 /** serverBinary(): one build shared by every caller, and a given GRAPH_STATS_BIN used as it is. */
 import { expect, test } from "bun:test";
 import { statSync } from "node:fs";
-import { runCli } from "../../src/http/test-support/process.ts";
+import { runCli } from "./http/process.ts";
 import { serverBinary } from "./binary.ts";
 
 test("callers at the same time get the same executable, which runs", async () => {

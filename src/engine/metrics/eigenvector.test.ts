@@ -2,8 +2,8 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { correlationMatrix } from "../correlation.ts";
 import { describeNifty, loadNifty } from "../../../test/support/nifty.ts";
-import { loadGolden, runGoldenCase } from "../fixtures/pipeline.ts";
-import { factorReturns, mulberry32 } from "../fixtures/random-returns.ts";
+import { loadGolden, runGoldenCase } from "../../../test/support/engine/pipeline.ts";
+import { factorReturns, mulberry32 } from "../../../test/support/engine/random-returns.ts";
 import { buildGraph, graphFromPairs, type Graph } from "../graph.ts";
 import { GRAPH_METHODS } from "../types.ts";
 import {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { correlationMatrix } from "../correlation.ts";
-import { factorReturns } from "../fixtures/random-returns.ts";
+import { factorReturns } from "../../../test/support/engine/random-returns.ts";
 import { buildGraph, graphFromPairs } from "../graph.ts";
 import { GRAPH_METHODS } from "../types.ts";
 import { pagerank, pagerankBySolve, pagerankPowerIteration, SOLVE_MAX_AVG_DEGREE, SOLVE_MAX_COMPONENT } from "./pagerank.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { correlationMatrix } from "../correlation.ts";
-import { factorReturns, mulberry32 } from "../fixtures/random-returns.ts";
+import { factorReturns, mulberry32 } from "../../../test/support/engine/random-returns.ts";
 import { buildGraph, graphFromPairs } from "../graph.ts";
 import { dijkstraPathMetrics, shortestPathMetrics, SORTED_FRONTIER_MAX } from "./shortest-paths.ts";
 import { treePathMetrics } from "./tree-paths.ts";

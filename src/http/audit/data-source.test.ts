@@ -3,7 +3,7 @@
  * (DECISIONS §1) however it is asked for — by universe name or by listing its symbols.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { body, startHarness, tempDbPath, type Harness } from "../test-support/harness.ts";
+import { body, startHarness, tempDbPath, type Harness } from "../../../test/support/http/harness.ts";
 
 let h: Harness;
 beforeAll(async () => {

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import Ajv2020 from "ajv/dist/2020.js";
 import { readFileSync } from "node:fs";
-import { startHarness, type Harness } from "../test-support/harness.ts";
+import { startHarness, type Harness } from "../../../test/support/http/harness.ts";
 import { COMMITTED_PATH } from "./write.ts";
 
 let h: Harness;

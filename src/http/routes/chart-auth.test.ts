@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SignJWT } from "jose";
 import { revokeToken, mintToken } from "../../auth/index.ts";
 import { setDisabled, createUser } from "../../auth/index.ts";
-import { body, SECRET, startHarness, type Harness } from "../test-support/harness.ts";
+import { body, SECRET, startHarness, type Harness } from "../../../test/support/http/harness.ts";
 
 let h: Harness;
 beforeAll(async () => {

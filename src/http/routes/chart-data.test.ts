@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { describeNifty } from "../../../test/support/nifty.ts";
-import { body, niftyDb, startHarness, type Harness } from "../test-support/harness.ts";
+import { body, niftyDb, startHarness, type Harness } from "../../../test/support/http/harness.ts";
 
 const METRICS = ["degree_strength", "eigenvector_centrality", "betweenness_centrality", "closeness_centrality", "pagerank"];
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { body, startHarness, type Harness } from "../test-support/harness.ts";
+import { body, startHarness, type Harness } from "../../../test/support/http/harness.ts";
 
 /** format=csv and format=ndjson on the live endpoint: the same numbers as JSON, metered the same. */
 describe("tidy exports on the live endpoint", () => {

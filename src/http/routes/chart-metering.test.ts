@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { setLimits, createUser } from "../../auth/index.ts";
 import type { ChartService } from "../../compute/chart-service.ts";
-import { body, startHarness, type Harness } from "../test-support/harness.ts";
+import { body, startHarness, type Harness } from "../../../test/support/http/harness.ts";
 
 let h: Harness;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
  * DECISIONS §7, so this is what a first-time user sees of it).
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { body, startHarness, type Harness } from "../test-support/harness.ts";
+import { body, startHarness, type Harness } from "../../../test/support/http/harness.ts";
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 /** GET /docs and /openapi.json on a real server: public, self-contained, CSP-strict, cacheable, gzip, HEAD, CORS. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { gunzipSync } from "node:zlib";
-import { startHarness, type Harness } from "../test-support/harness.ts";
+import { startHarness, type Harness } from "../../../test/support/http/harness.ts";
 
 let h: Harness;
 beforeAll(async () => {

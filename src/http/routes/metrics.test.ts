@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { body, startHarness, type Harness } from "../test-support/harness.ts";
+import { body, startHarness, type Harness } from "../../../test/support/http/harness.ts";
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,11 +1,11 @@
 /**
  * Child process for the cross-process concurrency test: opens the shared database file, waits for
  * the common start instant, calls admit() as fast as it can and prints how many were admitted.
- * Usage: bun admit-worker.fixture.ts DB USER PER_MINUTE PER_DAY CALLS START_AT_MS
+ * Usage: bun test/support/metering/admit-worker.ts DB USER PER_MINUTE PER_DAY CALLS START_AT_MS
  */
-import { openDatabase } from "../../db/open.ts";
-import { systemClock } from "../clock.ts";
-import { createLimiter } from "./limiter.ts";
+import { openDatabase } from "../../../db/open.ts";
+import { systemClock } from "../../../src/clock.ts";
+import { createLimiter } from "../../../src/metering/limiter.ts";
 
 const [path, userId, perMinute, perDay, calls, startAt] = process.argv.slice(2);
 const { sqlite } = openDatabase(path);

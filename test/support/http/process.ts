@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Subprocess } from "bun";
 
-export const CLI = resolve(import.meta.dir, "../../cli.ts");
+export const CLI = resolve(import.meta.dir, "../../../src/cli.ts");
 
 export interface ServerProcess {
   proc: Subprocess<"ignore", "pipe", "pipe">;

@@ -1,11 +1,11 @@
 /**
  * Child process for the PostgreSQL cross-process test: its own pool, waits for the common start
  * instant, fires CALLS admits at once and prints how many were admitted.
- * Usage: bun admit-worker-pg.fixture.ts URL USER PER_MINUTE PER_DAY CALLS START_AT_MS
+ * Usage: bun test/support/metering/admit-worker-pg.ts URL USER PER_MINUTE PER_DAY CALLS START_AT_MS
  */
-import { createPgPool } from "../../db/pg/open.ts";
-import { systemClock } from "../clock.ts";
-import { createPgLimiter } from "./limiter-pg.ts";
+import { createPgPool } from "../../../db/pg/open.ts";
+import { systemClock } from "../../../src/clock.ts";
+import { createPgLimiter } from "../../../src/metering/limiter-pg.ts";
 
 const [url, userId, perMinute, perDay, calls, startAt] = process.argv.slice(2);
 const sql = createPgPool(url!, { poolSize: 5 });

@@ -7,13 +7,13 @@
 import { copyFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { mintToken } from "../../auth/index.ts";
-import { TestClock } from "../../clock.ts";
-import { loadConfig, type Config } from "../../config.ts";
-import { createLogger } from "../../logger.ts";
-import { importCsvFiles, loadSample } from "../../market/index.ts";
-import { niftyFiles } from "../../../test/support/nifty.ts";
-import { startServer, type RunningServer, type StartOptions } from "../server.ts";
+import { mintToken } from "../../../src/auth/index.ts";
+import { TestClock } from "../../../src/clock.ts";
+import { loadConfig, type Config } from "../../../src/config.ts";
+import { createLogger } from "../../../src/logger.ts";
+import { importCsvFiles, loadSample } from "../../../src/market/index.ts";
+import { niftyFiles } from "../nifty.ts";
+import { startServer, type RunningServer, type StartOptions } from "../../../src/http/server.ts";
 import { openDatabase, type OpenedDb } from "../../../db/open.ts";
 
 export const SECRET = "test-secret-0123456789-abcdefghijklmnop";
