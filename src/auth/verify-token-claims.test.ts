@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SignJWT } from "jose";
-import { SECRET, startHarness, type Harness } from "../../../test/support/http/harness.ts";
+import { SECRET, startHarness, type Harness } from "../../test/support/http/harness.ts";
 
 let h: Harness;
 beforeAll(async () => {

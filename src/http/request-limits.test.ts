@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
-import { body, startHarness, type Harness } from "../../../test/support/http/harness.ts";
+import { body, startHarness, type Harness } from "../../test/support/http/harness.ts";
 
 let h: Harness;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
  */
 import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
-import { startHarness } from "../../../test/support/http/harness.ts";
+import { startHarness } from "../../test/support/http/harness.ts";
 
 test("credentials in the query string are stored redacted in the audit log, (unknown parameters are refused with 400, and the refusal is audited)", async () => {
   const h = await startHarness();

@@ -6,8 +6,8 @@
 import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
 import { statSync } from "node:fs";
-import { sampleDb, SECRET } from "../../../test/support/http/harness.ts";
-import { spawnServer } from "../../../test/support/http/process.ts";
+import { sampleDb, SECRET } from "../../test/support/http/harness.ts";
+import { spawnServer } from "../../test/support/http/process.ts";
 
 const REQUESTS = 10_000;
 const CONCURRENCY = 32;

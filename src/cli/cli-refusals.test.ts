@@ -8,8 +8,8 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runCli } from "../../../test/support/http/process.ts";
-import { sampleDb } from "../../../test/support/http/harness.ts";
+import { runCli } from "../../test/support/http/process.ts";
+import { sampleDb } from "../../test/support/http/harness.ts";
 
 const tempDir = () => mkdtempSync(join(tmpdir(), "gs-audit-cli-"));
 

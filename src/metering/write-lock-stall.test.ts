@@ -7,10 +7,10 @@
  */
 import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
-import { mintToken } from "../../auth/index.ts";
-import { systemClock } from "../../clock.ts";
-import { sampleDb, SECRET } from "../../../test/support/http/harness.ts";
-import { spawnServer } from "../../../test/support/http/process.ts";
+import { mintToken } from "../auth/index.ts";
+import { systemClock } from "../clock.ts";
+import { sampleDb, SECRET } from "../../test/support/http/harness.ts";
+import { spawnServer } from "../../test/support/http/process.ts";
 
 const LOCK_MS = 3000;
 const BURST = 40;

@@ -5,8 +5,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
-import { body, startHarness } from "../../../test/support/http/harness.ts";
-import { HEALTH_CHECK_MS } from "../server.ts";
+import { body, startHarness } from "../../test/support/http/harness.ts";
+import { HEALTH_CHECK_MS } from "./server.ts";
 
 const LOCK_SECONDS = 25;
 

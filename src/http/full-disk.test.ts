@@ -10,7 +10,7 @@ import { afterAll, expect, test } from "bun:test";
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { body, sampleDb, startHarness } from "../../../test/support/http/harness.ts";
+import { body, sampleDb, startHarness } from "../../test/support/http/harness.ts";
 
 const MOUNT = mkdtempSync(join(tmpdir(), "gs-full-"));
 const canMount = process.getuid?.() === 0 && Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", MOUNT]).exitCode === 0;

@@ -5,10 +5,10 @@
  */
 import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
-import { mintToken } from "../../auth/index.ts";
-import { systemClock } from "../../clock.ts";
-import { sampleDb, SECRET } from "../../../test/support/http/harness.ts";
-import { spawnServer, type ServerProcess } from "../../../test/support/http/process.ts";
+import { mintToken } from "../auth/index.ts";
+import { systemClock } from "../clock.ts";
+import { sampleDb, SECRET } from "../../test/support/http/harness.ts";
+import { spawnServer, type ServerProcess } from "../../test/support/http/process.ts";
 
 const USER = "crash-user";
 const PER_DAY = 100;

@@ -4,10 +4,10 @@
  * and never a token or secret.
  */
 import { describe, expect, test } from "bun:test";
-import { mintToken } from "../../auth/index.ts";
-import { systemClock } from "../../clock.ts";
-import { sampleDb } from "../../../test/support/http/harness.ts";
-import { spawnServer } from "../../../test/support/http/process.ts";
+import { mintToken } from "../auth/index.ts";
+import { systemClock } from "../clock.ts";
+import { sampleDb } from "../../test/support/http/harness.ts";
+import { spawnServer } from "../../test/support/http/process.ts";
 
 const SECRET = "audit-log-secret-0123456789-abcdef";
 
