@@ -112,9 +112,9 @@ describe("GET /v1/demo/chart", () => {
   });
 });
 
-describe("routing and envelope on every route", () => {
+describe("routing and envelope on every route (through the app's handler: the socket adds nothing here)", () => {
   test("unknown route → 404 NOT_FOUND envelope", async () => {
-    const res = await h.get("/v2/nothing");
+    const res = await h.handle("/v2/nothing");
     expect(res.status).toBe(404);
     const b = await body(res);
     expect(b).toMatchObject({ success: false, data: null, errors: [{ code: "NOT_FOUND" }] });
@@ -124,7 +124,7 @@ describe("routing and envelope on every route", () => {
 
   for (const path of ["/health", "/v1/demo/chart", "/v1/graph-stats/chart"]) {
     test(`POST ${path} → 405 METHOD_NOT_ALLOWED with Allow: GET`, async () => {
-      const res = await h.get(path, { method: "POST", body: "x" });
+      const res = await h.handle(path, { method: "POST", body: "x" });
       expect(res.status).toBe(405);
       expect(res.headers.get("allow")).toBe("GET");
       expect((await body(res)).errors[0].code).toBe("METHOD_NOT_ALLOWED");
@@ -132,31 +132,31 @@ describe("routing and envelope on every route", () => {
   }
 
   test("HEAD answers headers without a body", async () => {
-    const res = await h.get("/health", { method: "HEAD" });
+    const res = await h.handle("/health", { method: "HEAD" });
     expect(res.status).toBe(200);
     expect(await res.text()).toBe("");
   });
 
   test("X-Request-Id: a valid caller id is echoed, an invalid one replaced", async () => {
-    const ok = await h.get("/health", { headers: { "X-Request-Id": "abc.DEF_1-2" } });
+    const ok = await h.handle("/health", { headers: { "X-Request-Id": "abc.DEF_1-2" } });
     expect(ok.headers.get("x-request-id")).toBe("abc.DEF_1-2");
     expect((await body(ok)).meta.request_id).toBe("abc.DEF_1-2");
-    const bad = await h.get("/health", { headers: { "X-Request-Id": "has space" } });
+    const bad = await h.handle("/health", { headers: { "X-Request-Id": "has space" } });
     expect(bad.headers.get("x-request-id")).not.toBe("has space");
     expect(bad.headers.get("x-request-id")).toMatch(/^[A-Za-z0-9._-]{1,64}$/);
-    const long = await h.get("/health", { headers: { "X-Request-Id": "a".repeat(65) } });
+    const long = await h.handle("/health", { headers: { "X-Request-Id": "a".repeat(65) } });
     expect(long.headers.get("x-request-id")).not.toBe("a".repeat(65));
   });
 
   test("CORS: live endpoint allows only configured origins; preflight is never metered", async () => {
-    const pre = await h.get("/v1/graph-stats/chart", { method: "OPTIONS", headers: { Origin: "https://app.example", "Access-Control-Request-Method": "GET" } });
+    const pre = await h.handle("/v1/graph-stats/chart", { method: "OPTIONS", headers: { Origin: "https://app.example", "Access-Control-Request-Method": "GET" } });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-origin")).toBe("https://app.example");
     expect(pre.headers.get("access-control-allow-headers")).toContain("Authorization");
-    const other = await h.get("/v1/graph-stats/chart", { method: "OPTIONS", headers: { Origin: "https://evil.example" } });
+    const other = await h.handle("/v1/graph-stats/chart", { method: "OPTIONS", headers: { Origin: "https://evil.example" } });
     expect(other.headers.get("access-control-allow-origin")).toBeNull();
     const token = await h.token("cors-user");
-    const live = await h.get("/v1/graph-stats/chart?lookback=20", { token, headers: { Origin: "https://app.example" } });
+    const live = await h.handle("/v1/graph-stats/chart?lookback=20", { token, headers: { Origin: "https://app.example" } });
     expect(live.status).toBe(200);
     expect(live.headers.get("access-control-expose-headers")).toContain("Retry-After");
     expect(live.headers.get("access-control-expose-headers")).toContain("X-RateLimit-Remaining");

@@ -38,6 +38,8 @@ export interface RunningServer {
   stores: Stores;
   checkpointer: Checkpointer;
   compute: ComputePool;
+  /** The app's handler without the socket: tests of pure HTTP behaviour (routing, envelope, headers, CORS) call it. */
+  handle(request: Request): Promise<Response>;
   /** Stops accepting, lets in-flight requests finish, then closes the database. */
   stop(): Promise<void>;
 }
@@ -157,6 +159,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
     stores,
     checkpointer,
     compute,
+    handle: (request) => app.handle(request),
     async stop() {
       shuttingDown = true;
       await server.stop(false);

@@ -54,6 +54,8 @@ export interface Harness {
   config: Config;
   token(user: string, opts?: { ttlSeconds?: number; email?: string }): Promise<string>;
   get(path: string, init?: RequestInit & { token?: string }): Promise<Response>;
+  /** As `get`, but through the app's handler in-process: for pure HTTP behaviour, where the socket adds nothing. */
+  handle(path: string, init?: RequestInit & { token?: string }): Promise<Response>;
   stop(): Promise<void>;
 }
 
@@ -78,12 +80,19 @@ export async function startHarness(
       return t.token;
     },
     get(path, init = {}) {
-      const headers = new Headers(init.headers);
-      if (init.token) headers.set("Authorization", `Bearer ${init.token}`);
-      return fetch(base + path, { ...init, headers });
+      return fetch(base + path, { ...init, headers: withToken(init) });
+    },
+    handle(path, init = {}) {
+      return server.handle(new Request(base + path, { ...init, headers: withToken(init) }));
     },
     stop: () => server.stop(),
   };
+}
+
+function withToken(init: RequestInit & { token?: string }): Headers {
+  const headers = new Headers(init.headers);
+  if (init.token) headers.set("Authorization", `Bearer ${init.token}`);
+  return headers;
 }
 
 /** Reads a JSON envelope and asserts nothing; tests do. */
