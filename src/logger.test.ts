@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { mkdtempSync, openSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createLogger, FLUSH_MS } from "./logger.ts";
+import { createLogger, FLUSH_MS, msFromUs } from "./logger.ts";
 
 const file = () => {
   const path = join(mkdtempSync(join(tmpdir(), "gs-log-")), "log.jsonl");
@@ -57,18 +57,18 @@ const log = createLogger("info", openSync(${JSON.stringify(path)}, "w"), true); 
   expect(lines(path).map((l) => l.n)).toEqual([7]);
 });
 
-test("request(entry) writes the same bytes as info(entry), whatever the strings hold", () => {
+test("request(...) writes the same bytes as info(entry), whatever the strings hold", () => {
   const { path, fd } = file();
   const log = createLogger("info", fd);
   const entries = [
-    { request_id: "9664d156-388d-4401-9d44-dc0d51ad6095", method: "GET", path: "/health", status: 200, duration_ms: 0.123, user_id: null },
-    { request_id: "a.b_c-D", method: "DELETE", path: '/v1/"quoted"\\back\nslash\u0001', status: 405, duration_ms: 12, user_id: "alice" },
-    { request_id: "z", method: "PATCH", path: "/ünï/😀/\ud800", status: 404, duration_ms: 1e-7, user_id: 'bob "the" \\ \u001f' },
-    { request_id: "x", method: "GET", path: "", status: 500, duration_ms: Number.NaN, user_id: "\udfff" },
+    { request_id: "9664d156-388d-4401-9d44-dc0d51ad6095", method: "GET", path: "/health", status: 200, duration_us: 123, user_id: null },
+    { request_id: "a.b_c-D", method: "DELETE", path: '/v1/"quoted"\\back\nslash\u0001', status: 405, duration_us: 12000, user_id: "alice" },
+    { request_id: "z", method: "PATCH", path: "/ünï/😀/\ud800", status: 404, duration_us: 0, user_id: 'bob "the" \\ \u001f' },
+    { request_id: "x", method: "GET", path: "", status: 500, duration_us: Number.NaN, user_id: "\udfff" },
   ];
-  for (const e of entries) {
-    log.request(e);
-    log.info(e);
+  for (const { duration_us, ...e } of entries) {
+    log.request(e.request_id, e.method, e.path, e.status, duration_us, e.user_id);
+    log.info({ request_id: e.request_id, method: e.method, path: e.path, status: e.status, duration_ms: duration_us / 1000, user_id: e.user_id });
   }
   const written = readFileSync(path, "utf8").trim().split("\n");
   expect(written).toHaveLength(2 * entries.length);
@@ -78,8 +78,16 @@ test("request(entry) writes the same bytes as info(entry), whatever the strings 
     expect(JSON.parse(written[2 * k]!).path).toBe(entries[k]!.path);
   }
   const quiet = createLogger("warn", fd);
-  quiet.request(entries[0]!);
+  quiet.request("r", "GET", "/health", 200, 1, null);
   expect(readFileSync(path, "utf8").trim().split("\n")).toHaveLength(2 * entries.length);
+});
+
+test("msFromUs(us) is String(us / 1000) for every microsecond to 2 s, and beyond", () => {
+  const wrong: number[] = [];
+  for (let us = 0; us <= 2_000_000; us++) if (msFromUs(us) !== String(us / 1000)) wrong.push(us);
+  for (const us of [2 ** 31, 2 ** 31 + 7, 86_400_000_123, 1e12, 1e12 + 1, Number.MAX_SAFE_INTEGER]) if (msFromUs(us) !== String(us / 1000)) wrong.push(us);
+  expect(wrong).toEqual([]);
+  expect([msFromUs(Number.NaN), msFromUs(-1), msFromUs(1.5)]).toEqual(["null", "-0.001", "0.0015"]);
 });
 
 test("lines longer than the buffer, multi-byte text and many lines keep their order and bytes", () => {

@@ -4,7 +4,7 @@
  */
 import { Elysia } from "elysia";
 import type { AppDeps, RequestState } from "./context.ts";
-import { baseHeaders, preflightHeaders, type CorsPolicy } from "./cors.ts";
+import { baseHeaders, preflightHeaders, PUBLIC, type CorsPolicy } from "./cors.ts";
 import { baseMeta, errorBody, jsonResponse } from "./envelope.ts";
 import { describe, HttpError, toHttpError } from "./http-error.ts";
 import { requestIdFrom } from "./request-id.ts";
@@ -24,7 +24,8 @@ export const METRICS_PATH = "/metrics";
 type Handler = (request: Request, state: RequestState) => Response | Promise<Response>;
 
 export function createApp(deps: AppDeps) {
-  const publicCors: CorsPolicy = { kind: "any" };
+  // health.ts and demo.ts make their headers from PUBLIC once (jsonTemplate), not from state.base.
+  const publicCors = PUBLIC;
   const liveCors: CorsPolicy = { kind: "list", origins: new Set(deps.corsOrigins) };
 
   const newState = (request: Request, path: string, cors: CorsPolicy): RequestState => {
@@ -55,14 +56,7 @@ export function createApp(deps: AppDeps) {
 
   const logRequest = (request: Request, state: RequestState, status: number) => {
     deps.metrics?.request(routeLabel(state.path), status);
-    deps.logger.request({
-      request_id: state.requestId,
-      method: request.method,
-      path: state.path,
-      status,
-      duration_ms: Math.round((performance.now() - state.start) * 1000) / 1000,
-      user_id: state.userId,
-    });
+    deps.logger.request(state.requestId, request.method, state.path, status, Math.round((performance.now() - state.start) * 1000), state.userId);
   };
 
   const failed = (request: Request, state: RequestState, err: unknown): Response => {

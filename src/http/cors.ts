@@ -17,6 +17,9 @@ const EXPOSED = [
 
 export type CorsPolicy = { kind: "any" } | { kind: "list"; origins: ReadonlySet<string> };
 
+/** The public routes' policy (/health, the demo, the OpenAPI document and page). */
+export const PUBLIC: CorsPolicy = Object.freeze({ kind: "any" });
+
 const ANY_ORIGIN = Object.freeze({ "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": EXPOSED });
 
 /** Headers for an actual (non-preflight) response. Callers copy, never mutate, the result. */

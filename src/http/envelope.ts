@@ -37,31 +37,55 @@ export function errorBody(errors: ErrorObject[], meta: Meta): string {
 /**
  * A JSON response; compressed with gzip when worthwhile and accepted (`Vary: Accept-Encoding`
  * always). `headers` must be a fresh object owned by the caller: it is completed in place, since
- * copying header objects several times per request showed up in the /health benchmark.
+ * copying header objects several times per request showed up in the /health benchmark. Or a
+ * Headers from fromTemplate(), already complete.
  */
 export function jsonResponse(
   body: string,
   status: number,
-  headers: Record<string, string>,
+  headers: Record<string, string> | Headers,
   acceptEncoding: string | null,
   head = false,
   contentType = JSON_TYPE,
 ): Response {
   const h = headers;
-  h["Content-Type"] = contentType;
-  h.Vary = h.Vary ? `${h.Vary}, Accept-Encoding` : "Accept-Encoding";
+  if (!(h instanceof Headers)) {
+    h["Content-Type"] = contentType;
+    h.Vary = h.Vary ? `${h.Vary}, Accept-Encoding` : "Accept-Encoding";
+  }
   let payload: Uint8Array | string = body;
   if (body.length > GZIP_MIN_BYTES && acceptsGzip(acceptEncoding)) {
     // Level 1: every body differs (meta), so it is compressed per request; on a 16 KB chart
     // level 1 took 80 µs against 245 µs at the default level, for 6.8 KB instead of 4.3 KB.
     payload = Bun.gzipSync(Buffer.from(body), { level: 1 });
-    h["Content-Encoding"] = "gzip";
+    put(h, "Content-Encoding", "gzip");
   }
   if (head) {
-    h["Content-Length"] = String(typeof payload === "string" ? Buffer.byteLength(payload) : payload.byteLength);
+    put(h, "Content-Length", String(typeof payload === "string" ? Buffer.byteLength(payload) : payload.byteLength));
     return new Response(null, { status, headers: h });
   }
   return new Response(payload, { status, headers: h });
+}
+
+function put(h: Record<string, string> | Headers, name: string, value: string): void {
+  if (h instanceof Headers) h.set(name, value);
+  else h[name] = value;
+}
+
+/**
+ * The headers of a route's JSON answers that are the same on every request (CORS, Cache-Control,
+ * Content-Type, Vary), made once. Bun turns a plain object of six headers into a Response's
+ * headers in ~0.85 µs, and copies a Headers in ~0.1 µs (in-process; 5% of /health's CPU).
+ */
+export function jsonTemplate(fields: Record<string, string>): Headers {
+  return new Headers({ ...fields, "Content-Type": JSON_TYPE, Vary: fields.Vary ? `${fields.Vary}, Accept-Encoding` : "Accept-Encoding" });
+}
+
+/** This request's own copy of a template, with its X-Request-Id, for jsonResponse. */
+export function fromTemplate(template: Headers, requestId: string): Headers {
+  const h = new Headers(template);
+  h.set("X-Request-Id", requestId);
+  return h;
 }
 
 /** True when Accept-Encoding lists gzip (or *) without q=0. */

@@ -2,7 +2,8 @@
 import { isoTime } from "../../clock.ts";
 import type { AppDeps, RequestState } from "../context.ts";
 import type { DemoBody } from "../demo-service.ts";
-import { baseMeta, jsonResponse, RawJson, successBody } from "../envelope.ts";
+import { corsHeaders, PUBLIC } from "../cors.ts";
+import { baseMeta, fromTemplate, jsonResponse, jsonTemplate, RawJson, successBody } from "../envelope.ts";
 
 /** Synchronous once the answer is in memory (every call after the first per periods value). */
 export function handleDemo(deps: AppDeps, request: Request, state: RequestState): Response | Promise<Response> {
@@ -38,9 +39,10 @@ export function demoBody(payload: DemoBody, now: number, requestId: string): str
   return `${t.head}${isoTime(now)}","request_id":"${requestId}"${t.tail}`;
 }
 
+/** The answer's headers but X-Request-Id (and Content-Encoding): the route is public (app.ts). */
+const HEADERS = jsonTemplate({ ...corsHeaders(PUBLIC, null), "Cache-Control": "public, max-age=60" });
+
 function respond(deps: AppDeps, request: Request, state: RequestState, payload: DemoBody): Response {
-  // state.base is this request's own object: completed in place rather than copied (as /health does).
-  const headers = state.base;
-  headers["Cache-Control"] = "public, max-age=60";
-  return jsonResponse(demoBody(payload, deps.clock.now(), state.requestId), 200, headers, request.headers.get("accept-encoding"), request.method === "HEAD");
+  const body = demoBody(payload, deps.clock.now(), state.requestId);
+  return jsonResponse(body, 200, fromTemplate(HEADERS, state.requestId), request.headers.get("accept-encoding"), request.method === "HEAD");
 }
