@@ -4,7 +4,7 @@
  */
 export class PythonSide {
   private proc: ReturnType<typeof Bun.spawn<"pipe", "pipe", "pipe">>;
-  private reader: ReadableStreamDefaultReader<Uint8Array>;
+  private reader: { read(): Promise<{ value?: Uint8Array; done?: boolean }> };
   private buffered = "";
 
   constructor(
