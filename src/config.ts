@@ -2,6 +2,7 @@
  * Configuration: command-line flags over GRAPH_STATS_* environment variables over defaults
  * (DECISIONS §8). Validated with zod so a bad value stops the program with a clear message.
  */
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 
 const intFrom = (name: string, min: number, max: number) =>
@@ -55,7 +56,8 @@ export const CONFIG_SCHEMA = z.object({
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   sample: boolish.default(true),
   workers: intFrom("workers", 1, 64).default(1),
-  computeThreads: intFrom("compute threads", 0, 64).default(1),
+  /** One per core but the event loop's, so one user's slices and another's run side by side where cores allow. */
+  computeThreads: intFrom("compute threads", 0, 64).default(Math.max(1, Math.min(8, availableParallelism() - 1))),
   /** Audit rows (request_log, per-day and unauthenticated counts) older than this many days are pruned. */
   auditRetentionDays: intFrom("audit retention days", 1, 36_500).default(90),
   /** Upper bound on the result cache's memory (MiB of cached JSON plus overhead). */
