@@ -12,7 +12,7 @@
  */
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join, } from "node:path";
 import { runCli, spawnServer } from "../test/support/http/process.ts";
 import { healthUnderCompute, type HealthUnderCompute } from "./health-under-compute.ts";
 import { openLoop } from "./open-loop.ts";

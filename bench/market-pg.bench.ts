@@ -46,7 +46,7 @@ await time("loadSeries 50 symbols 1d, cached", () => store.loadSeries(symbols, "
 // Import: one symbol's 1m bars, 60 000 rows, into each store.
 const rows: string[] = ["timestamp,open,high,low,close,volume"];
 for (let i = 0; i < 60_000; i++) rows.push(`${new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString()},10,11,9,10.5,${i}`);
-const text = rows.join("\n") + "\n";
+const text = `${rows.join("\n")}\n`;
 for (const [name, s] of [["PostgreSQL", store], ["SQLite", openMarketStore({ kind: "sqlite", ...tempDb() })]] as const) {
   const t0 = performance.now();
   const r = await s.importCsvSources([{ file: "BIG.csv", text }], { universe: "big", interval: "1m" });

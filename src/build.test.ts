@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join, } from "node:path";
 import { serverBinary } from "../test/support/binary.ts";
 import { runCli, spawnServer, type ServerProcess } from "../test/support/http/process.ts";
 

@@ -83,11 +83,11 @@ export type Config = z.infer<typeof CONFIG_SCHEMA>;
 export const CONFIG_KEYS = Object.keys(CONFIG_SCHEMA.shape) as (keyof Config)[];
 
 export function flagName(key: string): string {
-  return key.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase());
+  return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
 export function envName(key: string): string {
-  return "GRAPH_STATS_" + flagName(key).replace(/-/g, "_").toUpperCase();
+  return `GRAPH_STATS_${flagName(key).replace(/-/g, "_").toUpperCase()}`;
 }
 
 /** How one setting is given: the flag (without `--`) and the environment variable. */

@@ -50,7 +50,7 @@ test("buffered lines are written together within FLUSH_MS, or at flush()", async
 
 test("a buffered logger writes what is pending when the process exits", async () => {
   const { path } = file();
-  const script = `import { openSync } from "node:fs"; import { createLogger } from ${JSON.stringify(import.meta.dir + "/logger.ts")};
+  const script = `import { openSync } from "node:fs"; import { createLogger } from ${JSON.stringify(`${import.meta.dir}/logger.ts`)};
 const log = createLogger("info", openSync(${JSON.stringify(path)}, "w"), true); log.info({ n: 7 }); process.exit(3);`;
   const proc = Bun.spawn([process.execPath, "-e", script], { stderr: "pipe" });
   expect(await proc.exited).toBe(3);

@@ -1,6 +1,6 @@
 /** Rate-limit headers, the per-minute limit and its 429 (spec §7, §8). */
 import { errorEnvelopeProblems, firstError, must } from "../lib/assert.ts";
-import type { Context, Limits } from "../lib/context.ts";
+import type { Limits } from "../lib/context.ts";
 import { firstRejection, minuteSequence, rateLimited, userBCall } from "../lib/scenarios.ts";
 import { intHeader, parseRateLimitedMessage, RATE_LIMIT_HEADERS } from "../lib/spec-forms.ts";
 import type { Check } from "../lib/check.ts";

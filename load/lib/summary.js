@@ -37,7 +37,7 @@ export function buildSummary(data, meta) {
     instances: meta.instances || null,
     passed: failed.length === 0,
     failed_thresholds: failed.map((t) => `${t.metric}: ${t.threshold}`),
-    duration_s: data.state && data.state.testRunDurationMs ? Math.round(data.state.testRunDurationMs / 100) / 10 : null,
+    duration_s: data.state?.testRunDurationMs ? Math.round(data.state.testRunDurationMs / 100) / 10 : null,
     thresholds,
     metrics,
     extra: meta.extra || {},

@@ -80,7 +80,7 @@ export function createVerifier(o: VerifierOptions): (authorizationHeader: string
     const header = (authorizationHeader ?? "").trim();
     if (!header) return fail(AUTH_MESSAGES.missing, false);
     const parts = /^(\S+) +(\S+)$/.exec(header);
-    if (!parts || parts[1].toLowerCase() !== "bearer") {
+    if (parts?.[1].toLowerCase() !== "bearer") {
       // A token was presented only if the Bearer scheme was used with something after it (RFC 6750 §3).
       return fail(AUTH_MESSAGES.malformedHeader, /^bearer\s+\S/i.test(header));
     }

@@ -46,7 +46,7 @@ export interface ParsedArgs {
 export class UsageError extends Error {}
 
 export function parseCli(argv: string[], env: Record<string, string | undefined>): ParsedArgs {
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {

@@ -32,7 +32,7 @@ export async function openCommandStores(args: ParsedArgs, mayCreate = false): Pr
   const { config } = args;
   if (config.databaseUrl) {
     const where = redactDatabaseUrl(config.databaseUrl);
-    let pg;
+    let pg: Awaited<ReturnType<typeof openPg>>;
     try {
       pg = await openPg(config.databaseUrl, { poolSize: 2, statementTimeoutMs: Math.max(config.dbStatementTimeout, 30_000) });
     } catch (err) {

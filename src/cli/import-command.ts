@@ -17,7 +17,7 @@ export async function importCommand(args: ParsedArgs): Promise<number> {
   // Usage errors before the database is touched.
   const defaultOffsetMin = offsetMinutes(args.flags["default-offset"]);
   const price = priceFlag(args.flags.price);
-  let map;
+  let map: ReturnType<typeof parseColumnMap>;
   try {
     map = parseColumnMap(args.flags.map ?? []);
   } catch (err) {

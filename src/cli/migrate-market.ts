@@ -35,7 +35,7 @@ export async function openCommandMarket(args: ParsedArgs): Promise<CommandMarket
     return { store: sqliteMarketStore(opened.sqlite, opened.path), where: config.db, created: opened.created, sample: null, close: async () => opened.sqlite.close() };
   }
   const where = redactDatabaseUrl(config.databaseUrl);
-  let pg;
+  let pg: Awaited<ReturnType<typeof openPg>>;
   try {
     pg = await openPg(config.databaseUrl, { poolSize: 2, statementTimeoutMs: Math.max(config.dbStatementTimeout, COMMAND_STATEMENT_TIMEOUT_MS) });
   } catch (err) {

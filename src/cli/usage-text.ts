@@ -40,7 +40,7 @@ export function serveFlags(): string {
   const defaults = CONFIG_SCHEMA.parse({}) as Record<string, unknown>;
   return CONFIG_OPTIONS.map(({ key, flag: name, switchTo }) => {
     const [arg, what] = SERVE_FLAGS[key];
-    const flag = `--${name}${arg ? " " + arg : ""}`;
+    const flag = `--${name}${arg ? ` ${arg}` : ""}`;
     const d = defaults[key];
     const shown = d === undefined || switchTo !== undefined || (Array.isArray(d) && d.length === 0) ? "" : ` (default ${Array.isArray(d) ? d.join(",") : d})`;
     return `  ${flag.padEnd(27)} ${what}${shown}`;

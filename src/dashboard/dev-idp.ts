@@ -88,7 +88,7 @@ export async function startDevIdp(o: DevIdpOptions): Promise<DevIdp> {
     }),
     renderError: async (ctx: any, out: Record<string, string>) => {
       ctx.type = "html";
-      ctx.body = page("Sign-in failed", `<p>${escape(out.error ?? "error")}: ${escape(out.error_description ?? "")}</p>`);
+      ctx.body = page("Sign-in failed", `<p>${escapeHtml(out.error ?? "error")}: ${escapeHtml(out.error_description ?? "")}</p>`);
     },
   });
   provider.proxy = false;
@@ -144,25 +144,25 @@ function interactionRoutes(provider: any, formTargets: string) {
 function loginForm(uid: string, error: string): string {
   return `<p class="dev">development sign-in — not for production</p>
 <p>Any name signs you in as that user. Nothing is checked.</p>
-${error ? `<p role="alert" class="err">${escape(error)}</p>` : ""}
-<form method="post" action="/interaction/${escape(uid)}/login">
+${error ? `<p role="alert" class="err">${escapeHtml(error)}</p>` : ""}
+<form method="post" action="/interaction/${escapeHtml(uid)}/login">
 <label for="login">Name</label>
-<input id="login" name="login" autocomplete="username" required maxlength="64" pattern="[A-Za-z0-9._\-]+" autofocus>
+<input id="login" name="login" autocomplete="username" required maxlength="64" pattern="[A-Za-z0-9._-]+" autofocus>
 <button type="submit">Continue</button>
 </form>`;
 }
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escape(title)} — graph-stats</title><style>
+<title>${escapeHtml(title)} — graph-stats</title><style>
 body{font:16px/1.5 system-ui,sans-serif;max-width:26rem;margin:4rem auto;padding:0 1rem;color:#1f2937}
 h1{font-size:1.4rem}.dev{display:inline-block;background:#fef3c7;color:#92400e;border:1px solid #f59e0b;border-radius:4px;padding:.1rem .5rem;font-size:.85rem}
 label{display:block;font-weight:600;margin-top:1rem}input{width:100%;box-sizing:border-box;padding:.5rem;font:inherit;border:1px solid #9ca3af;border-radius:4px}
 button{margin-top:1rem;padding:.5rem 1.2rem;font:inherit;background:#1d4ed8;color:#fff;border:0;border-radius:4px;cursor:pointer}.err{color:#b91c1c}
-</style></head><body><h1>${escape(title)}</h1>${body}</body></html>`;
+</style></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
 }
 
-function escape(s: string): string {
+function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 

@@ -162,7 +162,7 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
         if (moved) return moved;
         const client = d.signIn();
         if (!client) return html(state, { dev: d.dev, signedIn: null, notice: { kind: "error", text: "Sign-in is not configured on this server." } }, 404);
-        let begun;
+        let begun: Awaited<ReturnType<OidcClient["begin"]>>;
         try {
           begun = await client.begin();
         } catch (err) {
@@ -189,7 +189,7 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
         if (params.has("error")) return fail(`The identity provider refused the sign-in: ${(params.get("error_description") ?? params.get("error") ?? "").slice(0, 200)}`);
         const pending = await d.loginSealer.open(readCookie(request.headers.get("cookie"), LOGIN_COOKIE));
         if (!pending) return fail("This sign-in expired or was started in another browser. Sign in again.");
-        let identity;
+        let identity: Awaited<ReturnType<OidcClient["finish"]>>;
         try {
           identity = await client.finish(new URL(`${d.publicUrl()}/auth/callback${query}`), pending);
         } catch (err) {

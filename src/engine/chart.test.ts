@@ -143,7 +143,7 @@ describeNifty("rolling", () => {
     expect(Object.keys(r.stocks[0].points[0])).toEqual(["date", "pagerank", "degree_strength", "community"]);
     const last = r.stocks.map((s) => s.points.at(-1)!.pagerank!);
     expect(last).toEqual([...last].sort((a, b) => b - a));
-    const jioLabels = input.labels.filter((l, k) => !Number.isNaN(input.closes[1][k]));
+    const jioLabels = input.labels.filter((_l, k) => !Number.isNaN(input.closes[1][k]));
     const listed = input.labels.indexOf(jioLabels[0]);
     const expectDropped = r.asof_dates.filter((d) => input.labels.indexOf(d) - 5 < listed);
     expect(expectDropped.length).toBeGreaterThan(0);

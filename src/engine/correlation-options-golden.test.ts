@@ -48,7 +48,7 @@ describeNifty("cleaner correlations on NIFTY-50 (pandas 1.5, scikit-learn 1.2, n
 test("market_mode=remove lowers the complete graph's mean |rho| (the market factor no longer dominates)", () => {
   // A one-factor panel: every pair is correlated through the factor alone.
   const L = 80;
-  const labels = Array.from({ length: L + 1 }, (_, k) => new Date(Date.UTC(2024, 0, 1) + k * 864e5).toISOString().slice(0, 10) + "T00:00:00+05:30");
+  const labels = Array.from({ length: L + 1 }, (_, k) => `${new Date(Date.UTC(2024, 0, 1) + k * 864e5).toISOString().slice(0, 10)}T00:00:00+05:30`);
   let seed = 3;
   const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) - 0.5;
   const market = Array.from({ length: L }, rand);

@@ -56,7 +56,7 @@ export function marketResiduals(series: Float64Array[], start: number, L: number
 }
 
 function clip(x: number): number {
-  return x > 1 ? 1 : x < -1 ? -1 : x;
+  return x > 1 ? 1 : Math.max(x , -1);
 }
 
 /** ρ_ij = cov_ij / sqrt(cov_ii cov_jj) for row-major covariance-like sums c (n×n). */
@@ -95,7 +95,7 @@ function crossProducts(y: Float64Array[], L: number): Float64Array {
  * ρ_ij = Σ w (x_i−μ_i)(x_j−μ_j) / sqrt(…ii · …jj). pandas' bias correction is a common factor, so it cancels.
  */
 export function ewmaCorrelation(series: Float64Array[], start: number, L: number, halflife: number): Float64Array {
-  const w = Float64Array.from({ length: L }, (_, k) => Math.pow(2, -(L - 1 - k) / halflife));
+  const w = Float64Array.from({ length: L }, (_, k) => 2 ** (-(L - 1 - k) / halflife));
   let wSum = 0;
   for (let k = 0; k < L; k++) wSum += w[k];
   const y = series.map((s) => {

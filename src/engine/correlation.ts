@@ -7,7 +7,7 @@ import { dotWorkspace } from "./simd/dot-kernel.ts";
 import type { CorrMethod } from "./types.ts";
 
 function clip(x: number): number {
-  return x > 1 ? 1 : x < -1 ? -1 : x;
+  return x > 1 ? 1 : Math.max(x , -1);
 }
 
 /** Average ranks (1-based); equal values share the mean of their positions, as pandas/scipy do. */

@@ -24,7 +24,10 @@ function components(g: Graph): number {
     while (stack.length) {
       const v = stack.pop()!;
       for (let p = g.offsets[v]; p < g.offsets[v + 1]; p++)
-        if (!seen[g.nbr[p]]) stack.push(g.nbr[p]), (seen[g.nbr[p]] = 1);
+        if (!seen[g.nbr[p]]) {
+          stack.push(g.nbr[p]);
+          seen[g.nbr[p]] = 1;
+        }
     }
   }
   return count;
@@ -96,7 +99,10 @@ function sideOf(g: Graph, e: number): Uint8Array {
     for (let p = g.offsets[v]; p < g.offsets[v + 1]; p++) {
       const w = g.nbr[p];
       const isE = (v === g.src[e] && w === g.dst[e]) || (v === g.dst[e] && w === g.src[e]);
-      if (!isE && !seen[w]) stack.push(w), (seen[w] = 1);
+      if (!isE && !seen[w]) {
+        stack.push(w);
+        seen[w] = 1;
+      }
     }
   }
   return seen;

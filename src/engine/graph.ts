@@ -138,10 +138,10 @@ function knnPairs(corr: Float64Array, n: number, k: number): number[] {
 /** Edge a-b of length da before edge c-e of length dc in the order (d, lower end, higher end)? */
 function edgeLess(da: number, a: number, b: number, dc: number, c: number, e: number): boolean {
   if (da !== dc) return da < dc;
-  const alo = a < b ? a : b;
-  const clo = c < e ? c : e;
+  const alo = Math.min(a , b);
+  const clo = Math.min(c , e);
   if (alo !== clo) return alo < clo;
-  return (a < b ? b : a) < (c < e ? e : c);
+  return (Math.max(a , b)) < (Math.max(c , e));
 }
 
 /**
@@ -175,7 +175,7 @@ export function mstPairs(corr: Float64Array, n: number): number[] {
       if (next === -1 || edgeLess(bestD[v], bestU[v], v, bestD[next], bestU[next], next)) next = v;
     }
     const p = bestU[next];
-    pairs.push(p < next ? p : next, p < next ? next : p);
+    pairs.push(Math.min(p , next), Math.max(p , next));
     inTree[next] = 1;
     u = next;
   }

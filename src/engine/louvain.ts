@@ -99,7 +99,7 @@ function orderCommunities(labels: Int32Array, count: number): Int32Array {
   });
   const order = Array.from({ length: count }, (_, c) => c).sort((a, b) => size[b] - size[a] || first[a] - first[b]);
   const rank = new Int32Array(count);
-  order.forEach((c, r) => (rank[c] = r));
+  for (let r = 0; r < order.length; r++) rank[order[r]!] = r;
   return labels.map((c) => rank[c]);
 }
 

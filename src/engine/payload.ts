@@ -38,7 +38,7 @@ export interface AsofResult {
 /** Position of each input symbol among the as-of's nodes, -1 when absent. */
 function positions(r: AsofResult, nSymbols: number): Int32Array {
   const pos = new Int32Array(nSymbols).fill(-1);
-  r.nodes.forEach((i, p) => (pos[i] = p));
+  for (let p = 0; p < r.nodes.length; p++) pos[r.nodes[p]!] = p;
   return pos;
 }
 

@@ -24,7 +24,7 @@ describe("request log lines", () => {
   test("a single request on a quiet server is logged promptly, not held in a 4 KiB buffer until shutdown", async () => {
     const server = await spawnServer(["--port", "0", "--db", sampleDb(), "--jwt-secret", SECRET, "--no-sample"]);
     try {
-      const res = await fetch(server.base + "/health", { headers: { "X-Request-Id": "audit-quiet-1" } });
+      const res = await fetch(`${server.base}/health`, { headers: { "X-Request-Id": "audit-quiet-1" } });
       expect(res.status).toBe(200);
       const seen = await waitFor(() => server.logs.some((l) => l.includes('"audit-quiet-1"')), 3_000);
       expect(seen).toBe(true);

@@ -101,13 +101,13 @@ describe("GET /v1/demo/chart", () => {
   });
 
   test("gzip when accepted and over 1 KiB", async () => {
-    const res = await fetch(h.base + "/v1/demo/chart", { headers: { "Accept-Encoding": "gzip" }, decompress: false } as RequestInit);
+    const res = await fetch(`${h.base}/v1/demo/chart`, { headers: { "Accept-Encoding": "gzip" }, decompress: false } as RequestInit);
     expect(res.headers.get("content-encoding")).toBe("gzip");
     const raw = new Uint8Array(await res.arrayBuffer());
     expect(Number(res.headers.get("content-length"))).toBe(raw.byteLength);
     const text = gunzipSync(raw).toString("utf8");
     expect(JSON.parse(text).success).toBe(true);
-    const plain = await fetch(h.base + "/v1/demo/chart", { headers: { "Accept-Encoding": "identity" }, decompress: false } as RequestInit);
+    const plain = await fetch(`${h.base}/v1/demo/chart`, { headers: { "Accept-Encoding": "identity" }, decompress: false } as RequestInit);
     expect(plain.headers.get("content-encoding")).toBeNull();
   });
 });

@@ -16,7 +16,7 @@ afterAll(() => pool.stop());
 function series(n: number, bars: number): SeriesInput {
   let seed = 7;
   const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
-  const labels = Array.from({ length: bars }, (_, k) => new Date(Date.UTC(2020, 0, 1 + k)).toISOString().slice(0, 10) + "T00:00:00+00:00");
+  const labels = Array.from({ length: bars }, (_, k) => `${new Date(Date.UTC(2020, 0, 1 + k)).toISOString().slice(0, 10)}T00:00:00+00:00`);
   const closes = Array.from({ length: n }, () => {
     let p = 100;
     return Float64Array.from(labels, () => (p *= Math.exp((rnd() - 0.5) * 0.04)));

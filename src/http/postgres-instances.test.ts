@@ -70,7 +70,10 @@ async function meter(user: string) {
 async function burst(servers: ServerProcess[], user: string, total: number) {
   const auth = { Authorization: `Bearer ${await token(user)}` };
   const statuses = await Promise.all(
-    Array.from({ length: total }, (_, i) => fetch(servers[i % servers.length]!.base + LIVE, { headers: auth }).then(async (r) => (await r.arrayBuffer(), r.status), () => 0)),
+    Array.from({ length: total }, (_, i) => fetch(servers[i % servers.length]!.base + LIVE, { headers: auth }).then(async (r) => {
+      await r.arrayBuffer();
+      return r.status;
+    }, () => 0)),
   );
   const count = (s: number) => statuses.filter((x) => x === s).length;
   return { ok: count(200), refused: count(429), other: statuses.filter((s) => s !== 200 && s !== 429) };

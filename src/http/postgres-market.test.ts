@@ -108,7 +108,7 @@ function writeUniverse(dir: string, shift: number): string[] {
       rows.push(`${day},${price},${price},${price},${price},1000`);
     }
     const file = join(dir, `SYM${k}.csv`);
-    writeFileSync(file, rows.join("\n") + "\n");
+    writeFileSync(file, `${rows.join("\n")}\n`);
     files.push(file);
   }
   return files;

@@ -105,7 +105,7 @@ function build(rowsBySymbol: Map<string, TimestampRows>, source: Interval, wante
   const ts = Float64Array.from(offsetOf.keys()).sort();
   const offsets = Int32Array.from(ts, (t) => offsetOf.get(t)!);
   const index = new Map<number, number>();
-  ts.forEach((t, k) => index.set(t, k));
+  for (let k = 0; k < ts.length; k++) index.set(ts[k]!, k);
   const runs = new Map<string, Int32Array>();
   for (const [s, buckets] of perSymbol) {
     const pairs: number[] = [];

@@ -39,7 +39,7 @@ export function parseColumnMap(specs: readonly string[]): Partial<Record<CsvFiel
   const map: Partial<Record<CsvField, string>> = {};
   for (const part of specs.flatMap((s) => s.split(","))) {
     const m = /^\s*([A-Za-z_]+)\s*=\s*(.+?)\s*$/.exec(part);
-    const field = m?.[1]!.toLowerCase() as CsvField | undefined;
+    const field = m?.[1]?.toLowerCase() as CsvField | undefined;
     if (!m || !CSV_FIELDS.includes(field!)) {
       throw new Error(`--map: expected field=Column with field one of ${CSV_FIELDS.join(", ")}, got '${part}'`);
     }

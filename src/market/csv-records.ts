@@ -54,7 +54,7 @@ export class CsvRecordReader {
     this.lineNo++;
     const text = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     if (this.open) {
-      this.open.text += "\n" + text;
+      this.open.text += `\n${text}`;
       const fields = splitRecord(this.open.text, this.open.line);
       if (fields) {
         const line = this.open.line;

@@ -119,7 +119,7 @@ export function assembleSeries(
   }
   const calendar = [...offsetOf.keys()].sort((a, b) => a - b);
   const index = new Map<number, number>();
-  calendar.forEach((t, k) => index.set(t, k));
+  for (let k = 0; k < calendar.length; k++) index.set(calendar[k]!, k);
   const closes = symbols.map((s) => {
     const out = new Float64Array(calendar.length).fill(NaN);
     const { ts, close } = perSymbol.get(s)!;

@@ -22,7 +22,7 @@ import type { MarketStore } from "./store.ts";
 import { tempDb } from "../../test/support/market-db.ts";
 
 const HEADER = "timestamp,open,high,low,close,volume\n";
-const csv = (rows: string[]) => HEADER + rows.join("\n") + "\n";
+const csv = (rows: string[]) => `${HEADER + rows.join("\n")}\n`;
 const GOOD_A = csv(["2025-01-06,10,11,9,10.5,100", "2025-01-07,10.5,12,10,11,200", "2025-01-08,11,12,10,11.5,150"]);
 const GOOD_B = csv(["2025-01-06,20,21,19,20.5,100", "2025-01-07,20.5,22,20,21,200", "2025-01-08,21,22,20,20,150"]);
 

@@ -16,7 +16,7 @@ const row = (i: number, over: Partial<AuditRow> = {}): AuditRow => ({
   ts: T + i,
   status: 400,
   code: "BAD_REQUEST",
-  params: "lookback=" + "9".repeat(100),
+  params: `lookback=${"9".repeat(100)}`,
   durationMs: 0.5,
   ...over,
 });

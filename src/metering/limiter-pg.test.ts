@@ -5,15 +5,12 @@
  * concurrency from separate pools and processes, timeouts and an outage.
  */
 import { describe, test, expect, beforeAll, afterAll, beforeEach } from "bun:test";
-import { SQL } from "bun";
-import { join } from "node:path";
 import { startPostgres, type TestDatabase } from "../../test/support/postgres.ts";
-import { openPg, createPgPool, type OpenedPg } from "../../db/pg/open.ts";
+import { openPg, type OpenedPg } from "../../db/pg/open.ts";
 import { asyncLimiter } from "./async-limiter.ts";
 import { openDatabase } from "../../db/open.ts";
-import { TestClock, systemClock } from "../clock.ts";
+import { TestClock, } from "../clock.ts";
 import { createLimiter } from "./limiter.ts";
-import { MeterBusyError, MeterUnavailableError } from "./database-errors.ts";
 import { createPgLimiter, type AsyncLimiter } from "./limiter-pg.ts";
 import type { Limits } from "./windows.ts";
 

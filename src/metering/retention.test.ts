@@ -46,7 +46,7 @@ test("after a burst, the WAL is cut back to journal_size_limit once checkpointed
   sqlite.exec("CREATE TABLE burst (x BLOB)");
   const insert = sqlite.prepare("INSERT INTO burst VALUES (randomblob(4096))");
   for (let i = 0; i < 4000; i++) insert.run(); // ~16 MB of WAL, one commit each
-  const wal = opened.path + "-wal";
+  const wal = `${opened.path}-wal`;
   expect(statSync(wal).size).toBeGreaterThan(12 * 1024 * 1024);
   sqlite.exec("PRAGMA wal_checkpoint(PASSIVE)");
   insert.run(); // the next writer restarts the WAL and truncates it to the limit

@@ -13,7 +13,7 @@ const REQUESTS = 10_000;
 const CONCURRENCY = 32;
 
 const size = (path: string) => statSync(path, { throwIfNoEntry: false })?.size ?? 0;
-const footprint = (db: string) => size(db) + size(db + "-wal");
+const footprint = (db: string) => size(db) + size(`${db}-wal`);
 
 test(
   `${REQUESTS} invalid-token requests with 1 KiB queries grow the database by less than 1 MB, and are counted in aggregate`,
@@ -25,7 +25,7 @@ test(
     try {
       await Bun.sleep(1500); // the first checkpoints settle
       const before = footprint(db);
-      const query = "lookback=20&symbols=" + "A".repeat(1000);
+      const query = `lookback=20&symbols=${"A".repeat(1000)}`;
       let next = 0;
       const statuses = new Map<number, number>();
       const t0 = performance.now();

@@ -58,9 +58,9 @@ export function initTokens(refresh: () => Promise<void>): void {
     await refresh();
   });
 
-  document.querySelectorAll<HTMLButtonElement>("button[data-copy]").forEach((b) =>
-    b.addEventListener("click", () => copyFrom(b, status)),
-  );
+  for (const b of document.querySelectorAll<HTMLButtonElement>("button[data-copy]")) {
+    b.addEventListener("click", () => copyFrom(b, status));
+  }
 }
 
 function showNewToken(t: GeneratedToken): void {

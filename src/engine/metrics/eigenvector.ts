@@ -68,7 +68,7 @@ export function eigenvectorByModes(g: Graph, tol: number, maxIter: number): Floa
       continue;
     }
     const nodes = members.sort(); // ascending, as the literal iteration's sums run
-    nodes.forEach((v, a) => (local[v] = a));
+    for (let a = 0; a < nodes.length; a++) local[nodes[a]!] = a;
     const pair = perronPair(g, nodes, local);
     if (pair === null) return undefined;
     let l1 = 0;

@@ -171,7 +171,7 @@ describe("values", () => {
 describe("several parameters", () => {
   test("unknown and repeated parameters, each reported once", () => {
     expect(errors("foo=1&foo=2&lookback=10&lookback=20&Lookback=5")).toEqual([
-      "unknown parameter 'foo'; allowed parameters: " + PARAM_NAMES.join(", "),
+      `unknown parameter 'foo'; allowed parameters: ${PARAM_NAMES.join(", ")}`,
       "unknown parameter 'Lookback'; did you mean 'lookback'? (names are lower-case)",
       "lookback is given 2 times; give it once",
     ]);

@@ -55,7 +55,7 @@ export async function spawnServer(
       let listening = false;
       for await (const chunk of source) {
         buf += decoder.decode(chunk);
-        let nl;
+        let nl: number;
         while ((nl = buf.indexOf("\n")) >= 0) {
           const line = buf.slice(0, nl);
           buf = buf.slice(nl + 1);
