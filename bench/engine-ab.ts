@@ -122,8 +122,14 @@ function copyEngine(name: string, patches: Patch[]): string {
 type Compute = (input: SeriesInput, p: ChartParams) => unknown;
 // The engine itself is timed from a copy too, so all sides are loaded the same way.
 const variants: { name: string; compute: Compute }[] = [];
-const ALL_PLAIN = Object.values(TRICKS).filter((t) => t.kept).flatMap(patchesOf);
-const sides: [string, Patch[]][] = [["engine", []], ...Object.entries(TRICKS).map(([name, t]): [string, Patch[]] => [name, patchesOf(t)]), ["every kept trick plain", ALL_PLAIN]];
+const ALL_PLAIN = Object.values(TRICKS)
+  .filter((t) => t.kept)
+  .flatMap(patchesOf);
+const sides: [string, Patch[]][] = [
+  ["engine", []],
+  ...Object.entries(TRICKS).map(([name, t]): [string, Patch[]] => [name, patchesOf(t)]),
+  ["every kept trick plain", ALL_PLAIN],
+];
 for (const [name, patches] of sides) {
   const dir = copyEngine(name, patches);
   variants.push({ name, compute: (await import(join(dir, "chart.ts"))).computeChart as Compute });

@@ -45,6 +45,11 @@ if (import.meta.main) {
   const set = process.argv[2] === "validation" ? "validation" : "holdout";
   const { margins, failures } = louvainHoldout(set);
   const sorted = [...margins].sort((a, b) => a - b);
-  console.log(`${set}: cases ${margins.length}, lowest margins ${sorted.slice(0, 3).map((m) => m.toFixed(4)).join(", ")}`);
+  console.log(
+    `${set}: cases ${margins.length}, lowest margins ${sorted
+      .slice(0, 3)
+      .map((m) => m.toFixed(4))
+      .join(", ")}`,
+  );
   console.log(`below -0.01: ${failures.length ? failures.join("; ") : "none"}`);
 }

@@ -36,19 +36,39 @@ export function stageTimes(input: SeriesInput, p: ChartParams, repeats: number, 
   const graphs = corrs.map((c, q) => buildGraph(c, nodes[q].length, p.graph_method, opts));
   const warm = repeats > 3 ? 3 : 1;
   const out: [string, number][] = [
-    ["returns + participation", timeMs(() => {
-      const fresh = buildReturnsPanel(input.closes, asofs[0], last, p.lookback);
-      asofs.forEach((t) => windowMembers(fresh, t));
-    }, repeats, warm).median],
-    ["correlation, from scratch each as-of", timeMs(() => asofs.forEach((t, q) => correlationMatrix(windowSeries(panel, nodes[q], t), p.corr_method)), repeats, warm).median],
+    [
+      "returns + participation",
+      timeMs(
+        () => {
+          const fresh = buildReturnsPanel(input.closes, asofs[0], last, p.lookback);
+          asofs.forEach((t) => windowMembers(fresh, t));
+        },
+        repeats,
+        warm,
+      ).median,
+    ],
+    [
+      "correlation, from scratch each as-of",
+      timeMs(() => asofs.forEach((t, q) => correlationMatrix(windowSeries(panel, nodes[q], t), p.corr_method)), repeats, warm).median,
+    ],
   ];
   if (p.periods > 1) {
-    out.push(["correlation, sliding moments", timeMs(() => {
-      const sm = new SlidingMoments(panel);
-      asofs.forEach((t, q) => sm.correlationAt(t, nodes[q]));
-    }, repeats, warm).median]);
+    out.push([
+      "correlation, sliding moments",
+      timeMs(
+        () => {
+          const sm = new SlidingMoments(panel);
+          asofs.forEach((t, q) => sm.correlationAt(t, nodes[q]));
+        },
+        repeats,
+        warm,
+      ).median,
+    ]);
   }
-  out.push([`graph (${p.graph_method})`, timeMs(() => corrs.forEach((c, q) => buildGraph(c, nodes[q].length, p.graph_method, opts)), repeats, warm).median]);
+  out.push([
+    `graph (${p.graph_method})`,
+    timeMs(() => corrs.forEach((c, q) => buildGraph(c, nodes[q].length, p.graph_method, opts)), repeats, warm).median,
+  ]);
   for (const m of METRICS) out.push([m, timeMs(() => graphs.forEach((g) => computeMetrics(g, [m])), repeats, warm).median]);
   out.push(["all five metrics together", timeMs(() => graphs.forEach((g) => computeMetrics(g, METRICS)), repeats, warm).median]);
   out.push(["louvain (latest graph)", timeMs(() => louvain(graphs[graphs.length - 1]), repeats, warm).median]);

@@ -71,7 +71,7 @@ function syntheticFactorData(n: number, T: number): SeriesInput {
     return `${d.toISOString().slice(0, 10)}T00:00:00+05:30`;
   });
   const closes = Array.from({ length: n }, (_, i) => {
-    const beta = 0.6 + 0.8 * ((i * 37) % 100) / 100;
+    const beta = 0.6 + (0.8 * ((i * 37) % 100)) / 100;
     const c = new Float64Array(T);
     let p = 100 + i;
     for (let k = 0; k < T; k++) {
@@ -264,13 +264,15 @@ const md = [
   "## Engine benchmark (graph-stats vs networkx)",
   "",
   `Reproduce: \`npx bun bench/engine.bench.ts\` (runs \`/usr/bin/python3 bench/networkx/bench_networkx.py\` for the networkx column).`,
-  `Machine: ${cpu}, ${cpus().length} threads, load average ${loadavg().map((x) => x.toFixed(1)).join(" ")} at the end; Bun ${Bun.version}; Python ${nx.python}, networkx ${nx.networkx}.`,
+  `Machine: ${cpu}, ${cpus().length} threads, load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")} at the end; Bun ${Bun.version}; Python ${nx.python}, networkx ${nx.networkx}.`,
   `Both sides ran pinned to ${process.env[PIN_ENV] === undefined ? "no CPU (taskset unavailable)" : `CPU ${process.env[PIN_ENV]} (taskset)`}: they take turns, and pinning them together keeps the VM's unequal vCPUs out of the ratios.`,
   `Data: NIFTY-50 daily closes, as-of ${ASOF}. Both sides start from aligned closes and run window → log returns →`,
   "correlation → graph → all five metrics (iterations to 1e-12) → Louvain + modularity; ours also builds the",
   `rounded JSON payload. ${ROUNDS} rounds; in each, every method runs ${NX_PER_ROUND} blocks of ${OURS_PER_BLOCK} runs on our side followed by one`,
   "networkx run (warm, in one long-running python process); the speed-up is the median over rounds of each round's ratio",
-  "of medians, since the shared machine's speed drifts within seconds. \"before\" is the same bench at commit e72edaf.",
+  'of medians, since the shared machine\'s speed drifts within seconds. "before" is the same bench at commit e72edaf.',
   `The "as-of varying" rows ask for a different as-of on every call of ours (${VARYING_ASOFS[0]} … ${VARYING_ASOFS[VARYING_ASOFS.length - 1]},`,
   `every other month), as a service serving many users does: ${VARYING_ASOFS.length} rounds, each running all of them ${VARYING_PASSES} times over on our side`,
   "and networkx once at the round's as-of; the speed-up is the median over rounds of networkx's time over our median at that as-of.",
@@ -314,8 +316,10 @@ const md = [
   "Louvain against networkx's seed-42 modularity on graphs that are not fixtures (bench/engine-louvain-holdout.ts):",
   ...louvainSets.map(
     (h) =>
-      `- ${h.set} set, ${h.margins.length} graphs: lowest margins ours − networkx ${h.lowest.slice(0, 3).map((m) => m.toFixed(4)).join(", ")}; ` +
-      `below −0.01: ${h.failures.length ? h.failures.join("; ") : "none"}.`,
+      `- ${h.set} set, ${h.margins.length} graphs: lowest margins ours − networkx ${h.lowest
+        .slice(0, 3)
+        .map((m) => m.toFixed(4))
+        .join(", ")}; ` + `below −0.01: ${h.failures.length ? h.failures.join("; ") : "none"}.`,
   ),
   "",
   "Where the time goes (each stage timed alone over the same windows and graphs; the payload and rounding are the rest):",
@@ -329,4 +333,3 @@ const md = [
 ].join("\n");
 
 console.log(md);
-

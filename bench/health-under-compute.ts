@@ -14,14 +14,20 @@ export interface HealthUnderCompute {
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? NaN;
 
 export async function healthUnderCompute(base: string, tokens: string[], seconds: number, clients = 4): Promise<HealthUnderCompute> {
-  const opts = { baseQuery: DEFAULT_HEAVY_QUERY, firstMs: dateOption("FIRST_ASOF", DEFAULT_FIRST_ASOF), lastMs: dateOption("LAST_ASOF", DEFAULT_LAST_ASOF) };
+  const opts = {
+    baseQuery: DEFAULT_HEAVY_QUERY,
+    firstMs: dateOption("FIRST_ASOF", DEFAULT_FIRST_ASOF),
+    lastMs: dateOption("LAST_ASOF", DEFAULT_LAST_ASOF),
+  };
   let n = 0;
   let stop = false;
   const computeMs: number[] = [];
   const heavy = async () => {
     while (!stop) {
       const k = n++;
-      const res = await fetch(`${base}/v1/graph-stats/chart?${heavyQuery(k, opts)}`, { headers: { Authorization: `Bearer ${tokens[k % tokens.length]}` } });
+      const res = await fetch(`${base}/v1/graph-stats/chart?${heavyQuery(k, opts)}`, {
+        headers: { Authorization: `Bearer ${tokens[k % tokens.length]}` },
+      });
       const body = (await res.json()) as { meta?: { diagnostics?: { cached: boolean; compute_ms: number } } };
       if (res.status !== 200) throw new Error(`heavy request answered ${res.status}`);
       if (body.meta?.diagnostics?.cached === false) computeMs.push(body.meta.diagnostics.compute_ms);
@@ -44,7 +50,13 @@ export async function healthUnderCompute(base: string, tokens: string[], seconds
   latencies.sort((a, b) => a - b);
   computeMs.sort((a, b) => a - b);
   return {
-    health: { n: latencies.length, p50: quantile(latencies, 0.5), p95: quantile(latencies, 0.95), p99: quantile(latencies, 0.99), max: latencies[latencies.length - 1]! },
+    health: {
+      n: latencies.length,
+      p50: quantile(latencies, 0.5),
+      p95: quantile(latencies, 0.95),
+      p99: quantile(latencies, 0.99),
+      max: latencies[latencies.length - 1]!,
+    },
     heavyComputed: computeMs.length,
     heavyComputeMsP50: quantile(computeMs, 0.5),
   };

@@ -12,7 +12,7 @@
  */
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
-import { join, } from "node:path";
+import { join } from "node:path";
 import { runCli, spawnServer } from "../test/support/http/process.ts";
 import { healthUnderCompute, type HealthUnderCompute } from "./health-under-compute.ts";
 import { openLoop } from "./open-loop.ts";
@@ -53,9 +53,12 @@ async function firstLine(stream: ReadableStream<Uint8Array>): Promise<string> {
 // Our server as users run it: info-level access log (one JSON line per request), written to a log
 // file as an operator's `serve >> graph-stats.log` would. Not a pipe to this process: draining
 // ~30k lines/s took CPU from both servers, and when the pipe filled the server waited in write(2).
-const ours = await spawnServer(["--port", "0", "--db", db, "--jwt-secret", SECRET, "--rate-per-minute", "1000000", "--rate-per-day", "100000000"], {
-  logFile: join(dir, "server.log"),
-});
+const ours = await spawnServer(
+  ["--port", "0", "--db", db, "--jwt-secret", SECRET, "--rate-per-minute", "1000000", "--rate-per-day", "100000000"],
+  {
+    logFile: join(dir, "server.log"),
+  },
+);
 const captured: Record<string, { body: string; headers: Record<string, string> }> = {};
 for (const path of ["/health", "/v1/demo/chart"]) {
   const res = await fetch(ours.base + path, { headers: { "Accept-Encoding": "identity" } });
@@ -70,12 +73,14 @@ writeFileSync(capturedFile, JSON.stringify(captured));
 const bareProc = Bun.spawn([process.execPath, join(import.meta.dir, "bare-server.ts"), capturedFile], { stdout: "pipe" });
 const bareBase = `http://127.0.0.1:${JSON.parse(await firstLine(bareProc.stdout)).port}`;
 
-const range = (xs: number[], digits = 2) => `**${median(xs).toFixed(digits)}** (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
+const range = (xs: number[], digits = 2) =>
+  `**${median(xs).toFixed(digits)}** (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
 
 /** ROUNDS rounds per path; in each, both servers run twice in ABBA order, so drift within a round cancels. */
 async function cpuRatios(): Promise<string> {
   const pinned = pin(bareProc.pid, SERVER_CPU) && pin(ours.proc.pid, SERVER_CPU);
-  const run = (base: string, pid: number, path: string) => wrk(base + path, pid, { seconds, connections: CONNECTIONS, cpu: pinned ? LOAD_CPU : undefined });
+  const run = (base: string, pid: number, path: string) =>
+    wrk(base + path, pid, { seconds, connections: CONNECTIONS, cpu: pinned ? LOAD_CPU : undefined });
   const rows: string[] = [];
   for (const path of PATHS) {
     // Warm-up (JIT, caches), not counted.
@@ -92,14 +97,18 @@ async function cpuRatios(): Promise<string> {
       rounds.push({ bare, ours: o });
     }
     const sum = (rs: WrkResult[], f: (r: WrkResult) => number) => rs.reduce((n, r) => n + f(r), 0);
-    const cpuPerReq = (rs: WrkResult[]) => (sum(rs, (r) => r.cpuUs * r.requests)) / sum(rs, (r) => r.requests);
+    const cpuPerReq = (rs: WrkResult[]) => sum(rs, (r) => r.cpuUs * r.requests) / sum(rs, (r) => r.requests);
     const rps = (rs: WrkResult[]) => sum(rs, (r) => r.rps) / rs.length;
     const all = (side: "bare" | "ours") => rounds.flatMap((r) => r[side]);
     const errors = sum(all("ours"), (r) => r.non2xx + r.socketErrors) + sum(all("bare"), (r) => r.non2xx + r.socketErrors);
     rows.push(
       `| ${path} | ${median(rounds.map((r) => cpuPerReq(r.bare))).toFixed(1)} | ${median(rounds.map((r) => cpuPerReq(r.ours))).toFixed(1)} | ${range(rounds.map((r) => cpuPerReq(r.ours) / cpuPerReq(r.bare)))} ` +
         `| ${median(rounds.map((r) => rps(r.bare))).toFixed(0)} | ${median(rounds.map((r) => rps(r.ours))).toFixed(0)} | ${range(rounds.map((r) => rps(r.ours) / rps(r.bare)))} ` +
-        `| ${median(all("bare").map((r) => r.p99)).toFixed(2)} | ${median(all("ours").map((r) => r.p99)).toFixed(2)} | ${Math.max(...all("bare").concat(all("ours")).map((r) => r.wrkBusy)).toFixed(2)} | ${errors} |`,
+        `| ${median(all("bare").map((r) => r.p99)).toFixed(2)} | ${median(all("ours").map((r) => r.p99)).toFixed(2)} | ${Math.max(
+          ...all("bare")
+            .concat(all("ours"))
+            .map((r) => r.wrkBusy),
+        ).toFixed(2)} | ${errors} |`,
     );
   }
   // The compute thread and the rest of the run are not pinned: unpin both servers.
@@ -133,9 +142,25 @@ async function liveSections(ratios: string): Promise<string> {
   const logMb = (statSync(join(dir, "server.log")).size / 2 ** 20).toFixed(0);
   // /health while heavy uncached computations run: our server (1 compute thread) against the same
   // server computing on its event loop (--compute-threads 0), one after the other.
-  const inline = await spawnServer(["--port", "0", "--db", db, "--jwt-secret", SECRET, "--rate-per-minute", "1000000", "--rate-per-day", "100000000", "--compute-threads", "0"], {
-    logFile: join(dir, "server-inline.log"),
-  });
+  const inline = await spawnServer(
+    [
+      "--port",
+      "0",
+      "--db",
+      db,
+      "--jwt-secret",
+      SECRET,
+      "--rate-per-minute",
+      "1000000",
+      "--rate-per-day",
+      "100000000",
+      "--compute-threads",
+      "0",
+    ],
+    {
+      logFile: join(dir, "server-inline.log"),
+    },
+  );
   const underThreads = await healthUnderCompute(ours.base, tokens, seconds);
   const underInline = await healthUnderCompute(inline.base, tokens, seconds).finally(() => inline.stop());
   const underRow = (name: string, r: HealthUnderCompute) =>

@@ -32,13 +32,19 @@ const db = drizzle({ client: opened.sql, schema });
 const b = schema.bars;
 
 await time("1m bars of 50 symbols: drizzle select (row objects)", () =>
-  db.select({ symbol: b.symbol, ts: b.ts, off: b.offsetMin, close: b.close }).from(b)
-    .where(and(inArray(b.symbol, symbols), eq(b.interval, "1m"))).orderBy(asc(b.symbol), asc(b.ts)));
+  db
+    .select({ symbol: b.symbol, ts: b.ts, off: b.offsetMin, close: b.close })
+    .from(b)
+    .where(and(inArray(b.symbol, symbols), eq(b.interval, "1m")))
+    .orderBy(asc(b.symbol), asc(b.ts)),
+);
 await time("1m bars of 50 symbols: raw SQL .values()", () =>
-  opened.sql`SELECT symbol, ts::float8, offset_min, close FROM bars WHERE symbol = ANY(${symbols}) AND interval = '1m' ORDER BY symbol, ts`.values());
+  opened.sql`SELECT symbol, ts::float8, offset_min, close FROM bars WHERE symbol = ANY(${symbols}) AND interval = '1m' ORDER BY symbol, ts`.values(),
+);
 await time("1m bars of 50 symbols: raw SQL, array_agg per symbol", () =>
   opened.sql`SELECT symbol, array_agg(ts::float8 ORDER BY ts), array_agg(offset_min ORDER BY ts), array_agg(close ORDER BY ts) FROM bars
-    WHERE symbol = ANY(${symbols}) AND interval = '1m' GROUP BY symbol`.values());
+    WHERE symbol = ANY(${symbols}) AND interval = '1m' GROUP BY symbol`.values(),
+);
 let k = 0;
 await time("loadSeries 50 symbols 1d, uncached (new key each time)", () => store.loadSeries([...symbols.slice(0, 49 - (k++ % 5))], "1d"));
 await time("loadSeries 50 symbols 1d, cached", () => store.loadSeries(symbols, "1d"));
@@ -47,7 +53,10 @@ await time("loadSeries 50 symbols 1d, cached", () => store.loadSeries(symbols, "
 const rows: string[] = ["timestamp,open,high,low,close,volume"];
 for (let i = 0; i < 60_000; i++) rows.push(`${new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString()},10,11,9,10.5,${i}`);
 const text = `${rows.join("\n")}\n`;
-for (const [name, s] of [["PostgreSQL", store], ["SQLite", openMarketStore({ kind: "sqlite", ...tempDb() })]] as const) {
+for (const [name, s] of [
+  ["PostgreSQL", store],
+  ["SQLite", openMarketStore({ kind: "sqlite", ...tempDb() })],
+] as const) {
   const t0 = performance.now();
   const r = await s.importCsvSources([{ file: "BIG.csv", text }], { universe: "big", interval: "1m" });
   const ms = performance.now() - t0;

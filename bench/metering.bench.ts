@@ -14,7 +14,9 @@ const [calls = 5000, users = 500, history = 100_000] = process.argv.slice(2).map
 const dir = mkdtempSync(join(tmpdir(), "gs-bench-meter-"));
 const { sqlite } = openDatabase(join(dir, "bench.sqlite"));
 
-const insertHistory = sqlite.prepare("INSERT INTO request_log (request_id, user_id, ts, status, counted, params) VALUES (?, ?, ?, 200, 1, '{}')");
+const insertHistory = sqlite.prepare(
+  "INSERT INTO request_log (request_id, user_id, ts, status, counted, params) VALUES (?, ?, ?, 200, 1, '{}')",
+);
 sqlite.transaction(() => {
   const start = Date.now() - 30 * 86_400_000;
   for (let i = 0; i < history; i++) insertHistory.run(`h${i}`, `user-${i % users}`, start + i * 1000);

@@ -16,7 +16,12 @@ export interface OpenLoopResult {
   max: number;
 }
 
-export async function openLoop(opts: { url: string; rate: number; seconds: number; headers?: (i: number) => Record<string, string> }): Promise<OpenLoopResult> {
+export async function openLoop(opts: {
+  url: string;
+  rate: number;
+  seconds: number;
+  headers?: (i: number) => Record<string, string>;
+}): Promise<OpenLoopResult> {
   const total = Math.round(opts.rate * opts.seconds);
   const latencies: number[] = [];
   let ok = 0;

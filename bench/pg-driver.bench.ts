@@ -46,7 +46,11 @@ const WRITE =
 type Txn = (user: string, i: number) => Promise<void>;
 const args = (user: string, i: number) => {
   const now = Date.now();
-  return { now, read: [user, now - 60_000, now - (now % 86_400_000)], write: [`r${i}`, user, now, '{"interval":"1d"}', now - (now % 86_400_000)] };
+  return {
+    now,
+    read: [user, now - 60_000, now - (now % 86_400_000)],
+    write: [`r${i}`, user, now, '{"interval":"1d"}', now - (now % 86_400_000)],
+  };
 };
 
 /** Bun's built-in client (also what drizzle-orm/bun-sql drives). */

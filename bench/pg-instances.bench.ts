@@ -32,28 +32,58 @@ const pgdb = await startPostgres();
 const migrated = await runCli(["migrate", "--database-url", pgdb.url]);
 if (migrated.code !== 0) throw new Error(migrated.stderr);
 const dir = mkdtempSync(join(tmpdir(), "gs-bench-pgi-"));
-const tokens = await Promise.all(Array.from({ length: USERS }, async (_, i) => (await mintToken({ secret: SECRET, userId: `bench-${i}`, ttlSeconds: 7200, clock: systemClock })).token));
+const tokens = await Promise.all(
+  Array.from(
+    { length: USERS },
+    async (_, i) => (await mintToken({ secret: SECRET, userId: `bench-${i}`, ttlSeconds: 7200, clock: systemClock })).token,
+  ),
+);
 const lua = join(dir, "users.lua");
-writeFileSync(lua, `local t = {${tokens.map((t) => `"${t}"`).join(",")}}
+writeFileSync(
+  lua,
+  `local t = {${tokens.map((t) => `"${t}"`).join(",")}}
 local i = math.random(#t)
 request = function()
   i = i % #t + 1
   return wrk.format("GET", nil, { ["Authorization"] = "Bearer " .. t[i] })
 end
-`);
+`,
+);
 
 const servers: ServerProcess[] = await Promise.all(
   [0, 1, 2].map((k) =>
-    spawnServer(["--port", "0", "--db", join(dir, `unused-${k}.sqlite`), "--database-url", pgdb.url, "--jwt-secret", SECRET, "--rate-per-minute", "1000000", "--rate-per-day", "100000000", "--log-level", "warn"], {
-      logFile: join(dir, `server-${k}.log`),
-      timeoutMs: 60_000,
-    }),
+    spawnServer(
+      [
+        "--port",
+        "0",
+        "--db",
+        join(dir, `unused-${k}.sqlite`),
+        "--database-url",
+        pgdb.url,
+        "--jwt-secret",
+        SECRET,
+        "--rate-per-minute",
+        "1000000",
+        "--rate-per-day",
+        "100000000",
+        "--log-level",
+        "warn",
+      ],
+      {
+        logFile: join(dir, `server-${k}.log`),
+        timeoutMs: 60_000,
+      },
+    ),
   ),
 );
 
 /** PostgreSQL's processes (the postmaster listening on our port and its children). */
 function pgPids(): number[] {
-  const ps = Bun.spawnSync(["ps", "-eo", "pid=,ppid=,args="]).stdout.toString().trim().split("\n").map((l) => l.trim().split(/\s+/));
+  const ps = Bun.spawnSync(["ps", "-eo", "pid=,ppid=,args="])
+    .stdout.toString()
+    .trim()
+    .split("\n")
+    .map((l) => l.trim().split(/\s+/));
   const master = ps.find((f) => f.slice(2).join(" ").includes(`-p ${pgdb.server.port}`) && /postgres/.test(f[2]!))?.[0];
   if (!master) return [];
   return [Number(master), ...ps.filter((f) => f[1] === master).map((f) => Number(f[0]))];
@@ -74,17 +104,39 @@ function machine(): { busy: number; total: number } {
   return { busy: total - idle, total };
 }
 
-interface Run { n: number; rps: number; p50: number; p99: number; nonOk: number; serverUs: number; pgUs: number; machineBusy: number }
+interface Run {
+  n: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  nonOk: number;
+  serverUs: number;
+  pgUs: number;
+  machineBusy: number;
+}
 
-async function wrkOne(base: string, connections: number, secs: number): Promise<{ requests: number; p50: number; p99: number; nonOk: number; out: string }> {
-  const proc = Bun.spawn(["wrk", "-t1", `-c${connections}`, `-d${secs}s`, "--latency", "-s", lua, base + PATH], { stdout: "pipe", stderr: "pipe" });
+async function wrkOne(
+  base: string,
+  connections: number,
+  secs: number,
+): Promise<{ requests: number; p50: number; p99: number; nonOk: number; out: string }> {
+  const proc = Bun.spawn(["wrk", "-t1", `-c${connections}`, `-d${secs}s`, "--latency", "-s", lua, base + PATH], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const out = await new Response(proc.stdout).text();
   await proc.exited;
   const lat = (pct: string) => {
     const m = out.match(new RegExp(`^\\s*${pct}%\\s+([\\d.]+)(us|ms|s)\\s*$`, "m"));
     return m ? Number(m[1]) * ({ us: 0.001, ms: 1, s: 1000 } as Record<string, number>)[m[2]!]! : NaN;
   };
-  return { requests: Number(out.match(/(\d+) requests in/)?.[1] ?? 0), p50: lat("50"), p99: lat("99"), nonOk: Number(out.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0), out };
+  return {
+    requests: Number(out.match(/(\d+) requests in/)?.[1] ?? 0),
+    p50: lat("50"),
+    p99: lat("99"),
+    nonOk: Number(out.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0),
+    out,
+  };
 }
 
 async function run(n: number, secs: number): Promise<Run> {
@@ -144,8 +196,10 @@ with default durability. Machine: ${cpus().length} CPUs for the instances, Postg
 |---|---|---|---|---|---|---|---|---|
 ${rows.join("\n")}
 
-Scaling: 2 instances give ${r2.toFixed(2)}× one, 3 give ${r3.toFixed(2)}×. ${cpus().length <= 2
-  ? `On this ${cpus().length}-CPU machine it stops almost at once: the instances, PostgreSQL and wrk share the same two CPUs (machine busy column), so a second instance adds only what one left idle; the CPU per request (instances + PostgreSQL) is the figure that carries to a bigger machine, where each instance and PostgreSQL get cores of their own.`
-  : `Where the ratio flattens, the machine busy column says whether the CPUs or PostgreSQL set the limit.`}
+Scaling: 2 instances give ${r2.toFixed(2)}× one, 3 give ${r3.toFixed(2)}×. ${
+  cpus().length <= 2
+    ? `On this ${cpus().length}-CPU machine it stops almost at once: the instances, PostgreSQL and wrk share the same two CPUs (machine busy column), so a second instance adds only what one left idle; the CPU per request (instances + PostgreSQL) is the figure that carries to a bigger machine, where each instance and PostgreSQL get cores of their own.`
+    : `Where the ratio flattens, the machine busy column says whether the CPUs or PostgreSQL set the limit.`
+}
 `);
 process.exit(0);

@@ -27,7 +27,10 @@ export function rollingStages(input: SeriesInput, p: ChartParams, last: number, 
     ["graph", () => corrs.forEach(({ corr, n }) => buildGraph(corr, n, p.graph_method, opts))],
     ...METRICS.map((m): [string, () => void] => [m, () => graphs.forEach((g) => computeMetrics(g, [m]))]),
     ["louvain + modularity", () => graphs.forEach((g) => louvain(g))],
-    ["graph statistics (without closeness to reuse)", () => graphs.forEach((g, k) => graphStats(g, corrs[k].corr, p.graph_method === "mst", null))],
+    [
+      "graph statistics (without closeness to reuse)",
+      () => graphs.forEach((g, k) => graphStats(g, corrs[k].corr, p.graph_method === "mst", null)),
+    ],
   ];
   return stages.map(([name, f]) => {
     for (let k = 0; k < 3; k++) f();

@@ -79,7 +79,10 @@ const row = (name: string, a: { ours: number[]; theirs: number[]; ratios: number
 
 /** 500 symbols, 300 daily bars of a one-factor model (deterministic). */
 function synthetic(n: number, L: number): { input: SeriesInput; returns: Float64Array[] } {
-  const labels = Array.from({ length: L + 1 }, (_, k) => `${new Date(Date.UTC(2020, 0, 1) + k * 864e5).toISOString().slice(0, 10)}T00:00:00+05:30`);
+  const labels = Array.from(
+    { length: L + 1 },
+    (_, k) => `${new Date(Date.UTC(2020, 0, 1) + k * 864e5).toISOString().slice(0, 10)}T00:00:00+05:30`,
+  );
   const returns = factorReturns(n, L, 42);
   const closes = returns.map((r) => {
     const c = new Float64Array(L + 1);
@@ -124,7 +127,14 @@ for (const [q, [name, , pyCase]] of ROLLING.entries()) {
 
 // Where the heavier rolling cases spend their time, stage by stage.
 const STAGE_METHODS = ["mst", "tmfg", "complete"] as const;
-const stageCols = STAGE_METHODS.map((m) => rollingStages(nifty, params(`asof=${ASOF}&periods=30&graph_method=${m}`), nifty.labels.findLastIndex((l) => l.slice(0, 10) <= ASOF), 15));
+const stageCols = STAGE_METHODS.map((m) =>
+  rollingStages(
+    nifty,
+    params(`asof=${ASOF}&periods=30&graph_method=${m}`),
+    nifty.labels.findLastIndex((l) => l.slice(0, 10) <= ASOF),
+    15,
+  ),
+);
 const stageRows = [
   `| stage, summed over the 30 as-ofs (median ms) | ${STAGE_METHODS.join(" | ")} |`,
   `|---|${STAGE_METHODS.map(() => "---:").join("|")}|`,
@@ -186,7 +196,9 @@ const md = [
   "",
   "Reproduce: `npx bun bench/research.bench.ts` (runs `/usr/bin/python3 bench/networkx/bench_research.py` for the Python column;",
   "`--rolling-rounds N`, `--parts-rounds N`).",
-  `Machine: ${cpus()[0]?.model ?? "unknown CPU"}, ${cpus().length} threads, load average ${loadavg().map((x) => x.toFixed(1)).join(" ")} at the end; Bun ${Bun.version};`,
+  `Machine: ${cpus()[0]?.model ?? "unknown CPU"}, ${cpus().length} threads, load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")} at the end; Bun ${Bun.version};`,
   `Python ${header.python}, networkx ${header.networkx}, pandas ${header.pandas}, scikit-learn ${header.sklearn}, numpy ${header.numpy}.`,
   `Both sides ran pinned to ${pinned === null ? "no CPU (taskset unavailable)" : `CPU ${pinned} (taskset)`} and take turns; each ratio is Python's time over our median`,
   "in the same round, and the table gives the median ratio over rounds (range in brackets). Times: median (min).",

@@ -20,7 +20,8 @@ export interface WrkResult {
 }
 
 /** Instructions when wrk is missing, printed instead of figures that would mean nothing. */
-export const WRK_MISSING = "wrk is not installed: the HTTP bench needs it (Debian/Ubuntu: `apt-get install -y wrk`; macOS: `brew install wrk`).";
+export const WRK_MISSING =
+  "wrk is not installed: the HTTP bench needs it (Debian/Ubuntu: `apt-get install -y wrk`; macOS: `brew install wrk`).";
 
 export function wrkAvailable(): boolean {
   return Bun.which("wrk") !== null;

@@ -11,7 +11,9 @@ const bin = join(dir, "graph-stats-conformance");
 let server: RunningServer;
 
 beforeAll(async () => {
-  const build = Bun.spawnSync([process.execPath, "build", "--compile", resolve(import.meta.dir, "cli.ts"), "--outfile", bin], { stderr: "pipe" });
+  const build = Bun.spawnSync([process.execPath, "build", "--compile", resolve(import.meta.dir, "cli.ts"), "--outfile", bin], {
+    stderr: "pipe",
+  });
   if (build.exitCode !== 0) throw new Error(`bun build --compile failed: ${build.stderr.toString()}`);
   server = await startServer({ secret: SECRET, perMinute: 1, perDay: 30 });
 }, 60_000);
@@ -23,7 +25,9 @@ afterAll(async () => {
 test("the compiled kit runs the full profile from another directory and writes a JUnit report", async () => {
   const out = join(dir, "report.xml");
   const proc = Bun.spawn([bin, "--base-url", server.url, "--secret", SECRET, "--profile", "full", "--reporter", "junit", "--output", out], {
-    cwd: dir, stdout: "pipe", stderr: "pipe",
+    cwd: dir,
+    stdout: "pipe",
+    stderr: "pipe",
   });
   const [stdout, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
   expect(code).toBe(0);

@@ -26,19 +26,37 @@ afterAll(async () => {
 });
 
 async function serve(perMinute: number, perDay: number): Promise<ServerProcess> {
-  const s = await spawnServer(["--port", "0", "--db", tempDbPath(), "--database-url", pgdb.url, "--jwt-secret", SECRET,
-    "--rate-per-minute", String(perMinute), "--rate-per-day", String(perDay), "--log-level", "warn"]);
+  const s = await spawnServer([
+    "--port",
+    "0",
+    "--db",
+    tempDbPath(),
+    "--database-url",
+    pgdb.url,
+    "--jwt-secret",
+    SECRET,
+    "--rate-per-minute",
+    String(perMinute),
+    "--rate-per-day",
+    String(perDay),
+    "--log-level",
+    "warn",
+  ]);
   servers.push(s);
   return s;
 }
 
 async function kit(base: string, extra: string[] = []) {
-  const proc = Bun.spawn([process.execPath, KIT, "--base-url", base, "--secret", SECRET, "--profile", "full", "--reporter", "json", ...extra], { stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(
+    [process.execPath, KIT, "--base-url", base, "--secret", SECRET, "--profile", "full", "--reporter", "json", ...extra],
+    { stdout: "pipe", stderr: "pipe" },
+  );
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, stderr, report: JSON.parse(stdout) as { results: { id: string; outcome: string; reason?: string }[] } };
 }
 
-const tally = (results: { outcome: string }[]) => Object.fromEntries(["passed", "failed", "skipped"].map((o) => [o, results.filter((r) => r.outcome === o).length]));
+const tally = (results: { outcome: string }[]) =>
+  Object.fromEntries(["passed", "failed", "skipped"].map((o) => [o, results.filter((r) => r.outcome === o).length]));
 
 test("full profile at the spec's limits: no check fails", async () => {
   const s = await serve(1, 30);
@@ -57,5 +75,6 @@ test("full profile at 5/min and 3/day with --limits-from-headers: the daily-quot
   expect(r.report.results.filter((x) => x.outcome === "failed").map((f) => f.id)).toEqual([]);
   expect(r.code).toBe(0);
   console.log(`PostgreSQL-backed, 5/min 3/day: ${JSON.stringify(tally(r.report.results))}`);
-  for (const id of ["limits.daily-quota", "limits.daily-details"]) expect(r.report.results.find((x) => x.id === id)?.outcome).toBe("passed");
+  for (const id of ["limits.daily-quota", "limits.daily-details"])
+    expect(r.report.results.find((x) => x.id === id)?.outcome).toBe("passed");
 }, 180_000);

@@ -16,8 +16,15 @@ afterAll(async () => server?.stop());
 
 test("without --slow the daily checks skip, with the reason", async () => {
   const r = await runKit({
-    baseUrl: server.url, secret: SECRET, budget: 20, slow: false, profile: "full", reporter: "text",
-    limitsFromHeaders: true, timeoutMs: 15_000, only: ["limits.daily-quota"],
+    baseUrl: server.url,
+    secret: SECRET,
+    budget: 20,
+    slow: false,
+    profile: "full",
+    reporter: "text",
+    limitsFromHeaders: true,
+    timeoutMs: 15_000,
+    only: ["limits.daily-quota"],
   });
   expect(r.results[0]!.outcome).toBe("skipped");
   expect(r.results[0]!.reason).toContain("--slow");
@@ -26,10 +33,20 @@ test("without --slow the daily checks skip, with the reason", async () => {
 test("with --slow the kit waits Retry-After and reaches DAILY_QUOTA_EXCEEDED", async () => {
   const t0 = Date.now();
   const r = await runKit({
-    baseUrl: server.url, secret: SECRET, budget: 20, slow: true, profile: "full", reporter: "text",
-    limitsFromHeaders: true, timeoutMs: 15_000, only: ["limits.daily-quota", "limits.daily-details"],
+    baseUrl: server.url,
+    secret: SECRET,
+    budget: 20,
+    slow: true,
+    profile: "full",
+    reporter: "text",
+    limitsFromHeaders: true,
+    timeoutMs: 15_000,
+    only: ["limits.daily-quota", "limits.daily-details"],
   });
-  expect(r.results.map((x) => `${x.id}:${x.outcome}:${x.reason ?? ""}`)).toEqual(["limits.daily-quota:passed:", "limits.daily-details:passed:"]);
+  expect(r.results.map((x) => `${x.id}:${x.outcome}:${x.reason ?? ""}`)).toEqual([
+    "limits.daily-quota:passed:",
+    "limits.daily-details:passed:",
+  ]);
   // It really waited for the minute window rather than being let through early.
   expect(Date.now() - t0).toBeGreaterThan(30_000);
 }, 150_000);

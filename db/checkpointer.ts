@@ -53,5 +53,7 @@ export function startCheckpointer(sqlite: Database, path: string, logger: Logger
  * addressed as ./db/checkpoint-worker.ts.
  */
 function workerSpecifier(): string {
-  return import.meta.url.startsWith("file:///$bunfs/") ? "./db/checkpoint-worker.ts" : new URL("./checkpoint-worker.ts", import.meta.url).href;
+  return import.meta.url.startsWith("file:///$bunfs/")
+    ? "./db/checkpoint-worker.ts"
+    : new URL("./checkpoint-worker.ts", import.meta.url).href;
 }

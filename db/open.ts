@@ -91,9 +91,7 @@ export function perConnection<T>(build: (db: Db) => T): (sqlite: Database) => T 
 
 /** Applies every embedded migration not yet recorded, in order, each in its own transaction. */
 export function migrate(sqlite: Database): number {
-  sqlite.exec(
-    "CREATE TABLE IF NOT EXISTS __migrations (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)",
-  );
+  sqlite.exec("CREATE TABLE IF NOT EXISTS __migrations (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)");
   let applied = 0;
   for (const m of MIGRATIONS) {
     sqlite.exec("BEGIN IMMEDIATE");

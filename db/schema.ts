@@ -24,7 +24,9 @@ export const universes = sqliteTable("universes", {
 export const universeMembers = sqliteTable(
   "universe_members",
   {
-    universe: text("universe").notNull().references(() => universes.name),
+    universe: text("universe")
+      .notNull()
+      .references(() => universes.name),
     symbol: text("symbol").notNull(),
     position: integer("position").notNull(),
   },

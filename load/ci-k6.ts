@@ -50,13 +50,26 @@ async function main(): Promise<number> {
     for (const run of CI_RUNS) {
       const started = Date.now();
       // No REST API server (--address ""): nothing else is bound, so runs in parallel CI jobs cannot collide.
-      const vars = { BASE_URL: server.baseUrls[0]!, ...(run.multi ? { BASE_URLS: server.baseUrls.join(",") } : {}), TOKENS: tokensPath, JWT_SECRET: secret, SUMMARY: join(outDir, `${run.name}-summary.json`) };
-      const proc = Bun.spawn([k6, ...k6RunArgs(join(ROOT, "load", `${run.script}.js`), vars, ["-q", "--no-color", "--address", "", ...run.args])], { stdio: ["ignore", "inherit", "inherit"] });
+      const vars = {
+        BASE_URL: server.baseUrls[0]!,
+        ...(run.multi ? { BASE_URLS: server.baseUrls.join(",") } : {}),
+        TOKENS: tokensPath,
+        JWT_SECRET: secret,
+        SUMMARY: join(outDir, `${run.name}-summary.json`),
+      };
+      const proc = Bun.spawn(
+        [k6, ...k6RunArgs(join(ROOT, "load", `${run.script}.js`), vars, ["-q", "--no-color", "--address", "", ...run.args])],
+        { stdio: ["ignore", "inherit", "inherit"] },
+      );
       const code = await proc.exited;
-      console.log(`k6: ${run.name} ${code === 0 ? "passed" : `FAILED (k6 exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      console.log(
+        `k6: ${run.name} ${code === 0 ? "passed" : `FAILED (k6 exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      );
       if (code !== 0) failed.push(run.name);
     }
-    console.log(`k6: ${CI_RUNS.length - failed.length} of ${CI_RUNS.length} runs passed${failed.length ? `; failed: ${failed.join(", ")}` : ""}`);
+    console.log(
+      `k6: ${CI_RUNS.length - failed.length} of ${CI_RUNS.length} runs passed${failed.length ? `; failed: ${failed.join(", ")}` : ""}`,
+    );
     return failed.length === 0 ? 0 : 1;
   } catch (err) {
     console.log(`k6: ${(err as Error).message}`);

@@ -65,21 +65,41 @@ async function main(argv: string[]): Promise<number> {
   try {
     const dbPath = join(dir, "load.sqlite");
     try {
-      server = await startInstances(instances, { command, dbPath, secret, ratePerMinute, ratePerDay, databaseUrl: databaseUrl ?? undefined });
+      server = await startInstances(instances, {
+        command,
+        dbPath,
+        secret,
+        ratePerMinute,
+        ratePerDay,
+        databaseUrl: databaseUrl ?? undefined,
+      });
     } catch (err) {
       console.error(`load: ${(err as Error).message}`);
       return 4;
     }
     const tokensPath = join(dir, "tokens.json");
-    writeFileSync(tokensPath, await mintTokens(command, dbPath, secret, users, `load-${Date.now().toString(36)}-`, databaseUrl ?? undefined));
+    writeFileSync(
+      tokensPath,
+      await mintTokens(command, dbPath, secret, users, `load-${Date.now().toString(36)}-`, databaseUrl ?? undefined),
+    );
     // The database URL may hold a password: it is never printed.
     const store = databaseUrl ? "the given GRAPH_STATS_DATABASE_URL" : `one database file`;
-    console.error(`load: graph-stats at ${server.baseUrls.join(", ")} on ${store} (limits ${ratePerMinute}/min, ${ratePerDay}/day), ${users} tokens in ${tokensPath}`);
+    console.error(
+      `load: graph-stats at ${server.baseUrls.join(", ")} on ${store} (limits ${ratePerMinute}/min, ${ratePerDay}/day), ${users} tokens in ${tokensPath}`,
+    );
     // The summary JSON goes to a gitignored directory, not the caller's working directory.
     const outDir = resolve(process.env.LOAD_OUT_DIR || join(ROOT, ".k6-out"));
     mkdirSync(outDir, { recursive: true });
-    const vars = { BASE_URL: server.baseUrls[0]!, BASE_URLS: server.baseUrls.join(","), TOKENS: tokensPath, JWT_SECRET: secret, SUMMARY_DIR: outDir };
-    const proc = Bun.spawn([k6, ...k6RunArgs(join(ROOT, "load", `${script}.js`), vars, k6Args)], { stdio: ["inherit", "inherit", "inherit"] });
+    const vars = {
+      BASE_URL: server.baseUrls[0]!,
+      BASE_URLS: server.baseUrls.join(","),
+      TOKENS: tokensPath,
+      JWT_SECRET: secret,
+      SUMMARY_DIR: outDir,
+    };
+    const proc = Bun.spawn([k6, ...k6RunArgs(join(ROOT, "load", `${script}.js`), vars, k6Args)], {
+      stdio: ["inherit", "inherit", "inherit"],
+    });
     return await proc.exited;
   } finally {
     await server?.stop();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, } from "node:path";
+import { join } from "node:path";
 import { serverBinary } from "../test/support/binary.ts";
 import { runCli, spawnServer, type ServerProcess } from "../test/support/http/process.ts";
 
@@ -81,7 +81,10 @@ for (const option of ["corr_method=ewma&halflife=10", "shrinkage=ledoit_wolf"]) 
     const text = await res.text();
     expect(res.status, text).toBe(200);
     expect(res.headers.get("content-type")).toStartWith("text/csv");
-    const [header, ...rows] = text.trim().split("\n").map((line) => line.split(","));
+    const [header, ...rows] = text
+      .trim()
+      .split("\n")
+      .map((line) => line.split(","));
     expect(header).toEqual(["date", "symbol", "metric", "value", "community"]);
     const dates = new Set(rows.map((r) => r[0]));
     expect(dates.size).toBe(5);
@@ -106,7 +109,10 @@ for (const option of ["corr_method=ewma&halflife=10", "shrinkage=ledoit_wolf"]) 
       "print(len(df), len(metrics), len(metrics.columns), len(stats), len(stats.columns))",
     ].join("\n");
     // The CSV request above used this minute's admission; pandas asks again as another user.
-    const py = Bun.spawnSync(["/usr/bin/python3", "-c", script, url, await mint(`bin-pandas-${option.slice(0, 4)}`)], { stdout: "pipe", stderr: "pipe" });
+    const py = Bun.spawnSync(["/usr/bin/python3", "-c", script, url, await mint(`bin-pandas-${option.slice(0, 4)}`)], {
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     expect(py.exitCode, py.stderr.toString()).toBe(0);
     const [nRows, nPoints, nMetrics, nDates, nStats] = py.stdout.toString().trim().split(" ").map(Number);
     expect(nRows).toBe(rows.length);

@@ -12,9 +12,12 @@ const intFrom = (name: string, min: number, max: number) =>
     .min(min, `${name} must be an integer from ${min} to ${max}`)
     .max(max, `${name} must be an integer from ${min} to ${max}`);
 
-const list = z
-  .string()
-  .transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean));
+const list = z.string().transform((s) =>
+  s
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean),
+);
 
 const boolish = z.union([z.boolean(), z.enum(["true", "false", "1", "0"]).transform((s) => s === "true" || s === "1")], {
   error: (issue) => `must be true, false, 1 or 0, got '${String(issue.input)}'`,
@@ -27,7 +30,10 @@ export const CONFIG_SCHEMA = z.object({
   /** PostgreSQL (DECISIONS §9): when set, everything but the embedded sample lives there, and it wins over `db`. */
   databaseUrl: z
     .string()
-    .refine((u) => /^postgres(ql)?:\/\/[^\s]+$/i.test(u), "database url must be a postgres:// or postgresql:// URL (e.g. postgres://user:password@host:5432/graph_stats)")
+    .refine(
+      (u) => /^postgres(ql)?:\/\/[^\s]+$/i.test(u),
+      "database url must be a postgres:// or postgresql:// URL (e.g. postgres://user:password@host:5432/graph_stats)",
+    )
     .optional(),
   /** Connections each process keeps to PostgreSQL. */
   dbPool: intFrom("db pool", 1, 1000).default(10),
@@ -38,7 +44,10 @@ export const CONFIG_SCHEMA = z.object({
       const m = /^\s*(\d+)\s*(ms|s)?\s*$/i.exec(String(v));
       const ms = m ? Number(m[1]) * (m[2]?.toLowerCase() === "s" ? 1000 : 1) : NaN;
       if (!(ms >= 1 && ms <= 3_600_000)) {
-        ctx.addIssue({ code: "custom", message: `db statement timeout must be milliseconds (2000) or seconds (2s), from 1 ms to 1 hour, got '${v}'` });
+        ctx.addIssue({
+          code: "custom",
+          message: `db statement timeout must be milliseconds (2000) or seconds (2s), from 1 ms to 1 hour, got '${v}'`,
+        });
         return z.NEVER;
       }
       return ms;

@@ -8,7 +8,11 @@ const file = () => {
   const path = join(mkdtempSync(join(tmpdir(), "gs-log-")), "log.jsonl");
   return { path, fd: openSync(path, "w") };
 };
-const lines = (path: string) => readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+const lines = (path: string) =>
+  readFileSync(path, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
 
 test("one JSON object per line with level, ISO time, service, pid, fields and msg", () => {
   const { path, fd } = file();
@@ -16,7 +20,15 @@ test("one JSON object per line with level, ISO time, service, pid, fields and ms
   log.info({ request_id: "r1", status: 200, user_id: null }, "done");
   log.warn("plain message");
   const [a, b] = lines(path);
-  expect(a).toMatchObject({ level: "info", service: "graph-stats", pid: process.pid, request_id: "r1", status: 200, user_id: null, msg: "done" });
+  expect(a).toMatchObject({
+    level: "info",
+    service: "graph-stats",
+    pid: process.pid,
+    request_id: "r1",
+    status: 200,
+    user_id: null,
+    msg: "done",
+  });
   expect(new Date(a.time).toISOString()).toBe(a.time);
   expect(b).toMatchObject({ level: "warn", msg: "plain message" });
 });
@@ -68,7 +80,14 @@ test("request(...) writes the same bytes as info(entry), whatever the strings ho
   ];
   for (const { duration_us, ...e } of entries) {
     log.request(e.request_id, e.method, e.path, e.status, duration_us, e.user_id);
-    log.info({ request_id: e.request_id, method: e.method, path: e.path, status: e.status, duration_ms: duration_us / 1000, user_id: e.user_id });
+    log.info({
+      request_id: e.request_id,
+      method: e.method,
+      path: e.path,
+      status: e.status,
+      duration_ms: duration_us / 1000,
+      user_id: e.user_id,
+    });
   }
   const written = readFileSync(path, "utf8").trim().split("\n");
   expect(written).toHaveLength(2 * entries.length);
@@ -85,7 +104,8 @@ test("request(...) writes the same bytes as info(entry), whatever the strings ho
 test("msFromUs(us) is String(us / 1000) for every microsecond to 2 s, and beyond", () => {
   const wrong: number[] = [];
   for (let us = 0; us <= 2_000_000; us++) if (msFromUs(us) !== String(us / 1000)) wrong.push(us);
-  for (const us of [2 ** 31, 2 ** 31 + 7, 86_400_000_123, 1e12, 1e12 + 1, Number.MAX_SAFE_INTEGER]) if (msFromUs(us) !== String(us / 1000)) wrong.push(us);
+  for (const us of [2 ** 31, 2 ** 31 + 7, 86_400_000_123, 1e12, 1e12 + 1, Number.MAX_SAFE_INTEGER])
+    if (msFromUs(us) !== String(us / 1000)) wrong.push(us);
   expect(wrong).toEqual([]);
   expect([msFromUs(Number.NaN), msFromUs(-1), msFromUs(1.5)]).toEqual(["null", "-0.001", "0.0015"]);
 });

@@ -28,7 +28,11 @@ async function judge(ctx: Context, probes: Probe[], profile: Profile): Promise<v
     if (profile === "full") {
       const e = firstError(ex);
       must(ex.status === 401 && e.code === "UNAUTHORIZED", `${probe.label}: got ${ex.status} ${e.code}, expected 401 UNAUTHORIZED`, ex);
-      must(e.message === probe.message, `${probe.label}: message ${JSON.stringify(e.message)}, expected ${JSON.stringify(probe.message)}`, ex);
+      must(
+        e.message === probe.message,
+        `${probe.label}: message ${JSON.stringify(e.message)}, expected ${JSON.stringify(probe.message)}`,
+        ex,
+      );
       const www = ex.headers.get("www-authenticate") ?? "";
       must(/^Bearer realm="graph-stats"/.test(www), `${probe.label}: WWW-Authenticate is ${JSON.stringify(www)}`, ex);
     }
@@ -52,15 +56,24 @@ async function probes(ctx: Context, kind: string): Promise<Probe[]> {
       ];
     case "bad-signature": {
       const wrongKey = await signJwt(claims, `not-the-secret-${crypto.randomUUID()}`);
-      const list: Probe[] = [{ label: "token signed with another secret (forged)", auth: `Bearer ${wrongKey}`, message: "invalid token signature" }];
+      const list: Probe[] = [
+        { label: "token signed with another secret (forged)", auth: `Bearer ${wrongKey}`, message: "invalid token signature" },
+      ];
       const base = secret ? await signJwt(claims, secret) : ctx.options.token;
-      if (base) list.push({ label: "valid token with an altered signature", auth: `Bearer ${tamperSignature(base)}`, message: "invalid token signature" });
+      if (base)
+        list.push({
+          label: "valid token with an altered signature",
+          auth: `Bearer ${tamperSignature(base)}`,
+          message: "invalid token signature",
+        });
       return list;
     }
     case "alg-none":
       return [{ label: "alg:none token", auth: `Bearer ${unsignedJwt(claims)}`, message: "unsupported token algorithm" }];
     case "wrong-algorithm": {
-      const list: Probe[] = [{ label: "RS256-labelled token", auth: `Bearer ${fakeSignedJwt(claims, "RS256")}`, message: "unsupported token algorithm" }];
+      const list: Probe[] = [
+        { label: "RS256-labelled token", auth: `Bearer ${fakeSignedJwt(claims, "RS256")}`, message: "unsupported token algorithm" },
+      ];
       // With the secret, HS512 is correctly keyed: only an algorithm check refuses it.
       const hs512 = secret ? await signJwt(claims, secret, "HS512") : fakeSignedJwt(claims, "HS512");
       list.push({ label: "HS512 token", auth: `Bearer ${hs512}`, message: "unsupported token algorithm" });
@@ -74,7 +87,10 @@ async function probes(ctx: Context, kind: string): Promise<Probe[]> {
 function refusalCheck(kind: string, title: string, profile: Profile): Check {
   return {
     id: `auth.${kind}${profile === "full" ? "-401" : ""}`,
-    title: profile === "core" ? `${title} is refused in the error envelope` : `${title} gets 401 UNAUTHORIZED with its DECISIONS message and WWW-Authenticate`,
+    title:
+      profile === "core"
+        ? `${title} is refused in the error envelope`
+        : `${title} gets 401 UNAUTHORIZED with its DECISIONS message and WWW-Authenticate`,
     cites: profile === "core" ? "interface-spec §4 (Bearer JWT required), §5.1, §7" : "DECISIONS §5",
     profile,
     run: async (ctx) => judge(ctx, await probes(ctx, kind), profile),
@@ -116,7 +132,7 @@ export const AUTH_CHECKS: Check[] = [
       const ex = await ctx.live(await ctx.expiredToken(), "", { unmetered: true });
       const e = firstError(ex);
       must(e.message === "token expired — generate a new token", `message ${JSON.stringify(e.message)}`, ex);
-      must(/error="invalid_token"/.test(ex.headers.get("www-authenticate") ?? ""), "WWW-Authenticate lacks error=\"invalid_token\"", ex);
+      must(/error="invalid_token"/.test(ex.headers.get("www-authenticate") ?? ""), 'WWW-Authenticate lacks error="invalid_token"', ex);
     },
   },
   {

@@ -15,15 +15,37 @@ export const DAILY_CHECKS: Check[] = [
       const run = await dailyRun(ctx);
       const limits = await ctx.limits();
       const { rejected } = run;
-      must(run.oks.length <= limits.perDay, `${run.oks.length} calls admitted in one day, the daily limit is ${limits.perDay}`, ...run.oks.slice(-2));
-      if (ctx.hasSecret) must(run.oks.length === limits.perDay, `a fresh user got ${run.oks.length} of ${limits.perDay} daily calls`, ...run.oks.slice(-1), rejected);
+      must(
+        run.oks.length <= limits.perDay,
+        `${run.oks.length} calls admitted in one day, the daily limit is ${limits.perDay}`,
+        ...run.oks.slice(-2),
+      );
+      if (ctx.hasSecret)
+        must(
+          run.oks.length === limits.perDay,
+          `a fresh user got ${run.oks.length} of ${limits.perDay} daily calls`,
+          ...run.oks.slice(-1),
+          rejected,
+        );
       const e = firstError(rejected);
-      must(rejected.status === 429 && e.code === "DAILY_QUOTA_EXCEEDED", `got ${rejected.status} ${e.code}, expected 429 DAILY_QUOTA_EXCEEDED`, rejected);
+      must(
+        rejected.status === 429 && e.code === "DAILY_QUOTA_EXCEEDED",
+        `got ${rejected.status} ${e.code}, expected 429 DAILY_QUOTA_EXCEEDED`,
+        rejected,
+      );
       const ra = intHeader(rejected.headers, "Retry-After");
-      must(ra !== undefined && ra >= 1, `Retry-After is ${JSON.stringify(rejected.headers.get("retry-after"))}, expected integer seconds >= 1`, rejected);
+      must(
+        ra !== undefined && ra >= 1,
+        `Retry-After is ${JSON.stringify(rejected.headers.get("retry-after"))}, expected integer seconds >= 1`,
+        rejected,
+      );
       const p = [...errorEnvelopeProblems(rejected), ...headerProblems(rejected, limits, false)];
       must(p.length === 0, p.join("; "), rejected);
-      must(intHeader(rejected.headers, "X-RateLimit-Daily-Remaining") === 0, "X-RateLimit-Daily-Remaining is not 0 on DAILY_QUOTA_EXCEEDED", rejected);
+      must(
+        intHeader(rejected.headers, "X-RateLimit-Daily-Remaining") === 0,
+        "X-RateLimit-Daily-Remaining is not 0 on DAILY_QUOTA_EXCEEDED",
+        rejected,
+      );
     },
   },
   {
@@ -39,9 +61,17 @@ export const DAILY_CHECKS: Check[] = [
       must(Math.abs(ra - expected) <= 5, `Retry-After is ${ra}, next UTC midnight is ${Math.round(expected)}s away`, rejected);
       const { message } = firstError(rejected);
       const parsed = parseDailyQuotaMessage(message);
-      must(parsed && parsed.limit === limits.perDay, `message ${JSON.stringify(message)}, expected 'daily quota exceeded: ${limits.perDay} requests/day. Resets at <ISO>.'`, rejected);
+      must(
+        parsed && parsed.limit === limits.perDay,
+        `message ${JSON.stringify(message)}, expected 'daily quota exceeded: ${limits.perDay} requests/day. Resets at <ISO>.'`,
+        rejected,
+      );
       const midnight = new Date(rejected.receivedAt + expected * 1000).toISOString().replace(".000Z", "Z");
-      must(parsed.resetsAt === midnight || parsed.resetsAt === midnight.replace("Z", ".000Z"), `message resets at ${parsed.resetsAt}, expected ${midnight}`, rejected);
+      must(
+        parsed.resetsAt === midnight || parsed.resetsAt === midnight.replace("Z", ".000Z"),
+        `message resets at ${parsed.resetsAt}, expected ${midnight}`,
+        rejected,
+      );
     },
   },
 ];

@@ -39,7 +39,11 @@ export const ENVELOPE_CHECKS: Check[] = [
       await ctx.client.request("/v1/demo/chart");
       sweep(ctx.client.log);
       for (const ex of ctx.client.log) {
-        must(/^application\/json;\s*charset=utf-8$/i.test(ex.headers.get("content-type") ?? ""), `${ex.method} ${ex.path}: Content-Type ${ex.headers.get("content-type")}`, ex);
+        must(
+          /^application\/json;\s*charset=utf-8$/i.test(ex.headers.get("content-type") ?? ""),
+          `${ex.method} ${ex.path}: Content-Type ${ex.headers.get("content-type")}`,
+          ex,
+        );
       }
     },
   },

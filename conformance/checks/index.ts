@@ -8,14 +8,7 @@ import { LIMIT_CHECKS } from "./limits.ts";
 import { LIVE_CHECKS } from "./live.ts";
 import { PUBLIC_CHECKS } from "./public.ts";
 
-export const ALL_CHECKS: Check[] = [
-  ...PUBLIC_CHECKS,
-  ...LIVE_CHECKS,
-  ...AUTH_CHECKS,
-  ...LIMIT_CHECKS,
-  ...DAILY_CHECKS,
-  ...ENVELOPE_CHECKS,
-];
+export const ALL_CHECKS: Check[] = [...PUBLIC_CHECKS, ...LIVE_CHECKS, ...AUTH_CHECKS, ...LIMIT_CHECKS, ...DAILY_CHECKS, ...ENVELOPE_CHECKS];
 
 /** Checks of a profile (full includes core), optionally narrowed by ids or `prefix.` patterns. */
 export function selectChecks(profile: Profile, only?: string[]): Check[] {

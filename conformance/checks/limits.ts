@@ -57,7 +57,13 @@ export const LIMIT_CHECKS: Check[] = [
       // With a fresh user exactly `perMinute` calls are admitted; with a given token at most that many.
       const admittedMax = Math.min(limits.perMinute, limits.perDay);
       must(seq.oks.length <= admittedMax, `${seq.oks.length} back-to-back calls admitted, the limit is ${admittedMax}`, ...seq.oks);
-      if (ctx.hasSecret) must(seq.oks.length === admittedMax, `a fresh user got ${seq.oks.length} of ${admittedMax} calls admitted`, ...seq.oks, ...(seq.rejected ? [seq.rejected] : []));
+      if (ctx.hasSecret)
+        must(
+          seq.oks.length === admittedMax,
+          `a fresh user got ${seq.oks.length} of ${admittedMax} calls admitted`,
+          ...seq.oks,
+          ...(seq.rejected ? [seq.rejected] : []),
+        );
       const { rejected } = await firstRejection(ctx);
       must(rejected.status === 429, `expected 429, got ${rejected.status}`, rejected);
     },
@@ -91,7 +97,11 @@ export const LIMIT_CHECKS: Check[] = [
       // The server's "now" lies between send and receipt; allow whole-second rounding on both sides.
       const lo = reset - rejected.receivedAt / 1000 - 1.5;
       const hi = reset - rejected.sentAt / 1000 + 1.5;
-      must(ra >= lo && ra <= hi, `Retry-After ${ra}s disagrees with X-RateLimit-Reset ${reset} (implies ${lo.toFixed(1)}..${hi.toFixed(1)}s)`, rejected);
+      must(
+        ra >= lo && ra <= hi,
+        `Retry-After ${ra}s disagrees with X-RateLimit-Reset ${reset} (implies ${lo.toFixed(1)}..${hi.toFixed(1)}s)`,
+        rejected,
+      );
     },
   },
   {
@@ -104,11 +114,19 @@ export const LIMIT_CHECKS: Check[] = [
       const limits = await ctx.limits();
       const { message } = firstError(rejected);
       const parsed = parseRateLimitedMessage(message);
-      must(parsed, `message ${JSON.stringify(message)} does not match 'rate limit exceeded: <n> request(s)/minute. Retry in <s>s.'`, rejected);
+      must(
+        parsed,
+        `message ${JSON.stringify(message)} does not match 'rate limit exceeded: <n> request(s)/minute. Retry in <s>s.'`,
+        rejected,
+      );
       must(parsed.limit === limits.perMinute, `message names ${parsed.limit}/minute, the limit is ${limits.perMinute}`, rejected);
       if (limits.perMinute === 1) must(parsed.noun === "request", `message says '${parsed.noun}' for a limit of 1`, rejected);
       const ra = intHeader(rejected.headers, "Retry-After");
-      must(ra !== undefined && Math.abs(parsed.retrySeconds - ra) <= 1, `message says Retry in ${parsed.retrySeconds}s, Retry-After is ${ra}`, rejected);
+      must(
+        ra !== undefined && Math.abs(parsed.retrySeconds - ra) <= 1,
+        `message says Retry in ${parsed.retrySeconds}s, Retry-After is ${ra}`,
+        rejected,
+      );
     },
   },
   {
@@ -131,12 +149,18 @@ export const LIMIT_CHECKS: Check[] = [
       const limits = await ctx.limits();
       const token = await ctx.freshToken("the burst");
       const n = limits.perMinute + 4;
-      if (ctx.client.remainingBudget < n) throw new Skip(`the burst needs ${n} metered calls, ${ctx.client.remainingBudget} left in --budget`);
+      if (ctx.client.remainingBudget < n)
+        throw new Skip(`the burst needs ${n} metered calls, ${ctx.client.remainingBudget} left in --budget`);
       const list = await Promise.all(Array.from({ length: n }, () => ctx.live(token)));
       const ok = list.filter((e) => e.status === 200).length;
       const refused = list.filter((e) => e.status === 429).length;
       const expected = Math.min(limits.perMinute, limits.perDay);
-      must(ok === expected && refused === n - expected, `burst of ${n}: ${ok} admitted, ${refused} refused; expected ${expected} admitted`, ...list.filter((e) => e.status !== 429), ...list.filter((e) => e.status === 429).slice(0, 1));
+      must(
+        ok === expected && refused === n - expected,
+        `burst of ${n}: ${ok} admitted, ${refused} refused; expected ${expected} admitted`,
+        ...list.filter((e) => e.status !== 429),
+        ...list.filter((e) => e.status === 429).slice(0, 1),
+      );
     },
   },
   {
@@ -150,10 +174,20 @@ export const LIMIT_CHECKS: Check[] = [
       if (!last) throw new Skip("no 200 before the 429 to compare with");
       const before = dailyRemaining(last);
       const after = dailyRemaining(rejected);
-      must(before !== undefined && after === before, `Daily-Remaining ${before} after the last 200 but ${after} on the 429`, last, rejected);
+      must(
+        before !== undefined && after === before,
+        `Daily-Remaining ${before} after the last 200 but ${after} on the 429`,
+        last,
+        rejected,
+      );
       const b = await userBCall(ctx);
       const limits = await ctx.limits();
-      if (ctx.hasSecret && b.status === 200) must(dailyRemaining(b) === limits.perDay - 1, `fresh user B's first call shows Daily-Remaining ${dailyRemaining(b)}, expected ${limits.perDay - 1}`, b);
+      if (ctx.hasSecret && b.status === 200)
+        must(
+          dailyRemaining(b) === limits.perDay - 1,
+          `fresh user B's first call shows Daily-Remaining ${dailyRemaining(b)}, expected ${limits.perDay - 1}`,
+          b,
+        );
     },
   },
   {
@@ -166,18 +200,38 @@ export const LIMIT_CHECKS: Check[] = [
       if (!ctx.hasSecret) throw new Skip("needs a fresh user: pass --secret");
       const limits = await ctx.limits();
       seq.oks.forEach((ex, i) => {
-        must(intHeader(ex.headers, "X-RateLimit-Remaining") === limits.perMinute - 1 - i, `call ${i + 1}: X-RateLimit-Remaining ${ex.headers.get("x-ratelimit-remaining")}, expected ${limits.perMinute - 1 - i}`, ex);
-        must(dailyRemaining(ex) === limits.perDay - 1 - i, `call ${i + 1}: Daily-Remaining ${ex.headers.get("x-ratelimit-daily-remaining")}, expected ${limits.perDay - 1 - i}`, ex);
+        must(
+          intHeader(ex.headers, "X-RateLimit-Remaining") === limits.perMinute - 1 - i,
+          `call ${i + 1}: X-RateLimit-Remaining ${ex.headers.get("x-ratelimit-remaining")}, expected ${limits.perMinute - 1 - i}`,
+          ex,
+        );
+        must(
+          dailyRemaining(ex) === limits.perDay - 1 - i,
+          `call ${i + 1}: Daily-Remaining ${ex.headers.get("x-ratelimit-daily-remaining")}, expected ${limits.perDay - 1 - i}`,
+          ex,
+        );
       });
       const first = seq.oks[0];
       if (!first) throw new Skip("no 200");
       const reset = intHeader(first.headers, "X-RateLimit-Reset") ?? 0;
-      must(reset >= Math.ceil(first.sentAt / 1000 + 60) - 1 && reset <= Math.ceil(first.receivedAt / 1000 + 60), `X-RateLimit-Reset ${reset} is not first call + 60 s`, first);
+      must(
+        reset >= Math.ceil(first.sentAt / 1000 + 60) - 1 && reset <= Math.ceil(first.receivedAt / 1000 + 60),
+        `X-RateLimit-Reset ${reset} is not first call + 60 s`,
+        first,
+      );
       if (seq.rejected && firstError(seq.rejected).code === "RATE_LIMITED") {
         const n = parseRateLimitedMessage(firstError(seq.rejected).message)?.retrySeconds;
-        must(n === intHeader(seq.rejected.headers, "Retry-After"), `message says ${n}s, Retry-After is ${seq.rejected.headers.get("retry-after")}`, seq.rejected);
+        must(
+          n === intHeader(seq.rejected.headers, "Retry-After"),
+          `message says ${n}s, Retry-After is ${seq.rejected.headers.get("retry-after")}`,
+          seq.rejected,
+        );
         const noun = limits.perMinute === 1 ? "request" : "requests";
-        must(firstError(seq.rejected).message?.includes(`${limits.perMinute} ${noun}/minute`), `message lacks '${limits.perMinute} ${noun}/minute'`, seq.rejected);
+        must(
+          firstError(seq.rejected).message?.includes(`${limits.perMinute} ${noun}/minute`),
+          `message lacks '${limits.perMinute} ${noun}/minute'`,
+          seq.rejected,
+        );
       }
     },
   },
@@ -193,7 +247,11 @@ export const LIMIT_CHECKS: Check[] = [
         const policy = ex.headers.get("ratelimit-policy");
         const expected = `"minute";q=${limits.perMinute};w=60, "day";q=${limits.perDay};w=86400`;
         must(policy === expected, `RateLimit-Policy is ${JSON.stringify(policy)}, expected ${expected}`, ex);
-        must(/^"(minute|day)";r=\d+;t=\d+$/.test(ex.headers.get("ratelimit") ?? ""), `RateLimit is ${JSON.stringify(ex.headers.get("ratelimit"))}`, ex);
+        must(
+          /^"(minute|day)";r=\d+;t=\d+$/.test(ex.headers.get("ratelimit") ?? ""),
+          `RateLimit is ${JSON.stringify(ex.headers.get("ratelimit"))}`,
+          ex,
+        );
       }
     },
   },

@@ -41,7 +41,11 @@ export const LIVE_CHECKS: Check[] = [
     profile: "full",
     async run(ctx) {
       const ex = await firstOk(ctx);
-      must(isToIsoStringForm(meta(ex)?.generated_at), `meta.generated_at is ${JSON.stringify(meta(ex)?.generated_at)}, expected YYYY-MM-DDTHH:MM:SS.sssZ`, ex);
+      must(
+        isToIsoStringForm(meta(ex)?.generated_at),
+        `meta.generated_at is ${JSON.stringify(meta(ex)?.generated_at)}, expected YYYY-MM-DDTHH:MM:SS.sssZ`,
+        ex,
+      );
     },
   },
   {
@@ -91,8 +95,16 @@ export const LIVE_CHECKS: Check[] = [
     profile: "full",
     async run(ctx) {
       const ex = await firstOk(ctx);
-      must(/no-store/.test(ex.headers.get("cache-control") ?? ""), `Cache-Control is ${ex.headers.get("cache-control")}, expected no-store`, ex);
-      must(/^application\/json;\s*charset=utf-8$/i.test(ex.headers.get("content-type") ?? ""), `Content-Type is ${ex.headers.get("content-type")}`, ex);
+      must(
+        /no-store/.test(ex.headers.get("cache-control") ?? ""),
+        `Cache-Control is ${ex.headers.get("cache-control")}, expected no-store`,
+        ex,
+      );
+      must(
+        /^application\/json;\s*charset=utf-8$/i.test(ex.headers.get("content-type") ?? ""),
+        `Content-Type is ${ex.headers.get("content-type")}`,
+        ex,
+      );
       must(ex.headers.get("x-request-id"), "no X-Request-Id", ex);
     },
   },
@@ -107,12 +119,21 @@ export const LIVE_CHECKS: Check[] = [
       const bad = await ctx.live(token, "lookback=5000");
       const e = firstError(bad);
       must(bad.status === 400 && e.code === "BAD_REQUEST", `lookback=5000 answered ${bad.status} ${e.code}, expected 400 BAD_REQUEST`, bad);
-      must(/lookback/.test(e.message ?? "") && /5000/.test(e.message ?? ""), `message ${JSON.stringify(e.message)} does not name the parameter and value`, bad);
+      must(
+        /lookback/.test(e.message ?? "") && /5000/.test(e.message ?? ""),
+        `message ${JSON.stringify(e.message)} does not name the parameter and value`,
+        bad,
+      );
       const p = errorEnvelopeProblems(bad);
       must(p.length === 0, p.join("; "), bad);
       const ok = await ctx.live(token);
       must(ok.status === 200, `the same fresh user's next valid call answered ${ok.status}: the 400 used its minute slot`, bad, ok);
-      must(intHeader(ok.headers, "X-RateLimit-Daily-Remaining") === limits.perDay - 1, `Daily-Remaining after one admitted call is ${ok.headers.get("x-ratelimit-daily-remaining")}, expected ${limits.perDay - 1}`, bad, ok);
+      must(
+        intHeader(ok.headers, "X-RateLimit-Daily-Remaining") === limits.perDay - 1,
+        `Daily-Remaining after one admitted call is ${ok.headers.get("x-ratelimit-daily-remaining")}, expected ${limits.perDay - 1}`,
+        bad,
+        ok,
+      );
     },
   },
 ];

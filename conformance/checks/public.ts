@@ -62,7 +62,11 @@ export const PUBLIC_CHECKS: Check[] = [
       const p = ex.status === 200 ? successEnvelopeProblems(ex).filter((s) => !s.includes("stocks")) : errorEnvelopeProblems(ex);
       must(p.length === 0, `health envelope: ${p.join("; ")}`, ex);
       const data = (ex.json as { data?: { status?: unknown; service?: unknown } }).data;
-      must(data?.status === "ok" && data?.service === "graph-stats", `health data.status/service are ${JSON.stringify(data?.status)}/${JSON.stringify(data?.service)}, expected "ok"/"graph-stats"`, ex);
+      must(
+        data?.status === "ok" && data?.service === "graph-stats",
+        `health data.status/service are ${JSON.stringify(data?.status)}/${JSON.stringify(data?.service)}, expected "ok"/"graph-stats"`,
+        ex,
+      );
     },
   },
   {

@@ -9,17 +9,47 @@ describe("parseArgs", () => {
     const r = parseArgs(["--base-url", "http://127.0.0.1:8080/"]);
     expect(r.kind).toBe("run");
     if (r.kind !== "run") return;
-    expect(r.options).toMatchObject({ baseUrl: "http://127.0.0.1:8080", profile: "core", reporter: "text", budget: 3, slow: false, limitsFromHeaders: false });
+    expect(r.options).toMatchObject({
+      baseUrl: "http://127.0.0.1:8080",
+      profile: "core",
+      reporter: "text",
+      budget: 3,
+      slow: false,
+      limitsFromHeaders: false,
+    });
     const s = parseArgs(["--base-url=http://h", "--secret", "s", "--profile", "full", "--only", "auth.,limits.burst", "--slow"]);
     if (s.kind !== "run") throw new Error("expected run");
     expect(s.options).toMatchObject({ budget: 300, profile: "full", only: ["auth.", "limits.burst"], slow: true, secret: "s" });
   });
 
   test("tokens, budget, reporter, output and limits-from-headers are read", () => {
-    const r = parseArgs(["--base-url", "https://x.example", "--token", JWT, "--token-b", JWT, "--expired-token", JWT, "--budget", "0",
-      "--reporter", "junit", "--output", "out.xml", "--limits-from-headers"]);
+    const r = parseArgs([
+      "--base-url",
+      "https://x.example",
+      "--token",
+      JWT,
+      "--token-b",
+      JWT,
+      "--expired-token",
+      JWT,
+      "--budget",
+      "0",
+      "--reporter",
+      "junit",
+      "--output",
+      "out.xml",
+      "--limits-from-headers",
+    ]);
     if (r.kind !== "run") throw new Error("expected run");
-    expect(r.options).toMatchObject({ token: JWT, tokenB: JWT, expiredToken: JWT, budget: 0, reporter: "junit", output: "out.xml", limitsFromHeaders: true });
+    expect(r.options).toMatchObject({
+      token: JWT,
+      tokenB: JWT,
+      expiredToken: JWT,
+      budget: 0,
+      reporter: "junit",
+      output: "out.xml",
+      limitsFromHeaders: true,
+    });
   });
 
   test.each([

@@ -25,8 +25,17 @@ Black-box checks of a deployment against the graph-stats interface spec.
 Exit status: 0 nothing failed, 1 a check failed, 2 bad usage or unreachable target.`;
 
 const VALUE_FLAGS = new Set([
-  "--base-url", "--token", "--token-b", "--expired-token", "--secret", "--budget",
-  "--profile", "--only", "--reporter", "--output", "--timeout-ms",
+  "--base-url",
+  "--token",
+  "--token-b",
+  "--expired-token",
+  "--secret",
+  "--budget",
+  "--profile",
+  "--only",
+  "--reporter",
+  "--output",
+  "--timeout-ms",
 ]);
 const BOOL_FLAGS = new Set(["--slow", "--limits-from-headers", "--list", "--help", "-h"]);
 
@@ -84,7 +93,10 @@ export function parseArgs(argv: string[]): ParsedArgs {
     if (t !== undefined && t.split(".").length !== 3) throw new UsageError(`${flag} must be a compact JWT (three dot-separated parts)`);
   }
   const onlyRaw = values.get("--only");
-  const only = onlyRaw?.split(",").map((s) => s.trim()).filter(Boolean);
+  const only = onlyRaw
+    ?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (onlyRaw !== undefined && only!.length === 0) throw new UsageError("--only needs at least one check id");
 
   return {

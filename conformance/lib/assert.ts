@@ -47,7 +47,8 @@ export function errorEnvelopeProblems(ex: Exchange): string[] {
 
 function metaProblems(body: Obj): string[] {
   if (!isObj(body.meta)) return [`meta is ${JSON.stringify(body.meta)?.slice(0, 60)}, expected an object`];
-  if (!isIsoUtc(body.meta.generated_at)) return [`meta.generated_at is ${JSON.stringify(body.meta.generated_at)}, expected an ISO 8601 UTC timestamp`];
+  if (!isIsoUtc(body.meta.generated_at))
+    return [`meta.generated_at is ${JSON.stringify(body.meta.generated_at)}, expected an ISO 8601 UTC timestamp`];
   return [];
 }
 

@@ -26,7 +26,11 @@ export class Client {
   readonly log: Exchange[] = [];
   spent = 0;
 
-  constructor(readonly baseUrl: string, readonly budget: number, readonly timeoutMs: number) {}
+  constructor(
+    readonly baseUrl: string,
+    readonly budget: number,
+    readonly timeoutMs: number,
+  ) {}
 
   /** Metered calls still allowed. */
   get remainingBudget(): number {
@@ -59,8 +63,16 @@ export class Client {
       json = undefined;
     }
     const ex: Exchange = {
-      method, url, path, requestHeaders: redact(headers), status: res.status, headers: res.headers, body, json,
-      sentAt, receivedAt: Date.now(),
+      method,
+      url,
+      path,
+      requestHeaders: redact(headers),
+      status: res.status,
+      headers: res.headers,
+      body,
+      json,
+      sentAt,
+      receivedAt: Date.now(),
     };
     this.log.push(ex);
     return ex;

@@ -76,7 +76,7 @@ export class Context {
    * meters a user nobody owns), otherwise shaped like a real token of this deployment.
    */
   async probeClaims(): Promise<JwtClaims> {
-    const base = this.options.token ? decodeJwt(this.options.token)?.payload ?? {} : {};
+    const base = this.options.token ? (decodeJwt(this.options.token)?.payload ?? {}) : {};
     const iss = typeof base.iss === "string" ? base.iss : "graph-stats";
     return userClaims(`conformance-${this.runId}-probe-${++this.userSeq}`, { iss });
   }

@@ -31,9 +31,13 @@ describe("kit-minted tokens, verified by an independent implementation (jose)", 
   test("a tampered signature and a wrong key fail verification", async () => {
     const token = await signJwt(userClaims("dave"), SECRET);
     for (let i = 0; i < 20; i++) {
-      await expect(jwtVerify(tamperSignature(await signJwt(userClaims(`u${i}`), SECRET)), key)).rejects.toBeInstanceOf(errors.JWSSignatureVerificationFailed);
+      await expect(jwtVerify(tamperSignature(await signJwt(userClaims(`u${i}`), SECRET)), key)).rejects.toBeInstanceOf(
+        errors.JWSSignatureVerificationFailed,
+      );
     }
-    await expect(jwtVerify(await signJwt(userClaims("dave"), "another-secret"), key)).rejects.toBeInstanceOf(errors.JWSSignatureVerificationFailed);
+    await expect(jwtVerify(await signJwt(userClaims("dave"), "another-secret"), key)).rejects.toBeInstanceOf(
+      errors.JWSSignatureVerificationFailed,
+    );
     expect(tamperSignature(token)).not.toBe(token);
   });
 

@@ -26,9 +26,11 @@ export async function runKit(options: KitOptions): Promise<RunReport> {
       results.push({ ...base, outcome: "passed", evidence: [], ms: Date.now() - t0 });
     } catch (err) {
       if (err instanceof Skip) results.push({ ...base, outcome: "skipped", reason: err.message, evidence: [], ms: Date.now() - t0 });
-      else if (err instanceof Failure) results.push({ ...base, outcome: "failed", reason: err.message, evidence: err.evidence, ms: Date.now() - t0 });
+      else if (err instanceof Failure)
+        results.push({ ...base, outcome: "failed", reason: err.message, evidence: err.evidence, ms: Date.now() - t0 });
       else if (err instanceof UsageError) throw err;
-      else results.push({ ...base, outcome: "failed", reason: `check crashed: ${(err as Error).message}`, evidence: [], ms: Date.now() - t0 });
+      else
+        results.push({ ...base, outcome: "failed", reason: `check crashed: ${(err as Error).message}`, evidence: [], ms: Date.now() - t0 });
     }
   }
   return {

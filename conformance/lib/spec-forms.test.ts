@@ -1,5 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { intHeader, isIsoUtc, isToIsoStringForm, parseDailyQuotaMessage, parseRateLimitedMessage, secondsToUtcMidnight } from "./spec-forms.ts";
+import {
+  intHeader,
+  isIsoUtc,
+  isToIsoStringForm,
+  parseDailyQuotaMessage,
+  parseRateLimitedMessage,
+  secondsToUtcMidnight,
+} from "./spec-forms.ts";
 
 describe("isIsoUtc", () => {
   test.each([
@@ -31,8 +38,16 @@ describe("isIsoUtc", () => {
 
 describe("rate-limit messages", () => {
   test("the spec's per-minute form parses, with the seconds", () => {
-    expect(parseRateLimitedMessage("rate limit exceeded: 1 request/minute. Retry in 47s.")).toEqual({ limit: 1, noun: "request", retrySeconds: 47 });
-    expect(parseRateLimitedMessage("rate limit exceeded: 3 requests/minute. Retry in 5s.")).toEqual({ limit: 3, noun: "requests", retrySeconds: 5 });
+    expect(parseRateLimitedMessage("rate limit exceeded: 1 request/minute. Retry in 47s.")).toEqual({
+      limit: 1,
+      noun: "request",
+      retrySeconds: 47,
+    });
+    expect(parseRateLimitedMessage("rate limit exceeded: 3 requests/minute. Retry in 5s.")).toEqual({
+      limit: 3,
+      noun: "requests",
+      retrySeconds: 5,
+    });
   });
 
   test.each([
@@ -47,7 +62,9 @@ describe("rate-limit messages", () => {
 
   test("the daily form parses", () => {
     expect(parseDailyQuotaMessage("daily quota exceeded: 30 requests/day. Resets at 2026-11-23T00:00:00Z.")).toEqual({
-      limit: 30, noun: "requests", resetsAt: "2026-11-23T00:00:00Z",
+      limit: 30,
+      noun: "requests",
+      resetsAt: "2026-11-23T00:00:00Z",
     });
     expect(parseDailyQuotaMessage("daily quota exceeded")).toBeUndefined();
   });
@@ -57,7 +74,12 @@ describe("header and clock helpers", () => {
   test("intHeader accepts only non-negative decimal integers", () => {
     const h = new Headers({ a: "12", b: " 7 ", c: "1.5", d: "-1", e: "Sun, 22 Nov 2026 01:02:03 GMT" });
     expect([intHeader(h, "a"), intHeader(h, "b"), intHeader(h, "c"), intHeader(h, "d"), intHeader(h, "e"), intHeader(h, "z")]).toEqual([
-      12, 7, undefined, undefined, undefined, undefined,
+      12,
+      7,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
     ]);
   });
 

@@ -73,7 +73,10 @@ export class Skip extends Error {
 /** Thrown by a check when the target violates the spec. */
 export class Failure extends Error {
   override name = "Failure";
-  constructor(message: string, readonly evidence: Exchange[] = []) {
+  constructor(
+    message: string,
+    readonly evidence: Exchange[] = [],
+  ) {
     super(message);
   }
 }

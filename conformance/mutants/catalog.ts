@@ -87,7 +87,12 @@ export const MUTANTS: Mutant[] = [
   {
     name: "wrong-limit-value",
     description: "X-RateLimit-Limit announces 5 more than the real per-minute limit",
-    after: (r) => void (isLive(r) && r.headers.has("x-ratelimit-limit") && r.headers.set("x-ratelimit-limit", String(Number(r.headers.get("x-ratelimit-limit")) + 5))),
+    after: (r) =>
+      void (
+        isLive(r) &&
+        r.headers.has("x-ratelimit-limit") &&
+        r.headers.set("x-ratelimit-limit", String(Number(r.headers.get("x-ratelimit-limit")) + 5))
+      ),
   },
   {
     name: "remaining-not-decremented",
@@ -97,7 +102,12 @@ export const MUTANTS: Mutant[] = [
   {
     name: "reset-in-milliseconds",
     description: "X-RateLimit-Reset in epoch milliseconds instead of seconds",
-    after: (r) => void (isLive(r) && r.headers.has("x-ratelimit-reset") && r.headers.set("x-ratelimit-reset", String(Number(r.headers.get("x-ratelimit-reset")) * 1000))),
+    after: (r) =>
+      void (
+        isLive(r) &&
+        r.headers.has("x-ratelimit-reset") &&
+        r.headers.set("x-ratelimit-reset", String(Number(r.headers.get("x-ratelimit-reset")) * 1000))
+      ),
   },
   {
     name: "rate-limited-as-daily",
@@ -112,7 +122,12 @@ export const MUTANTS: Mutant[] = [
   {
     name: "retry-after-off",
     description: "Retry-After one hour longer than the truth",
-    after: (r) => void (r.status === 429 && r.headers.has("retry-after") && r.headers.set("retry-after", String(Number(r.headers.get("retry-after")) + 3600))),
+    after: (r) =>
+      void (
+        r.status === 429 &&
+        r.headers.has("retry-after") &&
+        r.headers.set("retry-after", String(Number(r.headers.get("retry-after")) + 3600))
+      ),
   },
   {
     name: "retry-after-http-date",
@@ -122,7 +137,15 @@ export const MUTANTS: Mutant[] = [
   {
     name: "message-seconds-off",
     description: "the RATE_LIMITED message names 30 s more than Retry-After",
-    after: (r) => editJson(r, (b) => void (code(r) === "RATE_LIMITED" && (b.errors[0].message = message(r).replace(/Retry in (\d+)s/, (_m, n) => `Retry in ${Number(n) + 30}s`)))),
+    after: (r) =>
+      editJson(
+        r,
+        (b) =>
+          void (
+            code(r) === "RATE_LIMITED" &&
+            (b.errors[0].message = message(r).replace(/Retry in (\d+)s/, (_m, n) => `Retry in ${Number(n) + 30}s`))
+          ),
+      ),
   },
   {
     name: "message-reworded",
@@ -131,7 +154,11 @@ export const MUTANTS: Mutant[] = [
   },
   acceptWhen("over-admission", "a 429 is replaced by a replayed 200", (r) => r.status === 429),
   acceptWhen("expired-accepted", "the expired-token 401 becomes a 200", (r) => r.status === 401 && /expired/i.test(message(r))),
-  acceptWhen("bad-signature-accepted", "a badly signed token is accepted (401 → 200)", (r) => r.status === 401 && /signature/i.test(message(r))),
+  acceptWhen(
+    "bad-signature-accepted",
+    "a badly signed token is accepted (401 → 200)",
+    (r) => r.status === 401 && /signature/i.test(message(r)),
+  ),
   acceptWhen("alg-none-accepted", "an alg:none token is accepted", (r) => decodeJwt(bearer(r.req) ?? "")?.header.alg === "none"),
   acceptWhen("wrong-algorithm-accepted", "a token whose alg is not HS256 is accepted", (r) => {
     const alg = decodeJwt(bearer(r.req) ?? "")?.header.alg;
@@ -166,12 +193,25 @@ export const MUTANTS: Mutant[] = [
   {
     name: "generated-at-no-zone",
     description: "meta.generated_at without a UTC designator",
-    after: (r) => editJson(r, (b) => void (b.meta && typeof b.meta.generated_at === "string" && (b.meta.generated_at = b.meta.generated_at.replace(/Z$/, "")))),
+    after: (r) =>
+      editJson(
+        r,
+        (b) => void (b.meta && typeof b.meta.generated_at === "string" && (b.meta.generated_at = b.meta.generated_at.replace(/Z$/, ""))),
+      ),
   },
   {
     name: "stocks-not-array",
     description: "data.stocks keyed by symbol (an object) instead of an array",
-    after: (r) => editJson(r, (b) => void (isLive(r) && Array.isArray(b.data?.stocks) && (b.data.stocks = Object.fromEntries(b.data.stocks.map((s: Obj, i: number) => [s.symbol ?? i, s]))))),
+    after: (r) =>
+      editJson(
+        r,
+        (b) =>
+          void (
+            isLive(r) &&
+            Array.isArray(b.data?.stocks) &&
+            (b.data.stocks = Object.fromEntries(b.data.stocks.map((s: Obj, i: number) => [s.symbol ?? i, s])))
+          ),
+      ),
   },
   {
     name: "rolling-ignored",
@@ -185,12 +225,16 @@ export const MUTANTS: Mutant[] = [
   {
     name: "demo-demands-token",
     description: "the demo endpoint answers 401 without a token",
-    before: (req, url) => (url.pathname === DEMO_PATH && !req.headers.has("authorization") ? errorResponse(401, "UNAUTHORIZED", "missing bearer token") : undefined),
+    before: (req, url) =>
+      url.pathname === DEMO_PATH && !req.headers.has("authorization")
+        ? errorResponse(401, "UNAUTHORIZED", "missing bearer token")
+        : undefined,
   },
   {
     name: "demo-rejects-garbage-auth",
     description: "the demo endpoint answers 401 to a garbage Authorization header",
-    before: (req, url) => (url.pathname === DEMO_PATH && req.headers.has("authorization") ? errorResponse(401, "UNAUTHORIZED", "malformed token") : undefined),
+    before: (req, url) =>
+      url.pathname === DEMO_PATH && req.headers.has("authorization") ? errorResponse(401, "UNAUTHORIZED", "malformed token") : undefined,
   },
   {
     name: "health-metered",
@@ -204,7 +248,12 @@ export const MUTANTS: Mutant[] = [
   {
     name: "refusal-counted",
     description: "a 429 reports one less X-RateLimit-Daily-Remaining, as if it had been counted",
-    after: (r) => void (r.status === 429 && r.headers.has("x-ratelimit-daily-remaining") && r.headers.set("x-ratelimit-daily-remaining", String(Math.max(0, Number(r.headers.get("x-ratelimit-daily-remaining")) - 1)))),
+    after: (r) =>
+      void (
+        r.status === 429 &&
+        r.headers.has("x-ratelimit-daily-remaining") &&
+        r.headers.set("x-ratelimit-daily-remaining", String(Math.max(0, Number(r.headers.get("x-ratelimit-daily-remaining")) - 1)))
+      ),
   },
   {
     name: "shared-window",

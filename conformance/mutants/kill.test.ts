@@ -16,17 +16,29 @@ let serverA: RunningServer;
 let serverB: RunningServer;
 
 const base = (baseUrl: string): KitOptions => ({
-  baseUrl, budget: 300, slow: false, profile: "full", reporter: "text", limitsFromHeaders: false, timeoutMs: 30_000,
+  baseUrl,
+  budget: 300,
+  slow: false,
+  profile: "full",
+  reporter: "text",
+  limitsFromHeaders: false,
+  timeoutMs: 30_000,
 });
 const fullA = (url: string): KitOptions => ({ ...base(url), secret: SECRET });
 const fullB = (url: string): KitOptions => ({ ...base(url), secret: SECRET, limitsFromHeaders: true });
 /** Core with only a token: what a user of a production deployment without the secret can run. */
 const coreToken = async (url: string, user: string): Promise<KitOptions> => ({
-  ...base(url), profile: "core", budget: 3, token: await signJwt(userClaims(user), SECRET),
+  ...base(url),
+  profile: "core",
+  budget: 3,
+  token: await signJwt(userClaims(user), SECRET),
 });
 
 const failed = (r: RunReport) => r.results.filter((x) => x.outcome === "failed");
-const describeFailures = (r: RunReport) => failed(r).map((f) => `${f.id}: ${f.reason}`).join("\n");
+const describeFailures = (r: RunReport) =>
+  failed(r)
+    .map((f) => `${f.id}: ${f.reason}`)
+    .join("\n");
 
 /** Map with at most `limit` tasks in flight, so two single-process servers are not swamped. */
 async function pool<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -86,11 +98,12 @@ describe("conformance kit against the real server", () => {
 describe("mutants", () => {
   test(`every one of the ${MUTANTS.length} mutants is killed with --secret (full profile, servers A and B)`, async () => {
     const rows = await pool(MUTANTS, 6, async (m) => {
-        const [a, b] = await Promise.all([againstMutant(serverA.url, m.name, fullA), againstMutant(serverB.url, m.name, fullB)]);
-        const killers = [...new Set([...failed(a), ...failed(b)].map((f) => f.id))];
-        return { name: m.name, killers };
-      });
-    for (const row of rows) console.log(`  ${row.killers.length ? "killed" : "SURVIVED"}  ${row.name}  by ${row.killers.join(", ") || "-"}`);
+      const [a, b] = await Promise.all([againstMutant(serverA.url, m.name, fullA), againstMutant(serverB.url, m.name, fullB)]);
+      const killers = [...new Set([...failed(a), ...failed(b)].map((f) => f.id))];
+      return { name: m.name, killers };
+    });
+    for (const row of rows)
+      console.log(`  ${row.killers.length ? "killed" : "SURVIVED"}  ${row.name}  by ${row.killers.join(", ") || "-"}`);
     const killed = rows.filter((r) => r.killers.length > 0).length;
     console.log(`kill ratio, full profile with --secret: ${killed}/${rows.length}`);
     expect(rows.filter((r) => r.killers.length === 0).map((r) => r.name)).toEqual([]);
@@ -99,9 +112,9 @@ describe("mutants", () => {
 
   test("kill ratio of the core profile with only --token (reported)", async () => {
     const rows = await pool(MUTANTS, 8, async (m) => {
-        const r = await againstMutant(serverA.url, m.name, (url) => coreToken(url, `kill-core-${m.name}-${crypto.randomUUID()}`));
-        return { name: m.name, killers: failed(r).map((f) => f.id) };
-      });
+      const r = await againstMutant(serverA.url, m.name, (url) => coreToken(url, `kill-core-${m.name}-${crypto.randomUUID()}`));
+      return { name: m.name, killers: failed(r).map((f) => f.id) };
+    });
     const survivors = rows.filter((r) => r.killers.length === 0).map((r) => r.name);
     const killed = rows.length - survivors.length;
     console.log(`kill ratio, core profile with only --token: ${killed}/${rows.length}; survivors: ${survivors.join(", ") || "none"}`);

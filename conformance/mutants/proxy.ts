@@ -74,7 +74,9 @@ if (import.meta.main) {
   const upstream = get("--upstream");
   const name = get("--mutant");
   if (!upstream || !name) {
-    process.stderr.write(`usage: proxy.ts --upstream URL --mutant NAME [--port N]\nmutants:\n${MUTANTS.map((m) => `  ${m.name}  ${m.description}`).join("\n")}\n`);
+    process.stderr.write(
+      `usage: proxy.ts --upstream URL --mutant NAME [--port N]\nmutants:\n${MUTANTS.map((m) => `  ${m.name}  ${m.description}`).join("\n")}\n`,
+    );
     process.exit(2);
   }
   const p = startMutantProxy(upstream, name, Number(get("--port") ?? 0));

@@ -16,8 +16,24 @@ export async function startServer(opts: { secret: string; perMinute: number; per
   const bin = process.env.GRAPH_STATS_BIN;
   const cmd = bin ? [resolve(bin)] : [process.execPath, join(REPO_ROOT, "src/cli.ts")];
   const proc = Bun.spawn(
-    [...cmd, "serve", "--port", "0", "--host", "127.0.0.1", "--db", join(dir, "x.sqlite"), "--jwt-secret", opts.secret,
-      "--rate-per-minute", String(opts.perMinute), "--rate-per-day", String(opts.perDay), "--log-level", "info"],
+    [
+      ...cmd,
+      "serve",
+      "--port",
+      "0",
+      "--host",
+      "127.0.0.1",
+      "--db",
+      join(dir, "x.sqlite"),
+      "--jwt-secret",
+      opts.secret,
+      "--rate-per-minute",
+      String(opts.perMinute),
+      "--rate-per-day",
+      String(opts.perDay),
+      "--log-level",
+      "info",
+    ],
     { cwd: REPO_ROOT, stdout: "pipe", stderr: "pipe" },
   );
   const reader = proc.stdout.getReader();

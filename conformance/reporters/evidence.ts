@@ -2,8 +2,18 @@
 import type { Exchange } from "../lib/types.ts";
 
 const SHOWN_HEADERS = [
-  "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-daily-limit", "x-ratelimit-daily-remaining",
-  "x-ratelimit-reset", "retry-after", "ratelimit", "ratelimit-policy", "www-authenticate", "content-type", "cache-control", "allow",
+  "x-ratelimit-limit",
+  "x-ratelimit-remaining",
+  "x-ratelimit-daily-limit",
+  "x-ratelimit-daily-remaining",
+  "x-ratelimit-reset",
+  "retry-after",
+  "ratelimit",
+  "ratelimit-policy",
+  "www-authenticate",
+  "content-type",
+  "cache-control",
+  "allow",
 ];
 const EXCERPT = 400;
 

@@ -14,9 +14,14 @@ export function jsonReport(report: RunReport): string {
     budget: report.budget,
     summary: { passed: count("passed"), failed: count("failed"), skipped: count("skipped"), line: summaryLine(report) },
     results: report.results.map((r) => ({
-      id: r.id, title: r.title, cites: r.cites, profile: r.profile, outcome: r.outcome,
+      id: r.id,
+      title: r.title,
+      cites: r.cites,
+      profile: r.profile,
+      outcome: r.outcome,
       ...(r.reason ? { reason: r.reason } : {}),
-      evidence: r.evidence.map(evidenceView), duration_ms: r.ms,
+      evidence: r.evidence.map(evidenceView),
+      duration_ms: r.ms,
     })),
   };
   return `${JSON.stringify(doc, null, 2)}\n`;

@@ -5,18 +5,37 @@ import { junitReport, xmlEscape } from "./junit.ts";
 import { textReport } from "./text.ts";
 
 const exchange: Exchange = {
-  method: "GET", url: "http://127.0.0.1:1/v1/graph-stats/chart", path: "/v1/graph-stats/chart",
-  requestHeaders: { Authorization: "Bearer <JWT alg=HS256 sub=a exp=…>" }, status: 429,
+  method: "GET",
+  url: "http://127.0.0.1:1/v1/graph-stats/chart",
+  path: "/v1/graph-stats/chart",
+  requestHeaders: { Authorization: "Bearer <JWT alg=HS256 sub=a exp=…>" },
+  status: 429,
   headers: new Headers({ "retry-after": "47", "x-ratelimit-remaining": "0", "x-unrelated": "hidden" }),
   body: `{"success":false,"errors":[{"code":"RATE_LIMITED","message":"<&\\"x\\u0001>"}]}${"y".repeat(1000)}`,
-  json: undefined, sentAt: 0, receivedAt: 1,
+  json: undefined,
+  sentAt: 0,
+  receivedAt: 1,
 };
 
 const report: RunReport = {
-  baseUrl: "http://127.0.0.1:1", profile: "core", meteredCallsSpent: 2, budget: 3, startedAt: "2026-11-22T00:00:00.000Z", ms: 12,
+  baseUrl: "http://127.0.0.1:1",
+  profile: "core",
+  meteredCallsSpent: 2,
+  budget: 3,
+  startedAt: "2026-11-22T00:00:00.000Z",
+  ms: 12,
   results: [
     { id: "a.pass", title: "passes", cites: "§1", profile: "core", outcome: "passed", evidence: [], ms: 1 },
-    { id: "b.fail", title: "fails <here> & \"there\"", cites: "§7", profile: "core", outcome: "failed", reason: "Retry-After is 47 & \u0007bad", evidence: [exchange], ms: 2 },
+    {
+      id: "b.fail",
+      title: 'fails <here> & "there"',
+      cites: "§7",
+      profile: "core",
+      outcome: "failed",
+      reason: "Retry-After is 47 & \u0007bad",
+      evidence: [exchange],
+      ms: 2,
+    },
     { id: "c.skip", title: "skips", cites: "§8", profile: "full", outcome: "skipped", reason: "needs --secret", evidence: [], ms: 0 },
   ],
 };

@@ -26,14 +26,23 @@ test("every drizzle-kit journal entry is embedded", () => {
 });
 
 test("the PostgreSQL schema has every SQLite table and column, with the same keys and nullability", () => {
-  const describe = (t: { name: string; columns: { name: string; notNull: boolean; primary: boolean }[]; primaryKeys: { columns: { name: string }[] }[]; indexes: unknown[] }) => ({
+  const describe = (t: {
+    name: string;
+    columns: { name: string; notNull: boolean; primary: boolean }[];
+    primaryKeys: { columns: { name: string }[] }[];
+    indexes: unknown[];
+  }) => ({
     name: t.name,
     columns: t.columns.map((c) => `${c.name}${c.notNull ? " not null" : ""}${c.primary ? " pk" : ""}`).sort(),
     primaryKey: t.primaryKeys.map((k) => k.columns.map((c) => c.name)),
     indexes: t.indexes.length,
   });
-  const lite = Object.values(liteSchema).filter((t) => t instanceof SQLiteTable).map((t) => describe(sqliteConfig(t as never) as never));
-  const pg = Object.values(pgSchema).filter((t) => t instanceof PgTable).map((t) => describe(pgConfig(t as never) as never));
+  const lite = Object.values(liteSchema)
+    .filter((t) => t instanceof SQLiteTable)
+    .map((t) => describe(sqliteConfig(t as never) as never));
+  const pg = Object.values(pgSchema)
+    .filter((t) => t instanceof PgTable)
+    .map((t) => describe(pgConfig(t as never) as never));
   const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
   expect(pg.sort(byName)).toEqual(lite.sort(byName));
 });

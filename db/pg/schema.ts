@@ -31,7 +31,9 @@ export const universes = pgTable("universes", {
 export const universeMembers = pgTable(
   "universe_members",
   {
-    universe: text("universe").notNull().references(() => universes.name),
+    universe: text("universe")
+      .notNull()
+      .references(() => universes.name),
     symbol: text("symbol").notNull(),
     position: integer("position").notNull(),
   },

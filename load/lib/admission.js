@@ -54,7 +54,7 @@ export function createLedger(opts) {
    * @returns {BurstVerdict}
    */
   function recordBurst(burst, limits) {
-    if (burst.length === 0) throw new Error('recordBurst needs at least one observation');
+    if (burst.length === 0) throw new Error("recordBurst needs at least one observation");
     const burstStart = Math.min(...burst.map((o) => o.startMs));
     const burstDay = Math.floor(burstStart / 86400000);
     if (burstDay !== day) {
@@ -69,7 +69,7 @@ export function createLedger(opts) {
 
     const windowAdmissions = maxCertainInWindow(admitted, marginMs);
     // Near the daily ceiling the minute limit is not what binds, so under-admission is not judged there.
-    const nearDailyCeiling = burst.some((o) => o.code === 'DAILY_QUOTA_EXCEEDED' || o.dailyRemaining === 0);
+    const nearDailyCeiling = burst.some((o) => o.code === "DAILY_QUOTA_EXCEEDED" || o.dailyRemaining === 0);
     const serverError = burst.some((o) => o.status >= 500);
     const expected = Math.min(limits.perMinute, burst.length);
     const underAdmitted = windowWasEmpty && !nearDailyCeiling && !serverError ? Math.max(0, expected - mine.length) : 0;

@@ -4,7 +4,15 @@ import { createLedger, maxCertainInWindow, type Observation } from "./admission.
 // t in seconds since the user's first request; each request takes 100 ms unless said otherwise.
 function obs(t: number, status: number, extra: Partial<Observation> = {}): Observation {
   const startMs = 1_700_000_000_000 + t * 1000;
-  return { startMs, endMs: startMs + 100, status, code: status === 429 ? "RATE_LIMITED" : null, remaining: null, dailyRemaining: null, ...extra };
+  return {
+    startMs,
+    endMs: startMs + 100,
+    status,
+    code: status === 429 ? "RATE_LIMITED" : null,
+    remaining: null,
+    dailyRemaining: null,
+    ...extra,
+  };
 }
 const LIMITS = { perMinute: 2, perDay: 30 };
 
@@ -23,7 +31,15 @@ describe("maxCertainInWindow", () => {
 describe("ledger", () => {
   test("a first burst that admits exactly the limit is clean", () => {
     const v = createLedger().recordBurst([obs(0, 200), obs(0, 200), obs(0, 429), obs(0, 429)], LIMITS);
-    expect(v).toEqual({ admitted: 2, rejected: 2, windowAdmissions: 2, overAdmitted: 0, underAdmitted: 0, dailyOverAdmitted: 0, staleRemaining: 0 });
+    expect(v).toEqual({
+      admitted: 2,
+      rejected: 2,
+      windowAdmissions: 2,
+      overAdmitted: 0,
+      underAdmitted: 0,
+      dailyOverAdmitted: 0,
+      staleRemaining: 0,
+    });
   });
   test("three admissions in one burst with limit 2 is over-admission", () => {
     const v = createLedger().recordBurst([obs(0, 200), obs(0, 200), obs(0, 200), obs(0, 429)], LIMITS);

@@ -13,7 +13,7 @@ const DESCRIPTION_CHARS = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
  * @returns {string}
  */
 export function describable(message) {
-  return message.replace(/[\u2013\u2014]/g, '-').replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, '');
+  return message.replace(/[\u2013\u2014]/g, "-").replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, "");
 }
 
 /**
@@ -43,22 +43,23 @@ export function challengeParams(challenge) {
  * @returns {string[]} problems, empty when all is well
  */
 export function checkChallenge(challenge, expected) {
-  if (challenge === null) return ['missing-header: WWW-Authenticate'];
+  if (challenge === null) return ["missing-header: WWW-Authenticate"];
   const params = challengeParams(challenge);
-  if (params === null || params.realm !== 'graph-stats' || challenge.indexOf(REALM) !== 0) {
+  if (params === null || params.realm !== "graph-stats" || challenge.indexOf(REALM) !== 0) {
     return [`bad-header: WWW-Authenticate is not '${REALM}[, error=..., error_description=...]': '${challenge}'`];
   }
   const problems = [];
   if (!expected.tokenSent) {
-    if ('error' in params || 'error_description' in params) {
+    if ("error" in params || "error_description" in params) {
       problems.push(`bad-header: WWW-Authenticate carries an error though no bearer token was sent (RFC 6750 §3.1): '${challenge}'`);
     }
     return problems;
   }
-  if (params.error !== 'invalid_token') problems.push(`bad-header: WWW-Authenticate error is '${params.error}', expected 'invalid_token'`);
+  if (params.error !== "invalid_token") problems.push(`bad-header: WWW-Authenticate error is '${params.error}', expected 'invalid_token'`);
   const description = params.error_description;
-  if (description === undefined) problems.push('bad-header: WWW-Authenticate lacks error_description');
-  else if (!DESCRIPTION_CHARS.test(description)) problems.push(`bad-header: error_description has characters RFC 6750 forbids: '${description}'`);
+  if (description === undefined) problems.push("bad-header: WWW-Authenticate lacks error_description");
+  else if (!DESCRIPTION_CHARS.test(description))
+    problems.push(`bad-header: error_description has characters RFC 6750 forbids: '${description}'`);
   else if (description !== describable(expected.message)) {
     problems.push(`bad-header: error_description '${description}' is not the 401 message '${expected.message}'`);
   }

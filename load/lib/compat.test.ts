@@ -11,7 +11,12 @@ const LOAD = resolve(import.meta.dir, "..");
 const K6_MODULES = new Set(["k6", "k6/http", "k6/metrics", "k6/data", "k6/crypto", "k6/encoding", "k6/execution"]);
 // Every script the runner knows (load/runner/k6.ts), so a new script cannot skip these checks.
 const SCRIPTS = RUNNER_SCRIPTS.map((s) => `${s}.js`);
-const files = [...SCRIPTS.map((f) => join(LOAD, f)), ...readdirSync(join(LOAD, "lib")).filter((f) => f.endsWith(".js")).map((f) => join(LOAD, "lib", f))];
+const files = [
+  ...SCRIPTS.map((f) => join(LOAD, f)),
+  ...readdirSync(join(LOAD, "lib"))
+    .filter((f) => f.endsWith(".js"))
+    .map((f) => join(LOAD, "lib", f)),
+];
 
 function parse(file: string): ts.SourceFile {
   return ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
@@ -28,10 +33,19 @@ function modernSyntax(sf: ts.SourceFile): string[] {
     if (ts.isBinaryExpression(node)) {
       const op = node.operatorToken.kind;
       if (op === ts.SyntaxKind.QuestionQuestionToken) found.push(`${at} ??`);
-      if (op === ts.SyntaxKind.QuestionQuestionEqualsToken || op === ts.SyntaxKind.BarBarEqualsToken || op === ts.SyntaxKind.AmpersandAmpersandEqualsToken) found.push(`${at} logical assignment`);
+      if (
+        op === ts.SyntaxKind.QuestionQuestionEqualsToken ||
+        op === ts.SyntaxKind.BarBarEqualsToken ||
+        op === ts.SyntaxKind.AmpersandAmpersandEqualsToken
+      )
+        found.push(`${at} logical assignment`);
     }
     if (ts.isPropertyDeclaration(node) || ts.isPrivateIdentifier(node)) found.push(`${at} class field`);
-    if (ts.isAwaitExpression(node) || (ts.canHaveModifiers(node) && ts.getModifiers(node)?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword))) found.push(`${at} async/await`);
+    if (
+      ts.isAwaitExpression(node) ||
+      (ts.canHaveModifiers(node) && ts.getModifiers(node)?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword))
+    )
+      found.push(`${at} async/await`);
     if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) found.push(`${at} dynamic import`);
     if (ts.isBigIntLiteral(node)) found.push(`${at} BigInt`);
     if (ts.isCallExpression(node) && node.getText(sf).startsWith("console.log")) found.push(`${at} console.log`);
@@ -75,14 +89,26 @@ describe("k6 0.46 compatibility", () => {
     const sf = parse(file);
     const name = file.slice(LOAD.length + 1);
     test(`${name} imports only k6 built-ins and existing relative .js files`, () => {
-      const bad = imports(sf).filter((spec) => !K6_MODULES.has(spec) && !(spec.startsWith("./") && spec.endsWith(".js") && existsSync(resolve(dirname(file), spec))));
+      const bad = imports(sf).filter(
+        (spec) => !K6_MODULES.has(spec) && !(spec.startsWith("./") && spec.endsWith(".js") && existsSync(resolve(dirname(file), spec))),
+      );
       expect(bad).toEqual([]);
     });
     test(`${name} uses no syntax newer than k6 0.46 runs`, () => expect(modernSyntax(sf)).toEqual([]));
   }
   test("the checker itself notices modern syntax", () => {
-    const sf = ts.createSourceFile(join(LOAD, "probe.js"), "const a = b?.c ?? 1; class K { x = 1 } async function f() { await a; }", ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
-    expect(modernSyntax(sf).map((s) => s.replace(/^.*:\d+ /, "")).sort()).toEqual(["??", "async/await", "async/await", "class field", "optional chaining"]);
+    const sf = ts.createSourceFile(
+      join(LOAD, "probe.js"),
+      "const a = b?.c ?? 1; class K { x = 1 } async function f() { await a; }",
+      ts.ScriptTarget.Latest,
+      true,
+      ts.ScriptKind.JS,
+    );
+    expect(
+      modernSyntax(sf)
+        .map((s) => s.replace(/^.*:\d+ /, ""))
+        .sort(),
+    ).toEqual(["??", "async/await", "async/await", "class field", "optional chaining"]);
   });
   test("pure lib modules import nothing from k6, so bun can test them", () => {
     for (const file of files.filter((f) => f.includes("/lib/") && !f.endsWith("k6-support.js"))) {
@@ -95,7 +121,8 @@ describe("k6 0.46 compatibility", () => {
       const names = exportedNames(sf);
       const execs = execNames(sf);
       expect(execs.length).toBeGreaterThan(0);
-      for (const needed of ["options", "setup", "handleSummary", ...execs]) expect(names.has(needed) ? needed : `missing export ${needed}`).toBe(needed);
+      for (const needed of ["options", "setup", "handleSummary", ...execs])
+        expect(names.has(needed) ? needed : `missing export ${needed}`).toBe(needed);
     });
   }
 });

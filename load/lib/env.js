@@ -1,7 +1,7 @@
 // Reading k6 `__ENV` values. Pure: the caller passes the env object, so `bun test` can exercise it.
 
 /** Default target: the local server started by `npm run load` or `graph-stats serve`. */
-export const DEFAULT_BASE_URL = 'http://127.0.0.1:8080';
+export const DEFAULT_BASE_URL = "http://127.0.0.1:8080";
 
 /**
  * The target's base URL from `BASE_URL`, without a trailing slash.
@@ -13,7 +13,7 @@ export function baseUrlFrom(env) {
   if (!/^https?:\/\/[^/\s]+/.test(raw)) {
     throw new Error(`BASE_URL must start with http:// or https:// and name a host, got '${raw}'`);
   }
-  return raw.replace(/\/+$/, '');
+  return raw.replace(/\/+$/, "");
 }
 
 /**
@@ -27,7 +27,7 @@ export function baseUrlFrom(env) {
 export function intFrom(env, name, fallback, min) {
   const lower = min === undefined ? 1 : min;
   const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
+  if (raw === undefined || raw === "") return fallback;
   if (!/^-?\d+$/.test(raw.trim()) || Number(raw) < lower) {
     throw new Error(`${name} must be an integer >= ${lower}, got '${raw}'`);
   }
@@ -43,7 +43,7 @@ export function intFrom(env, name, fallback, min) {
  */
 export function numberFrom(env, name, fallback) {
   const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
+  if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
   if (!Number.isFinite(value) || value < 0) {
     throw new Error(`${name} must be a non-negative number, got '${raw}'`);
@@ -60,7 +60,7 @@ export function numberFrom(env, name, fallback) {
  */
 export function durationFrom(env, name, fallback) {
   const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
+  if (raw === undefined || raw === "") return fallback;
   if (!/^(\d+(ms|s|m|h))+$/.test(raw.trim())) {
     throw new Error(`${name} must be a k6 duration such as 30s, 5m or 1h30m, got '${raw}'`);
   }
@@ -75,7 +75,7 @@ export function durationFrom(env, name, fallback) {
 export function durationSeconds(duration) {
   const units = /** @type {Record<string, number>} */ ({ ms: 0.001, s: 1, m: 60, h: 3600 });
   const parts = duration.match(/\d+(ms|s|m|h)/g);
-  if (!parts || parts.join('') !== duration) throw new Error(`not a k6 duration: '${duration}'`);
+  if (!parts || parts.join("") !== duration) throw new Error(`not a k6 duration: '${duration}'`);
   let total = 0;
   for (const part of parts) {
     const m = /^(\d+)(ms|s|m|h)$/.exec(part);
@@ -91,8 +91,8 @@ export function durationSeconds(duration) {
  * @returns {boolean}
  */
 export function flagFrom(env, name) {
-  const raw = (env[name] || '').trim().toLowerCase();
-  if (raw === '' || raw === '0' || raw === 'false' || raw === 'no') return false;
-  if (raw === '1' || raw === 'true' || raw === 'yes') return true;
+  const raw = (env[name] || "").trim().toLowerCase();
+  if (raw === "" || raw === "0" || raw === "false" || raw === "no") return false;
+  if (raw === "1" || raw === "true" || raw === "yes") return true;
   throw new Error(`${name} must be one of 1, 0, true, false, yes, no; got '${env[name]}'`);
 }

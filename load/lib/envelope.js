@@ -14,7 +14,7 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
  * @returns {{ value: any } | { problem: string }}
  */
 export function parseBody(body) {
-  if (typeof body !== 'string') return { value: body };
+  if (typeof body !== "string") return { value: body };
   try {
     return { value: JSON.parse(body) };
   } catch (_err) {
@@ -30,21 +30,21 @@ export function parseBody(body) {
  */
 export function checkEnvelope(body, expect) {
   const parsed = parseBody(body);
-  if ('problem' in parsed) return [parsed.problem];
+  if ("problem" in parsed) return [parsed.problem];
   const env = parsed.value;
-  if (env === null || typeof env !== 'object' || Array.isArray(env)) return ['bad-envelope: body is not a JSON object'];
+  if (env === null || typeof env !== "object" || Array.isArray(env)) return ["bad-envelope: body is not a JSON object"];
   const problems = [];
-  if (typeof env.success !== 'boolean') problems.push('bad-envelope: success is not a boolean');
+  if (typeof env.success !== "boolean") problems.push("bad-envelope: success is not a boolean");
   else if (env.success !== expect.success) problems.push(`bad-envelope: success is ${env.success}, expected ${expect.success}`);
   problems.push(...checkMeta(env.meta, !expect.success));
   if (expect.success) {
     if (env.errors !== undefined && !(Array.isArray(env.errors) && env.errors.length === 0)) {
-      problems.push('bad-envelope: errors must be empty on success');
+      problems.push("bad-envelope: errors must be empty on success");
     }
-    if (env.data === null || typeof env.data !== 'object') problems.push('bad-envelope: data must be an object on success');
-    else if (expect.stocks && !Array.isArray(env.data.stocks)) problems.push('bad-envelope: data.stocks is not an array');
+    if (env.data === null || typeof env.data !== "object") problems.push("bad-envelope: data must be an object on success");
+    else if (expect.stocks && !Array.isArray(env.data.stocks)) problems.push("bad-envelope: data.stocks is not an array");
   } else {
-    if (env.data !== null) problems.push('bad-envelope: data must be null on error');
+    if (env.data !== null) problems.push("bad-envelope: data must be null on error");
     problems.push(...checkErrors(env.errors, expect));
   }
   return problems;
@@ -56,13 +56,13 @@ export function checkEnvelope(body, expect) {
  * @returns {string[]}
  */
 function checkMeta(meta, needRequestId) {
-  if (meta === null || typeof meta !== 'object') return ['bad-envelope: meta is missing'];
+  if (meta === null || typeof meta !== "object") return ["bad-envelope: meta is missing"];
   const problems = [];
-  if (typeof meta.generated_at !== 'string' || !ISO_UTC.test(meta.generated_at) || Number.isNaN(Date.parse(meta.generated_at))) {
+  if (typeof meta.generated_at !== "string" || !ISO_UTC.test(meta.generated_at) || Number.isNaN(Date.parse(meta.generated_at))) {
     problems.push(`bad-envelope: meta.generated_at is not an ISO 8601 UTC timestamp: '${meta.generated_at}'`);
   }
-  if (needRequestId && (typeof meta.request_id !== 'string' || meta.request_id === '')) {
-    problems.push('bad-envelope: meta.request_id is missing on an error');
+  if (needRequestId && (typeof meta.request_id !== "string" || meta.request_id === "")) {
+    problems.push("bad-envelope: meta.request_id is missing on an error");
   }
   return problems;
 }
@@ -73,11 +73,11 @@ function checkMeta(meta, needRequestId) {
  * @returns {string[]}
  */
 function checkErrors(errors, expect) {
-  if (!Array.isArray(errors) || errors.length === 0) return ['bad-envelope: errors must hold at least one error object'];
+  if (!Array.isArray(errors) || errors.length === 0) return ["bad-envelope: errors must hold at least one error object"];
   const problems = [];
   for (const e of errors) {
-    if (e === null || typeof e !== 'object' || typeof e.code !== 'string' || typeof e.message !== 'string' || e.message === '') {
-      problems.push('bad-envelope: every error needs a string code and a non-empty message');
+    if (e === null || typeof e !== "object" || typeof e.code !== "string" || typeof e.message !== "string" || e.message === "") {
+      problems.push("bad-envelope: every error needs a string code and a non-empty message");
       break;
     }
   }
@@ -86,8 +86,8 @@ function checkErrors(errors, expect) {
     problems.push(`wrong-code: expected ${expect.code}, got ${first.code}`);
   }
   const want = expect.message;
-  if (want !== undefined && typeof first.message === 'string') {
-    const ok = typeof want === 'string' ? first.message === want : want.test(first.message);
+  if (want !== undefined && typeof first.message === "string") {
+    const ok = typeof want === "string" ? first.message === want : want.test(first.message);
     if (!ok) problems.push(`wrong-message: expected '${String(want)}', got '${first.message}'`);
   }
   return problems;
@@ -100,8 +100,8 @@ function checkErrors(errors, expect) {
  */
 export function errorCode(body) {
   const parsed = parseBody(body);
-  if ('problem' in parsed) return null;
+  if ("problem" in parsed) return null;
   const env = parsed.value;
-  if (!env || !Array.isArray(env.errors) || !env.errors[0] || typeof env.errors[0].code !== 'string') return null;
+  if (!env || !Array.isArray(env.errors) || !env.errors[0] || typeof env.errors[0].code !== "string") return null;
   return env.errors[0].code;
 }

@@ -3,26 +3,70 @@ import { checkEnvelope, errorCode, parseBody } from "./envelope.js";
 
 const META = { generated_at: "2026-11-22T01:02:03.456Z", request_id: "r1" };
 const ok = JSON.stringify({ success: true, errors: [], data: { stocks: [] }, meta: META });
-const unauthorized = JSON.stringify({ success: false, errors: [{ code: "UNAUTHORIZED", message: "missing bearer token" }], data: null, meta: META });
+const unauthorized = JSON.stringify({
+  success: false,
+  errors: [{ code: "UNAUTHORIZED", message: "missing bearer token" }],
+  data: null,
+  meta: META,
+});
 
 describe("checkEnvelope", () => {
   const cases: [string, unknown, Parameters<typeof checkEnvelope>[1], string[]][] = [
     ["a success with stocks passes", ok, { success: true, stocks: true }, []],
-    ["errors may be absent on success (interface spec §4)", { success: true, data: { stocks: [] }, meta: META }, { success: true, stocks: true }, []],
+    [
+      "errors may be absent on success (interface spec §4)",
+      { success: true, data: { stocks: [] }, meta: META },
+      { success: true, stocks: true },
+      [],
+    ],
     ["a matching error passes", unauthorized, { success: false, code: "UNAUTHORIZED", message: "missing bearer token" }, []],
     ["messages may be matched by pattern", unauthorized, { success: false, code: "UNAUTHORIZED", message: /bearer/ }, []],
-    ["a wrong code is reported with both codes", unauthorized, { success: false, code: "RATE_LIMITED" }, ["wrong-code: expected RATE_LIMITED, got UNAUTHORIZED"]],
-    ["a wrong message is reported", unauthorized, { success: false, message: "token expired — generate a new token" },
-      ["wrong-message: expected 'token expired — generate a new token', got 'missing bearer token'"]],
-    ["success where an error was expected", ok, { success: false, code: "UNAUTHORIZED" },
-      ["bad-envelope: success is true, expected false", "bad-envelope: data must be null on error", "bad-envelope: errors must hold at least one error object"]],
-    ["stocks must be an array on the chart endpoints", { success: true, errors: [], data: { stocks: {} }, meta: META }, { success: true, stocks: true }, ["bad-envelope: data.stocks is not an array"]],
-    ["generated_at must be UTC ISO 8601", { success: true, errors: [], data: {}, meta: { generated_at: "2026-11-22 01:02:03" } }, { success: true },
-      ["bad-envelope: meta.generated_at is not an ISO 8601 UTC timestamp: '2026-11-22 01:02:03'"]],
-    ["errors need request_id in meta", { success: false, errors: [{ code: "X", message: "m" }], data: null, meta: { generated_at: META.generated_at } }, { success: false },
-      ["bad-envelope: meta.request_id is missing on an error"]],
-    ["an error object without a message", { success: false, errors: [{ code: "X" }], data: null, meta: META }, { success: false },
-      ["bad-envelope: every error needs a string code and a non-empty message"]],
+    [
+      "a wrong code is reported with both codes",
+      unauthorized,
+      { success: false, code: "RATE_LIMITED" },
+      ["wrong-code: expected RATE_LIMITED, got UNAUTHORIZED"],
+    ],
+    [
+      "a wrong message is reported",
+      unauthorized,
+      { success: false, message: "token expired — generate a new token" },
+      ["wrong-message: expected 'token expired — generate a new token', got 'missing bearer token'"],
+    ],
+    [
+      "success where an error was expected",
+      ok,
+      { success: false, code: "UNAUTHORIZED" },
+      [
+        "bad-envelope: success is true, expected false",
+        "bad-envelope: data must be null on error",
+        "bad-envelope: errors must hold at least one error object",
+      ],
+    ],
+    [
+      "stocks must be an array on the chart endpoints",
+      { success: true, errors: [], data: { stocks: {} }, meta: META },
+      { success: true, stocks: true },
+      ["bad-envelope: data.stocks is not an array"],
+    ],
+    [
+      "generated_at must be UTC ISO 8601",
+      { success: true, errors: [], data: {}, meta: { generated_at: "2026-11-22 01:02:03" } },
+      { success: true },
+      ["bad-envelope: meta.generated_at is not an ISO 8601 UTC timestamp: '2026-11-22 01:02:03'"],
+    ],
+    [
+      "errors need request_id in meta",
+      { success: false, errors: [{ code: "X", message: "m" }], data: null, meta: { generated_at: META.generated_at } },
+      { success: false },
+      ["bad-envelope: meta.request_id is missing on an error"],
+    ],
+    [
+      "an error object without a message",
+      { success: false, errors: [{ code: "X" }], data: null, meta: META },
+      { success: false },
+      ["bad-envelope: every error needs a string code and a non-empty message"],
+    ],
     ["an HTML error page is not JSON", "<html>502</html>", { success: false }, ["bad-json: body is not JSON: '<html>502</html>'"]],
     ["a JSON array is not an envelope", "[]", { success: true }, ["bad-envelope: body is not a JSON object"]],
     ["an empty body (k6 gives null) is not an envelope", null, { success: true }, ["bad-envelope: body is not a JSON object"]],

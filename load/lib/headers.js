@@ -3,11 +3,11 @@
 
 /** The five classic rate-limit headers every live response carries once the user is known. */
 export const RATE_LIMIT_HEADERS = [
-  'X-RateLimit-Limit',
-  'X-RateLimit-Remaining',
-  'X-RateLimit-Daily-Limit',
-  'X-RateLimit-Daily-Remaining',
-  'X-RateLimit-Reset',
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Daily-Limit",
+  "X-RateLimit-Daily-Remaining",
+  "X-RateLimit-Reset",
 ];
 
 /**
@@ -28,7 +28,7 @@ export function headerValue(headers, name) {
     if (key.toLowerCase() !== wanted) continue;
     const value = headers[key];
     if (value === undefined) return null;
-    return Array.isArray(value) ? value.join(', ') : value;
+    return Array.isArray(value) ? value.join(", ") : value;
   }
   return null;
 }
@@ -50,12 +50,12 @@ function nonNegativeInt(raw) {
  */
 export function parseRateLimits(headers) {
   return {
-    limit: nonNegativeInt(headerValue(headers, 'X-RateLimit-Limit')),
-    remaining: nonNegativeInt(headerValue(headers, 'X-RateLimit-Remaining')),
-    dailyLimit: nonNegativeInt(headerValue(headers, 'X-RateLimit-Daily-Limit')),
-    dailyRemaining: nonNegativeInt(headerValue(headers, 'X-RateLimit-Daily-Remaining')),
-    reset: nonNegativeInt(headerValue(headers, 'X-RateLimit-Reset')),
-    retryAfter: nonNegativeInt(headerValue(headers, 'Retry-After')),
+    limit: nonNegativeInt(headerValue(headers, "X-RateLimit-Limit")),
+    remaining: nonNegativeInt(headerValue(headers, "X-RateLimit-Remaining")),
+    dailyLimit: nonNegativeInt(headerValue(headers, "X-RateLimit-Daily-Limit")),
+    dailyRemaining: nonNegativeInt(headerValue(headers, "X-RateLimit-Daily-Remaining")),
+    reset: nonNegativeInt(headerValue(headers, "X-RateLimit-Reset")),
+    retryAfter: nonNegativeInt(headerValue(headers, "Retry-After")),
   };
 }
 
@@ -67,7 +67,7 @@ export function parseRateLimits(headers) {
 export function parsePolicy(raw) {
   /** @type {Record<string, { q: number, w: number }>} */
   const out = {};
-  for (const item of raw.split(',')) {
+  for (const item of raw.split(",")) {
     const m = /^\s*"([^"]+)"\s*((?:;\s*[a-z]+=\d+\s*)+)$/.exec(item);
     if (!m) return null;
     /** @type {Record<string, number>} */
@@ -88,11 +88,11 @@ export function parsePolicy(raw) {
  */
 export function checkCommonHeaders(headers) {
   const problems = [];
-  const type = headerValue(headers, 'Content-Type');
+  const type = headerValue(headers, "Content-Type");
   if (type === null || !/^application\/json;\s*charset=utf-8$/i.test(type)) {
     problems.push(`content-type: expected 'application/json; charset=utf-8', got '${type}'`);
   }
-  if (!headerValue(headers, 'X-Request-Id')) problems.push('missing-header: X-Request-Id');
+  if (!headerValue(headers, "X-Request-Id")) problems.push("missing-header: X-Request-Id");
   return problems;
 }
 
@@ -144,19 +144,25 @@ export function checkRateLimitHeaders(headers, status, code, nowSec, skewSec) {
  */
 function checkIetfHeaders(headers, lim) {
   const problems = [];
-  const policyRaw = headerValue(headers, 'RateLimit-Policy');
+  const policyRaw = headerValue(headers, "RateLimit-Policy");
   if (policyRaw === null) {
-    problems.push('missing-header: RateLimit-Policy');
+    problems.push("missing-header: RateLimit-Policy");
   } else {
     const policy = parsePolicy(policyRaw);
     if (policy === null || !policy.minute || !policy.day) {
       problems.push(`bad-header: RateLimit-Policy is not '"minute";q=N;w=60, "day";q=N;w=86400': '${policyRaw}'`);
-    } else if (lim.limit !== null && lim.dailyLimit !== null && (policy.minute.q !== lim.limit || policy.minute.w !== 60 || policy.day.q !== lim.dailyLimit || policy.day.w !== 86400)) {
-      problems.push(`bad-header: RateLimit-Policy '${policyRaw}' disagrees with X-RateLimit-Limit ${lim.limit} / X-RateLimit-Daily-Limit ${lim.dailyLimit}`);
+    } else if (
+      lim.limit !== null &&
+      lim.dailyLimit !== null &&
+      (policy.minute.q !== lim.limit || policy.minute.w !== 60 || policy.day.q !== lim.dailyLimit || policy.day.w !== 86400)
+    ) {
+      problems.push(
+        `bad-header: RateLimit-Policy '${policyRaw}' disagrees with X-RateLimit-Limit ${lim.limit} / X-RateLimit-Daily-Limit ${lim.dailyLimit}`,
+      );
     }
   }
-  const current = headerValue(headers, 'RateLimit');
-  if (current === null) problems.push('missing-header: RateLimit');
+  const current = headerValue(headers, "RateLimit");
+  if (current === null) problems.push("missing-header: RateLimit");
   else if (!/^\s*"(minute|day)"\s*;\s*r=\d+\s*;\s*t=\d+\s*$/.test(current)) {
     problems.push(`bad-header: RateLimit is not '"minute";r=N;t=N' or '"day";r=N;t=N': '${current}'`);
   }
@@ -171,17 +177,19 @@ function checkIetfHeaders(headers, lim) {
  */
 function checkRetryAfter(headers, lim, code) {
   const problems = [];
-  const raw = headerValue(headers, 'Retry-After');
-  if (raw === null) return ['missing-header: Retry-After on 429'];
+  const raw = headerValue(headers, "Retry-After");
+  if (raw === null) return ["missing-header: Retry-After on 429"];
   if (lim.retryAfter === null || lim.retryAfter < 1) {
     return [`bad-header: Retry-After must be an integer >= 1 second, got '${raw}'`];
   }
-  if (code === 'RATE_LIMITED') {
+  if (code === "RATE_LIMITED") {
     if (lim.retryAfter > 60) problems.push(`bad-header: Retry-After ${lim.retryAfter}s on RATE_LIMITED exceeds the 60 s window`);
-    if (lim.remaining !== null && lim.remaining !== 0) problems.push(`bad-header: RATE_LIMITED with X-RateLimit-Remaining ${lim.remaining}`);
-  } else if (code === 'DAILY_QUOTA_EXCEEDED') {
+    if (lim.remaining !== null && lim.remaining !== 0)
+      problems.push(`bad-header: RATE_LIMITED with X-RateLimit-Remaining ${lim.remaining}`);
+  } else if (code === "DAILY_QUOTA_EXCEEDED") {
     if (lim.retryAfter > 86400) problems.push(`bad-header: Retry-After ${lim.retryAfter}s on DAILY_QUOTA_EXCEEDED exceeds a day`);
-    if (lim.dailyRemaining !== null && lim.dailyRemaining !== 0) problems.push(`bad-header: DAILY_QUOTA_EXCEEDED with X-RateLimit-Daily-Remaining ${lim.dailyRemaining}`);
+    if (lim.dailyRemaining !== null && lim.dailyRemaining !== 0)
+      problems.push(`bad-header: DAILY_QUOTA_EXCEEDED with X-RateLimit-Daily-Remaining ${lim.dailyRemaining}`);
   } else {
     problems.push(`wrong-code: 429 must carry RATE_LIMITED or DAILY_QUOTA_EXCEEDED, got '${code}'`);
   }
@@ -195,6 +203,6 @@ function checkRetryAfter(headers, lim, code) {
  * @returns {string}
  */
 export function problemKind(problem) {
-  const i = problem.indexOf(':');
-  return i > 0 ? problem.slice(0, i) : 'other';
+  const i = problem.indexOf(":");
+  return i > 0 ? problem.slice(0, i) : "other";
 }

@@ -42,27 +42,101 @@ describe("checkRateLimitHeaders", () => {
   const cases: [string, Record<string, string>, number, string | null, string[]][] = [
     ["a consistent 200 passes", live(), 200, null, []],
     ["a missing X-RateLimit-Limit is named", live({ "X-Ratelimit-Limit": undefined }), 200, null, ["missing-header: X-RateLimit-Limit"]],
-    ["an admitted request cannot leave the full minute allowance", live({ "X-Ratelimit-Remaining": "2", Ratelimit: '"minute";r=2;t=0' }), 200, null,
-      ["bad-header: admitted request left X-RateLimit-Remaining at 2 of 2"]],
-    ["remaining above the limit is flagged", live({ "X-Ratelimit-Daily-Remaining": "31" }), 200, null,
-      ["bad-header: X-RateLimit-Daily-Remaining 31 exceeds the daily limit 30", "bad-header: admitted request left X-RateLimit-Daily-Remaining at 31 of 30"]],
-    ["a reset in the past is flagged", live({ "X-Ratelimit-Reset": String(NOW - 100) }), 200, null,
-      [`bad-header: X-RateLimit-Reset ${NOW - 100} is not within the next minute of ${NOW}`]],
-    ["a policy that disagrees with the classic headers is flagged", live({ "Ratelimit-Policy": '"minute";q=1;w=60, "day";q=30;w=86400' }), 200, null,
-      ["bad-header: RateLimit-Policy '\"minute\";q=1;w=60, \"day\";q=30;w=86400' disagrees with X-RateLimit-Limit 2 / X-RateLimit-Daily-Limit 30"]],
-    ["a 429 RATE_LIMITED with Retry-After and remaining 0 passes", live({ "X-Ratelimit-Remaining": "0", "Retry-After": "30", Ratelimit: '"minute";r=0;t=30' }), 429, "RATE_LIMITED", []],
-    ["a 429 without Retry-After fails", live({ "X-Ratelimit-Remaining": "0" }), 429, "RATE_LIMITED", ["missing-header: Retry-After on 429"]],
-    ["Retry-After 0 is not a wait", live({ "X-Ratelimit-Remaining": "0", "Retry-After": "0" }), 429, "RATE_LIMITED", ["bad-header: Retry-After must be an integer >= 1 second, got '0'"]],
-    ["RATE_LIMITED while minute slots remain is inconsistent", live({ "Retry-After": "30" }), 429, "RATE_LIMITED", ["bad-header: RATE_LIMITED with X-RateLimit-Remaining 1"]],
-    ["DAILY_QUOTA_EXCEEDED may wait until midnight", live({ "X-Ratelimit-Daily-Remaining": "0", "Retry-After": "40000" }), 429, "DAILY_QUOTA_EXCEEDED", []],
-    ["a 429 with another code is a wrong code", live({ "Retry-After": "3" }), 429, "BAD_REQUEST", ["wrong-code: 429 must carry RATE_LIMITED or DAILY_QUOTA_EXCEEDED, got 'BAD_REQUEST'"]],
-    ["a malformed RateLimit header is flagged", live({ Ratelimit: "limit=1" }), 200, null, ["bad-header: RateLimit is not '\"minute\";r=N;t=N' or '\"day\";r=N;t=N': 'limit=1'"]],
+    [
+      "an admitted request cannot leave the full minute allowance",
+      live({ "X-Ratelimit-Remaining": "2", Ratelimit: '"minute";r=2;t=0' }),
+      200,
+      null,
+      ["bad-header: admitted request left X-RateLimit-Remaining at 2 of 2"],
+    ],
+    [
+      "remaining above the limit is flagged",
+      live({ "X-Ratelimit-Daily-Remaining": "31" }),
+      200,
+      null,
+      [
+        "bad-header: X-RateLimit-Daily-Remaining 31 exceeds the daily limit 30",
+        "bad-header: admitted request left X-RateLimit-Daily-Remaining at 31 of 30",
+      ],
+    ],
+    [
+      "a reset in the past is flagged",
+      live({ "X-Ratelimit-Reset": String(NOW - 100) }),
+      200,
+      null,
+      [`bad-header: X-RateLimit-Reset ${NOW - 100} is not within the next minute of ${NOW}`],
+    ],
+    [
+      "a policy that disagrees with the classic headers is flagged",
+      live({ "Ratelimit-Policy": '"minute";q=1;w=60, "day";q=30;w=86400' }),
+      200,
+      null,
+      [
+        'bad-header: RateLimit-Policy \'"minute";q=1;w=60, "day";q=30;w=86400\' disagrees with X-RateLimit-Limit 2 / X-RateLimit-Daily-Limit 30',
+      ],
+    ],
+    [
+      "a 429 RATE_LIMITED with Retry-After and remaining 0 passes",
+      live({ "X-Ratelimit-Remaining": "0", "Retry-After": "30", Ratelimit: '"minute";r=0;t=30' }),
+      429,
+      "RATE_LIMITED",
+      [],
+    ],
+    [
+      "a 429 without Retry-After fails",
+      live({ "X-Ratelimit-Remaining": "0" }),
+      429,
+      "RATE_LIMITED",
+      ["missing-header: Retry-After on 429"],
+    ],
+    [
+      "Retry-After 0 is not a wait",
+      live({ "X-Ratelimit-Remaining": "0", "Retry-After": "0" }),
+      429,
+      "RATE_LIMITED",
+      ["bad-header: Retry-After must be an integer >= 1 second, got '0'"],
+    ],
+    [
+      "RATE_LIMITED while minute slots remain is inconsistent",
+      live({ "Retry-After": "30" }),
+      429,
+      "RATE_LIMITED",
+      ["bad-header: RATE_LIMITED with X-RateLimit-Remaining 1"],
+    ],
+    [
+      "DAILY_QUOTA_EXCEEDED may wait until midnight",
+      live({ "X-Ratelimit-Daily-Remaining": "0", "Retry-After": "40000" }),
+      429,
+      "DAILY_QUOTA_EXCEEDED",
+      [],
+    ],
+    [
+      "a 429 with another code is a wrong code",
+      live({ "Retry-After": "3" }),
+      429,
+      "BAD_REQUEST",
+      ["wrong-code: 429 must carry RATE_LIMITED or DAILY_QUOTA_EXCEEDED, got 'BAD_REQUEST'"],
+    ],
+    [
+      "a malformed RateLimit header is flagged",
+      live({ Ratelimit: "limit=1" }),
+      200,
+      null,
+      ["bad-header: RateLimit is not '\"minute\";r=N;t=N' or '\"day\";r=N;t=N': 'limit=1'"],
+    ],
   ];
   for (const [name, headers, status, code, want] of cases) {
     test(name, () => expect(checkRateLimitHeaders(headers, status, code, NOW)).toEqual(want));
   }
   test("parseRateLimits reads numbers and nulls non-integers", () => {
-    expect(parseRateLimits(live({ "X-Ratelimit-Reset": "soon" }))).toEqual({ limit: 2, remaining: 1, dailyLimit: 30, dailyRemaining: 29, reset: null, retryAfter: null });
+    expect(parseRateLimits(live({ "X-Ratelimit-Reset": "soon" }))).toEqual({
+      limit: 2,
+      remaining: 1,
+      dailyLimit: 30,
+      dailyRemaining: 29,
+      reset: null,
+      retryAfter: null,
+    });
   });
 });
 

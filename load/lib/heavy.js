@@ -1,11 +1,11 @@
 // Heavy, distinct live requests for load/compute.js. Pure, so `bun test` checks them.
 
 /** Rolling Spearman on the complete graph: no sliding moments and every pair an edge, so each request computes for a while. */
-export const DEFAULT_HEAVY_QUERY = 'interval=1d&lookback=120&periods=120&corr_method=spearman&graph_method=complete&include_graph=false';
+export const DEFAULT_HEAVY_QUERY = "interval=1d&lookback=120&periods=120&corr_method=spearman&graph_method=complete&include_graph=false";
 
 /** The as-of range that suits the synthetic sample (daily bars 2022-01-03 … 2025-09-30): every as-of has the bars the default query needs. */
-export const DEFAULT_FIRST_ASOF = '2024-01-01';
-export const DEFAULT_LAST_ASOF = '2025-09-30';
+export const DEFAULT_FIRST_ASOF = "2024-01-01";
+export const DEFAULT_LAST_ASOF = "2025-09-30";
 
 const DAY_MS = 86400000;
 
@@ -35,9 +35,9 @@ export function dateOption(name, value) {
  * @returns {string}
  */
 export function heavyQuery(n, opts) {
-  if (!(opts.lastMs >= opts.firstMs)) throw new Error('the last as-of must not be before the first');
+  if (!(opts.lastMs >= opts.firstMs)) throw new Error("the last as-of must not be before the first");
   const span = Math.floor((opts.lastMs - opts.firstMs) / DAY_MS) + 1;
   const round = Math.floor(n / span);
   const asof = new Date(opts.firstMs + (n % span) * DAY_MS).toISOString().slice(0, 10);
-  return `${opts.baseQuery}&asof=${asof}${round > 0 ? `&corr_threshold=${(0.5 + round / 1e6).toFixed(6)}` : ''}`;
+  return `${opts.baseQuery}&asof=${asof}${round > 0 ? `&corr_threshold=${(0.5 + round / 1e6).toFixed(6)}` : ""}`;
 }

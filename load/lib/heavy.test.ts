@@ -2,7 +2,11 @@ import { expect, test } from "bun:test";
 import { parseChartParams } from "../../src/http/params/params.ts";
 import { DEFAULT_HEAVY_QUERY, dateOption, heavyQuery } from "./heavy.js";
 
-const opts = { baseQuery: DEFAULT_HEAVY_QUERY, firstMs: dateOption("FIRST_ASOF", "2024-01-01"), lastMs: dateOption("LAST_ASOF", "2025-09-30") };
+const opts = {
+  baseQuery: DEFAULT_HEAVY_QUERY,
+  firstMs: dateOption("FIRST_ASOF", "2024-01-01"),
+  lastMs: dateOption("LAST_ASOF", "2025-09-30"),
+};
 
 test("heavy queries are distinct for thousands of requests, and every one is a valid request", () => {
   const seen = new Set<string>();

@@ -8,7 +8,7 @@
  */
 
 /** The issuer the service puts in (and expects of) its tokens. */
-export const ISSUER = 'graph-stats';
+export const ISSUER = "graph-stats";
 
 /**
  * Signs a JWT with HMAC. `alg` picks the hash: HS256 (the only one the service accepts) or HS512.
@@ -20,8 +20,8 @@ export const ISSUER = 'graph-stats';
  */
 export function signJwt(header, claims, secret, signer) {
   const input = `${signer.b64url(JSON.stringify(header))}.${signer.b64url(JSON.stringify(claims))}`;
-  if (header.alg === 'none') return `${input}.`;
-  const hash = header.alg === 'HS512' ? 'sha512' : 'sha256';
+  if (header.alg === "none") return `${input}.`;
+  const hash = header.alg === "HS512" ? "sha512" : "sha256";
   return `${input}.${signer.hmac(hash, secret, input)}`;
 }
 
@@ -43,7 +43,7 @@ export function serviceClaims(p) {
  * @returns {string}
  */
 export function mintServiceToken(secret, p, signer) {
-  return signJwt({ alg: 'HS256', typ: 'JWT' }, serviceClaims(p), secret, signer);
+  return signJwt({ alg: "HS256", typ: "JWT" }, serviceClaims(p), secret, signer);
 }
 
 /**
@@ -66,30 +66,65 @@ const MALFORMED_HEADER = "malformed authorization header: expected 'Bearer <toke
 export function badTokenCases(p, signer) {
   const forgeSecret = `forged-${p.runId}-not-the-server-secret`;
   const claims = serviceClaims({ sub: `auth-abuse-${p.runId}`, nowSec: p.nowSec, jti: `auth-${p.runId}` });
-  const hs256 = { alg: 'HS256', typ: 'JWT' };
+  const hs256 = { alg: "HS256", typ: "JWT" };
   /** @type {BadTokenCase[]} */
   const cases = [
-    { name: 'missing', authorization: null, message: 'missing bearer token', tokenSent: false },
-    { name: 'wrong-scheme', authorization: 'Basic dXNlcjpwYXNz', message: MALFORMED_HEADER, tokenSent: false },
-    { name: 'scheme-only', authorization: 'Bearer', message: MALFORMED_HEADER, tokenSent: false },
-    { name: 'two-tokens', authorization: 'Bearer abc.def.ghi extra', message: MALFORMED_HEADER, tokenSent: true },
-    { name: 'not-a-jwt', authorization: 'Bearer not-a-jwt', message: 'malformed token', tokenSent: true },
-    { name: 'garbage-segments', authorization: 'Bearer !!!.@@@.###', message: 'malformed token', tokenSent: true },
-    { name: 'forged', authorization: `Bearer ${signJwt(hs256, claims, forgeSecret, signer)}`, message: 'invalid token signature', tokenSent: true },
-    { name: 'alg-none', authorization: `Bearer ${signJwt({ alg: 'none', typ: 'JWT' }, claims, '', signer)}`, message: 'unsupported token algorithm', tokenSent: true },
+    { name: "missing", authorization: null, message: "missing bearer token", tokenSent: false },
+    { name: "wrong-scheme", authorization: "Basic dXNlcjpwYXNz", message: MALFORMED_HEADER, tokenSent: false },
+    { name: "scheme-only", authorization: "Bearer", message: MALFORMED_HEADER, tokenSent: false },
+    { name: "two-tokens", authorization: "Bearer abc.def.ghi extra", message: MALFORMED_HEADER, tokenSent: true },
+    { name: "not-a-jwt", authorization: "Bearer not-a-jwt", message: "malformed token", tokenSent: true },
+    { name: "garbage-segments", authorization: "Bearer !!!.@@@.###", message: "malformed token", tokenSent: true },
+    {
+      name: "forged",
+      authorization: `Bearer ${signJwt(hs256, claims, forgeSecret, signer)}`,
+      message: "invalid token signature",
+      tokenSent: true,
+    },
+    {
+      name: "alg-none",
+      authorization: `Bearer ${signJwt({ alg: "none", typ: "JWT" }, claims, "", signer)}`,
+      message: "unsupported token algorithm",
+      tokenSent: true,
+    },
   ];
   if (p.validToken) {
-    const parts = p.validToken.split('.');
-    const tampered = signer.b64url(JSON.stringify(Object.assign({}, claims, { sub: 'someone-else' })));
-    cases.push({ name: 'tampered-payload', authorization: `Bearer ${parts[0]}.${tampered}.${parts[2]}`, message: 'invalid token signature', tokenSent: true });
+    const parts = p.validToken.split(".");
+    const tampered = signer.b64url(JSON.stringify(Object.assign({}, claims, { sub: "someone-else" })));
+    cases.push({
+      name: "tampered-payload",
+      authorization: `Bearer ${parts[0]}.${tampered}.${parts[2]}`,
+      message: "invalid token signature",
+      tokenSent: true,
+    });
   }
   if (p.secret) {
     const s = p.secret;
     cases.push(
-      { name: 'expired', authorization: `Bearer ${signJwt(hs256, Object.assign({}, claims, { iat: p.nowSec - 7200, exp: p.nowSec - 3600 }), s, signer)}`, message: 'token expired — generate a new token', tokenSent: true },
-      { name: 'not-yet-valid', authorization: `Bearer ${signJwt(hs256, Object.assign({}, claims, { iat: p.nowSec + 3600, exp: p.nowSec + 7200 }), s, signer)}`, message: 'token not yet valid', tokenSent: true },
-      { name: 'no-sub', authorization: `Bearer ${signJwt(hs256, { iat: p.nowSec, exp: p.nowSec + 3600, jti: claims.jti, iss: ISSUER }, s, signer)}`, message: "token missing required claim 'sub'", tokenSent: true },
-      { name: 'hs512', authorization: `Bearer ${signJwt({ alg: 'HS512', typ: 'JWT' }, claims, s, signer)}`, message: 'unsupported token algorithm', tokenSent: true }
+      {
+        name: "expired",
+        authorization: `Bearer ${signJwt(hs256, Object.assign({}, claims, { iat: p.nowSec - 7200, exp: p.nowSec - 3600 }), s, signer)}`,
+        message: "token expired — generate a new token",
+        tokenSent: true,
+      },
+      {
+        name: "not-yet-valid",
+        authorization: `Bearer ${signJwt(hs256, Object.assign({}, claims, { iat: p.nowSec + 3600, exp: p.nowSec + 7200 }), s, signer)}`,
+        message: "token not yet valid",
+        tokenSent: true,
+      },
+      {
+        name: "no-sub",
+        authorization: `Bearer ${signJwt(hs256, { iat: p.nowSec, exp: p.nowSec + 3600, jti: claims.jti, iss: ISSUER }, s, signer)}`,
+        message: "token missing required claim 'sub'",
+        tokenSent: true,
+      },
+      {
+        name: "hs512",
+        authorization: `Bearer ${signJwt({ alg: "HS512", typ: "JWT" }, claims, s, signer)}`,
+        message: "unsupported token algorithm",
+        tokenSent: true,
+      },
     );
   }
   return cases;

@@ -45,7 +45,9 @@ describe("badTokenCases", () => {
     await expect(jwtVerify(tokenOf("expired"), key, { algorithms: ["HS256"] })).rejects.toBeInstanceOf(errors.JWTExpired);
   });
   test("the not-yet-valid token has iat an hour ahead", async () => {
-    await expect(jwtVerify(tokenOf("not-yet-valid"), key, { algorithms: ["HS256"], maxTokenAge: "2h" })).rejects.toBeInstanceOf(errors.JWTClaimValidationFailed);
+    await expect(jwtVerify(tokenOf("not-yet-valid"), key, { algorithms: ["HS256"], maxTokenAge: "2h" })).rejects.toBeInstanceOf(
+      errors.JWTClaimValidationFailed,
+    );
   });
   test("the no-sub token verifies but has no sub", async () => {
     expect((await jwtVerify(tokenOf("no-sub"), key, { algorithms: ["HS256"] })).payload.sub).toBeUndefined();

@@ -1,20 +1,20 @@
 // The k6-only glue: HTTP target check, token sources, HMAC signer, problem metrics. Everything with
 // logic worth testing lives in the pure modules beside this one.
-import http from 'k6/http';
-import crypto from 'k6/crypto';
-import encoding from 'k6/encoding';
-import { SharedArray } from 'k6/data';
-import { Counter } from 'k6/metrics';
-import { checkEnvelope, parseBody } from './envelope.js';
-import { problemKind } from './headers.js';
-import { isAbsolutePath, parseTokenList, requireTokens } from './tokens.js';
-import { mintServiceToken } from './jwt.js';
-import { instanceMetric } from './targets.js';
+import http from "k6/http";
+import crypto from "k6/crypto";
+import encoding from "k6/encoding";
+import { SharedArray } from "k6/data";
+import { Counter } from "k6/metrics";
+import { checkEnvelope, parseBody } from "./envelope.js";
+import { problemKind } from "./headers.js";
+import { isAbsolutePath, parseTokenList, requireTokens } from "./tokens.js";
+import { mintServiceToken } from "./jwt.js";
+import { instanceMetric } from "./targets.js";
 
 /** HMAC and base64url from k6's own modules, for lib/jwt.js. @type {import('./jwt.js').Signer} */
 export const k6Signer = {
-  b64url: (text) => encoding.b64encode(text, 'rawurl'),
-  hmac: (alg, secret, data) => crypto.hmac(alg, secret, data, 'base64rawurl'),
+  b64url: (text) => encoding.b64encode(text, "rawurl"),
+  hmac: (alg, secret, data) => crypto.hmac(alg, secret, data, "base64rawurl"),
 };
 
 /**
@@ -24,18 +24,20 @@ export const k6Signer = {
  * @returns {{ version: string | null }}
  */
 export function checkTarget(baseUrl, option) {
-  const res = http.get(`${baseUrl}/health`, { timeout: '10s', tags: { name: 'setup /health' } });
+  const res = http.get(`${baseUrl}/health`, { timeout: "10s", tags: { name: "setup /health" } });
   if (res.status !== 200) {
-    throw new Error(`target ${baseUrl} is not ready: GET /health answered ${res.status || res.error || 'nothing'}; ` +
-      `start it with \`graph-stats serve\` or pass -e ${option || 'BASE_URL'}=...`);
+    throw new Error(
+      `target ${baseUrl} is not ready: GET /health answered ${res.status || res.error || "nothing"}; ` +
+        `start it with \`graph-stats serve\` or pass -e ${option || "BASE_URL"}=...`,
+    );
   }
   const problems = checkEnvelope(res.body, { success: true });
   const parsed = parseBody(res.body);
-  const data = 'value' in parsed && parsed.value ? parsed.value.data : null;
-  if (problems.length > 0 || !data || data.status !== 'ok') {
-    throw new Error(`target ${baseUrl} does not look like graph-stats: /health ${problems.join('; ') || 'status is not ok'}`);
+  const data = "value" in parsed && parsed.value ? parsed.value.data : null;
+  if (problems.length > 0 || !data || data.status !== "ok") {
+    throw new Error(`target ${baseUrl} does not look like graph-stats: /health ${problems.join("; ") || "status is not ok"}`);
   }
-  return { version: typeof data.version === 'string' ? data.version : null };
+  return { version: typeof data.version === "string" ? data.version : null };
 }
 
 /**
@@ -51,16 +53,16 @@ export function checkTargets(urls) {
   const versions = [];
   for (const url of urls) {
     try {
-      versions.push(checkTarget(url, urls.length > 1 ? 'BASE_URLS' : 'BASE_URL').version);
+      versions.push(checkTarget(url, urls.length > 1 ? "BASE_URLS" : "BASE_URL").version);
     } catch (err) {
       down.push(String(err instanceof Error ? err.message : err));
     }
   }
   if (down.length > 0) {
-    throw new Error(urls.length === 1 ? down[0] : `${down.length} of ${urls.length} instances are not ready:\n  ${down.join('\n  ')}`);
+    throw new Error(urls.length === 1 ? down[0] : `${down.length} of ${urls.length} instances are not ready:\n  ${down.join("\n  ")}`);
   }
   const distinct = versions.filter((v, i) => versions.indexOf(v) === i);
-  if (distinct.length > 1) console.warn(`the instances run different versions: ${urls.map((u, i) => `${u} ${versions[i]}`).join(', ')}`);
+  if (distinct.length > 1) console.warn(`the instances run different versions: ${urls.map((u, i) => `${u} ${versions[i]}`).join(", ")}`);
   return { version: versions[0] };
 }
 
@@ -92,8 +94,9 @@ export function instanceCounters(instances, kinds) {
 export function loadTokens(env) {
   const path = env.TOKENS;
   if (!path) return null;
-  if (!isAbsolutePath(path)) throw new Error(`TOKENS must be an absolute path (k6 resolves relative paths against the script), got '${path}'`);
-  return new SharedArray('graph-stats tokens', () => parseTokenList(open(path), path));
+  if (!isAbsolutePath(path))
+    throw new Error(`TOKENS must be an absolute path (k6 resolves relative paths against the script), got '${path}'`);
+  return new SharedArray("graph-stats tokens", () => parseTokenList(open(path), path));
 }
 
 /**
@@ -106,7 +109,10 @@ export function loadTokens(env) {
  */
 export function requireTokenSource(tokens, env, vus) {
   if (tokens) requireTokens(tokens.length, vus);
-  else if (!env.JWT_SECRET) throw new Error('no credentials: pass -e TOKENS=/abs/path/tokens.json (from `graph-stats token create --users N --json`) or -e JWT_SECRET=<the server secret>');
+  else if (!env.JWT_SECRET)
+    throw new Error(
+      "no credentials: pass -e TOKENS=/abs/path/tokens.json (from `graph-stats token create --users N --json`) or -e JWT_SECRET=<the server secret>",
+    );
 }
 
 /**
@@ -148,7 +154,7 @@ export function problemRecorder(name, warnings) {
     for (const p of problems) counter.add(1, { problem: problemKind(p) });
     if (left > 0) {
       left -= 1;
-      console.warn(`${where}: ${problems.join('; ')}`);
+      console.warn(`${where}: ${problems.join("; ")}`);
     }
     return false;
   };

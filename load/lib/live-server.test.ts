@@ -65,16 +65,32 @@ describe("lib checks on real responses", () => {
 
   test("400, 200 and 429 on the live endpoint pass the rate-limit header checks", async () => {
     const bad = await get("/v1/graph-stats/chart?lookback=5000", auth(0));
-    expect([bad.status, ...checkEnvelope(bad.body, { success: false, code: "BAD_REQUEST", message: /lookback/ }), ...checkRateLimitHeaders(bad.headers, 400, "BAD_REQUEST", now())]).toEqual([400]);
+    expect([
+      bad.status,
+      ...checkEnvelope(bad.body, { success: false, code: "BAD_REQUEST", message: /lookback/ }),
+      ...checkRateLimitHeaders(bad.headers, 400, "BAD_REQUEST", now()),
+    ]).toEqual([400]);
     for (let i = 0; i < PER_MINUTE; i++) {
       const ok = await get("/v1/graph-stats/chart?include_graph=false", auth(0));
-      expect([ok.status, ...checkEnvelope(ok.body, { success: true, stocks: true }), ...checkRateLimitHeaders(ok.headers, 200, null, now())]).toEqual([200]);
+      expect([
+        ok.status,
+        ...checkEnvelope(ok.body, { success: true, stocks: true }),
+        ...checkRateLimitHeaders(ok.headers, 200, null, now()),
+      ]).toEqual([200]);
       expect(parseRateLimits(ok.headers).remaining).toBe(PER_MINUTE - 1 - i);
     }
     const limited = await get("/v1/graph-stats/chart", auth(0));
     const retry = headerValue(limited.headers, "Retry-After");
-    expect([limited.status, ...checkEnvelope(limited.body, { success: false, code: "RATE_LIMITED", message: `rate limit exceeded: ${PER_MINUTE} requests/minute. Retry in ${retry}s.` }),
-      ...checkRateLimitHeaders(limited.headers, 429, errorCode(limited.body), now()), ...checkCommonHeaders(limited.headers)]).toEqual([429]);
+    expect([
+      limited.status,
+      ...checkEnvelope(limited.body, {
+        success: false,
+        code: "RATE_LIMITED",
+        message: `rate limit exceeded: ${PER_MINUTE} requests/minute. Retry in ${retry}s.`,
+      }),
+      ...checkRateLimitHeaders(limited.headers, 429, errorCode(limited.body), now()),
+      ...checkCommonHeaders(limited.headers),
+    ]).toEqual([429]);
   });
 
   test("a header check fails on a real response that lacks what it needs", async () => {
@@ -93,7 +109,13 @@ describe("lib checks on real responses", () => {
     });
     expect(burst.map((r) => r.status).sort()).toEqual([200, 200, 429, 429, 429]);
     expect(ledger.recordBurst(obs, { perMinute: PER_MINUTE, perDay: 1000 })).toEqual({
-      admitted: 2, rejected: 3, windowAdmissions: 2, overAdmitted: 0, underAdmitted: 0, dailyOverAdmitted: 0, staleRemaining: 0,
+      admitted: 2,
+      rejected: 3,
+      windowAdmissions: 2,
+      overAdmitted: 0,
+      underAdmitted: 0,
+      dailyOverAdmitted: 0,
+      staleRemaining: 0,
     });
   });
 
@@ -108,8 +130,15 @@ describe("lib checks on real responses", () => {
 
 describe("compute.js's heavy queries on the real server (its sample universe)", () => {
   test("the first, the last and a second-round query all compute (200, not cached) in the default range", async () => {
-    const heavyTokens = parseTokenList(await mintTokens(graphStatsCommand(resolve(import.meta.dir, "../..")).command, join(dir, "db.sqlite"), SECRET, 3, "heavy-"), "token create output");
-    const opts = { baseQuery: DEFAULT_HEAVY_QUERY, firstMs: dateOption("FIRST_ASOF", DEFAULT_FIRST_ASOF), lastMs: dateOption("LAST_ASOF", DEFAULT_LAST_ASOF) };
+    const heavyTokens = parseTokenList(
+      await mintTokens(graphStatsCommand(resolve(import.meta.dir, "../..")).command, join(dir, "db.sqlite"), SECRET, 3, "heavy-"),
+      "token create output",
+    );
+    const opts = {
+      baseQuery: DEFAULT_HEAVY_QUERY,
+      firstMs: dateOption("FIRST_ASOF", DEFAULT_FIRST_ASOF),
+      lastMs: dateOption("LAST_ASOF", DEFAULT_LAST_ASOF),
+    };
     const span = (opts.lastMs - opts.firstMs) / 86400000 + 1;
     for (const [k, n] of [0, span - 1, span].entries()) {
       const res = await get(`/v1/graph-stats/chart?${heavyQuery(n, opts)}`, { Authorization: `Bearer ${heavyTokens[k]!.token}` });

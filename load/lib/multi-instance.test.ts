@@ -51,7 +51,11 @@ async function burst(targets: string[], token: string, size: number) {
     return { startMs, endMs, status: r.status, code: errorCode(r.body), remaining: lim.remaining, dailyRemaining: lim.dailyRemaining };
   });
   const perInstance = targets.map((_, i) => spread.filter((s) => s === i).length);
-  return { perInstance, statuses: responses.map((r) => r.status), verdict: createLedger().recordBurst(obs, { perMinute: PER_MINUTE, perDay: 1000 }) };
+  return {
+    perInstance,
+    statuses: responses.map((r) => r.status),
+    verdict: createLedger().recordBurst(obs, { perMinute: PER_MINUTE, perDay: 1000 }),
+  };
 }
 
 describe("two instances on one database file", () => {
@@ -87,11 +91,18 @@ describe("two instances on one database file", () => {
 
 describe("control: two instances on separate database files", () => {
   test("each admits the limit on its own, and the same ledger flags the over-admission", async () => {
-    const apart = await Promise.all([0, 1].map((i) =>
-      startInstances(1, { command, dbPath: join(dir, `apart-${i}.sqlite`), secret: SECRET, ratePerMinute: PER_MINUTE, ratePerDay: 1000 })));
+    const apart = await Promise.all(
+      [0, 1].map((i) =>
+        startInstances(1, { command, dbPath: join(dir, `apart-${i}.sqlite`), secret: SECRET, ratePerMinute: PER_MINUTE, ratePerDay: 1000 }),
+      ),
+    );
     try {
       // An unknown user with a valid signature is created on first use, so one minted token works on both.
-      const b = await burst(apart.map((a) => a.baseUrls[0]!), tokens[2]!.token, 6);
+      const b = await burst(
+        apart.map((a) => a.baseUrls[0]!),
+        tokens[2]!.token,
+        6,
+      );
       expect(b.statuses.filter((s) => s === 200).length).toBe(2 * PER_MINUTE);
       expect(b.verdict.overAdmitted).toBe(PER_MINUTE);
     } finally {

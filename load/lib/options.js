@@ -1,7 +1,7 @@
 // Option presets shared by the scripts.
 
 /** Trend statistics in the summary: p(99) is not in k6's default set. */
-export const SUMMARY_TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)', 'count'];
+export const SUMMARY_TREND_STATS = ["avg", "min", "med", "max", "p(90)", "p(95)", "p(99)", "count"];
 
 /**
  * k6 options with the shared defaults filled in; `options` wins on conflicts.
@@ -10,7 +10,7 @@ export const SUMMARY_TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)'
  * @returns {T & { summaryTrendStats: string[], setupTimeout: string }}
  */
 export function withDefaults(options) {
-  return Object.assign({ summaryTrendStats: SUMMARY_TREND_STATS, setupTimeout: '60s' }, options);
+  return Object.assign({ summaryTrendStats: SUMMARY_TREND_STATS, setupTimeout: "60s" }, options);
 }
 
 /**
@@ -24,4 +24,4 @@ export function latency(p95Ms, p99Ms) {
 }
 
 /** A counter that must never count anything. The scripts add 0 to it on every check so it always has samples. */
-export const NEVER = ['count==0'];
+export const NEVER = ["count==0"];

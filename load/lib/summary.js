@@ -12,7 +12,7 @@
  */
 
 /** Metrics copied into every summary besides the `graphstats_*` ones and those with thresholds. */
-const ALWAYS = ['http_reqs', 'http_req_duration', 'http_req_failed', 'checks', 'iterations', 'dropped_iterations'];
+const ALWAYS = ["http_reqs", "http_req_duration", "http_req_failed", "checks", "iterations", "dropped_iterations"];
 
 /**
  * Condenses k6's end-of-test data into the graph-stats load summary.
@@ -28,7 +28,7 @@ export function buildSummary(data, meta) {
     const m = data.metrics[name];
     const t = m.thresholds || {};
     for (const expr of Object.keys(t)) thresholds.push({ metric: name, threshold: expr, ok: t[expr].ok });
-    if (name.indexOf('graphstats_') === 0 || ALWAYS.indexOf(name) >= 0 || Object.keys(t).length > 0) metrics[name] = m.values;
+    if (name.indexOf("graphstats_") === 0 || ALWAYS.indexOf(name) >= 0 || Object.keys(t).length > 0) metrics[name] = m.values;
   }
   const failed = thresholds.filter((t) => !t.ok);
   return {
@@ -37,7 +37,7 @@ export function buildSummary(data, meta) {
     instances: meta.instances || null,
     passed: failed.length === 0,
     failed_thresholds: failed.map((t) => `${t.metric}: ${t.threshold}`),
-    duration_s: data.state?.testRunDurationMs ? Math.round(data.state.testRunDurationMs / 100) / 10 : null,
+    duration_s: data.state && data.state.testRunDurationMs ? Math.round(data.state.testRunDurationMs / 100) / 10 : null,
     thresholds,
     metrics,
     extra: meta.extra || {},
@@ -50,17 +50,22 @@ export function buildSummary(data, meta) {
  * @returns {string}
  */
 export function summaryText(s) {
-  const lines = [`graph-stats load: ${s.script} against ${s.base_url} — ${s.passed ? 'PASSED' : 'FAILED'}`];
-  for (const t of s.thresholds) lines.push(`  ${t.ok ? 'ok  ' : 'FAIL'} ${t.metric}: ${t.threshold}`);
+  const lines = [`graph-stats load: ${s.script} against ${s.base_url} — ${s.passed ? "PASSED" : "FAILED"}`];
+  for (const t of s.thresholds) lines.push(`  ${t.ok ? "ok  " : "FAIL"} ${t.metric}: ${t.threshold}`);
   const d = s.metrics.http_req_duration;
-  if (d) lines.push(`  http_req_duration p95=${fmt(d['p(95)'])}ms p99=${fmt(d['p(99)'])}ms max=${fmt(d.max)}ms`);
+  if (d) lines.push(`  http_req_duration p95=${fmt(d["p(95)"])}ms p99=${fmt(d["p(99)"])}ms max=${fmt(d.max)}ms`);
   const r = s.metrics.http_reqs;
   if (r) lines.push(`  http_reqs ${r.count} (${fmt(r.rate)}/s)`);
   for (const row of s.instances || []) {
-    lines.push(`  instance ${row.url}: ${Object.keys(row).filter((k) => k !== 'url').map((k) => `${k} ${row[k]}`).join(', ')}`);
+    lines.push(
+      `  instance ${row.url}: ${Object.keys(row)
+        .filter((k) => k !== "url")
+        .map((k) => `${k} ${row[k]}`)
+        .join(", ")}`,
+    );
   }
   for (const key of Object.keys(s.extra)) lines.push(`  ${key}: ${JSON.stringify(s.extra[key])}`);
-  return `${lines.join('\n')}\n`;
+  return `${lines.join("\n")}\n`;
 }
 
 /**
@@ -68,7 +73,7 @@ export function summaryText(s) {
  * @returns {string}
  */
 function fmt(n) {
-  return typeof n === 'number' ? n.toFixed(2) : '-';
+  return typeof n === "number" ? n.toFixed(2) : "-";
 }
 
 /**
@@ -81,8 +86,8 @@ function fmt(n) {
  */
 export function summaryPath(script, env) {
   if (env.SUMMARY) return env.SUMMARY;
-  if (env.SUMMARY_DIR) return `${env.SUMMARY_DIR.replace(/[\\/]+$/, '')}/${script}-summary.json`;
-  const tmp = (env.TMPDIR || env.TEMP || env.TMP || '/tmp').replace(/[\\/]+$/, '');
+  if (env.SUMMARY_DIR) return `${env.SUMMARY_DIR.replace(/[\\/]+$/, "")}/${script}-summary.json`;
+  const tmp = (env.TMPDIR || env.TEMP || env.TMP || "/tmp").replace(/[\\/]+$/, "");
   return `${tmp}/graph-stats-load-${script}-summary.json`;
 }
 
@@ -113,6 +118,6 @@ export function summaryOutputs(data, meta, env) {
 export function p95Growth(data, early, late) {
   const e = data.metrics[early];
   const l = data.metrics[late];
-  if (!e || !l || !(e.values['p(95)'] > 0) || typeof l.values['p(95)'] !== 'number') return null;
-  return Math.round((l.values['p(95)'] / e.values['p(95)']) * 1000) / 1000;
+  if (!e || !l || !(e.values["p(95)"] > 0) || typeof l.values["p(95)"] !== "number") return null;
+  return Math.round((l.values["p(95)"] / e.values["p(95)"]) * 1000) / 1000;
 }

@@ -6,10 +6,19 @@ const data = {
   state: { isStdOutTTY: false, isStdErrTTY: false, testRunDurationMs: 61234.5 },
   metrics: {
     http_reqs: { type: "counter", contains: "default", values: { count: 600, rate: 9.8 } },
-    http_req_duration: { type: "trend", contains: "time", values: { avg: 3, min: 1, med: 2, max: 40, "p(90)": 5, "p(95)": 7.5, "p(99)": 20 },
-      thresholds: { "p(95)<200": { ok: true } } },
+    http_req_duration: {
+      type: "trend",
+      contains: "time",
+      values: { avg: 3, min: 1, med: 2, max: 40, "p(90)": 5, "p(95)": 7.5, "p(99)": 20 },
+      thresholds: { "p(95)<200": { ok: true } },
+    },
     http_req_waiting: { type: "trend", contains: "time", values: { avg: 2 } },
-    graphstats_over_admitted: { type: "counter", contains: "default", values: { count: 2, rate: 0.03 }, thresholds: { "count==0": { ok: false } } },
+    graphstats_over_admitted: {
+      type: "counter",
+      contains: "default",
+      values: { count: 2, rate: 0.03 },
+      thresholds: { "count==0": { ok: false } },
+    },
     graphstats_admitted: { type: "counter", contains: "default", values: { count: 40, rate: 0.6 } },
     graphstats_latency_early: { type: "trend", contains: "time", values: { "p(95)": 4 } },
     graphstats_latency_late: { type: "trend", contains: "time", values: { "p(95)": 10 } },
@@ -27,7 +36,14 @@ describe("buildSummary", () => {
     ]);
   });
   test("keeps graphstats_* and key http metrics, drops the rest", () => {
-    expect(Object.keys(s.metrics)).toEqual(["graphstats_admitted", "graphstats_latency_early", "graphstats_latency_late", "graphstats_over_admitted", "http_req_duration", "http_reqs"]);
+    expect(Object.keys(s.metrics)).toEqual([
+      "graphstats_admitted",
+      "graphstats_latency_early",
+      "graphstats_latency_late",
+      "graphstats_over_admitted",
+      "http_req_duration",
+      "http_reqs",
+    ]);
     expect(s.duration_s).toBe(61.2);
   });
   test("text names the verdict and every threshold", () => {
@@ -35,21 +51,27 @@ describe("buildSummary", () => {
     expect(text).toContain("limits against http://127.0.0.1:8080 — FAILED");
     expect(text).toContain("FAIL graphstats_over_admitted: count==0");
     expect(text).toContain("http_req_duration p95=7.50ms p99=20.00ms max=40.00ms");
-    expect(text).toContain('users: 20');
+    expect(text).toContain("users: 20");
     expect(s.instances).toBeNull();
   });
   test("a run over several instances lists each with its counts, in the JSON and the text", () => {
-    const instances = [{ url: "http://a:1", requests: 12, admitted: 5 }, { url: "http://b:2", requests: 11, admitted: 4 }];
+    const instances = [
+      { url: "http://a:1", requests: 12, admitted: 5 },
+      { url: "http://b:2", requests: 11, admitted: 4 },
+    ];
     const multi = buildSummary(data, { script: "limits", baseUrl: "http://a:1,http://b:2", instances });
     expect(multi.base_url).toBe("http://a:1,http://b:2");
     expect(multi.instances).toEqual(instances);
-    expect(summaryText(multi)).toContain("  instance http://a:1: requests 12, admitted 5\n  instance http://b:2: requests 11, admitted 4\n");
+    expect(summaryText(multi)).toContain(
+      "  instance http://a:1: requests 12, admitted 5\n  instance http://b:2: requests 11, admitted 4\n",
+    );
   });
 });
 
 describe("summaryOutputs / p95Growth", () => {
   test("writes the JSON to SUMMARY, else into SUMMARY_DIR, else the temp directory — never the working directory", () => {
-    const file = (env: Record<string, string>) => Object.keys(summaryOutputs(data, { script: "demo", baseUrl: "b" }, env)).filter((k) => k !== "stdout");
+    const file = (env: Record<string, string>) =>
+      Object.keys(summaryOutputs(data, { script: "demo", baseUrl: "b" }, env)).filter((k) => k !== "stdout");
     expect(file({ SUMMARY: "/tmp/s.json", SUMMARY_DIR: "/x", TMPDIR: "/t" })).toEqual(["/tmp/s.json"]);
     expect(file({ SUMMARY_DIR: "/work/.k6-out/", TMPDIR: "/t" })).toEqual(["/work/.k6-out/demo-summary.json"]);
     expect(file({ TMPDIR: "/var/tmp/" })).toEqual(["/var/tmp/graph-stats-load-demo-summary.json"]);

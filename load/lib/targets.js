@@ -1,6 +1,6 @@
 // Several instances of one deployment behind no load balancer: the scripts take their base URLs and
 // spread requests over them themselves. Pure, so `bun test` can exercise it.
-import { DEFAULT_BASE_URL } from './env.js';
+import { DEFAULT_BASE_URL } from "./env.js";
 
 /**
  * One base URL, validated and without a trailing slash.
@@ -13,7 +13,7 @@ function baseUrl(raw, name) {
   if (!/^https?:\/\/[^/\s,]+/.test(url)) {
     throw new Error(`${name} must list URLs that start with http:// or https:// and name a host, got '${url}'`);
   }
-  return url.replace(/\/+$/, '');
+  return url.replace(/\/+$/, "");
 }
 
 /**
@@ -24,8 +24,11 @@ function baseUrl(raw, name) {
  */
 export function baseUrlsFrom(env) {
   const list = env.BASE_URLS;
-  if (list === undefined || list.trim() === '') return [baseUrl(env.BASE_URL || DEFAULT_BASE_URL, 'BASE_URL')];
-  const urls = list.split(',').filter((u) => u.trim() !== '').map((u) => baseUrl(u, 'BASE_URLS'));
+  if (list === undefined || list.trim() === "") return [baseUrl(env.BASE_URL || DEFAULT_BASE_URL, "BASE_URL")];
+  const urls = list
+    .split(",")
+    .filter((u) => u.trim() !== "")
+    .map((u) => baseUrl(u, "BASE_URLS"));
   if (urls.length === 0) throw new Error(`BASE_URLS names no URL, got '${list}'`);
   for (let i = 0; i < urls.length; i += 1) {
     if (urls.indexOf(urls[i]) !== i) throw new Error(`BASE_URLS lists ${urls[i]} twice; list each instance once`);
@@ -57,8 +60,10 @@ export function burstInstances(instances, size, offset) {
  */
 export function requireBurstCoversInstances(burst, instances) {
   if (burst < instances) {
-    throw new Error(`BURST=${burst} is smaller than the ${instances} URLs in BASE_URLS: a burst must reach every instance; ` +
-      `pass -e BURST=${instances} or more`);
+    throw new Error(
+      `BURST=${burst} is smaller than the ${instances} URLs in BASE_URLS: a burst must reach every instance; ` +
+        `pass -e BURST=${instances} or more`,
+    );
   }
 }
 
@@ -104,7 +109,7 @@ export function instanceCounts(data, urls, kinds) {
     const row = { url };
     for (const kind of kinds) {
       const m = data.metrics[instanceMetric(index, kind)];
-      row[kind] = m && typeof m.values.count === 'number' ? m.values.count : 0;
+      row[kind] = m && typeof m.values.count === "number" ? m.values.count : 0;
     }
     return row;
   });

@@ -23,7 +23,7 @@ export function parseTokenList(text, source) {
   }
   const seen = /** @type {Record<string, boolean>} */ ({});
   return value.map((item, i) => {
-    if (!item || typeof item.user !== 'string' || typeof item.token !== 'string' || item.token.split('.').length !== 3) {
+    if (!item || typeof item.user !== "string" || typeof item.token !== "string" || item.token.split(".").length !== 3) {
       throw new Error(`${source}: entry ${i} needs a string "user" and a JWT "token"`);
     }
     if (seen[item.user]) throw new Error(`${source}: user '${item.user}' appears twice; every VU needs its own user`);
@@ -41,8 +41,10 @@ export function parseTokenList(text, source) {
  */
 export function requireTokens(available, needed) {
   if (available < needed) {
-    throw new Error(`need ${needed} tokens (one per VU) but TOKENS has ${available}; ` +
-      `create more with 'graph-stats token create --users ${needed} --json' or lower VUS`);
+    throw new Error(
+      `need ${needed} tokens (one per VU) but TOKENS has ${available}; ` +
+        `create more with 'graph-stats token create --users ${needed} --json' or lower VUS`,
+    );
   }
 }
 
@@ -53,5 +55,5 @@ export function requireTokens(available, needed) {
  * @returns {boolean}
  */
 export function isAbsolutePath(path) {
-  return path.charAt(0) === '/' || /^[A-Za-z]:[\\/]/.test(path) || path.indexOf('file://') === 0;
+  return path.charAt(0) === "/" || /^[A-Za-z]:[\\/]/.test(path) || path.indexOf("file://") === 0;
 }

@@ -39,6 +39,8 @@ export function runnerArgs(args: string[]): RunnerArgs {
 /** Refuses several instances for a script that would only load the first of them. */
 export function requireMultiInstanceScript(script: string, instances: number): void {
   if (instances > 1 && !MULTI_INSTANCE_SCRIPTS.includes(script)) {
-    throw new Error(`--instances ${instances}: load/${script}.js targets one base URL; only ${MULTI_INSTANCE_SCRIPTS.join(" and ")} spread load over several instances`);
+    throw new Error(
+      `--instances ${instances}: load/${script}.js targets one base URL; only ${MULTI_INSTANCE_SCRIPTS.join(" and ")} spread load over several instances`,
+    );
   }
 }

@@ -25,19 +25,25 @@ describe("ci-k6", () => {
     const lone = join(work, "lone");
     cpSync(join(ROOT, "load"), join(lone, "load"), { recursive: true });
     const r = await ciStep({ PATH: empty, HOME: process.env.HOME }, lone);
-    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 0, stdout: expect.stringContaining("k6: not found ($K6, 'k6' on PATH): the load scripts were NOT run.") });
+    expect({ code: r.code, stdout: r.stdout }).toEqual({
+      code: 0,
+      stdout: expect.stringContaining("k6: not found ($K6, 'k6' on PATH): the load scripts were NOT run."),
+    });
   });
 
   test("it runs the four runs against one server, the second limits run on the same tokens, and fails when one fails", async () => {
     const log = join(work, "calls");
     const fake = join(work, "fake-k6");
     // Records each call's arguments; "fails" auth.js the way k6 does when a threshold is crossed.
-    writeFileSync(fake, `#!/bin/sh
+    writeFileSync(
+      fake,
+      `#!/bin/sh
 printf '%s\\n' "$@" >> "${log}"
 echo --- >> "${log}"
 case "$*" in *auth.js) exit 99;; esac
 exit 0
-`);
+`,
+    );
     chmodSync(fake, 0o755);
     const out = join(work, "out");
     const r = await ciStep({ ...process.env, K6: fake, LOAD_OUT_DIR: out });
@@ -45,8 +51,16 @@ exit 0
     expect(r.stdout).toContain("k6: auth FAILED (k6 exit 99)");
     expect(r.stdout).toContain("k6: 3 of 4 runs passed; failed: auth");
 
-    const calls = readFileSync(log, "utf8").split("---\n").filter(Boolean).map((c) => c.trim().split("\n"));
-    expect(calls.map((c) => c.at(-1)!.slice(ROOT.length + 1))).toEqual(["load/smoke.js", "load/auth.js", "load/limits.js", "load/limits.js"]);
+    const calls = readFileSync(log, "utf8")
+      .split("---\n")
+      .filter(Boolean)
+      .map((c) => c.trim().split("\n"));
+    expect(calls.map((c) => c.at(-1)!.slice(ROOT.length + 1))).toEqual([
+      "load/smoke.js",
+      "load/auth.js",
+      "load/limits.js",
+      "load/limits.js",
+    ]);
     const vars = calls.map((c) => envArgs(c));
     expect(new Set(vars.map((v) => v.BASE_URL)).size).toBe(1);
     // limits spreads over both instances; smoke and auth target the first only.

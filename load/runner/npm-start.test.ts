@@ -59,7 +59,11 @@ async function serverPid(stdout: ReadableStream<Uint8Array>, timeoutMs: number):
         const v = JSON.parse(line);
         if (v.msg === "listening" && Number.isInteger(v.pid)) {
           // Keep draining so the server never blocks on a full pipe.
-          void (async () => { try { while (!(await reader.read()).done) {} } catch {} })();
+          void (async () => {
+            try {
+              while (!(await reader.read()).done) {}
+            } catch {}
+          })();
           return v.pid;
         }
       } catch {
@@ -112,7 +116,8 @@ async function startAndSignal(signal: "SIGTERM" | "SIGINT") {
   expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
   // With `serve --dev` the server also runs an identity provider on its own port, which must go too.
   const script = JSON.parse(await Bun.file(join(ROOT, "package.json")).text()).scripts.start as string;
-  if (/\s--dev\b/.test(script)) expect(await answersWithin(`http://127.0.0.1:${idpPort}/.well-known/openid-configuration`, 10_000)).toBe(true);
+  if (/\s--dev\b/.test(script))
+    expect(await answersWithin(`http://127.0.0.1:${idpPort}/.well-known/openid-configuration`, 10_000)).toBe(true);
 
   npm.kill(signal);
   const npmExit = await Promise.race([npm.exited.then(() => "exited"), Bun.sleep(15_000).then(() => "still running")]);

@@ -55,14 +55,22 @@ describe("npm run load", () => {
   });
 
   test("with k6 it starts the server, mints tokens, passes them to k6, returns k6's exit code and cleans up", async () => {
-    const { bin, out } = fakeK6("fake-k6", (o) => `
+    const { bin, out } = fakeK6(
+      "fake-k6",
+      (o) => `
 for a in "$@"; do case "$a" in BASE_URL=*) base="\${a#BASE_URL=}";; TOKENS=*) tokens="\${a#TOKENS=}";; esac; done
 curl -s "$base/health" > "${o}.health"
 cp "$tokens" "${o}.tokens"
 exit 7
-`);
+`,
+    );
     const outDir = join(work, "summaries", "nested");
-    const r = await runner(["limits", "-e", "VUS=120", "-e", "BURSTS=1"], { ...process.env, PATH: `${bin}:${process.env.PATH}`, K6: undefined, LOAD_OUT_DIR: outDir });
+    const r = await runner(["limits", "-e", "VUS=120", "-e", "BURSTS=1"], {
+      ...process.env,
+      PATH: `${bin}:${process.env.PATH}`,
+      K6: undefined,
+      LOAD_OUT_DIR: outDir,
+    });
     expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: 7 });
 
     const args = readFileSync(`${out}.args`, "utf8").trim().split("\n");
@@ -89,14 +97,24 @@ describe("npm run load --instances", () => {
   test("starts N servers on one database and gives k6 all their URLs; they share one limiter", async () => {
     // The stand-in k6 calls each URL of BASE_URLS with the first token. At 1/minute on one shared store
     // the second instance must refuse what the first admitted; separate stores would admit both.
-    const { bin, out } = fakeK6("multi-k6", (o) => `
+    const { bin, out } = fakeK6(
+      "multi-k6",
+      (o) => `
 for a in "$@"; do case "$a" in BASE_URLS=*) urls="\${a#BASE_URLS=}";; TOKENS=*) tokens="\${a#TOKENS=}";; esac; done
 token=$(sed -n 's/.*"token": *"\\([^"]*\\)".*/\\1/p' "$tokens" | head -1)
 : > "${o}.statuses"
 for u in $(echo "$urls" | tr ',' ' '); do curl -s -o /dev/null -w '%{http_code}\\n' -H "Authorization: Bearer $token" "$u/v1/graph-stats/chart?include_graph=false" >> "${o}.statuses"; done
 exit 0
-`);
-    const r = await runner(["limits", "--instances", "2", "-e", "VUS=3"], { ...process.env, PATH: `${bin}:${process.env.PATH}`, K6: undefined, LOAD_OUT_DIR: join(work, "multi-out"), LOAD_USERS: "3", LOAD_RATE_PER_MINUTE: "1" });
+`,
+    );
+    const r = await runner(["limits", "--instances", "2", "-e", "VUS=3"], {
+      ...process.env,
+      PATH: `${bin}:${process.env.PATH}`,
+      K6: undefined,
+      LOAD_OUT_DIR: join(work, "multi-out"),
+      LOAD_USERS: "3",
+      LOAD_RATE_PER_MINUTE: "1",
+    });
     expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: 0 });
     const args = readFileSync(`${out}.args`, "utf8").trim().split("\n");
     expect(args).not.toContain("--instances");

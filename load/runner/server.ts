@@ -39,8 +39,22 @@ export function graphStatsCommand(root: string): { command: string[]; note: stri
 /** Starts `serve` and resolves once it logs `{"msg":"listening","port":N}`. */
 export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const proc = Bun.spawn(
-    [...o.command, "serve", "--host", "127.0.0.1", "--port", "0", "--db", o.dbPath, "--jwt-secret", o.secret,
-      "--rate-per-minute", String(o.ratePerMinute), "--rate-per-day", String(o.ratePerDay)],
+    [
+      ...o.command,
+      "serve",
+      "--host",
+      "127.0.0.1",
+      "--port",
+      "0",
+      "--db",
+      o.dbPath,
+      "--jwt-secret",
+      o.secret,
+      "--rate-per-minute",
+      String(o.ratePerMinute),
+      "--rate-per-day",
+      String(o.ratePerDay),
+    ],
     { stdout: "pipe", stderr: "pipe", env: serverEnv(o.secret, o.databaseUrl) },
   );
   const stderr = new Response(proc.stderr).text();
@@ -113,13 +127,23 @@ function serverEnv(secret: string, databaseUrl: string | undefined): Record<stri
 }
 
 /** Runs `token create --users N --json` against the run's database and returns its JSON text. */
-export async function mintTokens(command: string[], dbPath: string, secret: string, users: number, prefix: string, databaseUrl?: string): Promise<string> {
+export async function mintTokens(
+  command: string[],
+  dbPath: string,
+  secret: string,
+  users: number,
+  prefix: string,
+  databaseUrl?: string,
+): Promise<string> {
   const proc = Bun.spawn([...command, "token", "create", "--db", dbPath, "--users", String(users), "--prefix", prefix, "--json"], {
-    stdout: "pipe", stderr: "pipe", env: serverEnv(secret, databaseUrl),
+    stdout: "pipe",
+    stderr: "pipe",
+    env: serverEnv(secret, databaseUrl),
   });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   if (code !== 0) throw new Error(`token create failed (exit ${code}): ${err.trim()}`);
   const list = JSON.parse(out);
-  if (!Array.isArray(list) || list.length !== users) throw new Error(`token create returned ${Array.isArray(list) ? list.length : "no"} tokens, expected ${users}`);
+  if (!Array.isArray(list) || list.length !== users)
+    throw new Error(`token create returned ${Array.isArray(list) ? list.length : "no"} tokens, expected ${users}`);
   return out;
 }

@@ -12,25 +12,58 @@ import { isSettled, type UserRecord } from "./user-store.ts";
 import type { TokenRecord } from "./token-store.ts";
 
 const p = sql.placeholder;
-const USER = { id: users.id, email: users.email, disabled: users.disabled, perMinute: users.perMinute, perDay: users.perDay, createdAt: users.createdAt };
-const TOKEN = { jti: tokens.jti, userId: tokens.userId, issuedAt: tokens.issuedAt, expiresAt: tokens.expiresAt, revokedAt: tokens.revokedAt };
+const USER = {
+  id: users.id,
+  email: users.email,
+  disabled: users.disabled,
+  perMinute: users.perMinute,
+  perDay: users.perDay,
+  createdAt: users.createdAt,
+};
+const TOKEN = {
+  jti: tokens.jti,
+  userId: tokens.userId,
+  issuedAt: tokens.issuedAt,
+  expiresAt: tokens.expiresAt,
+  revokedAt: tokens.revokedAt,
+};
 
 export function createPgAuthStore(db: PgDb): AuthStore {
-  const userById = db.select(USER).from(users).where(eq(users.id, p("id"))).prepare("gs_user_by_id");
-  const revoked = db.select({ x: tokens.jti }).from(tokens).where(and(eq(tokens.jti, p("jti")), isNotNull(tokens.revokedAt))).prepare("gs_token_revoked");
-  const setting = db.select({ value: settings.value }).from(settings).where(eq(settings.key, p("key"))).prepare("gs_setting");
-  const tokensOf = db.select(TOKEN).from(tokens).where(eq(tokens.userId, p("userId"))).orderBy(asc(tokens.issuedAt), asc(tokens.jti)).prepare("gs_tokens_of");
+  const userById = db
+    .select(USER)
+    .from(users)
+    .where(eq(users.id, p("id")))
+    .prepare("gs_user_by_id");
+  const revoked = db
+    .select({ x: tokens.jti })
+    .from(tokens)
+    .where(and(eq(tokens.jti, p("jti")), isNotNull(tokens.revokedAt)))
+    .prepare("gs_token_revoked");
+  const setting = db
+    .select({ value: settings.value })
+    .from(settings)
+    .where(eq(settings.key, p("key")))
+    .prepare("gs_setting");
+  const tokensOf = db
+    .select(TOKEN)
+    .from(tokens)
+    .where(eq(tokens.userId, p("userId")))
+    .orderBy(asc(tokens.issuedAt), asc(tokens.jti))
+    .prepare("gs_tokens_of");
   const allTokens = db.select(TOKEN).from(tokens).orderBy(asc(tokens.issuedAt), asc(tokens.jti)).prepare("gs_tokens_all");
 
   const getUser = async (id: string): Promise<UserRecord | null> => (await userById.execute({ id }))[0] ?? null;
 
   /** Inserts the user or fills a missing email, as user-store.ts's ensureUser. */
   const upsertUser = (q: Pick<PgDb, "insert">, id: string, email: string | undefined, now: number) =>
-    q.insert(users).values({ id, email: email ?? null, createdAt: now }).onConflictDoUpdate({
-      target: users.id,
-      set: { email: sql`excluded.email` },
-      setWhere: sql`${users.email} IS NULL AND excluded.email IS NOT NULL`,
-    });
+    q
+      .insert(users)
+      .values({ id, email: email ?? null, createdAt: now })
+      .onConflictDoUpdate({
+        target: users.id,
+        set: { email: sql`excluded.email` },
+        setWhere: sql`${users.email} IS NULL AND excluded.email IS NOT NULL`,
+      });
 
   return {
     getUser,
@@ -42,7 +75,11 @@ export function createPgAuthStore(db: PgDb): AuthStore {
       return row ?? (await getUser(id))!;
     },
     async createUser(u) {
-      const inserted = await db.insert(users).values({ id: u.id, email: u.email ?? null, createdAt: u.now }).onConflictDoNothing().returning({ id: users.id });
+      const inserted = await db
+        .insert(users)
+        .values({ id: u.id, email: u.email ?? null, createdAt: u.now })
+        .onConflictDoNothing()
+        .returning({ id: users.id });
       return { created: inserted.length === 1, user: (await getUser(u.id))! };
     },
     async setDisabled(id, disabled) {
@@ -53,7 +90,10 @@ export function createPgAuthStore(db: PgDb): AuthStore {
       const set =
         limits === null
           ? { perMinute: null, perDay: null }
-          : { perMinute: sql`coalesce(${limits.perMinute ?? null}::int, ${users.perMinute})`, perDay: sql`coalesce(${limits.perDay ?? null}::int, ${users.perDay})` };
+          : {
+              perMinute: sql`coalesce(${limits.perMinute ?? null}::int, ${users.perMinute})`,
+              perDay: sql`coalesce(${limits.perDay ?? null}::int, ${users.perDay})`,
+            };
       return (await db.update(users).set(set).where(eq(users.id, id)).returning({ id: users.id })).length === 1;
     },
     async issueTokens(minted, { email, now }) {
@@ -68,19 +108,30 @@ export function createPgAuthStore(db: PgDb): AuthStore {
       return filter.userId !== undefined ? tokensOf.execute({ userId: filter.userId }) : allTokens.execute();
     },
     async revokeToken(jti, now) {
-      const updated = await db.update(tokens).set({ revokedAt: now }).where(and(eq(tokens.jti, jti), isNull(tokens.revokedAt))).returning({ jti: tokens.jti });
+      const updated = await db
+        .update(tokens)
+        .set({ revokedAt: now })
+        .where(and(eq(tokens.jti, jti), isNull(tokens.revokedAt)))
+        .returning({ jti: tokens.jti });
       if (updated.length === 1) return "revoked";
-      const inserted = await db.insert(tokens).values({ jti, userId: "", issuedAt: 0, expiresAt: 0, revokedAt: now }).onConflictDoNothing().returning({ jti: tokens.jti });
+      const inserted = await db
+        .insert(tokens)
+        .values({ jti, userId: "", issuedAt: 0, expiresAt: 0, revokedAt: now })
+        .onConflictDoNothing()
+        .returning({ jti: tokens.jti });
       return inserted.length === 1 ? "revoked-unknown-jti" : "already-revoked";
     },
     isRevoked: async (jti) => (await revoked.execute({ jti })).length > 0,
     getSetting: async (key) => (await setting.execute({ key }))[0]?.value ?? null,
     async setSetting(key, value) {
-      await db.insert(settings).values({ key, value }).onConflictDoUpdate({
-        target: settings.key,
-        set: { value: sql`excluded.value` },
-        setWhere: sql`${settings.value} IS DISTINCT FROM excluded.value`,
-      });
+      await db
+        .insert(settings)
+        .values({ key, value })
+        .onConflictDoUpdate({
+          target: settings.key,
+          set: { value: sql`excluded.value` },
+          setWhere: sql`${settings.value} IS DISTINCT FROM excluded.value`,
+        });
     },
     async insertSettingIfAbsent(key, value) {
       return (await db.insert(settings).values({ key, value }).onConflictDoNothing().returning({ key: settings.key })).length === 1;

@@ -14,13 +14,26 @@ const p = sql.placeholder;
 
 export function createSqliteAuthStore(sqlite: Database): AuthStore {
   const db = drizzleOf(sqlite);
-  const read = db.select({ value: settings.value }).from(settings).where(eq(settings.key, p("key"))).prepare();
+  const read = db
+    .select({ value: settings.value })
+    .from(settings)
+    .where(eq(settings.key, p("key")))
+    .prepare();
   const upsert = db
     .insert(settings)
     .values({ key: p("key"), value: p("value") })
-    .onConflictDoUpdate({ target: settings.key, set: { value: sql`excluded.value` }, setWhere: sql`${settings.value} IS NOT excluded.value` })
+    .onConflictDoUpdate({
+      target: settings.key,
+      set: { value: sql`excluded.value` },
+      setWhere: sql`${settings.value} IS NOT excluded.value`,
+    })
     .prepare();
-  const insertIfAbsent = db.insert(settings).values({ key: p("key"), value: p("value") }).onConflictDoNothing().returning({ key: settings.key }).prepare();
+  const insertIfAbsent = db
+    .insert(settings)
+    .values({ key: p("key"), value: p("value") })
+    .onConflictDoNothing()
+    .returning({ key: settings.key })
+    .prepare();
   const issue = sqlite.transaction((tokens: Parameters<AuthStore["issueTokens"]>[0], email: string | undefined, now: number) => {
     for (const t of tokens) {
       ensureUser(sqlite, t.userId, email, now);

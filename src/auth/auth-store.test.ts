@@ -11,7 +11,14 @@ describe.each(KINDS)("AuthStore on %s", (kind) => {
   test("ensureUser creates on first use, keeps the first creation time and fills a missing email", async () => {
     const { store } = await freshAuthStore(kind);
     expect(await store.getUser("alice")).toBeNull();
-    expect(await store.ensureUser("alice", undefined, 100)).toEqual({ id: "alice", email: null, disabled: false, perMinute: null, perDay: null, createdAt: 100 });
+    expect(await store.ensureUser("alice", undefined, 100)).toEqual({
+      id: "alice",
+      email: null,
+      disabled: false,
+      perMinute: null,
+      perDay: null,
+      createdAt: 100,
+    });
     expect(await store.ensureUser("alice", "a@example.com", 200)).toMatchObject({ email: "a@example.com", createdAt: 100 });
     expect((await store.ensureUser("alice", "other@example.com", 300)).email).toBe("a@example.com");
   });
@@ -21,7 +28,10 @@ describe.each(KINDS)("AuthStore on %s", (kind) => {
     await store.ensureUser("alice", "a@example.com", 100);
     const release = await holdWriteLock(backend);
     try {
-      const answer = await Promise.race([store.ensureUser("alice", "other@example.com", 200), Bun.sleep(1_000).then(() => "blocked by the lock")]);
+      const answer = await Promise.race([
+        store.ensureUser("alice", "other@example.com", 200),
+        Bun.sleep(1_000).then(() => "blocked by the lock"),
+      ]);
       expect(answer).toMatchObject({ id: "alice", email: "a@example.com", createdAt: 100 });
     } finally {
       await release();
@@ -63,7 +73,13 @@ describe.each(KINDS)("AuthStore on %s", (kind) => {
     expect(await store.getUser("alice")).toMatchObject({ email: "a@x", createdAt: 7 });
     expect((await store.listTokens()).map((t) => t.userId)).toEqual(["alice", "bob"]);
     expect(await store.listTokens({ userId: "bob" })).toEqual([
-      { jti: b.jti, userId: "bob", issuedAt: Date.parse("2026-11-22T08:00:01Z"), expiresAt: Date.parse("2026-11-22T08:01:01Z"), revokedAt: null },
+      {
+        jti: b.jti,
+        userId: "bob",
+        issuedAt: Date.parse("2026-11-22T08:00:01Z"),
+        expiresAt: Date.parse("2026-11-22T08:01:01Z"),
+        revokedAt: null,
+      },
     ]);
     expect(await store.isRevoked(a.jti)).toBe(false);
     expect(await store.revokeToken(a.jti, 5000)).toBe("revoked");
@@ -84,7 +100,15 @@ describe.each(KINDS)("AuthStore on %s", (kind) => {
   test("a failed issue records nothing: a duplicate jti rolls back the users it created", async () => {
     const { store } = await freshAuthStore(kind);
     await store.issueTokens([{ jti: "j1", userId: "u1", issuedAt: 1, expiresAt: 2 }], { now: 1 });
-    await expect(store.issueTokens([{ jti: "j2", userId: "u2", issuedAt: 1, expiresAt: 2 }, { jti: "j1", userId: "u3", issuedAt: 1, expiresAt: 2 }], { now: 1 })).rejects.toThrow();
+    await expect(
+      store.issueTokens(
+        [
+          { jti: "j2", userId: "u2", issuedAt: 1, expiresAt: 2 },
+          { jti: "j1", userId: "u3", issuedAt: 1, expiresAt: 2 },
+        ],
+        { now: 1 },
+      ),
+    ).rejects.toThrow();
     expect(await store.getUser("u2")).toBeNull();
     expect((await store.listTokens()).map((t) => t.jti)).toEqual(["j1"]);
   });

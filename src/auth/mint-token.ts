@@ -33,8 +33,6 @@ export async function mintToken(o: MintOptions): Promise<MintedToken> {
   const claims: Record<string, unknown> = { ...o.extra, sub: o.userId, iat, exp, jti, iss: o.issuer ?? DEFAULT_ISSUER };
   if (o.email !== undefined) claims.email = o.email;
   if (o.nbf !== undefined) claims.nbf = o.nbf;
-  const token = await new SignJWT(claims)
-    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
-    .sign(new TextEncoder().encode(o.secret));
+  const token = await new SignJWT(claims).setProtectedHeader({ alg: "HS256", typ: "JWT" }).sign(new TextEncoder().encode(o.secret));
   return { token, jti, iat, exp };
 }

@@ -42,7 +42,9 @@ export async function resolveSecret(store: SettingsStore, configured: string | u
   if (recorded !== fingerprint) {
     await store.setSetting(FINGERPRINT_KEY, fingerprint);
     if (recorded !== null) {
-      log(`the JWT secret differs from the one this database last recorded (settings.${FINGERPRINT_KEY}): tokens signed with the old one are refused unless it is listed in --jwt-previous-secrets`);
+      log(
+        `the JWT secret differs from the one this database last recorded (settings.${FINGERPRINT_KEY}): tokens signed with the old one are refused unless it is listed in --jwt-previous-secrets`,
+      );
     }
   }
   return secret;
@@ -77,7 +79,9 @@ async function storedOrGenerated(store: SettingsStore, log: (msg: string) => voi
   if (existing !== null) return existing;
   const fresh = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
   if (await store.insertSettingIfAbsent(SECRET_KEY, fresh)) {
-    log(`no JWT secret configured: generated a new one and stored it in the database (settings.${SECRET_KEY}); tokens stay valid across restarts`);
+    log(
+      `no JWT secret configured: generated a new one and stored it in the database (settings.${SECRET_KEY}); tokens stay valid across restarts`,
+    );
   }
   return (await store.getSetting(SECRET_KEY))!;
 }

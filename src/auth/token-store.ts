@@ -17,18 +17,46 @@ export interface TokenRecord {
 }
 
 const p = sql.placeholder;
-const TOKEN = { jti: tokens.jti, userId: tokens.userId, issuedAt: tokens.issuedAt, expiresAt: tokens.expiresAt, revokedAt: tokens.revokedAt };
+const TOKEN = {
+  jti: tokens.jti,
+  userId: tokens.userId,
+  issuedAt: tokens.issuedAt,
+  expiresAt: tokens.expiresAt,
+  revokedAt: tokens.revokedAt,
+};
 
 /** Written rows are returned and counted: bun-sqlite's run result is untyped in drizzle. */
 const JTI = { jti: tokens.jti };
 
 const statements = perConnection((db) => ({
-  record: db.insert(tokens).values({ jti: p("jti"), userId: p("userId"), issuedAt: p("issuedAt"), expiresAt: p("expiresAt") }).prepare(),
+  record: db
+    .insert(tokens)
+    .values({ jti: p("jti"), userId: p("userId"), issuedAt: p("issuedAt"), expiresAt: p("expiresAt") })
+    .prepare(),
   all: db.select(TOKEN).from(tokens).orderBy(asc(tokens.issuedAt), asc(tokens.jti)).prepare(),
-  of: db.select(TOKEN).from(tokens).where(eq(tokens.userId, p("userId"))).orderBy(asc(tokens.issuedAt), asc(tokens.jti)).prepare(),
-  revoke: db.update(tokens).set({ revokedAt: sql`${p("now")}` }).where(and(eq(tokens.jti, p("jti")), isNull(tokens.revokedAt))).returning(JTI).prepare(),
-  revokeElsewhere: db.insert(tokens).values({ jti: p("jti"), userId: "", issuedAt: 0, expiresAt: 0, revokedAt: p("now") }).onConflictDoNothing().returning(JTI).prepare(),
-  revoked: db.select({ x: sql<number>`1` }).from(tokens).where(and(eq(tokens.jti, p("jti")), isNotNull(tokens.revokedAt))).prepare(),
+  of: db
+    .select(TOKEN)
+    .from(tokens)
+    .where(eq(tokens.userId, p("userId")))
+    .orderBy(asc(tokens.issuedAt), asc(tokens.jti))
+    .prepare(),
+  revoke: db
+    .update(tokens)
+    .set({ revokedAt: sql`${p("now")}` })
+    .where(and(eq(tokens.jti, p("jti")), isNull(tokens.revokedAt)))
+    .returning(JTI)
+    .prepare(),
+  revokeElsewhere: db
+    .insert(tokens)
+    .values({ jti: p("jti"), userId: "", issuedAt: 0, expiresAt: 0, revokedAt: p("now") })
+    .onConflictDoNothing()
+    .returning(JTI)
+    .prepare(),
+  revoked: db
+    .select({ x: sql<number>`1` })
+    .from(tokens)
+    .where(and(eq(tokens.jti, p("jti")), isNotNull(tokens.revokedAt)))
+    .prepare(),
 }));
 
 /** Records a freshly minted token (mintToken gives seconds: pass `iat * 1000`, `exp * 1000`). */

@@ -19,22 +19,52 @@ export interface UserRecord {
 }
 
 const p = sql.placeholder;
-const USER = { id: users.id, email: users.email, disabled: users.disabled, perMinute: users.perMinute, perDay: users.perDay, createdAt: users.createdAt };
+const USER = {
+  id: users.id,
+  email: users.email,
+  disabled: users.disabled,
+  perMinute: users.perMinute,
+  perDay: users.perDay,
+  createdAt: users.createdAt,
+};
 
 /** Written rows are returned (their ids) and counted: bun-sqlite's run result is untyped in drizzle. */
 const ID = { id: users.id };
 
 const statements = perConnection((db) => ({
-  byId: db.select(USER).from(users).where(eq(users.id, p("id"))).prepare(),
+  byId: db
+    .select(USER)
+    .from(users)
+    .where(eq(users.id, p("id")))
+    .prepare(),
   /** Inserts the user or fills a missing email; the rare write of ensureUser. */
   upsert: db
     .insert(users)
     .values({ id: p("id"), email: p("email"), createdAt: p("now") })
-    .onConflictDoUpdate({ target: users.id, set: { email: sql`excluded.email` }, setWhere: sql`${users.email} IS NULL AND excluded.email IS NOT NULL` })
+    .onConflictDoUpdate({
+      target: users.id,
+      set: { email: sql`excluded.email` },
+      setWhere: sql`${users.email} IS NULL AND excluded.email IS NOT NULL`,
+    })
     .prepare(),
-  create: db.insert(users).values({ id: p("id"), email: p("email"), createdAt: p("now") }).onConflictDoNothing().returning(ID).prepare(),
-  disable: db.update(users).set({ disabled: sql`${p("disabled")}` }).where(eq(users.id, p("id"))).returning(ID).prepare(),
-  resetLimits: db.update(users).set({ perMinute: null, perDay: null }).where(eq(users.id, p("id"))).returning(ID).prepare(),
+  create: db
+    .insert(users)
+    .values({ id: p("id"), email: p("email"), createdAt: p("now") })
+    .onConflictDoNothing()
+    .returning(ID)
+    .prepare(),
+  disable: db
+    .update(users)
+    .set({ disabled: sql`${p("disabled")}` })
+    .where(eq(users.id, p("id")))
+    .returning(ID)
+    .prepare(),
+  resetLimits: db
+    .update(users)
+    .set({ perMinute: null, perDay: null })
+    .where(eq(users.id, p("id")))
+    .returning(ID)
+    .prepare(),
   setLimits: db
     .update(users)
     .set({ perMinute: sql`coalesce(${p("perMinute")}, ${users.perMinute})`, perDay: sql`coalesce(${p("perDay")}, ${users.perDay})` })

@@ -20,7 +20,14 @@ const { sqlite } = openDatabase(join(mkdtempSync(join(tmpdir(), "gs-auth-")), "a
 const clock = new TestClock(T0);
 const verify = createVerifier({ secret: SECRET, previousSecrets: [OLD_SECRET], clock, isRevoked: (j) => isRevoked(sqlite, j) });
 
-const claims = (over: Record<string, unknown> = {}) => ({ sub: "alice", iat: NOW_S, exp: NOW_S + 3600, jti: crypto.randomUUID(), iss: "graph-stats", ...over });
+const claims = (over: Record<string, unknown> = {}) => ({
+  sub: "alice",
+  iat: NOW_S,
+  exp: NOW_S + 3600,
+  jti: crypto.randomUUID(),
+  iss: "graph-stats",
+  ...over,
+});
 const sign = (payload: Record<string, unknown>, secret = SECRET, alg = "HS256") =>
   new SignJWT(payload).setProtectedHeader({ alg, typ: "JWT" }).sign(key(secret));
 /** An HMAC-SHA256 signature over an arbitrary protected header, as an attacker would craft it. */
@@ -81,25 +88,60 @@ describe("rejects with the documented message", () => {
     ["alg none", async () => bearer(new UnsecuredJWT(claims()).encode()), "unsupported token algorithm", true],
     ["alg missing", async () => bearer(await hmacWithHeader({ typ: "JWT" }, claims())), "unsupported token algorithm", true],
     ["HS512", async () => bearer(await sign(claims(), SECRET, "HS512")), "unsupported token algorithm", true],
-    ["RS256 header with an HMAC of the secret (key confusion)", async () => bearer(await hmacWithHeader({ alg: "RS256", typ: "JWT" }, claims())), "unsupported token algorithm", true],
-    ["real RS256", async () => {
-      const { privateKey } = await generateKeyPair("RS256");
-      return bearer(await new SignJWT(claims()).setProtectedHeader({ alg: "RS256" }).sign(privateKey));
-    }, "unsupported token algorithm", true],
+    [
+      "RS256 header with an HMAC of the secret (key confusion)",
+      async () => bearer(await hmacWithHeader({ alg: "RS256", typ: "JWT" }, claims())),
+      "unsupported token algorithm",
+      true,
+    ],
+    [
+      "real RS256",
+      async () => {
+        const { privateKey } = await generateKeyPair("RS256");
+        return bearer(await new SignJWT(claims()).setProtectedHeader({ alg: "RS256" }).sign(privateKey));
+      },
+      "unsupported token algorithm",
+      true,
+    ],
     ["wrong secret", async () => bearer(await sign(claims(), "some-other-secret-entirely")), "invalid token signature", true],
-    ["payload changed after signing", async () => {
-      const [h, , s] = good.split(".");
-      return bearer(`${h}.${b64(claims({ sub: "mallory" }))}.${s}`);
-    }, "invalid token signature", true],
+    [
+      "payload changed after signing",
+      async () => {
+        const [h, , s] = good.split(".");
+        return bearer(`${h}.${b64(claims({ sub: "mallory" }))}.${s}`);
+      },
+      "invalid token signature",
+      true,
+    ],
     ["empty signature", async () => bearer(`${good.split(".").slice(0, 2).join(".")}.`), "invalid token signature", true],
-    ["expired token with a bad signature (signature is checked first)", async () => bearer(await sign(claims({ exp: NOW_S - 10 }), "wrong")), "invalid token signature", true],
-    ["exp equal to now (no tolerance)", async () => bearer(await sign(claims({ exp: NOW_S }))), "token expired — generate a new token", true],
-    ["exp in the past", async () => bearer(await sign(claims({ iat: NOW_S - 7200, exp: NOW_S - 1 }))), "token expired — generate a new token", true],
+    [
+      "expired token with a bad signature (signature is checked first)",
+      async () => bearer(await sign(claims({ exp: NOW_S - 10 }), "wrong")),
+      "invalid token signature",
+      true,
+    ],
+    [
+      "exp equal to now (no tolerance)",
+      async () => bearer(await sign(claims({ exp: NOW_S }))),
+      "token expired — generate a new token",
+      true,
+    ],
+    [
+      "exp in the past",
+      async () => bearer(await sign(claims({ iat: NOW_S - 7200, exp: NOW_S - 1 }))),
+      "token expired — generate a new token",
+      true,
+    ],
     ["iat 61 s in the future", async () => bearer(await sign(claims({ iat: NOW_S + 61 }))), "token not yet valid", true],
     ["nbf 61 s in the future", async () => bearer(await sign(claims({ nbf: NOW_S + 61 }))), "token not yet valid", true],
     ["no sub", async () => bearer(await sign(claims({ sub: undefined }))), "token missing required claim 'sub'", true],
     ["empty sub", async () => bearer(await sign(claims({ sub: "" }))), "token missing required claim 'sub'", true],
-    ["no sub and expired (required claims first)", async () => bearer(await sign(claims({ sub: undefined, exp: NOW_S - 5 }))), "token missing required claim 'sub'", true],
+    [
+      "no sub and expired (required claims first)",
+      async () => bearer(await sign(claims({ sub: undefined, exp: NOW_S - 5 }))),
+      "token missing required claim 'sub'",
+      true,
+    ],
     ["no exp", async () => bearer(await sign(claims({ exp: undefined }))), "token missing required claim 'exp'", true],
     ["iat that is not a number", async () => bearer(await sign(claims({ iat: "yesterday" }))), "malformed token", true],
     ["another issuer", async () => bearer(await sign(claims({ iss: "someone-else" }))), "token issuer not accepted", true],
@@ -135,6 +177,9 @@ describe("time and revocation", () => {
   test("a custom issuer and skew are honoured", async () => {
     const v = createVerifier({ secret: SECRET, issuer: "acme", skewSeconds: 0, clock, isRevoked: () => false });
     expect((await v(bearer(await sign(claims({ iss: "acme" }))))).ok).toBe(true);
-    expect(failed(await v(bearer(await sign(claims({ iss: "acme", iat: NOW_S + 1 })))))).toEqual({ message: "token not yet valid", tokenSent: true });
+    expect(failed(await v(bearer(await sign(claims({ iss: "acme", iat: NOW_S + 1 })))))).toEqual({
+      message: "token not yet valid",
+      tokenSent: true,
+    });
   });
 });

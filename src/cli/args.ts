@@ -66,6 +66,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
 export function intFlag(name: string, value: string | undefined, min = 1, max = 1_000_000_000): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got '${value}'`);
+  if (!/^\d+$/.test(value) || n < min || n > max)
+    throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got '${value}'`);
   return n;
 }

@@ -18,9 +18,12 @@ let server: ServerProcess;
 
 beforeAll(async () => {
   db = join(mkdtempSync(join(tmpdir(), "gs-agree-")), "graph-stats.sqlite");
-  server = await spawnServer(["--port", "0", "--db", db, "--no-sample", "--token-ttl", "2h", "--rate-per-minute", "7", "--rate-per-day", "70"], {
-    env: { ...NO_CONFIG, GRAPH_STATS_JWT_SECRET: SERVER_SECRET },
-  });
+  server = await spawnServer(
+    ["--port", "0", "--db", db, "--no-sample", "--token-ttl", "2h", "--rate-per-minute", "7", "--rate-per-day", "70"],
+    {
+      env: { ...NO_CONFIG, GRAPH_STATS_JWT_SECRET: SERVER_SECRET },
+    },
+  );
 });
 
 afterAll(async () => {
@@ -28,7 +31,8 @@ afterAll(async () => {
 });
 
 const cli = (args: string[], env: Record<string, string> = {}) => runCli([...args, "--db", db], { env: { ...NO_CONFIG, ...env } });
-const call = (token: string) => fetch(`${server.base}/v1/graph-stats/chart?universe=none`, { headers: { authorization: `Bearer ${token}` } });
+const call = (token: string) =>
+  fetch(`${server.base}/v1/graph-stats/chart?universe=none`, { headers: { authorization: `Bearer ${token}` } });
 
 describe("the signing secret", () => {
   test("token create without the server's secret refuses, naming the setting, and mints nothing", async () => {
@@ -38,7 +42,7 @@ describe("the signing secret", () => {
     expect(r.stderr).toContain("--jwt-secret");
     expect(r.stdout).toBe("");
     const settings = new Database(db, { readonly: true });
-    const keys = (settings.query("SELECT key, value FROM settings").all() as { key: string; value: string }[]);
+    const keys = settings.query("SELECT key, value FROM settings").all() as { key: string; value: string }[];
     settings.close();
     expect(keys.map((k) => k.key)).not.toContain("jwt_secret");
     expect(JSON.stringify(keys)).not.toContain(SERVER_SECRET);
@@ -72,7 +76,10 @@ describe("the signing secret", () => {
   }, 30_000);
 
   test("a stale GRAPH_STATS_TOKEN_TTL in the CLI's environment is set aside for the server's, with a note", async () => {
-    const r = await cli(["token", "create", "--user", "bob", "--json"], { GRAPH_STATS_JWT_SECRET: SERVER_SECRET, GRAPH_STATS_TOKEN_TTL: "1h" });
+    const r = await cli(["token", "create", "--user", "bob", "--json"], {
+      GRAPH_STATS_JWT_SECRET: SERVER_SECRET,
+      GRAPH_STATS_TOKEN_TTL: "1h",
+    });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("GRAPH_STATS_TOKEN_TTL=1h set aside: the server was started with 2h");
     const ttl = Date.parse((JSON.parse(r.stdout) as { expires_at: string }[])[0]!.expires_at) - Date.now();
@@ -101,7 +108,9 @@ describe("users and limits", () => {
 
 describe("previous secrets (issue #12 item 10)", () => {
   test("serve with a previous secret shorter than 16 characters exits 2 naming the option", async () => {
-    const r = await runCli(["serve", "--port", "0", "--db", db, "--jwt-previous-secrets", "a,b"], { env: { ...NO_CONFIG, GRAPH_STATS_JWT_SECRET: SERVER_SECRET } });
+    const r = await runCli(["serve", "--port", "0", "--db", db, "--jwt-previous-secrets", "a,b"], {
+      env: { ...NO_CONFIG, GRAPH_STATS_JWT_SECRET: SERVER_SECRET },
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--jwt-previous-secrets (GRAPH_STATS_JWT_PREVIOUS_SECRETS)");
     expect(r.stderr).toContain("at least 16 characters");

@@ -8,7 +8,10 @@ import { runCli } from "../../test/support/http/process.ts";
 describe("per-command help", () => {
   for (const name of ["serve", "migrate", "import", "token", "user", "usage"]) {
     test(`${name} --help and help ${name} print the command's own help with an example`, async () => {
-      for (const args of [[name, "--help"], ["help", name]]) {
+      for (const args of [
+        [name, "--help"],
+        ["help", name],
+      ]) {
         const r = await runCli(args);
         expect(r.code).toBe(0);
         expect(r.stdout).toStartWith(`graph-stats ${name}`);

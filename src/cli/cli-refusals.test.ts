@@ -49,7 +49,10 @@ describe("bad configuration values name what is allowed", () => {
 describe("compute threads", () => {
   test("--compute-threads outside 0…64 exits 2 naming the flag, its variable and the range", async () => {
     const db = join(tempDir(), "db.sqlite");
-    for (const [args, env] of [[["--compute-threads", "65"], {}], [[], { GRAPH_STATS_COMPUTE_THREADS: "-1" }]] as const) {
+    for (const [args, env] of [
+      [["--compute-threads", "65"], {}],
+      [[], { GRAPH_STATS_COMPUTE_THREADS: "-1" }],
+    ] as const) {
       const r = await runCli(["migrate", "--db", db, ...args], { env });
       expect(r.code).toBe(2);
       expect(r.stderr).toContain("--compute-threads (GRAPH_STATS_COMPUTE_THREADS)");

@@ -41,7 +41,13 @@ export async function openCommandStores(args: ParsedArgs, mayCreate = false): Pr
     return { auth: createPgAuthStore(pg.db), usage: createPgUsageReport(pg.sql), where, created: pg.applied > 0, close: () => pg.close() };
   }
   const opened = openForCommand(args, mayCreate);
-  return { auth: createSqliteAuthStore(opened.sqlite), usage: createSqliteUsageReport(opened.sqlite), where: config.db, created: opened.created, close: async () => opened.sqlite.close() };
+  return {
+    auth: createSqliteAuthStore(opened.sqlite),
+    usage: createSqliteUsageReport(opened.sqlite),
+    where: config.db,
+    created: opened.created,
+    close: async () => opened.sqlite.close(),
+  };
 }
 
 /** Opens the SQLite file at --db for a one-shot command, refusing a missing one unless mayCreate. */

@@ -10,8 +10,10 @@ const setup = () => {
   const dir = mkdtempSync(join(tmpdir(), "gs-import-cli-"));
   return { dir, db: join(dir, "db.sqlite") };
 };
-const MINUTES = "timestamp,open,high,low,close,volume\n" +
-  Array.from({ length: 20 }, (_, i) => `2025-03-03T10:${String(i).padStart(2, "0")}:00+05:30,10,11,9,10,1`).join("\n") + "\n";
+const MINUTES =
+  "timestamp,open,high,low,close,volume\n" +
+  Array.from({ length: 20 }, (_, i) => `2025-03-03T10:${String(i).padStart(2, "0")}:00+05:30,10,11,9,10,1`).join("\n") +
+  "\n";
 const read = (db: string, sql: string) => {
   const d = new Database(db, { readonly: true });
   try {
@@ -39,7 +41,10 @@ describe("import", () => {
   test("a Yahoo-style file with --price adj_close, and --map for other names; re-importing leaves the data version", async () => {
     const { dir, db } = setup();
     const yahoo = join(dir, "YH.csv");
-    writeFileSync(yahoo, "Date,Open,High,Low,Close,Adj Close,Volume\n2025-03-03,100,110,90,105,52.5,1000\n2025-03-04,105,112,100,110,55,2000\n");
+    writeFileSync(
+      yahoo,
+      "Date,Open,High,Low,Close,Adj Close,Volume\n2025-03-03,100,110,90,105,52.5,1000\n2025-03-04,105,112,100,110,55,2000\n",
+    );
     const other = join(dir, "OT.csv");
     writeFileSync(other, "When,Open,High,Low,Last,Volume\n2025-03-03,1,2,0.5,1.5,10\n");
     const r = await runCli(["import", "--db", db, "--no-sample", "--universe", "u", "--price", "adj_close", yahoo]);
@@ -47,7 +52,9 @@ describe("import", () => {
     const m = await runCli(["import", "--db", db, "--universe", "u", "--map", "timestamp=When,close=Last", other]);
     expect(m.code).toBe(0);
     expect(read(db, "SELECT symbol, close FROM bars ORDER BY symbol, ts")).toEqual([
-      { symbol: "OT", close: 1.5 }, { symbol: "YH", close: 52.5 }, { symbol: "YH", close: 55 },
+      { symbol: "OT", close: 1.5 },
+      { symbol: "YH", close: 52.5 },
+      { symbol: "YH", close: 55 },
     ]);
     const version = read(db, "SELECT value FROM settings WHERE key = 'data_version'");
     expect((await runCli(["import", "--db", db, "--universe", "u", "--price", "adj_close", yahoo])).code).toBe(0);

@@ -32,12 +32,21 @@ export async function openCommandMarket(args: ParsedArgs): Promise<CommandMarket
   const { config } = args;
   if (!config.databaseUrl) {
     const opened = prepareDatabase(config, createLogger(config.logLevel, 2));
-    return { store: sqliteMarketStore(opened.sqlite, opened.path), where: config.db, created: opened.created, sample: null, close: async () => opened.sqlite.close() };
+    return {
+      store: sqliteMarketStore(opened.sqlite, opened.path),
+      where: config.db,
+      created: opened.created,
+      sample: null,
+      close: async () => opened.sqlite.close(),
+    };
   }
   const where = redactDatabaseUrl(config.databaseUrl);
   let pg: Awaited<ReturnType<typeof openPg>>;
   try {
-    pg = await openPg(config.databaseUrl, { poolSize: 2, statementTimeoutMs: Math.max(config.dbStatementTimeout, COMMAND_STATEMENT_TIMEOUT_MS) });
+    pg = await openPg(config.databaseUrl, {
+      poolSize: 2,
+      statementTimeoutMs: Math.max(config.dbStatementTimeout, COMMAND_STATEMENT_TIMEOUT_MS),
+    });
   } catch (err) {
     throw new Error(`could not open PostgreSQL at ${where}: ${(err as Error).message}`);
   }

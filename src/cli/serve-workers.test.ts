@@ -22,8 +22,18 @@ const alive = (pid: number) => {
     return false;
   }
 };
-const json = (lines: string[]) => lines.flatMap((l) => { try { return [JSON.parse(l)]; } catch { return []; } });
-const listeningPids = (s: ServerProcess) => json(s.logs).filter((j) => j.msg === "listening" && j.worker).map((j) => j.pid as number);
+const json = (lines: string[]) =>
+  lines.flatMap((l) => {
+    try {
+      return [JSON.parse(l)];
+    } catch {
+      return [];
+    }
+  });
+const listeningPids = (s: ServerProcess) =>
+  json(s.logs)
+    .filter((j) => j.msg === "listening" && j.worker)
+    .map((j) => j.pid as number);
 
 async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
   const end = Date.now() + timeoutMs;
@@ -37,7 +47,9 @@ async function until<T>(what: string, probe: () => T | undefined | false, timeou
 
 test("a SIGKILLed worker is replaced and logged; SIGTERM stops the restarts and everything exits", async () => {
   const db = join(mkdtempSync(join(tmpdir(), "gs-workers-")), "graph-stats.sqlite");
-  server = await spawnServer(["--port", "0", "--db", db, "--no-sample", "--workers", "2", "--jwt-secret", "workers-secret-0123456789"], { listening: 2 });
+  server = await spawnServer(["--port", "0", "--db", db, "--no-sample", "--workers", "2", "--jwt-secret", "workers-secret-0123456789"], {
+    listening: 2,
+  });
   const s = server;
   const [first, second] = listeningPids(s) as [number, number];
   expect(first).not.toBe(second);
@@ -60,6 +72,7 @@ test("a SIGKILLed worker is replaced and logged; SIGTERM stops the restarts and 
 
   const workers = listeningPids(s).slice(2);
   const code = await s.stop("SIGTERM");
+  if (code !== 0) console.error(`supervisor exit ${code}; logs:\n${s.logs.join("\n")}`);
   expect(code).toBe(0);
   for (const pid of workers) expect(alive(pid)).toBe(false);
   const after = s.logs.slice(s.logs.findIndex((l) => l.includes("shutting down")));

@@ -31,9 +31,18 @@ export async function recordServerSettings(store: SettingsStore, config: Config)
  * The values a one-shot command uses: its own flag, else what the server recorded, else its
  * configuration (environment or default). `notes` say when an environment value was set aside.
  */
-export async function agreedSettings(store: SettingsStore, args: ParsedArgs, env: Record<string, string | undefined> = process.env): Promise<ServerSettings & { notes: string[] }> {
+export async function agreedSettings(
+  store: SettingsStore,
+  args: ParsedArgs,
+  env: Record<string, string | undefined> = process.env,
+): Promise<ServerSettings & { notes: string[] }> {
   const flags = args.flags as Record<string, unknown>;
-  const out = { tokenTtl: args.config.tokenTtl, ratePerMinute: args.config.ratePerMinute, ratePerDay: args.config.ratePerDay, notes: [] as string[] };
+  const out = {
+    tokenTtl: args.config.tokenTtl,
+    ratePerMinute: args.config.ratePerMinute,
+    ratePerDay: args.config.ratePerDay,
+    notes: [] as string[],
+  };
   for (const name of NAMES) {
     const key = KEYS[name];
     const { flag, env: envName } = CONFIG_OPTION[name];
@@ -42,7 +51,9 @@ export async function agreedSettings(store: SettingsStore, args: ParsedArgs, env
     if (recorded === null) continue;
     const value = name === "tokenTtl" ? recorded : Number(recorded);
     if (env[envName] && String(args.config[name]) !== recorded) {
-      out.notes.push(`${envName}=${env[envName]} set aside: the server was started with ${recorded} (settings.${key}); pass --${flag} to override`);
+      out.notes.push(
+        `${envName}=${env[envName]} set aside: the server was started with ${recorded} (settings.${key}); pass --${flag} to override`,
+      );
     }
     (out as Record<string, unknown>)[name] = value;
   }

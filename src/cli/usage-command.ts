@@ -15,7 +15,10 @@ export async function usageCommand(args: ParsedArgs): Promise<number> {
     const known = await stores.usage.known(since, user);
     // No user to filter by: shown only when all users are.
     const anonymous = user === undefined ? await stores.usage.anonymous(since) : [];
-    const rows = [...known, ...anonymous].sort((a, b) => a.day.localeCompare(b.day) || (a.user ?? "\uffff").localeCompare(b.user ?? "\uffff") || (a.code ?? "").localeCompare(b.code ?? ""));
+    const rows = [...known, ...anonymous].sort(
+      (a, b) =>
+        a.day.localeCompare(b.day) || (a.user ?? "\uffff").localeCompare(b.user ?? "\uffff") || (a.code ?? "").localeCompare(b.code ?? ""),
+    );
     if (args.flags.json) console.log(JSON.stringify(rows, null, 2));
     else {
       console.log(["day (UTC)", "user", "admitted", "refused(429)", "uncounted"].join("\t"));

@@ -10,7 +10,19 @@ test("serve --help names every config key as a flag, one a line, with defaults",
   for (const { flag } of CONFIG_OPTIONS) {
     expect(lines.filter((l) => l.startsWith(`  --${flag} `))).toHaveLength(1);
   }
-  for (const flag of ["--cache-mb", "--cost-budget", "--audit-retention-days", "--metrics-allow", "--public-url", "--oidc-issuer", "--oidc-client-id", "--oidc-client-secret", "--dev", "--dev-idp-port", "--no-sample"]) {
+  for (const flag of [
+    "--cache-mb",
+    "--cost-budget",
+    "--audit-retention-days",
+    "--metrics-allow",
+    "--public-url",
+    "--oidc-issuer",
+    "--oidc-client-id",
+    "--oidc-client-secret",
+    "--dev",
+    "--dev-idp-port",
+    "--no-sample",
+  ]) {
     expect(r.stdout).toContain(`  ${flag} `);
   }
   expect(r.stdout).toContain("--cache-mb as GRAPH_STATS_CACHE_MB");

@@ -9,7 +9,10 @@ const SERVE_FLAGS: Record<keyof Config, [arg: string, what: string]> = {
   port: ["N", "port to listen on (0: any free port)"],
   host: ["ADDR", "address to listen on"],
   db: ["PATH", "SQLite database file (the embedded default)"],
-  databaseUrl: ["URL", "postgres://… : users, tokens, sessions, metering and settings in PostgreSQL, shared by every instance (wins over --db)"],
+  databaseUrl: [
+    "URL",
+    "postgres://… : users, tokens, sessions, metering and settings in PostgreSQL, shared by every instance (wins over --db)",
+  ],
   dbPool: ["N", "PostgreSQL connections per process"],
   dbStatementTimeout: ["MS|Ns", "longest a PostgreSQL statement may run before the request is a 503"],
   jwtSecret: ["S", "HS256 secret, ≥ 16 characters (else one is generated and kept in the database)"],
@@ -42,7 +45,10 @@ export function serveFlags(): string {
     const [arg, what] = SERVE_FLAGS[key];
     const flag = `--${name}${arg ? ` ${arg}` : ""}`;
     const d = defaults[key];
-    const shown = d === undefined || switchTo !== undefined || (Array.isArray(d) && d.length === 0) ? "" : ` (default ${Array.isArray(d) ? d.join(",") : d})`;
+    const shown =
+      d === undefined || switchTo !== undefined || (Array.isArray(d) && d.length === 0)
+        ? ""
+        : ` (default ${Array.isArray(d) ? d.join(",") : d})`;
     return `  ${flag.padEnd(27)} ${what}${shown}`;
   }).join("\n");
 }

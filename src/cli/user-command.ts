@@ -38,7 +38,9 @@ export async function userCommand(args: ParsedArgs): Promise<number> {
     const defaults = await agreedSettings(auth, args);
     for (const note of defaults.notes.filter((n) => n.includes("RATE_"))) console.error(`graph-stats: ${note}`);
     const show = (own: number | null, global: number) => (own === null ? `${global} (default)` : String(own));
-    console.log(`user ${id}: per_minute ${show(u.perMinute, defaults.ratePerMinute)}, per_day ${show(u.perDay, defaults.ratePerDay)}${u.disabled ? ", disabled" : ""}`);
+    console.log(
+      `user ${id}: per_minute ${show(u.perMinute, defaults.ratePerMinute)}, per_day ${show(u.perDay, defaults.ratePerDay)}${u.disabled ? ", disabled" : ""}`,
+    );
     return 0;
   } finally {
     await stores.close();

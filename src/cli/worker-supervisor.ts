@@ -45,12 +45,18 @@ export function superviseWorkers({ workers, spawn, logger }: SuperviseOptions): 
     child.exited.then((code) => {
       running.delete(child);
       if (stopping) {
-        if (code !== 0) clean = false;
+        if (code !== 0) {
+          clean = false;
+          logger.warn({ pid: child.pid, code: child.signalCode ? null : code, signal: child.signalCode ?? null }, "worker exited uncleanly while stopping");
+        }
         settleIfIdle();
         return;
       }
       slot.delayMs = nextRestartDelay(slot.delayMs, performance.now() - startedAt);
-      logger.warn({ pid: child.pid, code: child.signalCode ? null : code, signal: child.signalCode ?? null, delay_ms: slot.delayMs }, "worker died; restarting");
+      logger.warn(
+        { pid: child.pid, code: child.signalCode ? null : code, signal: child.signalCode ?? null, delay_ms: slot.delayMs },
+        "worker died; restarting",
+      );
       const timer = setTimeout(() => {
         pending.delete(timer);
         if (!stopping) start(slot);

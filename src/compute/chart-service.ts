@@ -187,7 +187,9 @@ export class ChartService {
         key,
         async () => {
           const fromFile = this.pool.size > 0 ? this.store.threadSource(symbols) : null;
-          const source = fromFile ?? { input: (await this.store.loadSeries(symbols, params.interval).catch((e) => Promise.reject(storeFailure(e)))).input };
+          const source = fromFile ?? {
+            input: (await this.store.loadSeries(symbols, params.interval).catch((e) => Promise.reject(storeFailure(e)))).input,
+          };
           return this.pool.compute(source, { ...params }, user);
         },
         (c) => this.cache.set(key, { key, computed: c }),

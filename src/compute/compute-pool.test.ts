@@ -45,7 +45,11 @@ describe("compute threads", () => {
     const path = sampleDb();
     // Beside the sample (1m and 1d bars), one symbol with daily bars only: it cannot be served hourly.
     const writer = openDatabase(path);
-    importCsvSources(writer, [{ file: "DAILYONLY.csv", text: "timestamp,open,high,low,close,volume\n2025-09-29,1,2,1,2,5\n2025-09-30,2,3,2,3,5\n" }], { universe: "daily" });
+    importCsvSources(
+      writer,
+      [{ file: "DAILYONLY.csv", text: "timestamp,open,high,low,close,volume\n2025-09-29,1,2,1,2,5\n2025-09-30,2,3,2,3,5\n" }],
+      { universe: "daily" },
+    );
     writer.sqlite.close();
     const sqlite = new Database(path, { readonly: true });
     try {
@@ -111,9 +115,14 @@ describe("a compute thread that dies", () => {
       expect(got[0]!.dataJson).toBe(inlineCompute(sample, p).dataJson);
       expect(pool.size).toBe(0);
       expect((await pool.compute(src, p)).dataJson).toBe(inlineCompute(sample, p).dataJson);
-      const warnings = readFileSync(logPath, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+      const warnings = readFileSync(logPath, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
       expect(warnings.length).toBeGreaterThanOrEqual(1);
-      expect(warnings.every((w) => w.level === "warn" && w.msg === "compute thread could not start; computing on the event loop")).toBe(true);
+      expect(warnings.every((w) => w.level === "warn" && w.msg === "compute thread could not start; computing on the event loop")).toBe(
+        true,
+      );
     } finally {
       pool.stop();
     }
@@ -122,13 +131,14 @@ describe("a compute thread that dies", () => {
   test("stop() lets an idle thread close its database connection (no file handle left open)", async () => {
     const path = sampleDb();
     // Handles on the database, its -wal and its -shm held by this process (threads included).
-    const handles = () => readdirSync("/proc/self/fd").filter((fd) => {
-      try {
-        return readlinkSync(`/proc/self/fd/${fd}`).startsWith(path);
-      } catch {
-        return false;
-      }
-    }).length;
+    const handles = () =>
+      readdirSync("/proc/self/fd").filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`).startsWith(path);
+        } catch {
+          return false;
+        }
+      }).length;
     Bun.gc(true); // sampleDb's closed connection lets go of its files when collected
     const before = handles();
     const pool = startComputePool(1, silent);

@@ -105,8 +105,7 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
     if (reply.ok) {
       const { id: _id, ok: _ok, ...computed } = reply;
       job.resolve(computed);
-    }
-    else if ("chartError" in reply) job.reject(new ChartError(reply.chartError.kind, reply.chartError.message));
+    } else if ("chartError" in reply) job.reject(new ChartError(reply.chartError.kind, reply.chartError.message));
     else job.reject(new Error(`compute thread: ${reply.internal}`));
   };
 
@@ -262,5 +261,7 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
  * to the entries' common root (the repository, src/build-targets.ts), as the checkpoint worker is.
  */
 function workerSpecifier(): string {
-  return import.meta.url.startsWith("file:///$bunfs/") ? "./src/compute/compute-worker.ts" : new URL("./compute-worker.ts", import.meta.url).href;
+  return import.meta.url.startsWith("file:///$bunfs/")
+    ? "./src/compute/compute-worker.ts"
+    : new URL("./compute-worker.ts", import.meta.url).href;
 }

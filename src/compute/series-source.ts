@@ -32,4 +32,3 @@ export function inputOf(source: SeriesSource, params: ChartParams, connection?: 
     sqlite.close();
   }
 }
-

@@ -19,11 +19,19 @@ test("callers of a key in flight share one start; keep runs before they see the 
   expect(kept).toEqual([7]);
 
   let fail!: (e: Error) => void;
-  const failing = sf.run("k", () => new Promise<number>((_, rej) => (fail = rej)), (v) => kept.push(v));
+  const failing = sf.run(
+    "k",
+    () => new Promise<number>((_, rej) => (fail = rej)),
+    (v) => kept.push(v),
+  );
   expect(starts).toBe(1); // a new flight: the first one ended
   fail(new Error("boom"));
   expect(await failing.catch((e: Error) => e.message)).toBe("boom");
-  const again = sf.run("k", () => Promise.resolve(9), (v) => kept.push(v));
+  const again = sf.run(
+    "k",
+    () => Promise.resolve(9),
+    (v) => kept.push(v),
+  );
   expect(await again).toBe(9);
   expect(kept).toEqual([7, 9]);
 });

@@ -7,18 +7,28 @@ import type { AccountStore } from "./account-store.ts";
 export function createPgAccountStore(db: PgDb): AccountStore {
   return {
     async issuedSince(userId, since) {
-      const rows = await db.select({ issuedAt: tokens.issuedAt }).from(tokens).where(and(eq(tokens.userId, userId), gte(tokens.issuedAt, since))).orderBy(tokens.issuedAt);
+      const rows = await db
+        .select({ issuedAt: tokens.issuedAt })
+        .from(tokens)
+        .where(and(eq(tokens.userId, userId), gte(tokens.issuedAt, since)))
+        .orderBy(tokens.issuedAt);
       return rows.map((r) => r.issuedAt);
     },
     liveTokens(userId, now) {
-      return db.select({ jti: tokens.jti, issuedAt: tokens.issuedAt, expiresAt: tokens.expiresAt }).from(tokens)
-        .where(and(eq(tokens.userId, userId), gte(tokens.expiresAt, now + 1), isNull(tokens.revokedAt))).orderBy(desc(tokens.issuedAt));
+      return db
+        .select({ jti: tokens.jti, issuedAt: tokens.issuedAt, expiresAt: tokens.expiresAt })
+        .from(tokens)
+        .where(and(eq(tokens.userId, userId), gte(tokens.expiresAt, now + 1), isNull(tokens.revokedAt)))
+        .orderBy(desc(tokens.issuedAt));
     },
     async tokenOwner(jti) {
       return (await db.select({ userId: tokens.userId }).from(tokens).where(eq(tokens.jti, jti)))[0]?.userId ?? null;
     },
     usageDays(userId, firstDay) {
-      return db.select({ day: usageDays.day, admitted: usageDays.admitted }).from(usageDays).where(and(eq(usageDays.userId, userId), gte(usageDays.day, firstDay)));
+      return db
+        .select({ day: usageDays.day, admitted: usageDays.admitted })
+        .from(usageDays)
+        .where(and(eq(usageDays.userId, userId), gte(usageDays.day, firstDay)));
     },
   };
 }

@@ -43,14 +43,21 @@ export function createAccount(d: AccountDeps) {
     },
 
     async generate(user: { id: string; email: string | null; disabled: boolean }): Promise<GeneratedToken> {
-      if (user.disabled) throw new AccountError("account-disabled", "your account is disabled, so it cannot generate tokens; ask the operator to enable it");
+      if (user.disabled)
+        throw new AccountError("account-disabled", "your account is disabled, so it cannot generate tokens; ask the operator to enable it");
       const now = d.clock.now();
       const recent = await d.store.issuedSince(user.id, now - HOUR_MS + 1);
       if (recent.length >= TOKENS_PER_HOUR) {
         const retryAfter = Math.max(1, Math.ceil((recent[recent.length - TOKENS_PER_HOUR]! + HOUR_MS - now) / 1000));
         throw new AccountError("token-limit", `at most ${TOKENS_PER_HOUR} tokens an hour; try again in ${retryAfter}s`, retryAfter);
       }
-      const t = await mintToken({ secret: d.secret, userId: user.id, ttlSeconds: d.ttlSeconds, clock: d.clock, email: user.email ?? undefined });
+      const t = await mintToken({
+        secret: d.secret,
+        userId: user.id,
+        ttlSeconds: d.ttlSeconds,
+        clock: d.clock,
+        email: user.email ?? undefined,
+      });
       await d.auth.issueTokens([{ jti: t.jti, userId: user.id, issuedAt: now, expiresAt: t.exp * 1000 }], { now });
       return {
         token: t.token,

@@ -38,7 +38,9 @@ export async function startDevIdp(o: DevIdpOptions): Promise<DevIdp> {
   }
   for (const uri of o.redirectUris) {
     if (!isLoopbackHost(new URL(uri).hostname)) {
-      throw new Error(`the development sign-in only serves loopback redirect URIs, not '${uri}'; set --public-url to a loopback address or configure a real provider`);
+      throw new Error(
+        `the development sign-in only serves loopback redirect URIs, not '${uri}'; set --public-url to a loopback address or configure a real provider`,
+      );
     }
   }
   const Provider = await importProvider();
@@ -100,10 +102,11 @@ export async function startDevIdp(o: DevIdpOptions): Promise<DevIdp> {
   return {
     issuer,
     port,
-    stop: () => new Promise<void>((resolve) => {
-      server.closeAllConnections?.();
-      server.close(() => resolve());
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -113,7 +116,10 @@ function interactionRoutes(provider: any, formTargets: string) {
     const m = /^\/interaction\/([A-Za-z0-9_-]+)(\/login)?$/.exec(ctx.path);
     if (!m) return next();
     ctx.set("Cache-Control", "no-store");
-    ctx.set("Content-Security-Policy", `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${formTargets}; frame-ancestors 'none'; base-uri 'none'`);
+    ctx.set(
+      "Content-Security-Policy",
+      `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${formTargets}; frame-ancestors 'none'; base-uri 'none'`,
+    );
     const details = await provider.interactionDetails(ctx.req, ctx.res);
     if (details.prompt.name !== "login") {
       ctx.status = 400;
@@ -213,7 +219,8 @@ class MemoryAdapter {
     return undefined;
   }
   async findByUid(uid: string) {
-    for (const [k, e] of MemoryAdapter.store) if (k.startsWith(`${this.model}:`) && e.payload.uid === uid && e.expiresAt > Date.now()) return e.payload;
+    for (const [k, e] of MemoryAdapter.store)
+      if (k.startsWith(`${this.model}:`) && e.payload.uid === uid && e.expiresAt > Date.now()) return e.payload;
     return undefined;
   }
   async consume(id: string) {

@@ -39,10 +39,12 @@ export function createOidcClient(settings: OidcSettings | Promise<OidcSettings>)
   let discovered: Promise<oidc.Configuration> | null = null;
   // Discovery is retried on the next sign-in when the provider was unreachable.
   const configuration = () => {
-    discovered ??= Promise.resolve(settings).then(discover).catch((err) => {
-      discovered = null;
-      throw err;
-    });
+    discovered ??= Promise.resolve(settings)
+      .then(discover)
+      .catch((err) => {
+        discovered = null;
+        throw err;
+      });
     return discovered;
   };
   return {

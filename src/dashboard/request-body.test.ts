@@ -1,7 +1,10 @@
 import { expect, test } from "bun:test";
 import { queryFromBody, readBody } from "./request-body.ts";
 
-const post = (body: ConstructorParameters<typeof Request>[1] extends infer I ? (I extends { body?: infer B } ? B : never) : never, headers: Record<string, string> = {}) => new Request("http://x/", { method: "POST", body, headers });
+const post = (
+  body: ConstructorParameters<typeof Request>[1] extends infer I ? (I extends { body?: infer B } ? B : never) : never,
+  headers: Record<string, string> = {},
+) => new Request("http://x/", { method: "POST", body, headers });
 
 test("a body within 8 KiB is read whole", async () => {
   expect(await readBody(post("csrf=abc"))).toBe("csrf=abc");

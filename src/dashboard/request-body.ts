@@ -10,16 +10,17 @@ export function queryFromBody(text: string): string {
   try {
     body = JSON.parse(text);
   } catch {
-    throw new HttpError(400, "BAD_REQUEST", "the body must be JSON: { \"params\": { \"name\": value, … } }");
+    throw new HttpError(400, "BAD_REQUEST", 'the body must be JSON: { "params": { "name": value, … } }');
   }
   const params = (body as { params?: unknown })?.params;
   if (typeof params !== "object" || params === null || Array.isArray(params)) {
-    throw new HttpError(400, "BAD_REQUEST", "the body must be JSON: { \"params\": { \"name\": value, … } }");
+    throw new HttpError(400, "BAD_REQUEST", 'the body must be JSON: { "params": { "name": value, … } }');
   }
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) {
     if (v === null || v === undefined || v === "") continue;
-    if (!["string", "number", "boolean"].includes(typeof v)) throw new HttpError(400, "BAD_REQUEST", `parameter ${k.slice(0, 50)} must be a string, number or boolean`);
+    if (!["string", "number", "boolean"].includes(typeof v))
+      throw new HttpError(400, "BAD_REQUEST", `parameter ${k.slice(0, 50)} must be a string, number or boolean`);
     q.append(k, String(v));
   }
   return q.toString();
@@ -28,7 +29,8 @@ export function queryFromBody(text: string): string {
 /** The body as text, read chunk by chunk and refused past the cap (a chunked body declares no length). */
 export async function readBody(request: Request): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw new HttpError(400, "BAD_REQUEST", `request body is ${declared} bytes; at most ${MAX_BODY_BYTES} are allowed`);
+  if (declared > MAX_BODY_BYTES)
+    throw new HttpError(400, "BAD_REQUEST", `request body is ${declared} bytes; at most ${MAX_BODY_BYTES} are allowed`);
   if (!request.body) return "";
   const chunks: Uint8Array[] = [];
   let size = 0;

@@ -66,11 +66,19 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
 
   const html = async (state: RequestState, view: DashboardView, status = 200, extra: Record<string, string> = {}) => {
     const assets = await d.assets();
-    return new Response(renderDashboard(view, { js: assets.jsUrl, css: assets.cssUrl }), { status, headers: { ...pageHeaders(state), ...extra } });
+    return new Response(renderDashboard(view, { js: assets.jsUrl, css: assets.cssUrl }), {
+      status,
+      headers: { ...pageHeaders(state), ...extra },
+    });
   };
 
   const json = (request: Request, state: RequestState, data: unknown, status = 200, extra: Record<string, string> = {}) =>
-    jsonResponse(successBody(data, baseMeta(d.app.clock.now(), state.requestId)), status, { ...state.base, "Cache-Control": "no-store", ...extra }, request.headers.get("accept-encoding"));
+    jsonResponse(
+      successBody(data, baseMeta(d.app.clock.now(), state.requestId)),
+      status,
+      { ...state.base, "Cache-Control": "no-store", ...extra },
+      request.headers.get("accept-encoding"),
+    );
 
   const currentSession = async (request: Request): Promise<{ id: string; session: Session } | null> => {
     const id = readCookie(request.headers.get("cookie"), sessionCookie());
@@ -85,7 +93,10 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
     return user;
   };
 
-  const limitsOf = (user: UserRecord): Limits => ({ perMinute: user.perMinute ?? d.defaults.perMinute, perDay: user.perDay ?? d.defaults.perDay });
+  const limitsOf = (user: UserRecord): Limits => ({
+    perMinute: user.perMinute ?? d.defaults.perMinute,
+    perDay: user.perDay ?? d.defaults.perDay,
+  });
 
   const signedInView = async (session: Session): Promise<SignedInView> => {
     const user = await userOf(session);
@@ -109,7 +120,11 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
   const authorizeChange = async (request: Request, csrfGiven: string | null): Promise<{ id: string; session: Session }> => {
     const origin = request.headers.get("origin");
     if (origin !== new URL(d.publicUrl()).origin) {
-      throw new HttpError(403, "FORBIDDEN", `cross-origin request refused: Origin ${origin === null ? "missing" : `'${origin.slice(0, 100)}'`} is not ${new URL(d.publicUrl()).origin}`);
+      throw new HttpError(
+        403,
+        "FORBIDDEN",
+        `cross-origin request refused: Origin ${origin === null ? "missing" : `'${origin.slice(0, 100)}'`} is not ${new URL(d.publicUrl()).origin}`,
+      );
     }
     const current = await currentSession(request);
     if (!current) throw new HttpError(401, "UNAUTHORIZED", "not signed in, or the session expired; sign in again");
@@ -123,13 +138,18 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
     if (d.publicUrlConfigured) return null;
     const canonical = new URL(d.publicUrl());
     if (request.headers.get("host") === canonical.host) return null;
-    return new Response(null, { status: 302, headers: { ...state.base, Location: `${canonical.origin}${state.path}`, "Cache-Control": "no-store" } });
+    return new Response(null, {
+      status: 302,
+      headers: { ...state.base, Location: `${canonical.origin}${state.path}`, "Cache-Control": "no-store" },
+    });
   };
 
   const clearSession = () => setCookie(sessionCookie(), "", { secure: secure(), path: "/", maxAge: 0 });
 
-  const asset = (kind: "js" | "css"): DashboardHandler => async (request, state) =>
-    assetResponse(await d.assets(), kind, acceptsGzip(request.headers.get("accept-encoding")), state.base);
+  const asset =
+    (kind: "js" | "css"): DashboardHandler =>
+    async (request, state) =>
+      assetResponse(await d.assets(), kind, acceptsGzip(request.headers.get("accept-encoding")), state.base);
 
   return [
     { method: "GET", path: "/dashboard/assets/app.js", handler: asset("js") },
@@ -149,7 +169,10 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
         const notice = hadCookie
           ? { kind: "info" as const, text: "Your session has expired. Sign in again." }
           : d.signIn() === null
-            ? { kind: "info" as const, text: "Sign-in is not configured on this server: the operator sets --oidc-issuer, --oidc-client-id and --oidc-client-secret (or runs serve --dev for the development sign-in)." }
+            ? {
+                kind: "info" as const,
+                text: "Sign-in is not configured on this server: the operator sets --oidc-issuer, --oidc-client-id and --oidc-client-secret (or runs serve --dev for the development sign-in).",
+              }
             : null;
         return html(state, { dev: d.dev, signedIn: null, notice }, 200, hadCookie ? { "Set-Cookie": clearSession() } : {});
       },
@@ -161,18 +184,37 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
         const moved = elsewhere(request, state);
         if (moved) return moved;
         const client = d.signIn();
-        if (!client) return html(state, { dev: d.dev, signedIn: null, notice: { kind: "error", text: "Sign-in is not configured on this server." } }, 404);
+        if (!client)
+          return html(
+            state,
+            { dev: d.dev, signedIn: null, notice: { kind: "error", text: "Sign-in is not configured on this server." } },
+            404,
+          );
         let begun: Awaited<ReturnType<OidcClient["begin"]>>;
         try {
           begun = await client.begin();
         } catch (err) {
           d.app.logger.error({ request_id: state.requestId, err: errorText(err) }, "identity provider discovery failed");
-          return html(state, { dev: d.dev, signedIn: null, notice: { kind: "error", text: "The identity provider cannot be reached right now. Try again in a minute." } }, 503, { "Retry-After": "30" });
+          return html(
+            state,
+            {
+              dev: d.dev,
+              signedIn: null,
+              notice: { kind: "error", text: "The identity provider cannot be reached right now. Try again in a minute." },
+            },
+            503,
+            { "Retry-After": "30" },
+          );
         }
         const sealed = await d.loginSealer.seal(begun.pending);
         return new Response(null, {
           status: 302,
-          headers: { ...state.base, Location: begun.url, "Cache-Control": "no-store", "Set-Cookie": setCookie(LOGIN_COOKIE, sealed, { secure: secure(), path: "/auth", maxAge: 600 }) },
+          headers: {
+            ...state.base,
+            Location: begun.url,
+            "Cache-Control": "no-store",
+            "Set-Cookie": setCookie(LOGIN_COOKIE, sealed, { secure: secure(), path: "/auth", maxAge: 600 }),
+          },
         });
       },
     },
@@ -181,12 +223,16 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
       path: "/auth/callback",
       handler: async (request, state) => {
         const clearLogin = setCookie(LOGIN_COOKIE, "", { secure: secure(), path: "/auth", maxAge: 0 });
-        const fail = (text: string, status = 400) => html(state, { dev: d.dev, signedIn: null, notice: { kind: "error", text } }, status, { "Set-Cookie": clearLogin });
+        const fail = (text: string, status = 400) =>
+          html(state, { dev: d.dev, signedIn: null, notice: { kind: "error", text } }, status, { "Set-Cookie": clearLogin });
         const client = d.signIn();
         if (!client) return fail("Sign-in is not configured on this server.", 404);
         const query = new URL(request.url).search;
         const params = new URLSearchParams(query);
-        if (params.has("error")) return fail(`The identity provider refused the sign-in: ${(params.get("error_description") ?? params.get("error") ?? "").slice(0, 200)}`);
+        if (params.has("error"))
+          return fail(
+            `The identity provider refused the sign-in: ${(params.get("error_description") ?? params.get("error") ?? "").slice(0, 200)}`,
+          );
         const pending = await d.loginSealer.open(readCookie(request.headers.get("cookie"), LOGIN_COOKIE));
         if (!pending) return fail("This sign-in expired or was started in another browser. Sign in again.");
         let identity: Awaited<ReturnType<OidcClient["finish"]>>;
@@ -200,7 +246,12 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
         state.userId = userId;
         const { id } = await d.sessions.create(userId, identity.issuer);
         // The callback URL carries the authorization code: it is never sent on as a Referer.
-        const headers = new Headers({ ...state.base, Location: "/dashboard", "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" });
+        const headers = new Headers({
+          ...state.base,
+          Location: "/dashboard",
+          "Cache-Control": "no-store",
+          "Referrer-Policy": "no-referrer",
+        });
         headers.append("Set-Cookie", clearLogin);
         headers.append("Set-Cookie", setCookie(sessionCookie(), id, { secure: secure(), path: "/" }));
         return new Response(null, { status: 303, headers });
@@ -213,7 +264,10 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
         const form = new URLSearchParams(await readBody(request));
         const { id } = await authorizeChange(request, form.get("csrf"));
         await d.sessions.destroy(id);
-        return new Response(null, { status: 303, headers: { ...state.base, Location: "/dashboard", "Cache-Control": "no-store", "Set-Cookie": clearSession() } });
+        return new Response(null, {
+          status: 303,
+          headers: { ...state.base, Location: "/dashboard", "Cache-Control": "no-store", "Set-Cookie": clearSession() },
+        });
       },
     },
     {
@@ -287,6 +341,9 @@ function sameSecret(a: string, b: string): boolean {
 function errorText(err: unknown): string {
   if (!(err instanceof Error)) return String(err).slice(0, 300);
   const oauth = err as Error & { error?: unknown; error_description?: unknown };
-  const detail = typeof oauth.error === "string" ? ` (${oauth.error}${typeof oauth.error_description === "string" ? `: ${oauth.error_description}` : ""})` : "";
+  const detail =
+    typeof oauth.error === "string"
+      ? ` (${oauth.error}${typeof oauth.error_description === "string" ? `: ${oauth.error_description}` : ""})`
+      : "";
   return `${err.name}: ${err.message}${detail}`.slice(0, 300);
 }

@@ -20,12 +20,20 @@ export function createSealer<T extends object>(key: Uint8Array, ttlSeconds: numb
   return {
     async seal(value) {
       const now = Math.floor(clock.now() / 1000);
-      return new EncryptJWT({ v: value as Record<string, unknown> }).setProtectedHeader({ alg: "dir", enc: "A256GCM" }).setIssuedAt(now).setExpirationTime(now + ttlSeconds).encrypt(key);
+      return new EncryptJWT({ v: value as Record<string, unknown> })
+        .setProtectedHeader({ alg: "dir", enc: "A256GCM" })
+        .setIssuedAt(now)
+        .setExpirationTime(now + ttlSeconds)
+        .encrypt(key);
     },
     async open(sealed) {
       if (!sealed || sealed.length > 4096) return null;
       try {
-        const { payload } = await jwtDecrypt(sealed, key, { currentDate: new Date(clock.now()), keyManagementAlgorithms: ["dir"], contentEncryptionAlgorithms: ["A256GCM"] });
+        const { payload } = await jwtDecrypt(sealed, key, {
+          currentDate: new Date(clock.now()),
+          keyManagementAlgorithms: ["dir"],
+          contentEncryptionAlgorithms: ["A256GCM"],
+        });
         return (payload.v as T) ?? null;
       } catch {
         return null;

@@ -10,7 +10,11 @@ import type { Clock } from "../clock.ts";
 import { hashSessionId, newSession, sessionAge, SESSION_ID, SESSION_IDLE_MS, userIdFor, type SessionStore } from "./session-store.ts";
 
 export function createPgSessionStore(db: PgDb, clock: Clock): SessionStore {
-  const byHash = db.select().from(sessions).where(eq(sessions.idHash, sql.placeholder("h"))).prepare("gs_session_by_hash");
+  const byHash = db
+    .select()
+    .from(sessions)
+    .where(eq(sessions.idHash, sql.placeholder("h")))
+    .prepare("gs_session_by_hash");
   return {
     async create(userId, issuer) {
       const { id, csrf, row } = newSession(userId, issuer, clock.now());
@@ -35,7 +39,12 @@ export function createPgSessionStore(db: PgDb, clock: Clock): SessionStore {
       await db.delete(sessions).where(eq(sessions.idHash, hashSessionId(id)));
     },
     async prune() {
-      return (await db.delete(sessions).where(lt(sessions.lastSeenAt, clock.now() - SESSION_IDLE_MS)).returning({ idHash: sessions.idHash })).length;
+      return (
+        await db
+          .delete(sessions)
+          .where(lt(sessions.lastSeenAt, clock.now() - SESSION_IDLE_MS))
+          .returning({ idHash: sessions.idHash })
+      ).length;
     },
     async signIn({ issuer, subject, email, name }) {
       const now = clock.now();
@@ -53,7 +62,10 @@ export function createPgSessionStore(db: PgDb, clock: Clock): SessionStore {
       });
     },
     async identityName(userId, issuer) {
-      const [row] = await db.select({ name: identities.name }).from(identities).where(and(eq(identities.userId, userId), eq(identities.issuer, issuer)));
+      const [row] = await db
+        .select({ name: identities.name })
+        .from(identities)
+        .where(and(eq(identities.userId, userId), eq(identities.issuer, issuer)));
       return row?.name ?? null;
     },
   };

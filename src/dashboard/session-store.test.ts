@@ -62,7 +62,9 @@ describe.each(KINDS)("on %s", (kind) => {
 
   test("the same account signing in on two instances at once is one identity and one user", async () => {
     const { store, rows } = await setup();
-    const ids = await Promise.all(Array.from({ length: 5 }, () => store.signIn({ issuer: "https://a.example", subject: "7", email: "s@a.example", name: "S" })));
+    const ids = await Promise.all(
+      Array.from({ length: 5 }, () => store.signIn({ issuer: "https://a.example", subject: "7", email: "s@a.example", name: "S" })),
+    );
     expect(new Set(ids).size).toBe(1);
     expect(await rows("SELECT user_id FROM identities")).toHaveLength(1);
     expect(await rows("SELECT id FROM users")).toHaveLength(1);

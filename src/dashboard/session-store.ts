@@ -57,7 +57,11 @@ export function sessionAge(lastSeenAt: number, now: number): "expired" | "touch"
 export const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
 
 export function createSessionStore(db: Db, clock: Clock): SessionStore {
-  const byHash = db.select().from(sessions).where(eq(sessions.idHash, sql.placeholder("h"))).prepare();
+  const byHash = db
+    .select()
+    .from(sessions)
+    .where(eq(sessions.idHash, sql.placeholder("h")))
+    .prepare();
   // async methods: SQLite answers at once, and a throw (a locked database) becomes a rejection as on PostgreSQL.
   return {
     async create(userId, issuer) {
@@ -80,19 +84,31 @@ export function createSessionStore(db: Db, clock: Clock): SessionStore {
       return { userId: row.userId, issuer: row.issuer, csrf: row.csrf, createdAt: row.createdAt, lastSeenAt: now };
     },
     async destroy(id) {
-      db.delete(sessions).where(eq(sessions.idHash, hashSessionId(id))).run();
+      db.delete(sessions)
+        .where(eq(sessions.idHash, hashSessionId(id)))
+        .run();
     },
     async prune() {
-      return db.delete(sessions).where(lt(sessions.lastSeenAt, clock.now() - SESSION_IDLE_MS)).returning({ idHash: sessions.idHash }).all().length;
+      return db
+        .delete(sessions)
+        .where(lt(sessions.lastSeenAt, clock.now() - SESSION_IDLE_MS))
+        .returning({ idHash: sessions.idHash })
+        .all().length;
     },
     async signIn({ issuer, subject, email, name }) {
       const now = clock.now();
       return db.transaction((tx) => {
-        const known = tx.select({ userId: identities.userId }).from(identities)
-          .where(and(eq(identities.issuer, issuer), eq(identities.subject, subject))).get();
+        const known = tx
+          .select({ userId: identities.userId })
+          .from(identities)
+          .where(and(eq(identities.issuer, issuer), eq(identities.subject, subject)))
+          .get();
         const userId = known?.userId ?? userIdFor(issuer, subject);
         if (known) {
-          tx.update(identities).set({ lastSignInAt: now, name }).where(and(eq(identities.issuer, issuer), eq(identities.subject, subject))).run();
+          tx.update(identities)
+            .set({ lastSignInAt: now, name })
+            .where(and(eq(identities.issuer, issuer), eq(identities.subject, subject)))
+            .run();
         } else {
           tx.insert(identities).values({ issuer, subject, userId, name, createdAt: now, lastSignInAt: now }).run();
         }
@@ -103,8 +119,13 @@ export function createSessionStore(db: Db, clock: Clock): SessionStore {
       });
     },
     async identityName(userId, issuer) {
-      return db.select({ name: identities.name }).from(identities)
-        .where(and(eq(identities.userId, userId), eq(identities.issuer, issuer))).get()?.name ?? null;
+      return (
+        db
+          .select({ name: identities.name })
+          .from(identities)
+          .where(and(eq(identities.userId, userId), eq(identities.issuer, issuer)))
+          .get()?.name ?? null
+      );
     },
   };
 }

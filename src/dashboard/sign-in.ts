@@ -26,7 +26,9 @@ export function checkSignInConfig(config: Config): void {
     return;
   }
   if (config.dev && config.workers > 1) {
-    throw new Error("the development sign-in runs in one process (its provider keeps sign-ins in memory): use --workers 1 with --dev, or configure a real provider with --oidc-issuer");
+    throw new Error(
+      "the development sign-in runs in one process (its provider keeps sign-ins in memory): use --workers 1 with --dev, or configure a real provider with --oidc-issuer",
+    );
   }
   if (config.dev && config.publicUrl && !isLoopbackHost(new URL(config.publicUrl).hostname)) {
     throw new Error(
@@ -60,9 +62,19 @@ export function setUpSignIn(config: Config, publicUrl: () => string, port: numbe
   const clientSecret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
   const redirectUri = `${publicUrl()}/auth/callback`;
   const idpPort = config.devIdpPort ?? (port === 0 || config.port === 0 ? 0 : port + 1);
-  const started: Promise<DevIdp> = startDevIdp({ host: "127.0.0.1", port: idpPort, clientId: DEV_CLIENT_ID, clientSecret, redirectUris: [redirectUri] });
+  const started: Promise<DevIdp> = startDevIdp({
+    host: "127.0.0.1",
+    port: idpPort,
+    clientId: DEV_CLIENT_ID,
+    clientSecret,
+    redirectUris: [redirectUri],
+  });
   started.then(
-    (idp) => logger.info({ issuer: idp.issuer }, "development sign-in: an embedded identity provider on loopback (any name signs in; not for production)"),
+    (idp) =>
+      logger.info(
+        { issuer: idp.issuer },
+        "development sign-in: an embedded identity provider on loopback (any name signs in; not for production)",
+      ),
     (err) => logger.error({ err: String((err as Error).message ?? err) }, "the development sign-in could not start"),
   );
   const settings = started.then((idp) => ({ issuer: idp.issuer, clientId: DEV_CLIENT_ID, clientSecret, redirectUri }));
@@ -71,7 +83,10 @@ export function setUpSignIn(config: Config, publicUrl: () => string, port: numbe
     client: createOidcClient(settings),
     dev: true,
     stop: async () => {
-      await started.then((idp) => idp.stop(), () => {});
+      await started.then(
+        (idp) => idp.stop(),
+        () => {},
+      );
     },
   };
 }

@@ -69,7 +69,10 @@ describe("start and end", () => {
     // 100 bars cannot give more than 250 as-ofs: a longer calendar of daily bars.
     const long = input();
     const L = 400;
-    long.labels = Array.from({ length: L }, (_, k) => `${new Date(Date.UTC(2020, 0, 1) + k * 864e5).toISOString().slice(0, 10)}T00:00:00+05:30`);
+    long.labels = Array.from(
+      { length: L },
+      (_, k) => `${new Date(Date.UTC(2020, 0, 1) + k * 864e5).toISOString().slice(0, 10)}T00:00:00+05:30`,
+    );
     long.closes = long.closes.map(() => Float64Array.from({ length: L }, (_, k) => 100 + Math.sin(k) + k / 10));
     expect(error(long, "start=2020-03-01&end=2020-12-31&lookback=20")).toBe(
       "invalid-parameter: start=2020-03-01, end=2020-12-31 with step=1 gives 306 as-of dates at interval 1d, at most 250 are allowed; use step=2 or more, or a shorter range",

@@ -12,7 +12,8 @@ export function isRolling(params: ChartParams): boolean {
 
 /** Calendar indices of the as-of bars, oldest first. */
 export function resolveAsofs(input: SeriesInput, params: ChartParams): number[] {
-  const asofs = params.start !== null && params.end !== null ? rangeAsofs(input, params, params.start, params.end) : countedAsofs(input, params);
+  const asofs =
+    params.start !== null && params.end !== null ? rangeAsofs(input, params, params.start, params.end) : countedAsofs(input, params);
   const points = asofs.length * input.symbols.length;
   if (params.start !== null && points > MAX_POINTS) {
     throw new ChartError(
@@ -78,7 +79,10 @@ function rangeAsofs(input: SeriesInput, params: ChartParams, start: string, end:
   const first = lastBarOnOrBefore(labels, start, true) + 1;
   if (last < first) {
     const span = `${labels[0].slice(0, 10)} to ${labels[labels.length - 1].slice(0, 10)}`;
-    throw new ChartError("out-of-range", `no bar between start=${start} and end=${end} at interval ${params.interval}; the bars run from ${span}`);
+    throw new ChartError(
+      "out-of-range",
+      `no bar between start=${start} and end=${end} at interval ${params.interval}; the bars run from ${span}`,
+    );
   }
   const count = Math.floor((last - first) / params.step) + 1;
   if (count > PERIODS.max) {

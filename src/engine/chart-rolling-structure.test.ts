@@ -91,7 +91,9 @@ describeNifty("rolling per-date structure", () => {
     }
     expect(err).toBeInstanceOf(ChartError);
     expect((err as ChartError).kind).toBe("too-large");
-    expect((err as ChartError).message).toMatch(/^include_graph=all returns every as-of's edges, and 2000 points plus the edges up to \d{4}-\d\d-\d\d \(\d+\) already exceed 50000 rows/);
+    expect((err as ChartError).message).toMatch(
+      /^include_graph=all returns every as-of's edges, and 2000 points plus the edges up to \d{4}-\d\d-\d\d \(\d+\) already exceed 50000 rows/,
+    );
     // The same request with include_graph=true is fine, and so is mst.
     expect(rolling(nifty, "asof=2024-06-28&periods=40&graph_method=complete").asof_dates).toHaveLength(40);
     expect(rolling(nifty, "asof=2024-06-28&periods=40&include_graph=all").graphs).toHaveLength(40);

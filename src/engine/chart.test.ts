@@ -36,7 +36,14 @@ describeNifty("snapshot payload", () => {
     expect(data.stocks.map((s) => s.symbol)).toEqual(nifty.symbols);
     expect(Object.keys(data.stocks[0])).toEqual(["symbol", ...METRICS, "community"]);
     expect(Object.keys(data.graph)).toEqual([
-      "asof_date", "nodes", "edges", "method", "edge_list", "communities", "n_communities", "modularity",
+      "asof_date",
+      "nodes",
+      "edges",
+      "method",
+      "edge_list",
+      "communities",
+      "n_communities",
+      "modularity",
     ]);
   });
 
@@ -87,7 +94,10 @@ describeNifty("sort", () => {
   test("descending, nulls last, ties in input order", () => {
     const input = loadNifty(["RELIANCE", "ETERNAL", "TCS", "INFY", "JIOFIN", "HDFCBANK", "ITC"]);
     const base = snapshot(input, "asof=2023-01-02&metrics=degree_strength,pagerank&graph_method=threshold&corr_threshold=0.3");
-    const sorted = snapshot(input, "asof=2023-01-02&metrics=degree_strength,pagerank&graph_method=threshold&corr_threshold=0.3&sort=degree_strength");
+    const sorted = snapshot(
+      input,
+      "asof=2023-01-02&metrics=degree_strength,pagerank&graph_method=threshold&corr_threshold=0.3&sort=degree_strength",
+    );
     expect([...sorted.stocks].sort((a, b) => a.symbol.localeCompare(b.symbol))).toEqual(
       [...base.stocks].sort((a, b) => a.symbol.localeCompare(b.symbol)),
     );
@@ -107,7 +117,12 @@ describeNifty("sort", () => {
 
 describeNifty("rolling", () => {
   const nifty = loadNifty();
-  const cases = ["graph_method=mst", "graph_method=knn&corr_method=spearman", "graph_method=threshold&corr_threshold=0.4", "graph_method=complete"];
+  const cases = [
+    "graph_method=mst",
+    "graph_method=knn&corr_method=spearman",
+    "graph_method=threshold&corr_threshold=0.4",
+    "graph_method=complete",
+  ];
   for (const q of cases) {
     test(`equals each as-of computed as a snapshot (${q}), across the ETERNAL listing`, () => {
       const r = rolling(nifty, `${q}&asof=2021-09-15&lookback=20&periods=12&step=3`);
@@ -194,7 +209,6 @@ describeNifty("data the NIFTY-50 history cannot serve", () => {
       "only 1 of 2 symbols can be used up to 2023-01-02 (lookback 60 at interval 1d); at least 2 are needed; without a close > 0 at each of the 61 bars: JIOFIN",
     );
   });
-
 });
 
 describe("data the request cannot use", () => {
@@ -211,7 +225,9 @@ describe("data the request cannot use", () => {
     expect(res.diagnostics.dropped_insufficient_bars).toEqual(["D"]);
     const d = res.data as SnapshotData;
     expect(d.stocks.find((s) => s.symbol === "C")).toEqual({
-      symbol: "C", ...Object.fromEntries(METRICS.map((m) => [m, null])), community: null,
+      symbol: "C",
+      ...Object.fromEntries(METRICS.map((m) => [m, null])),
+      community: null,
     });
     expect(d.graph.edge_list).toHaveLength(1);
     expect(d.graph.communities).toEqual({ A: 0, B: 0 });
@@ -219,7 +235,11 @@ describe("data the request cannot use", () => {
 
   test("periods x symbols over the cap is too-large", () => {
     const sample = sampleSeriesInput(); // enough history for periods=250, so only the cap can refuse it
-    const many: SeriesInput = { symbols: Array.from({ length: 201 }, (_, i) => `S${i}`), labels: sample.labels, closes: Array(201).fill(sample.closes[0]) };
+    const many: SeriesInput = {
+      symbols: Array.from({ length: 201 }, (_, i) => `S${i}`),
+      labels: sample.labels,
+      closes: Array(201).fill(sample.closes[0]),
+    };
     expect(chartError(() => computeChart(many, params("periods=250"))).kind).toBe("too-large");
   });
 });

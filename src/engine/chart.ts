@@ -55,8 +55,7 @@ export function* computeChartSteps(input: SeriesInput, params: ChartParams): Gen
   }
   if (!results.some((r) => r.graph)) throw tooFewSymbols(input, params, results[results.length - 1]);
   if (params.include_graph) trackCommunities(results, input.symbols.length);
-  const data =
-    isRolling(params) ? rollingData(results, input.symbols, params) : snapshotData(results[0], input.symbols, params);
+  const data = isRolling(params) ? rollingData(results, input.symbols, params) : snapshotData(results[0], input.symbols, params);
   return { data, diagnostics: diagnostics(input, params, results) };
 }
 
@@ -69,13 +68,7 @@ function checkInput(input: SeriesInput): void {
   }
 }
 
-function computeAsof(
-  input: SeriesInput,
-  panel: ReturnsPanel,
-  params: ChartParams,
-  t: number,
-  moments: SlidingMoments | null,
-): AsofResult {
+function computeAsof(input: SeriesInput, panel: ReturnsPanel, params: ChartParams, t: number, moments: SlidingMoments | null): AsofResult {
   const members = windowMembers(panel, t);
   const result: AsofResult = {
     label: input.labels[t],

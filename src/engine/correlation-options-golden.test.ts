@@ -30,7 +30,12 @@ describeNifty("cleaner correlations on NIFTY-50 (pandas 1.5, scikit-learn 1.2, n
       const panel = buildReturnsPanel(input.closes, t, t, params.lookback);
       const members = windowMembers(panel, t);
       expect(members.nodes.map((i) => input.symbols[i])).toEqual(nodes);
-      const got = optionCorrelation(members.nodes.map((i) => panel.returns[i]), windowStart(panel, t), params.lookback, params);
+      const got = optionCorrelation(
+        members.nodes.map((i) => panel.returns[i]),
+        windowStart(panel, t),
+        params.lookback,
+        params,
+      );
       const n = nodes.length;
       let worst = 0;
       for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) worst = Math.max(worst, Math.abs(got[i * n + j] - want[i][j]));
@@ -48,9 +53,12 @@ describeNifty("cleaner correlations on NIFTY-50 (pandas 1.5, scikit-learn 1.2, n
 test("market_mode=remove lowers the complete graph's mean |rho| (the market factor no longer dominates)", () => {
   // A one-factor panel: every pair is correlated through the factor alone.
   const L = 80;
-  const labels = Array.from({ length: L + 1 }, (_, k) => `${new Date(Date.UTC(2024, 0, 1) + k * 864e5).toISOString().slice(0, 10)}T00:00:00+05:30`);
+  const labels = Array.from(
+    { length: L + 1 },
+    (_, k) => `${new Date(Date.UTC(2024, 0, 1) + k * 864e5).toISOString().slice(0, 10)}T00:00:00+05:30`,
+  );
   let seed = 3;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) - 0.5;
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648 - 0.5;
   const market = Array.from({ length: L }, rand);
   const closes = Array.from({ length: 12 }, () => {
     const c = new Float64Array(L + 1);
@@ -60,7 +68,9 @@ test("market_mode=remove lowers the complete graph's mean |rho| (the market fact
   });
   const input = { symbols: closes.map((_, i) => `S${i}`), labels, closes };
   const run = (mode: string) => {
-    const parsed = parseChartParams(new URLSearchParams(`lookback=${L}&graph_method=complete&market_mode=${mode}`), { defaultUniverse: "x" });
+    const parsed = parseChartParams(new URLSearchParams(`lookback=${L}&graph_method=complete&market_mode=${mode}`), {
+      defaultUniverse: "x",
+    });
     if (!parsed.ok) throw new Error(parsed.errors.join("; "));
     return (computeChart(input, parsed.params).data as SnapshotData).graph_stats![0].mean_abs_corr!;
   };

@@ -56,7 +56,7 @@ export function marketResiduals(series: Float64Array[], start: number, L: number
 }
 
 function clip(x: number): number {
-  return x > 1 ? 1 : Math.max(x , -1);
+  return x > 1 ? 1 : Math.max(x, -1);
 }
 
 /** ρ_ij = cov_ij / sqrt(cov_ii cov_jj) for row-major covariance-like sums c (n×n). */

@@ -10,7 +10,9 @@ import type { SeriesInput } from "./types.ts";
 /** Log returns of every symbol over the last `lookback` bars. */
 function lastReturns(input: SeriesInput, lookback: number): Float64Array[] {
   const t = input.labels.length - 1;
-  return input.closes.map((c) => Float64Array.from({ length: lookback }, (_, k) => Math.log(c[t - lookback + k + 1] / c[t - lookback + k])));
+  return input.closes.map((c) =>
+    Float64Array.from({ length: lookback }, (_, k) => Math.log(c[t - lookback + k + 1] / c[t - lookback + k])),
+  );
 }
 
 function expectMomentsEqualDirect(input: SeriesInput): void {
@@ -49,16 +51,22 @@ describeNifty("pearsonFromMoments on real data", () => {
 describe("correlationMatrix", () => {
   test("is symmetric with unit diagonal and values in [-1, 1]", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 2, max: 10 }), fc.integer({ min: 3, max: 40 }), fc.integer(), fc.constantFrom("pearson", "spearman" as const), (n, L, seed, method) => {
-        const c = correlationMatrix(factorReturns(n, L, seed), method);
-        for (let i = 0; i < n; i++) {
-          expect(c[i * n + i]).toBe(1);
-          for (let j = 0; j < n; j++) {
-            expect(c[i * n + j]).toBe(c[j * n + i]);
-            expect(Math.abs(c[i * n + j])).toBeLessThanOrEqual(1);
+      fc.property(
+        fc.integer({ min: 2, max: 10 }),
+        fc.integer({ min: 3, max: 40 }),
+        fc.integer(),
+        fc.constantFrom("pearson", "spearman" as const),
+        (n, L, seed, method) => {
+          const c = correlationMatrix(factorReturns(n, L, seed), method);
+          for (let i = 0; i < n; i++) {
+            expect(c[i * n + i]).toBe(1);
+            for (let j = 0; j < n; j++) {
+              expect(c[i * n + j]).toBe(c[j * n + i]);
+              expect(Math.abs(c[i * n + j])).toBeLessThanOrEqual(1);
+            }
           }
-        }
-      }),
+        },
+      ),
     );
   });
 
@@ -90,7 +98,12 @@ describe("correlationMatrix", () => {
 test("a window given by start and length equals the same window as subarrays, bit for bit", () => {
   const series = factorReturns(12, 90, 5);
   for (const method of ["pearson", "spearman"] as const) {
-    for (const [start, length] of [[0, 90], [10, 60], [29, 61], [88, 2]] as const) {
+    for (const [start, length] of [
+      [0, 90],
+      [10, 60],
+      [29, 61],
+      [88, 2],
+    ] as const) {
       const views = series.map((s) => s.subarray(start, start + length));
       expect([...correlationMatrix(series, method, start, length)]).toEqual([...correlationMatrix(views, method)]);
     }
@@ -127,7 +140,10 @@ describe("the WebAssembly dot-product kernel (simd/dot-kernel.ts)", () => {
   });
 
   test("grows its memory for a large matrix and stays exact for small ones after it", () => {
-    for (const [n, L] of [[300, 252], [9, 20]] as const) {
+    for (const [n, L] of [
+      [300, 252],
+      [9, 20],
+    ] as const) {
       const series = factorReturns(n, L, n);
       const simd = correlationMatrix(series, "pearson", 0, L, true);
       const scalar = correlationMatrix(series, "pearson", 0, L, false);

@@ -7,7 +7,7 @@ import { dotWorkspace } from "./simd/dot-kernel.ts";
 import type { CorrMethod } from "./types.ts";
 
 function clip(x: number): number {
-  return x > 1 ? 1 : Math.max(x , -1);
+  return x > 1 ? 1 : Math.max(x, -1);
 }
 
 /** Average ranks (1-based); equal values share the mean of their positions, as pandas/scipy do. */
@@ -99,7 +99,14 @@ export function correlationMatrix(
       const o1 = o0 + L;
       const o2 = o1 + L;
       const o3 = o2 + L;
-      let a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+      let a0 = 0,
+        a1 = 0,
+        a2 = 0,
+        a3 = 0,
+        b0 = 0,
+        b1 = 0,
+        b2 = 0,
+        b3 = 0;
       for (let k = 0; k < L; k++) {
         const x = packed[oa + k];
         const y = packed[ob + k];
@@ -139,13 +146,7 @@ export function correlationMatrix(
  * count L, per-series sums s[i], sums of squares ss[i], cross sums sxy[i*n+j]. Only entries
  * with i < j of sxy are read. Same clipping and unit diagonal as correlationMatrix.
  */
-export function pearsonFromMoments(
-  L: number,
-  s: Float64Array,
-  ss: Float64Array,
-  sxy: Float64Array,
-  n: number,
-): Float64Array {
+export function pearsonFromMoments(L: number, s: Float64Array, ss: Float64Array, sxy: Float64Array, n: number): Float64Array {
   const v = new Float64Array(n);
   for (let i = 0; i < n; i++) v[i] = ss[i] - (s[i] * s[i]) / L;
   const out = new Float64Array(n * n);

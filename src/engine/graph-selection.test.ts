@@ -38,11 +38,13 @@ describe("graph builders against references", () => {
         const pairs = kruskalPairs(corr, n);
         const want: string[] = [];
         for (let e = 0; e < pairs.length; e += 2) want.push(`${pairs[e]}-${pairs[e + 1]}`);
-        expect(edgeKeys(g.src, g.dst)).toEqual(want.sort((a, b) => {
-          const [ai, aj] = a.split("-").map(Number);
-          const [bi, bj] = b.split("-").map(Number);
-          return ai - bi || aj - bj;
-        }));
+        expect(edgeKeys(g.src, g.dst)).toEqual(
+          want.sort((a, b) => {
+            const [ai, aj] = a.split("-").map(Number);
+            const [bi, bj] = b.split("-").map(Number);
+            return ai - bi || aj - bj;
+          }),
+        );
       }),
       { numRuns: 300 },
     );
@@ -67,11 +69,17 @@ describe("graph builders against references", () => {
 
   test("knn (top-k selection) equals a full stable sort per row, with many exact ties", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 2, max: 30 }), fc.integer(), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 8 }), (n, seed, levels, k) => {
-        const corr = tiedCorr(n, seed, levels);
-        const g = buildGraph(corr, n, "knn", { knnK: k, threshold: 0 });
-        expect(edgeKeys(g.src, g.dst)).toEqual(knnReference(corr, n, k));
-      }),
+      fc.property(
+        fc.integer({ min: 2, max: 30 }),
+        fc.integer(),
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 1, max: 8 }),
+        (n, seed, levels, k) => {
+          const corr = tiedCorr(n, seed, levels);
+          const g = buildGraph(corr, n, "knn", { knnK: k, threshold: 0 });
+          expect(edgeKeys(g.src, g.dst)).toEqual(knnReference(corr, n, k));
+        },
+      ),
       { numRuns: 300 },
     );
   });

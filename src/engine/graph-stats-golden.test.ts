@@ -24,7 +24,11 @@ function near(got: number | null | undefined, want: number | null, what: string)
   if (!(diff <= TOL)) throw new Error(`${what}: got ${got}, reference ${want} (diff ${diff})`);
 }
 
-function checkStats(got: GraphStatsOut | { mean_abs_corr: number | null; tree_length: number | null; avg_shortest_path: number | null }, want: Stats, id: string): void {
+function checkStats(
+  got: GraphStatsOut | { mean_abs_corr: number | null; tree_length: number | null; avg_shortest_path: number | null },
+  want: Stats,
+  id: string,
+): void {
   near(got.mean_abs_corr, want.mean_abs_corr, `${id} mean_abs_corr`);
   near(got.tree_length, want.tree_length, `${id} tree_length`);
   near(got.avg_shortest_path, want.avg_shortest_path, `${id} avg_shortest_path`);
@@ -64,7 +68,11 @@ describe("graph statistics on hand-made graphs (networkx 2.8)", () => {
         c.expected.edges.map(([a, b]) => `${a}|${b}`).sort(),
       );
       const s = graphStats(g, corr, method === "mst", null);
-      checkStats({ mean_abs_corr: s.meanAbsCorr, tree_length: s.treeLength, avg_shortest_path: s.avgShortestPath }, c.expected.stats as Stats, c.id);
+      checkStats(
+        { mean_abs_corr: s.meanAbsCorr, tree_length: s.treeLength, avg_shortest_path: s.avgShortestPath },
+        c.expected.stats as Stats,
+        c.id,
+      );
     });
   }
 });

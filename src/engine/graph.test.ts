@@ -47,8 +47,7 @@ describe("buildGraph", () => {
           expect(g.d[e]).toBe(Math.sqrt(2 * (1 - g.w[e])));
         }
         expect(g.nbr.length).toBe(2 * g.src.length);
-        for (let v = 0; v < n; v++)
-          for (let p = g.offsets[v] + 1; p < g.offsets[v + 1]; p++) expect(g.nbr[p - 1]).toBeLessThan(g.nbr[p]);
+        for (let v = 0; v < n; v++) for (let p = g.offsets[v] + 1; p < g.offsets[v + 1]; p++) expect(g.nbr[p - 1]).toBeLessThan(g.nbr[p]);
       }),
     );
   });

@@ -138,10 +138,10 @@ function knnPairs(corr: Float64Array, n: number, k: number): number[] {
 /** Edge a-b of length da before edge c-e of length dc in the order (d, lower end, higher end)? */
 function edgeLess(da: number, a: number, b: number, dc: number, c: number, e: number): boolean {
   if (da !== dc) return da < dc;
-  const alo = Math.min(a , b);
-  const clo = Math.min(c , e);
+  const alo = Math.min(a, b);
+  const clo = Math.min(c, e);
   if (alo !== clo) return alo < clo;
-  return (Math.max(a , b)) < (Math.max(c , e));
+  return Math.max(a, b) < Math.max(c, e);
 }
 
 /**
@@ -175,7 +175,7 @@ export function mstPairs(corr: Float64Array, n: number): number[] {
       if (next === -1 || edgeLess(bestD[v], bestU[v], v, bestD[next], bestU[next], next)) next = v;
     }
     const p = bestU[next];
-    pairs.push(Math.min(p , next), Math.max(p , next));
+    pairs.push(Math.min(p, next), Math.max(p, next));
     inTree[next] = 1;
     u = next;
   }
@@ -183,12 +183,7 @@ export function mstPairs(corr: Float64Array, n: number): number[] {
 }
 
 /** Builds the correlation graph of DECISIONS §2.5 from an n*n row-major correlation matrix. */
-export function buildGraph(
-  corr: Float64Array,
-  n: number,
-  method: GraphMethod,
-  opts: { knnK: number; threshold: number },
-): Graph {
+export function buildGraph(corr: Float64Array, n: number, method: GraphMethod, opts: { knnK: number; threshold: number }): Graph {
   switch (method) {
     case "complete":
       return graphFromPairs(corr, n, completePairs(n));

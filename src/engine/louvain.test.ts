@@ -35,7 +35,12 @@ describe("louvain", () => {
           else {
             expect(q).toBe(modularity(g, community));
             // Never worse than leaving every node alone.
-            expect(q).toBeGreaterThanOrEqual(modularity(g, Int32Array.from({ length: n }, (_, v) => v)) - 1e-12);
+            expect(q).toBeGreaterThanOrEqual(
+              modularity(
+                g,
+                Int32Array.from({ length: n }, (_, v) => v),
+              ) - 1e-12,
+            );
           }
         },
       ),
@@ -46,9 +51,9 @@ describe("louvain", () => {
     // Nodes 0-3 and 4-7 are strongly tied inside, weakly across: the best split is obvious.
     const n = 8;
     const corr = new Float64Array(n * n).fill(0.05);
-    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if ((i < 4) === (j < 4)) corr[i * n + j] = 0.9;
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (i < 4 === j < 4) corr[i * n + j] = 0.9;
     const pairs: number[] = [];
-    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if ((i < 4) === (j < 4) || (i === 3 && j === 4)) pairs.push(i, j);
+    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if (i < 4 === j < 4 || (i === 3 && j === 4)) pairs.push(i, j);
     const { community, count } = louvain(graphFromPairs(corr, n, pairs));
     expect(count).toBe(2);
     expect([...community]).toEqual([0, 0, 0, 0, 1, 1, 1, 1]);

@@ -109,7 +109,13 @@ export function statsOut(r: AsofResult): GraphStatsOut {
 
 function datedGraph(r: AsofResult, symbols: string[], params: ChartParams): DatedGraphOut {
   const g = r.graph;
-  return { asof_date: r.label, nodes: g ? g.n : 0, edges: g ? g.src.length : 0, method: params.graph_method, edge_list: edgeList(r, symbols) };
+  return {
+    asof_date: r.label,
+    nodes: g ? g.n : 0,
+    edges: g ? g.src.length : 0,
+    method: params.graph_method,
+    edge_list: edgeList(r, symbols),
+  };
 }
 
 /** Stable sort, descending by `key`, nulls last. */

@@ -30,7 +30,6 @@ function compareRun(closes: Float64Array[], first: number, last: number, lookbac
   return { worst, checked, sm };
 }
 
-
 describeNifty("SlidingMoments equals a from-scratch Pearson matrix within 1e-9 on the NIFTY-50", () => {
   const nifty = loadNifty();
   const idx = (date: string) => nifty.labels.findIndex((l) => l.startsWith(date));
@@ -50,7 +49,6 @@ describeNifty("SlidingMoments equals a from-scratch Pearson matrix within 1e-9 o
     expect(checked).toBeGreaterThan(70);
     expect(worst).toBeLessThan(1e-9);
   });
-
 });
 
 describe("SlidingMoments equals a from-scratch Pearson matrix within 1e-9", () => {

@@ -55,8 +55,7 @@ export class SlidingMoments {
 
   private moveTo(t: number, nodes: number[]): void {
     const jump = t - this.asof;
-    const rebuild =
-      this.asof < 0 || jump <= 0 || jump >= this.L || this.slidSinceRebuild + jump > REBASE_AFTER * this.L;
+    const rebuild = this.asof < 0 || jump <= 0 || jump >= this.L || this.slidSinceRebuild + jump > REBASE_AFTER * this.L;
     const next = new Uint8Array(this.N);
     for (const i of nodes) next[i] = 1;
     if (rebuild) {

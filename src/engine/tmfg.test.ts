@@ -83,7 +83,11 @@ describe("TMFG", () => {
   });
 
   test("the fast face bookkeeping picks the same edges as a full rescan at every step", () => {
-    for (const [n, seed] of [[12, 1], [40, 2], [90, 3]] as const) {
+    for (const [n, seed] of [
+      [12, 1],
+      [40, 2],
+      [90, 3],
+    ] as const) {
       const corr = randomCorr(n, seed);
       expect(tmfg(corr, n).pairs).toEqual(literalTmfg(corr, n));
     }

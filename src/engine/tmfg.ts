@@ -15,7 +15,7 @@ export interface Tmfg {
 
 export function tmfg(corr: Float64Array, n: number): Tmfg {
   const pairs: number[] = [];
-  const addEdge = (i: number, j: number) => pairs.push(Math.min(i , j), Math.max(i , j));
+  const addEdge = (i: number, j: number) => pairs.push(Math.min(i, j), Math.max(i, j));
   if (n <= 3) {
     for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) addEdge(i, j);
     return { pairs, faces: n === 3 ? [0, 1, 2] : [] };

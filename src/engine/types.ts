@@ -6,13 +6,7 @@
 export const INTERVALS = ["1m", "5m", "15m", "30m", "1h", "1d", "1w"] as const;
 export type Interval = (typeof INTERVALS)[number];
 
-export const METRICS = [
-  "degree_strength",
-  "eigenvector_centrality",
-  "betweenness_centrality",
-  "closeness_centrality",
-  "pagerank",
-] as const;
+export const METRICS = ["degree_strength", "eigenvector_centrality", "betweenness_centrality", "closeness_centrality", "pagerank"] as const;
 export type Metric = (typeof METRICS)[number];
 
 export const GRAPH_METHODS = ["mst", "knn", "threshold", "complete", "tmfg"] as const;
@@ -199,4 +193,3 @@ export class ChartError extends Error {
     this.name = "ChartError";
   }
 }
-

@@ -15,12 +15,7 @@ export interface ReturnsPanel {
 }
 
 /** Builds the panel for as-of bars from `firstAsof` to `lastAsof` (calendar indices). */
-export function buildReturnsPanel(
-  closes: Float64Array[],
-  firstAsof: number,
-  lastAsof: number,
-  lookback: number,
-): ReturnsPanel {
+export function buildReturnsPanel(closes: Float64Array[], firstAsof: number, lastAsof: number, lookback: number): ReturnsPanel {
   const base = firstAsof - lookback;
   const len = lastAsof - base;
   const returns: Float64Array[] = [];

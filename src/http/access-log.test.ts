@@ -34,9 +34,24 @@ describe("request log lines", () => {
   }, 30_000);
 
   test("tokens and secrets never reach the log, whatever the outcome of the request", async () => {
-    const server = await spawnServer(["--port", "0", "--db", sampleDb(), "--jwt-secret", SECRET, "--no-sample", "--default-universe", "sample"]);
+    const server = await spawnServer([
+      "--port",
+      "0",
+      "--db",
+      sampleDb(),
+      "--jwt-secret",
+      SECRET,
+      "--no-sample",
+      "--default-universe",
+      "sample",
+    ]);
     const { token } = await mintToken({ secret: SECRET, userId: "log-user", ttlSeconds: 3600, clock: systemClock });
-    const { token: forged } = await mintToken({ secret: "another-secret-0123456789abcdef", userId: "log-user", ttlSeconds: 3600, clock: systemClock });
+    const { token: forged } = await mintToken({
+      secret: "another-secret-0123456789abcdef",
+      userId: "log-user",
+      ttlSeconds: 3600,
+      clock: systemClock,
+    });
     const hit = (auth: string, q = "lookback=20") =>
       fetch(`${server.base}/v1/graph-stats/chart?${q}`, { headers: { Authorization: auth } }).then((r) => r.status);
     expect(await hit(`Bearer ${token}`)).toBe(200);

@@ -12,7 +12,13 @@ beforeAll(async () => {
 afterAll(() => h.stop());
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const RATE_HEADERS = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-daily-limit", "x-ratelimit-daily-remaining", "x-ratelimit-reset"];
+const RATE_HEADERS = [
+  "x-ratelimit-limit",
+  "x-ratelimit-remaining",
+  "x-ratelimit-daily-limit",
+  "x-ratelimit-daily-remaining",
+  "x-ratelimit-reset",
+];
 
 describe("GET /health", () => {
   test("answers ok with version, uptime and the database check, unmetered", async () => {
@@ -82,10 +88,14 @@ describe("GET /v1/demo/chart", () => {
     try {
       const before = fresh.server.compute.started();
       let demoDone = 0;
-      const demos = Promise.all([0, 1].map(() => fresh.get("/v1/demo/chart?periods=10").then(async (r) => {
-        demoDone = performance.now();
-        return { status: r.status, data: JSON.stringify((await body(r)).data) };
-      })));
+      const demos = Promise.all(
+        [0, 1].map(() =>
+          fresh.get("/v1/demo/chart?periods=10").then(async (r) => {
+            demoDone = performance.now();
+            return { status: r.status, data: JSON.stringify((await body(r)).data) };
+          }),
+        ),
+      );
       await Bun.sleep(20);
       const health = await fresh.get("/health");
       const healthDone = performance.now();
@@ -149,7 +159,10 @@ describe("routing and envelope on every route (through the app's handler: the so
   });
 
   test("CORS: live endpoint allows only configured origins; preflight is never metered", async () => {
-    const pre = await h.handle("/v1/graph-stats/chart", { method: "OPTIONS", headers: { Origin: "https://app.example", "Access-Control-Request-Method": "GET" } });
+    const pre = await h.handle("/v1/graph-stats/chart", {
+      method: "OPTIONS",
+      headers: { Origin: "https://app.example", "Access-Control-Request-Method": "GET" },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-origin")).toBe("https://app.example");
     expect(pre.headers.get("access-control-allow-headers")).toContain("Authorization");

@@ -50,13 +50,28 @@ export function createApp(deps: AppDeps) {
     );
 
   // Metrics label routes, never raw paths: an unknown path must not become a series of its own.
-  const KNOWN = new Set([HEALTH_PATH, DEMO_PATH, LIVE_PATH, OPENAPI_PATH, DOCS_PATH, METRICS_PATH, ...(deps.dashboard ?? []).map((r) => r.path)]);
+  const KNOWN = new Set([
+    HEALTH_PATH,
+    DEMO_PATH,
+    LIVE_PATH,
+    OPENAPI_PATH,
+    DOCS_PATH,
+    METRICS_PATH,
+    ...(deps.dashboard ?? []).map((r) => r.path),
+  ]);
   const routeLabel = (path: string) =>
     KNOWN.has(path) ? path : path.startsWith("/dashboard/api/tokens/") ? "/dashboard/api/tokens/:jti/revoke" : "unmatched";
 
   const logRequest = (request: Request, state: RequestState, status: number) => {
     deps.metrics?.request(routeLabel(state.path), status);
-    deps.logger.request(state.requestId, request.method, state.path, status, Math.round((performance.now() - state.start) * 1000), state.userId);
+    deps.logger.request(
+      state.requestId,
+      request.method,
+      state.path,
+      status,
+      Math.round((performance.now() - state.start) * 1000),
+      state.userId,
+    );
   };
 
   const failed = (request: Request, state: RequestState, err: unknown): Response => {
@@ -75,7 +90,11 @@ export function createApp(deps: AppDeps) {
       let result: Response | Promise<Response>;
       try {
         result = deps.isShuttingDown()
-          ? render(request, state, new HttpError(503, "SERVICE_UNAVAILABLE", "server is shutting down; retry on another instance", { "Retry-After": "5" }))
+          ? render(
+              request,
+              state,
+              new HttpError(503, "SERVICE_UNAVAILABLE", "server is shutting down; retry on another instance", { "Retry-After": "5" }),
+            )
           : handler(request, state);
       } catch (err) {
         result = failed(request, state, err);
@@ -105,7 +124,11 @@ export function createApp(deps: AppDeps) {
 
   const notAllowed = (cors: CorsPolicy) =>
     wrap(cors, (request, state) =>
-      render(request, state, new HttpError(405, "METHOD_NOT_ALLOWED", `method ${request.method} is not allowed on ${state.path}; use GET`, { Allow: "GET" })),
+      render(
+        request,
+        state,
+        new HttpError(405, "METHOD_NOT_ALLOWED", `method ${request.method} is not allowed on ${state.path}; use GET`, { Allow: "GET" }),
+      ),
     );
 
   const sameOrigin: CorsPolicy = { kind: "list", origins: new Set() };
@@ -120,30 +143,58 @@ export function createApp(deps: AppDeps) {
   // (assuming a host of 4+ characters), so `Host: x` turned /zz/health into /health (issue #12
   // item 9). From character 7 it is right for every URL Bun builds here: this server speaks plain
   // http, so request.url always starts "http://". Costs nothing: the same indexOf, another start.
-  return new Elysia({ name: "graph-stats", handler: { standardHostname: false } })
-    .use(dashboard)
-    .get(HEALTH_PATH, wrap(publicCors, (req, st) => handleHealth(deps, req, st)))
-    .get(DEMO_PATH, wrap(publicCors, (req, st) => handleDemo(deps, req, st)))
-    .get(LIVE_PATH, wrap(liveCors, (req, st) => handleChart(deps, req, st)))
-    .get(OPENAPI_PATH, wrap(publicCors, (req, st) => handleOpenApi(deps, req, st)))
-    .get(DOCS_PATH, wrap(publicCors, (req, st) => handleDocs(deps, req, st)))
-    .get(METRICS_PATH, ({ request, path, server }) =>
-      wrap(sameOrigin, (req, st) => handleMetrics(deps, req, st, server?.requestIP(request)?.address ?? null))({ request, path }),
-    )
-    .options(HEALTH_PATH, preflight(publicCors))
-    .options(DEMO_PATH, preflight(publicCors))
-    .options(LIVE_PATH, preflight(liveCors))
-    .options(OPENAPI_PATH, preflight(publicCors))
-    .options(DOCS_PATH, preflight(publicCors))
-    .all(HEALTH_PATH, notAllowed(publicCors))
-    .all(DEMO_PATH, notAllowed(publicCors))
-    .all(LIVE_PATH, notAllowed(liveCors))
-    .all(OPENAPI_PATH, notAllowed(publicCors))
-    .all(DOCS_PATH, notAllowed(publicCors))
-    .all(METRICS_PATH, notAllowed(sameOrigin))
-    // Everything else is a 404 envelope, answered by a route of its own rather than an onError
-    // hook: a global error hook makes Elysia wrap every handler (measured: ~30% of /health's CPU).
-    .all("/*", wrap(publicCors, (request, state) =>
-      render(request, state, new HttpError(404, "NOT_FOUND", `no route for ${request.method} ${state.path}; routes: GET ${HEALTH_PATH}, GET ${DEMO_PATH}, GET ${LIVE_PATH}, GET ${OPENAPI_PATH}, GET ${DOCS_PATH}`)),
-    ));
+  return (
+    new Elysia({ name: "graph-stats", handler: { standardHostname: false } })
+      .use(dashboard)
+      .get(
+        HEALTH_PATH,
+        wrap(publicCors, (req, st) => handleHealth(deps, req, st)),
+      )
+      .get(
+        DEMO_PATH,
+        wrap(publicCors, (req, st) => handleDemo(deps, req, st)),
+      )
+      .get(
+        LIVE_PATH,
+        wrap(liveCors, (req, st) => handleChart(deps, req, st)),
+      )
+      .get(
+        OPENAPI_PATH,
+        wrap(publicCors, (req, st) => handleOpenApi(deps, req, st)),
+      )
+      .get(
+        DOCS_PATH,
+        wrap(publicCors, (req, st) => handleDocs(deps, req, st)),
+      )
+      .get(METRICS_PATH, ({ request, path, server }) =>
+        wrap(sameOrigin, (req, st) => handleMetrics(deps, req, st, server?.requestIP(request)?.address ?? null))({ request, path }),
+      )
+      .options(HEALTH_PATH, preflight(publicCors))
+      .options(DEMO_PATH, preflight(publicCors))
+      .options(LIVE_PATH, preflight(liveCors))
+      .options(OPENAPI_PATH, preflight(publicCors))
+      .options(DOCS_PATH, preflight(publicCors))
+      .all(HEALTH_PATH, notAllowed(publicCors))
+      .all(DEMO_PATH, notAllowed(publicCors))
+      .all(LIVE_PATH, notAllowed(liveCors))
+      .all(OPENAPI_PATH, notAllowed(publicCors))
+      .all(DOCS_PATH, notAllowed(publicCors))
+      .all(METRICS_PATH, notAllowed(sameOrigin))
+      // Everything else is a 404 envelope, answered by a route of its own rather than an onError
+      // hook: a global error hook makes Elysia wrap every handler (measured: ~30% of /health's CPU).
+      .all(
+        "/*",
+        wrap(publicCors, (request, state) =>
+          render(
+            request,
+            state,
+            new HttpError(
+              404,
+              "NOT_FOUND",
+              `no route for ${request.method} ${state.path}; routes: GET ${HEALTH_PATH}, GET ${DEMO_PATH}, GET ${LIVE_PATH}, GET ${OPENAPI_PATH}, GET ${DOCS_PATH}`,
+            ),
+          ),
+        ),
+      )
+  );
 }

@@ -26,9 +26,7 @@ export function createAuthGate(deps: AuthGateDeps): AuthGate {
   return async function authenticate(header) {
     const result = await deps.verify(header);
     if (!result.ok) {
-      const challenge = result.tokenSent
-        ? `${REALM}, error="invalid_token", error_description="${headerSafe(result.message)}"`
-        : REALM;
+      const challenge = result.tokenSent ? `${REALM}, error="invalid_token", error_description="${headerSafe(result.message)}"` : REALM;
       throw new HttpError(401, "UNAUTHORIZED", result.message, { "WWW-Authenticate": challenge });
     }
     const { sub, email } = result.claims;

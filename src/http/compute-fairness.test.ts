@@ -36,7 +36,11 @@ test("a small request sent during another user's heavy one is answered within a 
   const t0 = performance.now();
   let heavyDone = 0;
   const heavy = pool
-    .compute({ input: heavyInput }, params("periods=250&lookback=300&corr_method=spearman&graph_method=complete&include_graph=false"), "heavy-user")
+    .compute(
+      { input: heavyInput },
+      params("periods=250&lookback=300&corr_method=spearman&graph_method=complete&include_graph=false"),
+      "heavy-user",
+    )
     .then(() => (heavyDone = performance.now() - t0));
   await Bun.sleep(300); // the heavy job holds the thread
   const s0 = performance.now();

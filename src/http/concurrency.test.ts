@@ -42,9 +42,12 @@ describe("metering is exact under concurrency", () => {
 
   test("serve --workers 2: two processes share the port and the meter stays exact", async () => {
     const db = sampleDb();
-    const server = await spawnServer(["--port", "0", "--workers", "2", "--db", db, "--jwt-secret", SECRET, "--no-sample", "--default-universe", "sample"], {
-      listening: 2,
-    });
+    const server = await spawnServer(
+      ["--port", "0", "--workers", "2", "--db", db, "--jwt-secret", SECRET, "--no-sample", "--default-universe", "sample"],
+      {
+        listening: 2,
+      },
+    );
     try {
       const t = await token("workers-user");
       const statuses = await Promise.all(Array.from({ length: 100 }, () => hit(server.base, t).then((r) => r.status)));
@@ -58,7 +61,17 @@ describe("metering is exact under concurrency", () => {
   });
 
   test("SIGTERM drains an in-flight request before the process exits", async () => {
-    const server = await spawnServer(["--port", "0", "--db", sampleDb(), "--jwt-secret", SECRET, "--no-sample", "--default-universe", "sample"]);
+    const server = await spawnServer([
+      "--port",
+      "0",
+      "--db",
+      sampleDb(),
+      "--jwt-secret",
+      SECRET,
+      "--no-sample",
+      "--default-universe",
+      "sample",
+    ]);
     const t = await token("drain-user");
     const heavy = fetch(server.base + HEAVY, {
       headers: { Authorization: `Bearer ${t}` },
@@ -100,7 +113,9 @@ describe("metering is exact under concurrency", () => {
     try {
       const [a, b, c] = await Promise.all(["share-a", "share-b", "share-c"].map((u) => h.token(u)));
       const before = h.server.compute.started();
-      const both = await Promise.all([a, b].map((t) => h.get(HEAVY, { token: t }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }))));
+      const both = await Promise.all(
+        [a, b].map((t) => h.get(HEAVY, { token: t }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }))),
+      );
       expect(both.map((r) => r.status)).toEqual([200, 200]);
       expect(JSON.stringify(both[0]!.body.data)).toBe(JSON.stringify(both[1]!.body.data));
       expect(h.server.compute.started() - before).toBe(1);
@@ -113,7 +128,17 @@ describe("metering is exact under concurrency", () => {
   });
 
   test("SIGTERM during a heavy computation: a request that arrived meanwhile is answered, not reset", async () => {
-    const server = await spawnServer(["--port", "0", "--db", sampleDb(), "--jwt-secret", SECRET, "--no-sample", "--default-universe", "sample"]);
+    const server = await spawnServer([
+      "--port",
+      "0",
+      "--db",
+      sampleDb(),
+      "--jwt-secret",
+      SECRET,
+      "--no-sample",
+      "--default-universe",
+      "sample",
+    ]);
     const t = await token("drain-user-2");
     const heavy = fetch(server.base + HEAVY, { headers: { Authorization: `Bearer ${t}` } });
     await Bun.sleep(50);
@@ -145,8 +170,19 @@ describe("metering is exact under concurrency", () => {
   test("SIGKILL under load loses no admitted record and leaves integrity_check ok", async () => {
     const db = sampleDb();
     const server = await spawnServer([
-      "--port", "0", "--db", db, "--jwt-secret", SECRET, "--no-sample", "--default-universe", "sample",
-      "--rate-per-minute", "1000000", "--rate-per-day", "100000000",
+      "--port",
+      "0",
+      "--db",
+      db,
+      "--jwt-secret",
+      SECRET,
+      "--no-sample",
+      "--default-universe",
+      "sample",
+      "--rate-per-minute",
+      "1000000",
+      "--rate-per-day",
+      "100000000",
     ]);
     const tokens = await Promise.all(Array.from({ length: 8 }, (_, i) => token(`kill-user-${i}`)));
     const admitted: string[] = [];

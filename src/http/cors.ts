@@ -37,7 +37,8 @@ export function corsHeaders(policy: CorsPolicy, origin: string | null): Readonly
  * headers into a new object on every request showed in /health's profile (bench/http.bench.ts).
  */
 export function baseHeaders(policy: CorsPolicy, headers: Headers, requestId: string): Record<string, string> {
-  if (policy.kind === "any") return { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": EXPOSED, "X-Request-Id": requestId };
+  if (policy.kind === "any")
+    return { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": EXPOSED, "X-Request-Id": requestId };
   return { ...corsHeaders(policy, headers.get("origin")), "X-Request-Id": requestId };
 }
 

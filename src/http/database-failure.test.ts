@@ -41,7 +41,9 @@ describe("database busy (write lock held by another process)", () => {
         h.clock.tick(61_000);
         const locker = await holdWriteLock(h.config.db, LOCK_SECONDS);
         try {
-          const live = h.get("/v1/graph-stats/chart?lookback=21", { token }).then(async (res) => ({ res, lockHeld: locker.exitCode === null }));
+          const live = h
+            .get("/v1/graph-stats/chart?lookback=21", { token })
+            .then(async (res) => ({ res, lockHeld: locker.exitCode === null }));
           const health = h.get("/health").then(async (res) => ({ res, lockHeld: locker.exitCode === null }));
           const [l, hh] = await Promise.all([live, health]);
           expect(hh.lockHeld).toBe(true); // health answered while the other process still held the lock

@@ -34,7 +34,11 @@ export class DemoService {
     const periods = n >= 2 && n <= DEMO_MAX_PERIODS ? n : 1;
     const body = this.bodies.get(periods);
     if (body) return body;
-    return this.inFlight.run(periods, () => this.compute(periods), (b) => this.bodies.set(periods, b));
+    return this.inFlight.run(
+      periods,
+      () => this.compute(periods),
+      (b) => this.bodies.set(periods, b),
+    );
   }
 
   private async compute(periods: number): Promise<DemoBody> {

@@ -68,7 +68,9 @@ test.skipIf(!canMount)(
       expect(health.status).toBe(503);
       expect(hb.errors[0].code).toBe("SERVICE_UNAVAILABLE");
       expect(hb.meta.checks.database).toMatch(/write.*(full|disk)/i);
-      console.log(`full disk after ${statuses.length - 1} served requests: live ${r.status} ${b.errors[0].code}, /health ${health.status} checks.database="${hb.meta.checks.database}"`);
+      console.log(
+        `full disk after ${statuses.length - 1} served requests: live ${r.status} ${b.errors[0].code}, /health ${health.status} checks.database="${hb.meta.checks.database}"`,
+      );
 
       rmSync(filler);
       let recovered = 0;
@@ -85,7 +87,9 @@ test.skipIf(!canMount)(
       const read = new Database(db, { readonly: true });
       try {
         expect(read.query("SELECT count(*) AS n FROM request_log WHERE user_id = 'payer' AND counted = 1").get()).toEqual({ n: served });
-        expect(read.query("SELECT count(*) AS n FROM request_log WHERE user_id = 'payer' AND counted = 1 AND status = 200").get()).toEqual({ n: served });
+        expect(read.query("SELECT count(*) AS n FROM request_log WHERE user_id = 'payer' AND counted = 1 AND status = 200").get()).toEqual({
+          n: served,
+        });
         expect(read.query("SELECT sum(admitted) AS n FROM usage_days WHERE user_id = 'payer'").get()).toEqual({ n: served });
         expect(read.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
       } finally {

@@ -36,18 +36,33 @@ group("toHttpError: the one mapping from what was thrown to the answer", () => {
   test("account refusals: disabled 403, unknown token 404, the hourly token limit 429 with Retry-After", () => {
     expect(answer(new AccountError("account-disabled", "disabled"))).toMatchObject({ status: 403, code: "FORBIDDEN", headers: {} });
     expect(answer(new AccountError("unknown-token", "no token"))).toMatchObject({ status: 404, code: "NOT_FOUND", headers: {} });
-    expect(answer(new AccountError("token-limit", "at most 10", 42))).toEqual({ status: 429, code: "RATE_LIMITED", message: "at most 10", headers: { "Retry-After": "42" } });
+    expect(answer(new AccountError("token-limit", "at most 10", 42))).toEqual({
+      status: 429,
+      code: "RATE_LIMITED",
+      message: "at most 10",
+      headers: { "Retry-After": "42" },
+    });
   });
 
   test("the database's conditions are 503 with Retry-After and the request id; a bug is a 500 naming only the request id", () => {
-    const busy = { status: 503, code: "SERVICE_UNAVAILABLE", message: "database busy; retry shortly (request req-1)", headers: { "Retry-After": "1" } };
+    const busy = {
+      status: 503,
+      code: "SERVICE_UNAVAILABLE",
+      message: "database busy; retry shortly (request req-1)",
+      headers: { "Retry-After": "1" },
+    };
     expect(answer(new MeterBusyError())).toEqual(busy);
     expect(answer(sqliteError("SQLITE_BUSY"))).toEqual(busy);
     expect(answer(sqliteError("SQLITE_LOCKED_SHAREDCACHE"))).toEqual(busy);
     expect(answer(pgError("55P03"))).toEqual(busy);
     // A PostgreSQL storage failure is one of the meter's busy errors (its 503 says busy).
     expect(answer(new MeterStorageError("disk full (53100)"))).toEqual(busy);
-    const unreachable = { status: 503, code: "SERVICE_UNAVAILABLE", message: "the database is unreachable; retry shortly (request req-1)", headers: { "Retry-After": "2" } };
+    const unreachable = {
+      status: 503,
+      code: "SERVICE_UNAVAILABLE",
+      message: "the database is unreachable; retry shortly (request req-1)",
+      headers: { "Retry-After": "2" },
+    };
     expect(answer(new MeterUnavailableError())).toEqual(unreachable);
     expect(answer(pgError("08006"))).toEqual(unreachable);
     expect(answer(sqliteError("SQLITE_FULL"))).toEqual({

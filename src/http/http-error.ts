@@ -68,21 +68,33 @@ export function toHttpError(thrown: unknown, requestId: string): HttpError {
   if (thrown instanceof HttpError) return thrown;
   if (thrown instanceof ChartError) return new HttpError(...CHART_STATUS[thrown.kind], thrown.message);
   if (thrown instanceof AccountError) {
-    return new HttpError(...ACCOUNT_STATUS[thrown.kind], thrown.message, thrown.retryAfter ? { "Retry-After": String(thrown.retryAfter) } : {});
+    return new HttpError(
+      ...ACCOUNT_STATUS[thrown.kind],
+      thrown.message,
+      thrown.retryAfter ? { "Retry-After": String(thrown.retryAfter) } : {},
+    );
   }
   if (thrown instanceof MarketUnavailableError) return new HttpError(503, "SERVICE_UNAVAILABLE", thrown.message, { "Retry-After": "5" });
   // A PostgreSQL failure reaching here from any store (users, tokens) is the meter's own kind of 503.
   const err = meterError(thrown);
   if (err instanceof MeterUnavailableError) {
-    return new HttpError(503, "SERVICE_UNAVAILABLE", `the database is unreachable; retry shortly (request ${requestId})`, { "Retry-After": "2" });
+    return new HttpError(503, "SERVICE_UNAVAILABLE", `the database is unreachable; retry shortly (request ${requestId})`, {
+      "Retry-After": "2",
+    });
   }
-  if (isBusy(err)) return new HttpError(503, "SERVICE_UNAVAILABLE", `database busy; retry shortly (request ${requestId})`, { "Retry-After": "1" });
+  if (isBusy(err))
+    return new HttpError(503, "SERVICE_UNAVAILABLE", `database busy; retry shortly (request ${requestId})`, { "Retry-After": "1" });
   // The storage's condition, not a bug: nothing was recorded or charged, and it passes by itself when space returns.
   const storage = writeFailureOf(err);
   if (storage !== null) {
-    return new HttpError(503, "SERVICE_UNAVAILABLE", `the database cannot store writes right now (${storage}); retry shortly (request ${requestId})`, {
-      "Retry-After": "5",
-    });
+    return new HttpError(
+      503,
+      "SERVICE_UNAVAILABLE",
+      `the database cannot store writes right now (${storage}); retry shortly (request ${requestId})`,
+      {
+        "Retry-After": "5",
+      },
+    );
   }
   return new HttpError(500, "INTERNAL_ERROR", `internal error; quote request id ${requestId} when reporting it`);
 }

@@ -39,7 +39,12 @@ export async function metered<P>(deps: AppDeps, request: Request, state: Request
     state.userId = user.id;
     const prepared = await steps.prepare(user);
 
-    const admission = await deps.limiter.admit({ userId: user.id, limits: user.limits, requestId: state.requestId, params: steps.auditParams });
+    const admission = await deps.limiter.admit({
+      userId: user.id,
+      limits: user.limits,
+      requestId: state.requestId,
+      params: steps.auditParams,
+    });
     logId = admission.logId;
     rlHeaders = rateLimitHeaders(admission.state);
     deps.lastKnown?.remember(user.id, admission.state);
@@ -79,7 +84,8 @@ export async function metered<P>(deps: AppDeps, request: Request, state: Request
     }
     // Every answer to a known user carries the windows as they now stand (after a refund), 503s
     // included: peeking is a read, which WAL serves while another process holds the write lock.
-    if (user && (logId !== null || Object.keys(rlHeaders).length === 0)) rlHeaders = (await peekHeaders(deps, user, state.requestId)) ?? rlHeaders;
+    if (user && (logId !== null || Object.keys(rlHeaders).length === 0))
+      rlHeaders = (await peekHeaders(deps, user, state.requestId)) ?? rlHeaders;
     // The database could not even say who is calling: the token's signature can, and this
     // process's last view of that user's meter gives the headers (none for a user never seen here).
     if (!user && failure.status === 503 && steps.identify) {
@@ -116,5 +122,11 @@ function errorResponse(
   headers: Record<string, string>,
 ): Response {
   const body = errorBody(errors, baseMeta(deps.clock.now(), state.requestId));
-  return jsonResponse(body, status, { ...state.base, ...headers, ...NO_STORE }, request.headers.get("accept-encoding"), request.method === "HEAD");
+  return jsonResponse(
+    body,
+    status,
+    { ...state.base, ...headers, ...NO_STORE },
+    request.headers.get("accept-encoding"),
+    request.method === "HEAD",
+  );
 }

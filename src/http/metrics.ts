@@ -38,7 +38,12 @@ export function createMetrics(sources: MetricsSources): Metrics {
       for (const [route, byStatus] of counts) for (const [status, c] of byStatus) this.inc({ route, status: String(status) }, c.n);
     },
   });
-  const decisions = new Counter({ name: "graphstats_meter_decisions_total", help: "Live requests admitted or refused by the meter, by outcome", labelNames: ["outcome"], registers: [registry] });
+  const decisions = new Counter({
+    name: "graphstats_meter_decisions_total",
+    help: "Live requests admitted or refused by the meter, by outcome",
+    labelNames: ["outcome"],
+    registers: [registry],
+  });
   const compute = new Histogram({
     name: "graphstats_compute_seconds",
     help: "Time to obtain a live result (cache hits included), seconds",
@@ -46,7 +51,14 @@ export function createMetrics(sources: MetricsSources): Metrics {
     registers: [registry],
   });
   const gauge = (name: string, help: string, read: () => number) =>
-    new Gauge({ name, help, registers: [registry], collect() { this.set(read()); } });
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read());
+      },
+    });
   gauge("graphstats_compute_queue_depth", "Live computations waiting for a compute thread", sources.computeQueueDepth);
   gauge("graphstats_result_cache_bytes", "Bytes held by the result cache", sources.cacheBytes);
   gauge("graphstats_db_connections_in_use", "Database connections busy with a query", sources.dbConnectionsInUse);
@@ -84,7 +96,8 @@ export function metricsAllowList(entries: string[]): (ip: string | null) => bool
     if (bits === undefined) list.addAddress(addr!, type);
     else {
       const prefix = Number(bits);
-      if (!Number.isInteger(prefix) || prefix < 0 || prefix > (type === "ipv4" ? 32 : 128)) throw new Error(`metrics allow list: bad prefix length in '${entry}'`);
+      if (!Number.isInteger(prefix) || prefix < 0 || prefix > (type === "ipv4" ? 32 : 128))
+        throw new Error(`metrics allow list: bad prefix length in '${entry}'`);
       list.addSubnet(addr!, prefix, type);
     }
   }

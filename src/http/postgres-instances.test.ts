@@ -46,9 +46,26 @@ const unusedDb = tempDbPath();
 async function instances(n: number, extra: string[] = []): Promise<ServerProcess[]> {
   const started = await Promise.all(
     Array.from({ length: n }, () =>
-      spawnServer(["--port", "0", "--db", unusedDb, "--jwt-secret", SECRET, "--compute-threads", "0", "--log-level", "warn", "--database-url", pgdb.url, ...extra], {
-        env: { GRAPH_STATS_LOG_LEVEL: "info" },
-      }),
+      spawnServer(
+        [
+          "--port",
+          "0",
+          "--db",
+          unusedDb,
+          "--jwt-secret",
+          SECRET,
+          "--compute-threads",
+          "0",
+          "--log-level",
+          "warn",
+          "--database-url",
+          pgdb.url,
+          ...extra,
+        ],
+        {
+          env: { GRAPH_STATS_LOG_LEVEL: "info" },
+        },
+      ),
     ),
   );
   running.push(...started);
@@ -70,10 +87,15 @@ async function meter(user: string) {
 async function burst(servers: ServerProcess[], user: string, total: number) {
   const auth = { Authorization: `Bearer ${await token(user)}` };
   const statuses = await Promise.all(
-    Array.from({ length: total }, (_, i) => fetch(servers[i % servers.length]!.base + LIVE, { headers: auth }).then(async (r) => {
-      await r.arrayBuffer();
-      return r.status;
-    }, () => 0)),
+    Array.from({ length: total }, (_, i) =>
+      fetch(servers[i % servers.length]!.base + LIVE, { headers: auth }).then(
+        async (r) => {
+          await r.arrayBuffer();
+          return r.status;
+        },
+        () => 0,
+      ),
+    ),
   );
   const count = (s: number) => statuses.filter((x) => x === s).length;
   return { ok: count(200), refused: count(429), other: statuses.filter((s) => s !== 200 && s !== 429) };
@@ -106,7 +128,10 @@ test("SIGKILL of one instance mid-burst: every 200 answered stays counted; its u
   }
   const answered: number[] = [];
   const load = Array.from({ length: 300 }, (_, i) =>
-    fetch(`${servers[i % 2]!.base}/v1/graph-stats/chart?lookback=${60 + (i % 40)}&graph_method=mst`, { headers: auth }).then((r) => answered.push(r.status), () => answered.push(0)),
+    fetch(`${servers[i % 2]!.base}/v1/graph-stats/chart?lookback=${60 + (i % 40)}&graph_method=mst`, { headers: auth }).then(
+      (r) => answered.push(r.status),
+      () => answered.push(0),
+    ),
   );
   await Bun.sleep(300);
   servers[0]!.proc.kill("SIGKILL");
@@ -179,7 +204,10 @@ test("tokens, revocations and dashboard sessions made through one instance hold 
   const state = await fetch(`${b!.base}/dashboard/api/state`, { headers: cookie });
   expect(state.status).toBe(200);
   expect((await json(state)).data.user.id).toBe(userId);
-  const generated = await fetch(`${b!.base}/dashboard/api/tokens`, { method: "POST", headers: { ...cookie, Origin: publicUrl, "X-CSRF-Token": csrf } });
+  const generated = await fetch(`${b!.base}/dashboard/api/tokens`, {
+    method: "POST",
+    headers: { ...cookie, Origin: publicUrl, "X-CSRF-Token": csrf },
+  });
   expect(generated.status).toBe(201);
   const dashToken = (await json(generated)).data.token;
   expect((await fetch(a!.base + LIVE, { headers: { Authorization: `Bearer ${dashToken}` } })).status).toBe(200);
@@ -189,7 +217,24 @@ test("tokens, revocations and dashboard sessions made through one instance hold 
 
 test("serve --workers 2 on PostgreSQL: the workers share the port and the meter stays exact; /metrics counts pool connections in use", async () => {
   const server = await spawnServer(
-    ["--port", "0", "--db", unusedDb, "--jwt-secret", SECRET, "--compute-threads", "0", "--workers", "2", "--database-url", pgdb.url, "--rate-per-minute", "7", "--rate-per-day", "1000"],
+    [
+      "--port",
+      "0",
+      "--db",
+      unusedDb,
+      "--jwt-secret",
+      SECRET,
+      "--compute-threads",
+      "0",
+      "--workers",
+      "2",
+      "--database-url",
+      pgdb.url,
+      "--rate-per-minute",
+      "7",
+      "--rate-per-day",
+      "1000",
+    ],
     { listening: 2 },
   );
   running.push(server);

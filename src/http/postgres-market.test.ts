@@ -39,19 +39,40 @@ async function freshDatabase() {
 async function instances(url: string, n: number, extra: string[] = []): Promise<ServerProcess[]> {
   const started = await Promise.all(
     Array.from({ length: n }, () =>
-      spawnServer(["--port", "0", "--db", tempDbPath(), "--jwt-secret", SECRET, "--compute-threads", "0", "--database-url", url, "--rate-per-minute", "1000", ...extra], {
-        timeoutMs: 60_000,
-      }),
+      spawnServer(
+        [
+          "--port",
+          "0",
+          "--db",
+          tempDbPath(),
+          "--jwt-secret",
+          SECRET,
+          "--compute-threads",
+          "0",
+          "--database-url",
+          url,
+          "--rate-per-minute",
+          "1000",
+          ...extra,
+        ],
+        {
+          timeoutMs: 60_000,
+        },
+      ),
     ),
   );
   running.push(...started);
   return started;
 }
 
-const auth = async () => ({ Authorization: `Bearer ${(await mintToken({ secret: SECRET, userId: "reader", ttlSeconds: 3600, clock: systemClock })).token}` });
+const auth = async () => ({
+  Authorization: `Bearer ${(await mintToken({ secret: SECRET, userId: "reader", ttlSeconds: 3600, clock: systemClock })).token}`,
+});
 const marketRows = async (sql: SQL) =>
-  (await sql`SELECT (SELECT count(*)::int FROM bars) AS bars, (SELECT count(*)::int FROM universes) AS universes,
-    (SELECT value FROM settings WHERE key = 'data_version') AS version`)[0];
+  (
+    await sql`SELECT (SELECT count(*)::int FROM bars) AS bars, (SELECT count(*)::int FROM universes) AS universes,
+    (SELECT value FROM settings WHERE key = 'data_version') AS version`
+  )[0];
 
 test("three instances starting together on a fresh database: the sample is loaded once, and all three serve it from PostgreSQL", async () => {
   const { url, sql } = await freshDatabase();
@@ -61,11 +82,13 @@ test("three instances starting together on a fresh database: the sample is loade
   // One load is one data-version bump; 50 symbols' daily and 1-minute bars.
   expect(await marketRows(sql)).toEqual({ bars: expect.any(Number), universes: 1, version: "1" });
   const headers = await auth();
-  const bodies = await Promise.all(servers.map(async (s) => {
-    const r = await fetch(`${s.base}/v1/graph-stats/chart?lookback=60&graph_method=mst`, { headers });
-    expect(r.status).toBe(200);
-    return JSON.stringify(((await r.json()) as { data: unknown }).data);
-  }));
+  const bodies = await Promise.all(
+    servers.map(async (s) => {
+      const r = await fetch(`${s.base}/v1/graph-stats/chart?lookback=60&graph_method=mst`, { headers });
+      expect(r.status).toBe(200);
+      return JSON.stringify(((await r.json()) as { data: unknown }).data);
+    }),
+  );
   expect(bodies[0]!.length).toBeGreaterThan(1000);
   expect(new Set(bodies).size).toBe(1);
   // Restarted, nothing is loaded again.
@@ -126,10 +149,12 @@ test("an import through the CLI is served by two running instances within about 
   const served = async (before: string[]) => {
     const t0 = performance.now();
     for (;;) {
-      const bodies = await Promise.all(servers.map(async (s) => {
-        const r = await chart(s);
-        return r.status === 200 ? JSON.stringify(((await r.json()) as { data: unknown }).data) : `status ${r.status}`;
-      }));
+      const bodies = await Promise.all(
+        servers.map(async (s) => {
+          const r = await chart(s);
+          return r.status === 200 ? JSON.stringify(((await r.json()) as { data: unknown }).data) : `status ${r.status}`;
+        }),
+      );
       if (bodies.every((b, i) => !b.startsWith("status") && b !== before[i])) return { bodies, ms: performance.now() - t0 };
       if (performance.now() - t0 > 5000) throw new Error(`not served after 5 s: ${bodies.map((b) => b.slice(0, 40)).join(" | ")}`);
       await Bun.sleep(50);

@@ -40,7 +40,9 @@ test("distinct ~0.9 MB results keep the cache under 1 MiB; the oldest is compute
 
 test("the service's byte count stays within the bound and counts what it holds", async () => {
   const opened = openDatabase(sampleDb());
-  const chart = new ChartService(sqliteMarketStore(opened.sqlite, ":memory:"), startComputePool(0, createLogger("silent")), { cacheBytes: 2 ** 20 });
+  const chart = new ChartService(sqliteMarketStore(opened.sqlite, ":memory:"), startComputePool(0, createLogger("silent")), {
+    cacheBytes: 2 ** 20,
+  });
   try {
     let held = 0;
     for (let lookback = 20; lookback < 26; lookback++) {

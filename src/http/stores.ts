@@ -5,7 +5,17 @@
  * interfaces, never which database answers.
  */
 import type { SQL } from "bun";
-import { startAuditMaintenance, startAuditMaintenancePg, asyncLimiter, createLimiter, createPgLimiter, reconcileUnanswered, reconcileUnansweredPg, type AsyncLimiter, type Reconciled } from "../metering/index.ts";
+import {
+  startAuditMaintenance,
+  startAuditMaintenancePg,
+  asyncLimiter,
+  createLimiter,
+  createPgLimiter,
+  reconcileUnanswered,
+  reconcileUnansweredPg,
+  type AsyncLimiter,
+  type Reconciled,
+} from "../metering/index.ts";
 import { createPgAuthStore, createSqliteAuthStore, type AuthStore } from "../auth/index.ts";
 import { createSessionStore, type SessionStore } from "../dashboard/session-store.ts";
 import { createPgSessionStore } from "../dashboard/session-store-pg.ts";
@@ -127,7 +137,10 @@ function pgHealth(sql: SQL): () => boolean | Promise<boolean> {
   return () => {
     if (performance.now() < healthyUntil) return true;
     ping ??= Promise.race([
-      sql`SELECT 1 AS ok`.then(() => true, () => false),
+      sql`SELECT 1 AS ok`.then(
+        () => true,
+        () => false,
+      ),
       Bun.sleep(PING_TIMEOUT_MS).then(() => false),
     ]).then((ok) => {
       if (ok) healthyUntil = performance.now() + HEALTH_CHECK_MS;

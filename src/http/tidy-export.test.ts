@@ -7,7 +7,10 @@ import { tidyRows, toCsv, toNdjson } from "./tidy-export.ts";
 
 function input(): SeriesInput {
   const L = 80;
-  const labels = Array.from({ length: L + 1 }, (_, k) => `${new Date(Date.UTC(2024, 0, 1) + k * 864e5).toISOString().slice(0, 10)}T00:00:00+05:30`);
+  const labels = Array.from(
+    { length: L + 1 },
+    (_, k) => `${new Date(Date.UTC(2024, 0, 1) + k * 864e5).toISOString().slice(0, 10)}T00:00:00+05:30`,
+  );
   const closes = factorReturns(7, L, 4).map((r) => {
     const c = new Float64Array(L + 1);
     c[0] = 100;
@@ -78,12 +81,21 @@ describe("tidy export", () => {
     const late = rows.filter((r) => r.symbol === "LATE");
     expect(late.some((r) => r.value === null && r.community === null)).toBe(true);
     expect(late.some((r) => r.value !== null && r.community !== null)).toBe(true);
-    const nd = toNdjson(data).trimEnd().split("\n").map((l) => JSON.parse(l));
+    const nd = toNdjson(data)
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(nd).toEqual(rows);
     const csv = readCsv(toCsv(data)).slice(1);
-    expect(csv.map((r) => ({
-      date: r[0], symbol: r[1], metric: r[2], value: r[3] === "" ? null : Number(r[3]), community: r[4] === "" ? null : Number(r[4]),
-    }))).toEqual(rows);
+    expect(
+      csv.map((r) => ({
+        date: r[0],
+        symbol: r[1],
+        metric: r[2],
+        value: r[3] === "" ? null : Number(r[3]),
+        community: r[4] === "" ? null : Number(r[4]),
+      })),
+    ).toEqual(rows);
     // The numbers are the JSON payload's, point by point.
     for (const s of data.stocks) {
       s.points.forEach((p) => {

@@ -54,5 +54,7 @@ export function toCsv(data: ChartData): string {
 }
 
 export function toNdjson(data: ChartData): string {
-  return tidyRows(data).map((r) => `${JSON.stringify(r)}\n`).join("");
+  return tidyRows(data)
+    .map((r) => `${JSON.stringify(r)}\n`)
+    .join("");
 }

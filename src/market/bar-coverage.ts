@@ -71,7 +71,9 @@ export class BarCoverage {
 export function sqliteCoverage(h: DbHandle, version: number): BarCoverage {
   const db = rawDb(h);
   return new BarCoverage(version, storedIntervals(db), async (symbols, source) => {
-    const rows = db.prepare<[number, number], [string, string]>("SELECT ts, offset_min FROM bars WHERE symbol = ? AND interval = ? ORDER BY ts");
+    const rows = db.prepare<[number, number], [string, string]>(
+      "SELECT ts, offset_min FROM bars WHERE symbol = ? AND interval = ? ORDER BY ts",
+    );
     const out = new Map<string, TimestampRows>();
     for (const s of symbols) out.set(s, rows.values(s, source) as [number, number][]);
     rows.finalize();
@@ -84,7 +86,11 @@ export function storedIntervals(h: DbHandle): Map<string, Interval[]> {
   const db = rawDb(h);
   const has = db.prepare<{ x: number }, [string, string]>("SELECT 1 AS x FROM bars WHERE symbol = ? AND interval = ? LIMIT 1");
   const stored = new Map<string, Interval[]>();
-  for (const s of knownSymbols(db)) stored.set(s, INTERVALS.filter((iv) => has.get(s, iv) !== null));
+  for (const s of knownSymbols(db))
+    stored.set(
+      s,
+      INTERVALS.filter((iv) => has.get(s, iv) !== null),
+    );
   has.finalize();
   return stored;
 }

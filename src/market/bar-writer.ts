@@ -119,7 +119,9 @@ export class BarStage {
 
   /** The staged bars in (symbol, ts) order, in column batches of up to `size` rows (PostgreSQL writes them). */
   *batches(size: number): Generator<StagedColumns> {
-    const rows = this.db.query("SELECT symbol, ts, offset_min AS offsetMin, open, high, low, close, volume FROM temp.bar_stage ORDER BY symbol, ts");
+    const rows = this.db.query(
+      "SELECT symbol, ts, offset_min AS offsetMin, open, high, low, close, volume FROM temp.bar_stage ORDER BY symbol, ts",
+    );
     let b = emptyColumns();
     for (const r of rows.iterate() as IterableIterator<Bar & { symbol: string }>) {
       pushBar(b, r.symbol, r);

@@ -29,8 +29,7 @@ describe("parseBarsCsv", () => {
 
   test("long file: symbols in first-appearance order, bars sorted by time", () => {
     const r = ok(
-      "symbol,timestamp,open,high,low,close,volume\n" +
-        "ZED,2024-01-03,2,2,2,2,1\nABC,2024-01-03,1,1,1,1,1\nZED,2024-01-02,3,3,3,3,1\n",
+      "symbol,timestamp,open,high,low,close,volume\n" + "ZED,2024-01-03,2,2,2,2,1\nABC,2024-01-03,1,1,1,1,1\nZED,2024-01-02,3,3,3,3,1\n",
       "long.csv",
     );
     expect(r.symbols).toEqual(["ZED", "ABC"]);
@@ -62,9 +61,7 @@ describe("parseBarsCsv", () => {
   }
 
   test("line numbers count blank lines and the header", () => {
-    expect(errorsOf(`${HEADER}\n\n2024-01-02,1,2,1,1,1,0\n\n2024-01-03,x,2,1,1,1,0\n`)).toEqual([
-      "X.csv:5: bad number in 'open': 'x'",
-    ]);
+    expect(errorsOf(`${HEADER}\n\n2024-01-02,1,2,1,1,1,0\n\n2024-01-03,x,2,1,1,1,0\n`)).toEqual(["X.csv:5: bad number in 'open': 'x'"]);
   });
 
   test("every bad row is reported, not just the first", () => {

@@ -19,9 +19,7 @@ export { REQUIRED_COLUMNS };
 export const MAX_ERRORS = 20;
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
-export type ParsedCsv =
-  | { ok: true; symbols: string[]; bars: Map<string, Bar[]>; rows: number }
-  | { ok: false; errors: string[] };
+export type ParsedCsv = { ok: true; symbols: string[]; bars: Map<string, Bar[]>; rows: number } | { ok: false; errors: string[] };
 
 export interface ParseOptions extends ColumnOptions {
   /** Offset (minutes) for timestamps that carry none, e.g. plain dates. Default 0 (UTC). */
@@ -76,13 +74,16 @@ export class BarRows {
     const when = parseTimestamp(rawTs, this.opts.defaultOffsetMin);
     if (typeof when === "string") return when;
     const adjusted = this.opts.price === "adj_close";
-    const names = adjusted ? (["open", "high", "low", "close", "adj_close", "volume"] as const) : (["open", "high", "low", "close", "volume"] as const);
+    const names = adjusted
+      ? (["open", "high", "low", "close", "adj_close", "volume"] as const)
+      : (["open", "high", "low", "close", "volume"] as const);
     const v: Record<string, number> = {};
     for (const name of names) {
       const raw = record[col[name]]!;
       const x = NUMBER.test(raw) ? Number(raw) : NaN;
       if (!Number.isFinite(x)) return `bad number in '${name}': '${raw}'`;
-      if (name === "volume" ? x < 0 : x <= 0) return name === "volume" ? `negative volume ${raw}` : `'${name}' must be a positive price, got ${raw}`;
+      if (name === "volume" ? x < 0 : x <= 0)
+        return name === "volume" ? `negative volume ${raw}` : `'${name}' must be a positive price, got ${raw}`;
       v[name] = x;
     }
     const { open, high, low, close, volume } = v as Record<"open" | "high" | "low" | "close" | "volume", number>;
@@ -92,7 +93,17 @@ export class BarRows {
     if (!adjusted) return { symbol, rawTs, ts: when.ts, offsetMin: when.offsetMin, open, high, low, close, volume };
     // The adjusted bar: every price scaled by adjusted close / close, so it stays a consistent bar.
     const f = v.adj_close! / close;
-    return { symbol, rawTs, ts: when.ts, offsetMin: when.offsetMin, open: open * f, high: high * f, low: low * f, close: v.adj_close!, volume };
+    return {
+      symbol,
+      rawTs,
+      ts: when.ts,
+      offsetMin: when.offsetMin,
+      open: open * f,
+      high: high * f,
+      low: low * f,
+      close: v.adj_close!,
+      volume,
+    };
   }
 }
 
@@ -126,7 +137,8 @@ export function parseBarsCsv(file: string, text: string, opts: ParseOptions = {}
         bars.set(row.symbol, []);
       }
       const first = symSeen.get(row.ts);
-      if (first !== undefined) return fail(line, `duplicate timestamp '${row.rawTs}'${rows.long ? ` for ${row.symbol}` : ""} (first at line ${first})`);
+      if (first !== undefined)
+        return fail(line, `duplicate timestamp '${row.rawTs}'${rows.long ? ` for ${row.symbol}` : ""} (first at line ${first})`);
       symSeen.set(row.ts, line);
       const { symbol: _s, rawTs: _r, ...bar } = row;
       bars.get(row.symbol)!.push({ ...bar, line });
@@ -140,7 +152,8 @@ export function parseBarsCsv(file: string, text: string, opts: ParseOptions = {}
   if (dataRows === 0) return { ok: false, errors: [`${file}: no data rows after the header`] };
   for (const [symbol, list] of bars) {
     list.sort((a, b) => a.ts - b.ts);
-    const problem = errorCount === 0 && opts.interval ? spacingProblem(countGaps(list), opts.interval, rows.long ? symbol : undefined) : null;
+    const problem =
+      errorCount === 0 && opts.interval ? spacingProblem(countGaps(list), opts.interval, rows.long ? symbol : undefined) : null;
     if (problem) fail(problem.line, problem.reason);
   }
   if (errorCount > 0) {
@@ -150,7 +163,10 @@ export function parseBarsCsv(file: string, text: string, opts: ParseOptions = {}
   let total = 0;
   const out = new Map<string, Bar[]>();
   for (const [symbol, list] of bars) {
-    out.set(symbol, list.map(({ line: _l, ...b }) => b));
+    out.set(
+      symbol,
+      list.map(({ line: _l, ...b }) => b),
+    );
     total += list.length;
   }
   return { ok: true, symbols: [...bars.keys()], bars: out, rows: total };

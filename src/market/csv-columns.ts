@@ -24,7 +24,12 @@ const ALIASES: Record<CsvField, string[]> = {
   symbol: ["symbol", "ticker"],
 };
 
-export const normaliseColumnName = (name: string) => name.trim().toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "");
+export const normaliseColumnName = (name: string) =>
+  name
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_|_$/g, "");
 
 export type ColumnIndex = Record<CsvField, number>;
 

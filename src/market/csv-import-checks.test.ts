@@ -64,14 +64,20 @@ describe("bar spacing against --interval", () => {
   });
 
   test("daily bars across a daylight-saving change (-05:00 → -04:00) are daily, skipped weekends too", () => {
-    const text = `${HEADER}\n2025-03-06T00:00:00-05:00,1,1,1,1,1\n2025-03-07T00:00:00-05:00,1,1,1,1,1\n` +
+    const text =
+      `${HEADER}\n2025-03-06T00:00:00-05:00,1,1,1,1,1\n2025-03-07T00:00:00-05:00,1,1,1,1,1\n` +
       "2025-03-10T00:00:00-04:00,1,1,1,1,1\n2025-03-11T00:00:00-04:00,1,1,1,1,1\n";
     expect(importCsvSources(t, [{ file: "US.csv", text }], { universe: "u" }).errors).toEqual([]);
   });
 
   test("in a long file each symbol is checked and named", () => {
-    const rows = minuteRows(3).split("\n").map((r) => `MINI,${r}`).join("\n");
-    const s = importCsvSources(t, [{ file: "long.csv", text: `symbol,${HEADER}\nDAILY,2025-03-03,1,1,1,1,1\n${rows}\n` }], { universe: "u" });
+    const rows = minuteRows(3)
+      .split("\n")
+      .map((r) => `MINI,${r}`)
+      .join("\n");
+    const s = importCsvSources(t, [{ file: "long.csv", text: `symbol,${HEADER}\nDAILY,2025-03-03,1,1,1,1,1\n${rows}\n` }], {
+      universe: "u",
+    });
     expect(s.errors[0]).toContain("bars for MINI only 1m apart");
   });
 });
@@ -104,11 +110,20 @@ describe("layouts", () => {
       map: { timestamp: "When", open: "O", high: "H", low: "L", close: "last", volume: "Qty" },
     });
     expect(s.errors).toEqual([]);
-    expect(t.sqlite.query("SELECT open, high, low, close, volume FROM bars WHERE symbol = 'M'").get()).toEqual({ open: 1, high: 2, low: 0.5, close: 1.5, volume: 10 });
+    expect(t.sqlite.query("SELECT open, high, low, close, volume FROM bars WHERE symbol = 'M'").get()).toEqual({
+      open: 1,
+      high: 2,
+      low: 0.5,
+      close: 1.5,
+      volume: 10,
+    });
   });
 
   test("a map naming a column the header lacks rejects the file, listing the columns", () => {
-    const s = importCsvSources(t, [{ file: "M.csv", text: `${HEADER}\n2025-03-03,1,1,1,1,1\n` }], { universe: "u", map: { close: "Last" } });
+    const s = importCsvSources(t, [{ file: "M.csv", text: `${HEADER}\n2025-03-03,1,1,1,1,1\n` }], {
+      universe: "u",
+      map: { close: "Last" },
+    });
     expect(s.errors).toEqual(["M.csv:1: --map close=Last: no column 'Last' in the header (columns: timestamp,open,high,low,close,volume)"]);
   });
 });

@@ -47,8 +47,13 @@ describeNifty("importing the real NIFTY-50 folder", () => {
       .get();
     // From M&M.csv line 2: 2020-10-01 00:00:00+05:30,614.7,621.9,608.15,610.15,3842331,0
     expect(row).toEqual({
-      ts: Date.parse("2020-10-01T00:00:00+05:30"), offset_min: 330,
-      open: 614.7, high: 621.9, low: 608.15, close: 610.15, volume: 3842331,
+      ts: Date.parse("2020-10-01T00:00:00+05:30"),
+      offset_min: 330,
+      open: 614.7,
+      high: 621.9,
+      low: 608.15,
+      close: 610.15,
+      volume: 3842331,
     });
   });
 
@@ -86,7 +91,10 @@ describe("import rules", () => {
     const before = getDataVersion(t);
     const s = importCsvFiles(t, [bad, good], { universe: "mixed" });
     expect(s.errors).toEqual([`${bad}:4: high 9 is below low 11`]);
-    expect(s.files.map((f) => [stem(f.file), f.ok])).toEqual([["bad", false], ["GOOD", true]]);
+    expect(s.files.map((f) => [stem(f.file), f.ok])).toEqual([
+      ["bad", false],
+      ["GOOD", true],
+    ]);
     expect(countBars(t, "bad")).toBe(0);
     expect(countBars(t, "GOOD")).toBe(2);
     expect(getUniverse(t, "mixed")!.symbols).toEqual(["GOOD"]);
@@ -94,10 +102,14 @@ describe("import rules", () => {
   });
 
   test("a changed row is updated in place, and the universe is extended at the end", () => {
-    const s = importCsvSources(t, [
-      { file: "GOOD.csv", text: `${HEADER}\n2024-01-02,10.5,12,10,11.25,200\n2024-01-03,11,12,10,11.5,300\n` },
-      { file: "NEW.csv", text: `${HEADER}\n2024-01-02,1,1,1,1,1\n` },
-    ], { universe: "mixed" });
+    const s = importCsvSources(
+      t,
+      [
+        { file: "GOOD.csv", text: `${HEADER}\n2024-01-02,10.5,12,10,11.25,200\n2024-01-03,11,12,10,11.5,300\n` },
+        { file: "NEW.csv", text: `${HEADER}\n2024-01-02,1,1,1,1,1\n` },
+      ],
+      { universe: "mixed" },
+    );
     expect([s.inserted, s.updated, s.unchanged]).toEqual([2, 1, 0]);
     expect(s.appended).toEqual(["NEW"]);
     expect(getUniverse(t, "mixed")!.symbols).toEqual(["GOOD", "NEW"]);
@@ -106,11 +118,18 @@ describe("import rules", () => {
   });
 
   test("a long CSV with a symbol column imports each symbol in first-appearance order", () => {
-    const s = importCsvSources(t, [{
-      file: "long.csv",
-      text: "symbol,timestamp,open,high,low,close,volume\n" +
-        "QQQ,2024-01-01T00:00:00Z,1,2,1,2,10\nAAA,2024-01-01T00:00:00Z,5,5,5,5,1\nQQQ,2024-01-02T00:00:00Z,2,3,2,3,10\n",
-    }], { universe: "long" });
+    const s = importCsvSources(
+      t,
+      [
+        {
+          file: "long.csv",
+          text:
+            "symbol,timestamp,open,high,low,close,volume\n" +
+            "QQQ,2024-01-01T00:00:00Z,1,2,1,2,10\nAAA,2024-01-01T00:00:00Z,5,5,5,5,1\nQQQ,2024-01-02T00:00:00Z,2,3,2,3,10\n",
+        },
+      ],
+      { universe: "long" },
+    );
     expect(s.errors).toEqual([]);
     expect(s.symbols).toEqual(["QQQ", "AAA"]);
     expect(getUniverse(t, "long")!.symbols).toEqual(["QQQ", "AAA"]);

@@ -122,8 +122,19 @@ export function syntheticRefusal(universe: string): ImportError {
 
 export function emptySummary(universe: string, interval: Interval): ImportSummary {
   return {
-    universe, interval, files: [], filesImported: 0, filesRejected: 0, symbols: [], appended: [],
-    rows: 0, inserted: 0, updated: 0, unchanged: 0, errors: [], dataVersion: 0,
+    universe,
+    interval,
+    files: [],
+    filesImported: 0,
+    filesRejected: 0,
+    symbols: [],
+    appended: [],
+    rows: 0,
+    inserted: 0,
+    updated: 0,
+    unchanged: 0,
+    errors: [],
+    dataVersion: 0,
   };
 }
 
@@ -159,8 +170,24 @@ function importSources(h: DbHandle, sources: readonly Readable[], opts: ImportOp
 type Db = ReturnType<typeof rawDb>;
 
 /** Stages, checks and (when good) writes one file. */
-function importOne(db: Db, stage: BarStage, src: Readable, opts: ImportOptions & { interval: Interval }, clock: Clock): FileResult & { appended: string[] } {
-  const result = { file: src.file, ok: false, symbols: [] as string[], rows: 0, inserted: 0, updated: 0, unchanged: 0, errors: [] as string[], appended: [] as string[] };
+function importOne(
+  db: Db,
+  stage: BarStage,
+  src: Readable,
+  opts: ImportOptions & { interval: Interval },
+  clock: Clock,
+): FileResult & { appended: string[] } {
+  const result = {
+    file: src.file,
+    ok: false,
+    symbols: [] as string[],
+    rows: 0,
+    inserted: 0,
+    updated: 0,
+    unchanged: 0,
+    errors: [] as string[],
+    appended: [] as string[],
+  };
   stage.begin();
   try {
     const checked = stageFile(stage, src, opts);

@@ -9,7 +9,10 @@ const all = (text: string) => {
 
 describe("the streaming CSV reader", () => {
   test("plain fields are trimmed; blank lines are skipped but counted; CRLF and a BOM are handled", () => {
-    expect(all("\uFEFFa, b ,c\r\n\r\n1,2,3\r\n")).toEqual([[["a", "b", "c"], 1], [["1", "2", "3"], 3]]);
+    expect(all("\uFEFFa, b ,c\r\n\r\n1,2,3\r\n")).toEqual([
+      [["a", "b", "c"], 1],
+      [["1", "2", "3"], 3],
+    ]);
   });
 
   test("quoted fields keep commas, doubled quotes and newlines; the record is numbered by its first line", () => {

@@ -65,7 +65,10 @@ export class CsvRecordReader {
     }
     if (text.trim() === "") return;
     if (!text.includes('"')) {
-      this.sink(text.split(",").map((f) => f.trim()), this.lineNo);
+      this.sink(
+        text.split(",").map((f) => f.trim()),
+        this.lineNo,
+      );
       return;
     }
     const fields = splitRecord(text, this.lineNo);

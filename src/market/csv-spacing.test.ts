@@ -36,5 +36,11 @@ test("countGaps measures in local time, so a daylight-saving change is still one
 });
 
 test("formatGap names intervals and otherwise the largest whole unit", () => {
-  expect([formatGap(MIN), formatGap(DAY), formatGap(2 * DAY), formatGap(90 * MIN), formatGap(1500)]).toEqual(["1m", "1d", "2d", "90m", "1500ms"]);
+  expect([formatGap(MIN), formatGap(DAY), formatGap(2 * DAY), formatGap(90 * MIN), formatGap(1500)]).toEqual([
+    "1m",
+    "1d",
+    "2d",
+    "90m",
+    "1500ms",
+  ]);
 });

@@ -20,7 +20,12 @@ const intervalOf = (ms: number) => INTERVALS.find((i) => INTERVAL_MS[i] === ms);
 export function formatGap(ms: number): string {
   const named = intervalOf(ms);
   if (named) return named;
-  for (const [unit, size] of [["d", 86_400_000], ["h", 3_600_000], ["m", 60_000], ["s", 1000]] as const) {
+  for (const [unit, size] of [
+    ["d", 86_400_000],
+    ["h", 3_600_000],
+    ["m", 60_000],
+    ["s", 1000],
+  ] as const) {
     if (ms % size === 0) return `${ms / size}${unit}`;
   }
   return `${ms}ms`;

@@ -14,8 +14,14 @@ export type { LoadedSeries } from "./series.ts";
 export { parseTimestamp, formatLocal, formatOffset } from "./timestamps.ts";
 export { SYMBOL_PATTERN, UNIVERSE_PATTERN, isValidSymbol, isValidUniverseName } from "./symbols.ts";
 export {
-  generateSample, sampleTradingDays, SAMPLE_UNIVERSE, SAMPLE_END_DATE, SAMPLE_START_DATE,
-  SAMPLE_OFFSET_MIN, SAMPLE_MINUTE_DAYS, SAMPLE_GENERATOR_VERSION,
+  generateSample,
+  sampleTradingDays,
+  SAMPLE_UNIVERSE,
+  SAMPLE_END_DATE,
+  SAMPLE_START_DATE,
+  SAMPLE_OFFSET_MIN,
+  SAMPLE_MINUTE_DAYS,
+  SAMPLE_GENERATOR_VERSION,
 } from "./sample-generator.ts";
 export type { Sample, SampleSeries } from "./sample-generator.ts";
 export { SAMPLE_SECTORS, SAMPLE_LATE_LISTING } from "./sample-symbols.ts";

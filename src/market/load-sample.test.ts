@@ -24,8 +24,13 @@ describe("loadSample", () => {
     expect(u.symbols.length).toBe(50);
     expect(knownSymbols(t)).toEqual([...u.symbols].sort());
     expect(first.minuteBars).toBe(50 * 375 * SAMPLE_MINUTE_DAYS);
-    const total = t.sqlite.query<{ i: string; n: number }, []>("SELECT interval AS i, COUNT(*) AS n FROM bars GROUP BY interval ORDER BY interval").all();
-    expect(total).toEqual([{ i: "1d", n: first.dailyBars }, { i: "1m", n: first.minuteBars }]);
+    const total = t.sqlite
+      .query<{ i: string; n: number }, []>("SELECT interval AS i, COUNT(*) AS n FROM bars GROUP BY interval ORDER BY interval")
+      .all();
+    expect(total).toEqual([
+      { i: "1d", n: first.dailyBars },
+      { i: "1m", n: first.minuteBars },
+    ]);
     expect(countBars(t, "ALPHABANK", "1d")).toBe(sampleTradingDays().length);
     expect(first.dataVersion).toBe(getDataVersion(t));
   });
@@ -44,9 +49,7 @@ describe("loadSample", () => {
     const fromMinutes = loadSeries(t, symbols, "5m"); // guard: 5m really comes from 1m
     expect(fromMinutes.sourceInterval).toBe("1m");
     const rows = t.sqlite
-      .query<{ ts: number; close: number }, [string]>(
-        "SELECT ts, close FROM bars WHERE symbol = ? AND interval = '1m' ORDER BY ts",
-      )
+      .query<{ ts: number; close: number }, [string]>("SELECT ts, close FROM bars WHERE symbol = ? AND interval = '1m' ORDER BY ts")
       .all("CODEWAVE");
     const lastOfDay = new Map<string, number>();
     for (const r of rows) lastOfDay.set(new Date(r.ts + 330 * 60_000).toISOString().slice(0, 10), r.close);
@@ -71,7 +74,9 @@ describe("loadSample", () => {
   test("a universe named sample holding imported data is not overwritten", () => {
     const other = tempDb();
     try {
-      importCsvSources(other, [{ file: "REAL.csv", text: "timestamp,open,high,low,close,volume\n2024-01-01,1,1,1,1,1\n" }], { universe: "sample" });
+      importCsvSources(other, [{ file: "REAL.csv", text: "timestamp,open,high,low,close,volume\n2024-01-01,1,1,1,1,1\n" }], {
+        universe: "sample",
+      });
       expect(() => loadSample(other)).toThrow("universe 'sample' already holds imported data");
       expect(getUniverse(other, "sample")!.symbols).toEqual(["REAL"]);
     } finally {

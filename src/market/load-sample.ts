@@ -31,14 +31,24 @@ export function loadSample(h: DbHandle, clock: Clock = systemClock): LoadSampleR
   }
   const stored = db.query<{ value: string }, [string]>("SELECT value FROM settings WHERE key = ?").get(VERSION_KEY);
   if (existing && stored && Number(stored.value) === SAMPLE_GENERATOR_VERSION) {
-    return { loaded: false, universe: SAMPLE_UNIVERSE, symbols: existing.symbols.length, dailyBars: 0, minuteBars: 0, dataVersion: getDataVersion(db) };
+    return {
+      loaded: false,
+      universe: SAMPLE_UNIVERSE,
+      symbols: existing.symbols.length,
+      dailyBars: 0,
+      minuteBars: 0,
+      dataVersion: getDataVersion(db),
+    };
   }
   const sample = generateSample();
   let dailyBars = 0;
   let minuteBars = 0;
   const write = db.transaction((): number | null => {
     // Re-checked under the write lock: another process may have loaded it since the check above.
-    if (Number(db.query<{ value: string }, [string]>("SELECT value FROM settings WHERE key = ?").get(VERSION_KEY)?.value) === SAMPLE_GENERATOR_VERSION) {
+    if (
+      Number(db.query<{ value: string }, [string]>("SELECT value FROM settings WHERE key = ?").get(VERSION_KEY)?.value) ===
+      SAMPLE_GENERATOR_VERSION
+    ) {
       return null;
     }
     const del = db.prepare("DELETE FROM bars WHERE symbol = ?");
@@ -59,7 +69,14 @@ export function loadSample(h: DbHandle, clock: Clock = systemClock): LoadSampleR
   });
   const dataVersion = write.immediate();
   if (dataVersion === null) {
-    return { loaded: false, universe: SAMPLE_UNIVERSE, symbols: sample.symbols.length, dailyBars: 0, minuteBars: 0, dataVersion: getDataVersion(db) };
+    return {
+      loaded: false,
+      universe: SAMPLE_UNIVERSE,
+      symbols: sample.symbols.length,
+      dailyBars: 0,
+      minuteBars: 0,
+      dataVersion: getDataVersion(db),
+    };
   }
   return { loaded: true, universe: SAMPLE_UNIVERSE, symbols: sample.symbols.length, dailyBars, minuteBars, dataVersion };
 }

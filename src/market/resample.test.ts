@@ -64,7 +64,15 @@ describeNifty("resampleBars on real NIFTY-50 bars", () => {
     //   open 2836.5 (Mon), high max(2923.95, 2947.0, 2912.95, 2905.0, 2896.0) = 2947.0,
     //   low min(2813.05, 2891.05, 2844.6, 2793.05, 2855.0) = 2793.05, close 2866.65 (Fri),
     //   volume 2699784 + 1910886 + 3282318 + 6900180 + 2548169 = 17341337.
-    expect(week).toEqual({ ts: at("2024-06-24T00:00:00+05:30"), offsetMin: IST, open: 2836.5, high: 2947.0, low: 2793.05, close: 2866.65, volume: 17341337 });
+    expect(week).toEqual({
+      ts: at("2024-06-24T00:00:00+05:30"),
+      offsetMin: IST,
+      open: 2836.5,
+      high: 2947.0,
+      low: 2793.05,
+      close: 2866.65,
+      volume: 17341337,
+    });
     const next = weeks[weeks.indexOf(week!) + 1]!;
     expect(formatLocal(next.ts, next.offsetMin)).toBe("2024-07-01T00:00:00+05:30");
     const total = parsed.bars.get("M&M")!.reduce((v, b) => v + b.volume, 0);
@@ -73,7 +81,6 @@ describeNifty("resampleBars on real NIFTY-50 bars", () => {
 });
 
 describe("resampleBars", () => {
-
   const minutes = generateSample().series[0]!.minute;
   const daily = generateSample().series[0]!.daily;
 
@@ -106,8 +113,12 @@ describe("resampleBars", () => {
 /** Straightforward reference aggregation of bars already known to form one bucket. */
 function aggregate(bars: Bar[], ts: number): Bar {
   return {
-    ts, offsetMin: bars[0]!.offsetMin, open: bars[0]!.open,
-    high: Math.max(...bars.map((b) => b.high)), low: Math.min(...bars.map((b) => b.low)),
-    close: bars[bars.length - 1]!.close, volume: bars.reduce((v, b) => v + b.volume, 0),
+    ts,
+    offsetMin: bars[0]!.offsetMin,
+    open: bars[0]!.open,
+    high: Math.max(...bars.map((b) => b.high)),
+    low: Math.min(...bars.map((b) => b.low)),
+    close: bars[bars.length - 1]!.close,
+    volume: bars.reduce((v, b) => v + b.volume, 0),
   };
 }

@@ -1,7 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { formatLocal } from "./timestamps.ts";
 import {
-  generateSample, sampleTradingDays, SAMPLE_END_DATE, SAMPLE_MINUTE_DAYS, SAMPLE_SESSION_MINUTES, SAMPLE_START_DATE,
+  generateSample,
+  sampleTradingDays,
+  SAMPLE_END_DATE,
+  SAMPLE_MINUTE_DAYS,
+  SAMPLE_SESSION_MINUTES,
+  SAMPLE_START_DATE,
 } from "./sample-generator.ts";
 import { SAMPLE_LATE_LISTING, SAMPLE_SECTORS } from "./sample-symbols.ts";
 import { isValidSymbol } from "./symbols.ts";
@@ -17,7 +22,9 @@ function corr(a: number[], b: number[]): number {
   const [x, y] = [a.slice(-n), b.slice(-n)];
   const mx = x.reduce((s, v) => s + v, 0) / n;
   const my = y.reduce((s, v) => s + v, 0) / n;
-  let sxy = 0, sxx = 0, syy = 0;
+  let sxy = 0,
+    sxx = 0,
+    syy = 0;
   for (let i = 0; i < n; i++) {
     sxy += (x[i]! - mx) * (y[i]! - my);
     sxx += (x[i]! - mx) ** 2;
@@ -52,7 +59,9 @@ describe("generateSample", () => {
   });
 
   test("minute bars: 10 sessions of 375 bars from 09:15 to 15:29 local, ending on the end date", () => {
-    const days = sampleTradingDays().slice(-SAMPLE_MINUTE_DAYS).map((d) => local(d).slice(0, 10));
+    const days = sampleTradingDays()
+      .slice(-SAMPLE_MINUTE_DAYS)
+      .map((d) => local(d).slice(0, 10));
     for (const s of sample.series) {
       expect(s.minute.length).toBe(SAMPLE_MINUTE_DAYS * SAMPLE_SESSION_MINUTES);
       for (let d = 0; d < SAMPLE_MINUTE_DAYS; d++) {
@@ -67,8 +76,13 @@ describe("generateSample", () => {
     const bad: string[] = [];
     for (const s of sample.series) {
       for (const b of [...s.daily, ...s.minute]) {
-        const ok = b.low > 0 && b.high >= Math.max(b.open, b.close) && b.low <= Math.min(b.open, b.close) &&
-          Number.isInteger(b.volume) && b.volume >= 0 && b.offsetMin === 330;
+        const ok =
+          b.low > 0 &&
+          b.high >= Math.max(b.open, b.close) &&
+          b.low <= Math.min(b.open, b.close) &&
+          Number.isInteger(b.volume) &&
+          b.volume >= 0 &&
+          b.offsetMin === 330;
         if (!ok) bad.push(`${s.symbol} ${local(b.ts)} ${JSON.stringify(b)}`);
       }
     }
@@ -78,7 +92,10 @@ describe("generateSample", () => {
   test("factor structure: stocks of one sector move together more than across sectors", () => {
     const returns = sample.series.map((s) => logReturns(s.daily.map((b) => b.close)));
     const sectorOf = sample.series.map((s) => s.sector);
-    let within = 0, nw = 0, across = 0, na = 0;
+    let within = 0,
+      nw = 0,
+      across = 0,
+      na = 0;
     for (let i = 0; i < returns.length; i++) {
       for (let j = i + 1; j < returns.length; j++) {
         const c = corr(returns[i]!, returns[j]!);

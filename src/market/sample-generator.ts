@@ -68,8 +68,11 @@ export function generateSample(): Sample {
   SAMPLE_SECTORS.forEach((sec, k) => {
     for (const symbol of sec.symbols) {
       stocks.push({
-        symbol, sector: k,
-        beta: rng.between(0.6, 1.4), load: rng.between(0.5, 1.2), idio: rng.between(0.006, 0.014),
+        symbol,
+        sector: k,
+        beta: rng.between(0.6, 1.4),
+        load: rng.between(0.5, 1.2),
+        idio: rng.between(0.006, 0.014),
         price: round2(Math.exp(rng.between(Math.log(50), Math.log(3000)))),
         volume: Math.round(Math.exp(rng.between(Math.log(2e5), Math.log(2e7)))),
       });

@@ -95,14 +95,18 @@ describeNifty("loadSeries on the real NIFTY data", () => {
     const r = loadSeries(t, ["X1", "X2"], "1h");
     expect(r).toEqual({
       input: { symbols: ["X1", "X2"], labels: [], closes: [new Float64Array(0), new Float64Array(0)] },
-      missing: ["X1", "X2"], unavailable: [], sourceInterval: null,
+      missing: ["X1", "X2"],
+      unavailable: [],
+      sourceInterval: null,
     });
   });
 
   test("a new import is visible at once (the cache is keyed by the data version)", () => {
     const before = loadSeries(t, ["TCS"], "1d");
     expect(loadSeries(t, ["TCS"], "1d")).toBe(before);
-    importCsvSources(t, [{ file: "TCS.csv", text: "timestamp,open,high,low,close,volume\n2025-10-01T00:00:00+05:30,1,2,1,2,5\n" }], { universe: "nifty50" });
+    importCsvSources(t, [{ file: "TCS.csv", text: "timestamp,open,high,low,close,volume\n2025-10-01T00:00:00+05:30,1,2,1,2,5\n" }], {
+      universe: "nifty50",
+    });
     const after = loadSeries(t, ["TCS"], "1d");
     expect(after.input.labels.at(-1)).toBe("2025-10-01T00:00:00+05:30");
     expect(after.input.closes[0]!.at(-1)).toBe(2);
@@ -130,7 +134,10 @@ describe("loadSeries on the synthetic sample", () => {
   });
 
   test("a symbol with bars only at another interval is reported unavailable, not missing", () => {
-    importCsvSources(t, [{ file: "ONLYMIN.csv", text: "timestamp,open,high,low,close,volume\n2025-09-30T09:15:00+05:30,1,1,1,1,1\n" }], { universe: "m", interval: "1m" });
+    importCsvSources(t, [{ file: "ONLYMIN.csv", text: "timestamp,open,high,low,close,volume\n2025-09-30T09:15:00+05:30,1,1,1,1,1\n" }], {
+      universe: "m",
+      interval: "1m",
+    });
     const r = loadSeries(t, ["ALPHABANK", "ONLYMIN"], "1d");
     expect(r.sourceInterval).toBe("1d");
     expect(r.unavailable).toEqual(["ONLYMIN"]);

@@ -68,7 +68,11 @@ export function loadSeries(h: DbHandle, symbols: readonly string[], interval: In
 function load(db: Database, symbols: readonly string[], interval: Interval): LoadedSeries {
   const st = prepared(db);
   const stored = new Map<string, Interval[]>();
-  for (const s of new Set(symbols)) stored.set(s, INTERVALS.filter((iv) => st.has.get(s, iv) !== null));
+  for (const s of new Set(symbols))
+    stored.set(
+      s,
+      INTERVALS.filter((iv) => st.has.get(s, iv) !== null),
+    );
   return assembleSeries(symbols, interval, stored, (s, source) => st.rows.values(s, source) as [number, number, number][]);
 }
 
@@ -86,7 +90,12 @@ export function assembleSeries(
   const missing = symbols.filter((s) => stored.get(s)!.length === 0);
   const union = INTERVALS.filter((iv) => [...stored.values()].some((list) => list.includes(iv)));
   if (union.length === 0) {
-    return { input: { symbols: [...symbols], labels: [], closes: symbols.map(() => new Float64Array(0)) }, missing, unavailable: [], sourceInterval: null };
+    return {
+      input: { symbols: [...symbols], labels: [], closes: symbols.map(() => new Float64Array(0)) },
+      missing,
+      unavailable: [],
+      sourceInterval: null,
+    };
   }
   const source = chooseSourceInterval(interval, union);
   if (!source) {

@@ -91,13 +91,21 @@ for (const backend of backends) {
     });
 
     test("an import: counts, universe order, version bump; a re-import changes nothing", async () => {
-      const s = await store.importCsvSources([{ file: "AAA.csv", text: GOOD_A }, { file: "BBB.csv", text: GOOD_B }], { universe: "mine" });
+      const s = await store.importCsvSources(
+        [
+          { file: "AAA.csv", text: GOOD_A },
+          { file: "BBB.csv", text: GOOD_B },
+        ],
+        { universe: "mine" },
+      );
       expect([s.filesImported, s.filesRejected, s.rows, s.inserted, s.updated, s.unchanged]).toEqual([2, 0, 6, 6, 0, 0]);
       expect(s.appended).toEqual(["AAA", "BBB"]);
       expect(s.dataVersion).toBe(3);
       const again = await store.importCsvSources([{ file: "AAA.csv", text: GOOD_A }], { universe: "mine" });
       expect([again.inserted, again.updated, again.unchanged, again.dataVersion]).toEqual([0, 0, 3, 3]);
-      const changed = await store.importCsvSources([{ file: "AAA.csv", text: GOOD_A.replace("10.5,100", "10.75,100") }], { universe: "mine" });
+      const changed = await store.importCsvSources([{ file: "AAA.csv", text: GOOD_A.replace("10.5,100", "10.75,100") }], {
+        universe: "mine",
+      });
       expect([changed.inserted, changed.updated, changed.unchanged, changed.dataVersion]).toEqual([0, 1, 2, 4]);
       expect(await store.listUniverses()).toEqual(["mine", "sample"]);
       expect((await store.getUniverse("mine"))?.symbols).toEqual(["AAA", "BBB"]);
@@ -105,7 +113,13 @@ for (const backend of backends) {
 
     test("a bad file is rejected whole with file:line reasons, a good one beside it goes in", async () => {
       const bad = csv(["2025-01-06,20,21,19,20.5,100", "2025-01-06,20,21,19,20.5,100", "2025-01-08,21,22,20,x,150"]);
-      const s = await store.importCsvSources([{ file: "CCC.csv", text: bad }, { file: "DDD.csv", text: GOOD_B }], { universe: "mine" });
+      const s = await store.importCsvSources(
+        [
+          { file: "CCC.csv", text: bad },
+          { file: "DDD.csv", text: GOOD_B },
+        ],
+        { universe: "mine" },
+      );
       expect(s.filesRejected).toBe(1);
       expect(s.errors[0]).toStartWith("CCC.csv:4: ");
       expect((await store.getUniverse("mine"))?.symbols).toEqual(["AAA", "BBB", "DDD"]);
@@ -155,7 +169,13 @@ describe("PostgreSQL shared by two instances", () => {
       await a.sql`TRUNCATE bars, universe_members, universes, settings`;
       const storeA = pgMarketStore(a.sql);
       const storeB = pgMarketStore(b.sql, { versionTtlMs: 200 });
-      await storeA.importCsvSources([{ file: "AAA.csv", text: GOOD_A }, { file: "BBB.csv", text: GOOD_B }], { universe: "shared" });
+      await storeA.importCsvSources(
+        [
+          { file: "AAA.csv", text: GOOD_A },
+          { file: "BBB.csv", text: GOOD_B },
+        ],
+        { universe: "shared" },
+      );
       const chartB = new ChartService(storeB, startComputePool(0, logger));
       const q = params("universe=shared&lookback=2&include_graph=false");
       const before = await chartB.compute(await chartB.prepare(q));
@@ -181,7 +201,10 @@ describe("PostgreSQL shared by two instances", () => {
     const t = tempDb();
     try {
       await p.sql`TRUNCATE bars, universe_members, universes, settings`;
-      const stores = [openMarketStore({ kind: "sqlite", sqlite: t.sqlite, path: t.path }), openMarketStore({ kind: "postgres", sql: p.sql })];
+      const stores = [
+        openMarketStore({ kind: "sqlite", sqlite: t.sqlite, path: t.path }),
+        openMarketStore({ kind: "postgres", sql: p.sql }),
+      ];
       const out: string[] = [];
       for (const store of stores) {
         await store.loadSample(new TestClock(0));

@@ -10,8 +10,7 @@ export interface Instant {
 }
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|z|[+-]\d{2}:?\d{2})?$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|z|[+-]\d{2}:?\d{2})?$/;
 
 /**
  * Parses `2020-10-01`, `2020-10-01 00:00:00+05:30`, `2020-10-01T00:00:00+05:30`,
@@ -23,7 +22,13 @@ const DATE_TIME =
  */
 export function parseTimestamp(text: string, defaultOffsetMin?: number): Instant | string {
   const s = text.trim();
-  let y: number, mo: number, d: number, h = 0, mi = 0, sec = 0, ms = 0;
+  let y: number,
+    mo: number,
+    d: number,
+    h = 0,
+    mi = 0,
+    sec = 0,
+    ms = 0;
   let offsetMin = defaultOffsetMin ?? 0;
   const dateOnly = DATE_ONLY.exec(s);
   if (dateOnly) {

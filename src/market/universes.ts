@@ -16,16 +16,38 @@ const p = sql.placeholder;
 
 const statements = perConnection((db) => ({
   names: db.select({ name: universes.name }).from(universes).orderBy(asc(universes.name)).prepare(),
-  byName: db.select({ name: universes.name, source: universes.source }).from(universes).where(eq(universes.name, p("name"))).prepare(),
-  members: db.select({ symbol: universeMembers.symbol }).from(universeMembers).where(eq(universeMembers.universe, p("name"))).orderBy(asc(universeMembers.position)).prepare(),
-  create: db.insert(universes).values({ name: p("name"), createdAt: p("now"), source: p("source") }).onConflictDoNothing().prepare(),
-  lastPosition: db.select({ p: max(universeMembers.position) }).from(universeMembers).where(eq(universeMembers.universe, p("name"))).prepare(),
-  add: db.insert(universeMembers).values({ universe: p("name"), symbol: p("symbol"), position: p("position") }).prepare(),
+  byName: db
+    .select({ name: universes.name, source: universes.source })
+    .from(universes)
+    .where(eq(universes.name, p("name")))
+    .prepare(),
+  members: db
+    .select({ symbol: universeMembers.symbol })
+    .from(universeMembers)
+    .where(eq(universeMembers.universe, p("name")))
+    .orderBy(asc(universeMembers.position))
+    .prepare(),
+  create: db
+    .insert(universes)
+    .values({ name: p("name"), createdAt: p("now"), source: p("source") })
+    .onConflictDoNothing()
+    .prepare(),
+  lastPosition: db
+    .select({ p: max(universeMembers.position) })
+    .from(universeMembers)
+    .where(eq(universeMembers.universe, p("name")))
+    .prepare(),
+  add: db
+    .insert(universeMembers)
+    .values({ universe: p("name"), symbol: p("symbol"), position: p("position") })
+    .prepare(),
 }));
 
 /** Names of all universes, alphabetical. */
 export function listUniverses(h: DbHandle): string[] {
-  return statements(rawDb(h)).names.all().map((r) => r.name);
+  return statements(rawDb(h))
+    .names.all()
+    .map((r) => r.name);
 }
 
 /** The universe with its symbols in order, or null when there is none of that name. */

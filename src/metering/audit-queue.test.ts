@@ -34,7 +34,9 @@ test("past its byte bound the queue aggregates per minute, user, status and code
   queue.flush();
   const written = sqlite.query("SELECT count(*) AS n FROM request_log WHERE request_id <> 'aggregated'").get() as { n: number };
   expect(written.n).toBe(kept);
-  const groups = sqlite.query("SELECT ts, status, code, params, counted FROM request_log WHERE request_id = 'aggregated' ORDER BY ts, status").all();
+  const groups = sqlite
+    .query("SELECT ts, status, code, params, counted FROM request_log WHERE request_id = 'aggregated' ORDER BY ts, status")
+    .all();
   expect(groups).toEqual([
     { ts: T, status: 400, code: "BAD_REQUEST", params: JSON.stringify({ aggregated: 100 - kept }), counted: 0 },
     { ts: T, status: 404, code: "NOT_FOUND", params: '{"aggregated":1}', counted: 0 },
@@ -53,7 +55,14 @@ test("flush({ noWait }) under another connection's write lock fails at once and 
   expect(admitted.ok).toBe(true);
   expect(denied.ok).toBe(false);
   limiter.finishRefused(denied.logId, 7.5);
-  limiter.logUnmetered({ userId: "alice", requestId: "bad", status: 400, code: "BAD_REQUEST", params: "lookback=x&token=abc", durationMs: 1 });
+  limiter.logUnmetered({
+    userId: "alice",
+    requestId: "bad",
+    status: 400,
+    code: "BAD_REQUEST",
+    params: "lookback=x&token=abc",
+    durationMs: 1,
+  });
   limiter.logUnmetered({ userId: null, requestId: "anon", status: 401, code: "UNAUTHORIZED", params: "", durationMs: 1 });
 
   const other = new Database(file);

@@ -72,7 +72,8 @@ export function createAuditQueue(sqlite: Database, maxBytes = AUDIT_QUEUE_BYTES)
       try {
         for (const r of rows) insert.run(r.requestId, r.userId, r.ts, r.status, r.durationMs, r.code, r.params);
         for (const [id, ms] of updates) update.run(ms, id);
-        for (const g of aggregated.values()) insert.run("aggregated", g.userId, g.minute, g.status, null, g.code, JSON.stringify({ aggregated: g.n }));
+        for (const g of aggregated.values())
+          insert.run("aggregated", g.userId, g.minute, g.status, null, g.code, JSON.stringify({ aggregated: g.n }));
         sqlite.exec("COMMIT");
       } catch (err) {
         if (sqlite.inTransaction) sqlite.exec("ROLLBACK");

@@ -77,7 +77,9 @@ test(
       expect(after.open).toBeGreaterThanOrEqual(live.open); // the second process's rows still count
       const refundedRows = new Database(db, { readonly: true });
       try {
-        const n = refundedRows.query("SELECT count(*) AS n FROM request_log WHERE user_id = ? AND code = 'UNANSWERED' AND counted = 0").get(USER) as { n: number };
+        const n = refundedRows
+          .query("SELECT count(*) AS n FROM request_log WHERE user_id = ? AND code = 'UNANSWERED' AND counted = 0")
+          .get(USER) as { n: number };
         expect(n.n).toBe(charged.open);
       } finally {
         refundedRows.close();

@@ -18,7 +18,8 @@ test("credentials in the query string are stored redacted in the audit log, (unk
     const db = new Database(h.config.db, { readonly: true });
     try {
       // A refusal's audit row is queued and written within about a second (issue #12 item 7).
-      const rowsNow = () => db.query("SELECT params FROM request_log WHERE user_id = 'leaky-user' ORDER BY id").all() as { params: string }[];
+      const rowsNow = () =>
+        db.query("SELECT params FROM request_log WHERE user_id = 'leaky-user' ORDER BY id").all() as { params: string }[];
       for (const deadline = Date.now() + 3000; rowsNow().length < 3 && Date.now() < deadline; ) await Bun.sleep(50);
       const rows = rowsNow();
       expect(rows.map((r) => r.params)).toEqual([
@@ -26,7 +27,9 @@ test("credentials in the query string are stored redacted in the audit log, (unk
         "lookback=21&Password=[redacted]&API-KEY=[redacted]",
         "lookback=zz&jwt=[redacted]",
       ]);
-      const leaked = db.query("SELECT count(*) AS n FROM request_log WHERE params LIKE ? OR params LIKE '%hunter2%' OR params LIKE '%k-123%'").get(`%${token.slice(-20)}%`) as { n: number };
+      const leaked = db
+        .query("SELECT count(*) AS n FROM request_log WHERE params LIKE ? OR params LIKE '%hunter2%' OR params LIKE '%k-123%'")
+        .get(`%${token.slice(-20)}%`) as { n: number };
       expect(leaked.n).toBe(0);
     } finally {
       db.close();

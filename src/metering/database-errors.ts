@@ -83,6 +83,7 @@ export function meterError(err: unknown): unknown {
   const failure = pgWriteFailureOf(err);
   if (failure !== null) return new MeterStorageError(failure);
   const code = String((err as { code?: unknown })?.code ?? "");
-  if (/^08|^57P0/.test(state) || /CONNECTION|ECONNREFUSED|ECONNRESET|TIMEOUT|ENOTFOUND|EPIPE/i.test(code)) return new MeterUnavailableError();
+  if (/^08|^57P0/.test(state) || /CONNECTION|ECONNREFUSED|ECONNRESET|TIMEOUT|ENOTFOUND|EPIPE/i.test(code))
+    return new MeterUnavailableError();
   return err;
 }

@@ -24,7 +24,14 @@ test("an admitted first request: full header set, window starting now", () => {
 });
 
 test("an empty window resets at ceil(now) and frees in 0 s", () => {
-  const h = rateLimitHeaders({ now: T, limits: { perMinute: 5, perDay: 100 }, minuteUsed: 0, dayUsed: 3, oldestInWindow: null, nextMidnight: Date.parse("2026-11-23T00:00:00Z") });
+  const h = rateLimitHeaders({
+    now: T,
+    limits: { perMinute: 5, perDay: 100 },
+    minuteUsed: 0,
+    dayUsed: 3,
+    oldestInWindow: null,
+    nextMidnight: Date.parse("2026-11-23T00:00:00Z"),
+  });
   expect(h["X-RateLimit-Reset"]).toBe(String(Math.ceil(T / 1000)));
   expect(h.RateLimit).toBe('"minute";r=5;t=0');
   expect(h["X-RateLimit-Daily-Remaining"]).toBe("97");
@@ -45,7 +52,12 @@ test("RATE_LIMITED: Retry-After equals the message's number and agrees with Rese
 });
 
 test("RATE_LIMITED with a plural limit", () => {
-  const { message, headers } = denied({ now: T + 20_000, minute: windowOf([T, T + 1, T + 2]), dayCount: 3, limits: { perMinute: 3, perDay: 30 } });
+  const { message, headers } = denied({
+    now: T + 20_000,
+    minute: windowOf([T, T + 1, T + 2]),
+    dayCount: 3,
+    limits: { perMinute: 3, perDay: 30 },
+  });
   expect(message).toBe("rate limit exceeded: 3 requests/minute. Retry in 40s.");
   expect(headers["X-RateLimit-Remaining"]).toBe("0");
   expect(headers["X-RateLimit-Daily-Remaining"]).toBe("27");

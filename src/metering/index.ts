@@ -1,5 +1,18 @@
 /** Metering: the pure window arithmetic, the headers and messages, and the SQLite-backed limiter. */
-export { decide, peekState, utcDayStart, windowOf, MINUTE_MS, DAY_MS, type MinuteWindow, type Limits, type MeterState, type DenialCode, type WindowInput, type WindowDecision } from "./windows.ts";
+export {
+  decide,
+  peekState,
+  utcDayStart,
+  windowOf,
+  MINUTE_MS,
+  DAY_MS,
+  type MinuteWindow,
+  type Limits,
+  type MeterState,
+  type DenialCode,
+  type WindowInput,
+  type WindowDecision,
+} from "./windows.ts";
 export { rateLimitHeaders, denialMessage } from "./headers.ts";
 export { createLimiter, type Limiter, type AdmitRequest, type AdmitResult, type UnmeteredEntry } from "./limiter.ts";
 export { newBootId, bootIsGone } from "./boot.ts";

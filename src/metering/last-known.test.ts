@@ -1,13 +1,28 @@
 import { expect, test } from "bun:test";
 import { createLastKnown } from "./last-known.ts";
 
-const state = (minuteUsed: number) => ({ now: 1000, limits: { perMinute: 5, perDay: 30 }, minuteUsed, dayUsed: minuteUsed, oldestInWindow: 900, nextMidnight: 86_400_000, retryAfter: 7 });
+const state = (minuteUsed: number) => ({
+  now: 1000,
+  limits: { perMinute: 5, perDay: 30 },
+  minuteUsed,
+  dayUsed: minuteUsed,
+  oldestInWindow: 900,
+  nextMidnight: 86_400_000,
+  retryAfter: 7,
+});
 
 test("the last state is kept per user without its Retry-After; unknown users have none", () => {
   const known = createLastKnown();
   known.remember("alice", state(1));
   known.remember("alice", state(2));
-  expect(known.get("alice")).toEqual({ now: 1000, limits: { perMinute: 5, perDay: 30 }, minuteUsed: 2, dayUsed: 2, oldestInWindow: 900, nextMidnight: 86_400_000 });
+  expect(known.get("alice")).toEqual({
+    now: 1000,
+    limits: { perMinute: 5, perDay: 30 },
+    minuteUsed: 2,
+    dayUsed: 2,
+    oldestInWindow: 900,
+    nextMidnight: 86_400_000,
+  });
   expect(known.get("bob")).toBeNull();
 });
 

@@ -14,7 +14,10 @@ async function race(perMinute: number, perDay: number) {
   openDatabase(path).sqlite.close();
   const startAt = Date.now() + 1500;
   const children = Array.from({ length: PROCESSES }, () =>
-    Bun.spawn([process.execPath, WORKER, path, "racer", String(perMinute), String(perDay), String(CALLS), String(startAt)], { stdout: "pipe", stderr: "pipe" }),
+    Bun.spawn([process.execPath, WORKER, path, "racer", String(perMinute), String(perDay), String(CALLS), String(startAt)], {
+      stdout: "pipe",
+      stderr: "pipe",
+    }),
   );
   const outputs = await Promise.all(
     children.map(async (c) => {
@@ -24,7 +27,9 @@ async function race(perMinute: number, perDay: number) {
     }),
   );
   const { sqlite } = openDatabase(path);
-  const log = sqlite.query("SELECT count(*) AS total, sum(counted) AS counted, sum(status = 429) AS denied FROM request_log WHERE user_id = 'racer'").get() as { total: number; counted: number; denied: number };
+  const log = sqlite
+    .query("SELECT count(*) AS total, sum(counted) AS counted, sum(status = 429) AS denied FROM request_log WHERE user_id = 'racer'")
+    .get() as { total: number; counted: number; denied: number };
   sqlite.close();
   return { admitted: outputs.reduce((s, o) => s + o.admitted, 0), log };
 }

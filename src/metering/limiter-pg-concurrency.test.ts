@@ -80,12 +80,16 @@ test("3 processes x 70 concurrent admits with 10/minute admit exactly 10", async
 test("a refund frees the slot: the next burst admits exactly one more", async () => {
   const limiter = createPgLimiter(opened.sql, systemClock);
   const limits = { perMinute: 3, perDay: 1000 };
-  const first = await Promise.all(Array.from({ length: 20 }, (_, i) => limiter.admit({ userId: "racer", limits, requestId: `a${i}`, params: {} })));
+  const first = await Promise.all(
+    Array.from({ length: 20 }, (_, i) => limiter.admit({ userId: "racer", limits, requestId: `a${i}`, params: {} })),
+  );
   const ok = first.filter((r) => r.ok);
   expect(ok.length).toBe(3);
   await limiter.finish(ok[0]!.logId, 503, 1);
   await limiter.finish(ok[0]!.logId, 503, 1); // a second refund of the same row gives nothing more
-  const second = await Promise.all(Array.from({ length: 20 }, (_, i) => limiter.admit({ userId: "racer", limits, requestId: `b${i}`, params: {} })));
+  const second = await Promise.all(
+    Array.from({ length: 20 }, (_, i) => limiter.admit({ userId: "racer", limits, requestId: `b${i}`, params: {} })),
+  );
   expect(second.filter((r) => r.ok).length).toBe(1);
   expect(await meterRows("racer")).toMatchObject({ total: 40, counted: 3, day: 3 });
 });
@@ -98,7 +102,9 @@ test("a user's meter locked beyond the statement timeout is MeterBusyError; othe
     await holder`BEGIN`;
     await holder`SELECT pg_advisory_xact_lock(hashtextextended(${"stuck"}, 0))`;
     const t0 = performance.now();
-    await expect(limiter.admit({ userId: "stuck", limits: { perMinute: 5, perDay: 5 }, requestId: "s1", params: {} })).rejects.toBeInstanceOf(MeterBusyError);
+    await expect(
+      limiter.admit({ userId: "stuck", limits: { perMinute: 5, perDay: 5 }, requestId: "s1", params: {} }),
+    ).rejects.toBeInstanceOf(MeterBusyError);
     expect(performance.now() - t0).toBeLessThan(2_000);
     expect((await limiter.admit({ userId: "free", limits: { perMinute: 5, perDay: 5 }, requestId: "f1", params: {} })).ok).toBe(true);
     await holder`COMMIT`;
@@ -120,7 +126,9 @@ test("PostgreSQL stopped: admits fail fast with MeterUnavailableError; started a
     // Answered with a 5xx while the database is down: the refund waits, the answer does not fail.
     await limiter.finish(before.logId, 503, 1);
     const t0 = performance.now();
-    const down = await Promise.allSettled(Array.from({ length: 5 }, (_, i) => limiter.admit({ userId: "racer", limits, requestId: `down${i}`, params: {} })));
+    const down = await Promise.allSettled(
+      Array.from({ length: 5 }, (_, i) => limiter.admit({ userId: "racer", limits, requestId: `down${i}`, params: {} })),
+    );
     expect(down.every((r) => r.status === "rejected" && r.reason instanceof MeterUnavailableError)).toBe(true);
     expect(performance.now() - t0).toBeLessThan(5_000);
     await pgdb.server.start();
@@ -131,7 +139,10 @@ test("PostgreSQL stopped: admits fail fast with MeterUnavailableError; started a
     }
     expect(back?.ok).toBe(true);
     // The window from before the outage is still there (its refund not yet written): refused.
-    expect(await limiter.admit({ userId: "racer", limits, requestId: "third", params: {} })).toMatchObject({ ok: false, code: "RATE_LIMITED" });
+    expect(await limiter.admit({ userId: "racer", limits, requestId: "third", params: {} })).toMatchObject({
+      ok: false,
+      code: "RATE_LIMITED",
+    });
     // flush() writes the waiting refund once; a second flush has nothing more to give back.
     await limiter.flush();
     await limiter.flush();
@@ -156,7 +167,10 @@ test("a database refusing writes (read-only) is MeterStorageError and writeFailu
     await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${pgdb.name} AND pid <> pg_backend_pid()`;
     const refused = await limiter.admit({ userId: "racer", limits, requestId: "ro", params: {} }).catch((e: unknown) => e);
     // The first call after the terminate may see the dropped connection; the next one the read-only database.
-    const err = refused instanceof MeterStorageError ? refused : await limiter.admit({ userId: "racer", limits, requestId: "ro2", params: {} }).catch((e: unknown) => e);
+    const err =
+      refused instanceof MeterStorageError
+        ? refused
+        : await limiter.admit({ userId: "racer", limits, requestId: "ro2", params: {} }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MeterStorageError);
     expect(limiter.writeFailure()).toBe("database is read-only (25006)");
     await limiter.finish(first.logId, 500, 1); // waits instead of failing the answer
@@ -164,7 +178,14 @@ test("a database refusing writes (read-only) is MeterStorageError and writeFailu
 
     await admin.unsafe(`ALTER DATABASE "${pgdb.name}" RESET default_transaction_read_only`);
     await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${pgdb.name} AND pid <> pg_backend_pid()`;
-    for (let i = 0; i < 10; i++) if (await limiter.flush().then(() => true, () => false)) break;
+    for (let i = 0; i < 10; i++)
+      if (
+        await limiter.flush().then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
     expect(limiter.writeFailure()).toBeNull();
     expect(await meterRows("racer")).toMatchObject({ counted: 0, day: 0 });
   } finally {

@@ -9,7 +9,7 @@ import { startPostgres, type TestDatabase } from "../../test/support/postgres.ts
 import { openPg, type OpenedPg } from "../../db/pg/open.ts";
 import { asyncLimiter } from "./async-limiter.ts";
 import { openDatabase } from "../../db/open.ts";
-import { TestClock, } from "../clock.ts";
+import { TestClock } from "../clock.ts";
 import { createLimiter } from "./limiter.ts";
 import { createPgLimiter, type AsyncLimiter } from "./limiter-pg.ts";
 import type { Limits } from "./windows.ts";
@@ -43,53 +43,105 @@ interface Step {
 }
 
 const CASES: [name: string, steps: Step[]][] = [
-  ["the minute window: denied within 60 s, admitted at exactly 60.000 s", [
-    { at: T, expect: { ok: true } },
-    { at: T + 13_000, expect: { ok: false, code: "RATE_LIMITED", retryAfter: 47, message: "rate limit exceeded: 1 request/minute. Retry in 47s." } },
-    { at: T + 59_999, expect: { ok: false, retryAfter: 1 } },
-    { at: T + 60_000, expect: { ok: true } },
-  ]],
-  ["UTC day rollover: 23:59:59 is over quota, 00:00:00 starts a new day", [
-    { at: "2026-11-22T23:58:00Z", limits: { perMinute: 100, perDay: 2 }, expect: { ok: true } },
-    { at: "2026-11-22T23:59:30Z", limits: { perMinute: 100, perDay: 2 }, expect: { ok: true } },
-    { at: "2026-11-22T23:59:59Z", limits: { perMinute: 100, perDay: 2 }, expect: { ok: false, code: "DAILY_QUOTA_EXCEEDED", retryAfter: 1, message: "daily quota exceeded: 2 requests/day. Resets at 2026-11-23T00:00:00Z." } },
-    { at: "2026-11-23T00:00:00Z", limits: { perMinute: 100, perDay: 2 }, expect: { ok: true, state: expect.objectContaining({ dayUsed: 1, minuteUsed: 2 }) } },
-  ]],
-  ["both windows exhausted is DAILY_QUOTA_EXCEEDED", [
-    { at: T, limits: { perMinute: 1, perDay: 1 }, expect: { ok: true } },
-    { at: T + 5_000, limits: { perMinute: 1, perDay: 1 }, expect: { ok: false, code: "DAILY_QUOTA_EXCEEDED", retryAfter: 14 * 3600 - 5 } },
-  ]],
-  ["denied requests are never counted: hammering does not extend the window", [
-    { at: T, expect: { ok: true } },
-    ...Array.from({ length: 10 }, (_, i): Step => ({ at: T + 2_000 * (i + 1), expect: { ok: false, code: "RATE_LIMITED" } })),
-    { at: T + 60_000, expect: { ok: true } },
-  ]],
-  ["per-user limits are independent", [
-    ...Array.from({ length: 3 }, (): Step => ({ at: T, user: "bob", limits: { perMinute: 3, perDay: 100 }, expect: { ok: true } })),
-    { at: T, user: "bob", limits: { perMinute: 3, perDay: 100 }, expect: { ok: false, code: "RATE_LIMITED" } },
-    { at: T, expect: { ok: true } },
-    { at: T, expect: { ok: false } },
-  ]],
-  ["a 5xx refunds the request and the day; a 200 keeps it counted", [
-    { at: T, limits: { perMinute: 1, perDay: 1 }, expect: { ok: true }, finish: [500] },
-    { at: T + 1_000, limits: { perMinute: 1, perDay: 1 }, expect: { ok: true, state: expect.objectContaining({ dayUsed: 1, minuteUsed: 1 }) }, finish: [200] },
-    { at: T + 2_000, limits: { perMinute: 1, perDay: 1 }, expect: { ok: false, code: "DAILY_QUOTA_EXCEEDED" } },
-  ]],
-  ["refund: true refunds a 4xx found after admission", [
-    { at: T, expect: { ok: true }, finish: [404, true] },
-    { at: T + 1_000, expect: { ok: true } },
-  ]],
-  ["a lowered limit waits for the entry that frees the slot, not the oldest", [
-    ...Array.from({ length: 5 }, (_, i): Step => ({ at: T + i * 1_000, limits: { perMinute: 5, perDay: 100 }, expect: { ok: true } })),
-    // 5 in the window, limit now 2: the slot frees when entry 3 (T + 3 s) leaves.
-    { at: T + 10_000, limits: { perMinute: 2, perDay: 100 }, expect: { ok: false, code: "RATE_LIMITED", retryAfter: 53 } },
-  ]],
-  ["peek reports the state without writing", [
-    { at: T, expect: { ok: true } },
-    { at: T + 10_000, peek: true, expect: { minuteUsed: 1, dayUsed: 1, oldestInWindow: T } },
-    { at: T + 10_000, peek: true, expect: { minuteUsed: 1, dayUsed: 1 } },
-    { at: T + 60_000, expect: { ok: true, state: expect.objectContaining({ minuteUsed: 1, dayUsed: 2 }) } },
-  ]],
+  [
+    "the minute window: denied within 60 s, admitted at exactly 60.000 s",
+    [
+      { at: T, expect: { ok: true } },
+      {
+        at: T + 13_000,
+        expect: { ok: false, code: "RATE_LIMITED", retryAfter: 47, message: "rate limit exceeded: 1 request/minute. Retry in 47s." },
+      },
+      { at: T + 59_999, expect: { ok: false, retryAfter: 1 } },
+      { at: T + 60_000, expect: { ok: true } },
+    ],
+  ],
+  [
+    "UTC day rollover: 23:59:59 is over quota, 00:00:00 starts a new day",
+    [
+      { at: "2026-11-22T23:58:00Z", limits: { perMinute: 100, perDay: 2 }, expect: { ok: true } },
+      { at: "2026-11-22T23:59:30Z", limits: { perMinute: 100, perDay: 2 }, expect: { ok: true } },
+      {
+        at: "2026-11-22T23:59:59Z",
+        limits: { perMinute: 100, perDay: 2 },
+        expect: {
+          ok: false,
+          code: "DAILY_QUOTA_EXCEEDED",
+          retryAfter: 1,
+          message: "daily quota exceeded: 2 requests/day. Resets at 2026-11-23T00:00:00Z.",
+        },
+      },
+      {
+        at: "2026-11-23T00:00:00Z",
+        limits: { perMinute: 100, perDay: 2 },
+        expect: { ok: true, state: expect.objectContaining({ dayUsed: 1, minuteUsed: 2 }) },
+      },
+    ],
+  ],
+  [
+    "both windows exhausted is DAILY_QUOTA_EXCEEDED",
+    [
+      { at: T, limits: { perMinute: 1, perDay: 1 }, expect: { ok: true } },
+      {
+        at: T + 5_000,
+        limits: { perMinute: 1, perDay: 1 },
+        expect: { ok: false, code: "DAILY_QUOTA_EXCEEDED", retryAfter: 14 * 3600 - 5 },
+      },
+    ],
+  ],
+  [
+    "denied requests are never counted: hammering does not extend the window",
+    [
+      { at: T, expect: { ok: true } },
+      ...Array.from({ length: 10 }, (_, i): Step => ({ at: T + 2_000 * (i + 1), expect: { ok: false, code: "RATE_LIMITED" } })),
+      { at: T + 60_000, expect: { ok: true } },
+    ],
+  ],
+  [
+    "per-user limits are independent",
+    [
+      ...Array.from({ length: 3 }, (): Step => ({ at: T, user: "bob", limits: { perMinute: 3, perDay: 100 }, expect: { ok: true } })),
+      { at: T, user: "bob", limits: { perMinute: 3, perDay: 100 }, expect: { ok: false, code: "RATE_LIMITED" } },
+      { at: T, expect: { ok: true } },
+      { at: T, expect: { ok: false } },
+    ],
+  ],
+  [
+    "a 5xx refunds the request and the day; a 200 keeps it counted",
+    [
+      { at: T, limits: { perMinute: 1, perDay: 1 }, expect: { ok: true }, finish: [500] },
+      {
+        at: T + 1_000,
+        limits: { perMinute: 1, perDay: 1 },
+        expect: { ok: true, state: expect.objectContaining({ dayUsed: 1, minuteUsed: 1 }) },
+        finish: [200],
+      },
+      { at: T + 2_000, limits: { perMinute: 1, perDay: 1 }, expect: { ok: false, code: "DAILY_QUOTA_EXCEEDED" } },
+    ],
+  ],
+  [
+    "refund: true refunds a 4xx found after admission",
+    [
+      { at: T, expect: { ok: true }, finish: [404, true] },
+      { at: T + 1_000, expect: { ok: true } },
+    ],
+  ],
+  [
+    "a lowered limit waits for the entry that frees the slot, not the oldest",
+    [
+      ...Array.from({ length: 5 }, (_, i): Step => ({ at: T + i * 1_000, limits: { perMinute: 5, perDay: 100 }, expect: { ok: true } })),
+      // 5 in the window, limit now 2: the slot frees when entry 3 (T + 3 s) leaves.
+      { at: T + 10_000, limits: { perMinute: 2, perDay: 100 }, expect: { ok: false, code: "RATE_LIMITED", retryAfter: 53 } },
+    ],
+  ],
+  [
+    "peek reports the state without writing",
+    [
+      { at: T, expect: { ok: true } },
+      { at: T + 10_000, peek: true, expect: { minuteUsed: 1, dayUsed: 1, oldestInWindow: T } },
+      { at: T + 10_000, peek: true, expect: { minuteUsed: 1, dayUsed: 1 } },
+      { at: T + 60_000, expect: { ok: true, state: expect.objectContaining({ minuteUsed: 1, dayUsed: 2 }) } },
+    ],
+  ],
 ];
 
 /** Runs the steps against one meter; returns what each step answered. */
@@ -136,11 +188,39 @@ describe("PostgreSQL meter", () => {
     await limiter.finish(a.logId, 200, 3.25);
     clock.tick(1_000);
     await limiter.admit({ userId: "alice", limits: ONE, requestId: "r2", params: { interval: "1d" } });
-    const id = await limiter.logUnmetered({ userId: "alice", requestId: "r3", status: 400, code: "BAD_REQUEST", params: {}, durationMs: 0.2 });
-    const rows = await opened.sql`SELECT id, request_id, ts::float8 AS ts, status, duration_ms, counted, code, params, boot_id FROM request_log ORDER BY id`;
+    const id = await limiter.logUnmetered({
+      userId: "alice",
+      requestId: "r3",
+      status: 400,
+      code: "BAD_REQUEST",
+      params: {},
+      durationMs: 0.2,
+    });
+    const rows =
+      await opened.sql`SELECT id, request_id, ts::float8 AS ts, status, duration_ms, counted, code, params, boot_id FROM request_log ORDER BY id`;
     expect(rows.map((r: Record<string, unknown>) => ({ ...r, id: Number(r.id) }))).toEqual([
-      { id: a.logId, request_id: "r1", ts: T, status: 200, duration_ms: 3.25, counted: 1, code: null, params: "interval=1d&token=[redacted]", boot_id: "host:1:boot" },
-      { id: expect.any(Number), request_id: "r2", ts: T + 1_000, status: 429, duration_ms: null, counted: 0, code: "RATE_LIMITED", params: '{"interval":"1d"}', boot_id: null },
+      {
+        id: a.logId,
+        request_id: "r1",
+        ts: T,
+        status: 200,
+        duration_ms: 3.25,
+        counted: 1,
+        code: null,
+        params: "interval=1d&token=[redacted]",
+        boot_id: "host:1:boot",
+      },
+      {
+        id: expect.any(Number),
+        request_id: "r2",
+        ts: T + 1_000,
+        status: 429,
+        duration_ms: null,
+        counted: 0,
+        code: "RATE_LIMITED",
+        params: '{"interval":"1d"}',
+        boot_id: null,
+      },
       { id, request_id: "r3", ts: T + 1_000, status: 400, duration_ms: 0.2, counted: 0, code: "BAD_REQUEST", params: "{}", boot_id: null },
     ]);
   });
@@ -148,13 +228,19 @@ describe("PostgreSQL meter", () => {
   test("unauthenticated requests are only counted per minute and code, written by flush", async () => {
     const clock = new TestClock(T);
     const limiter = createPgLimiter(opened.sql, clock);
-    for (let i = 0; i < 3; i++) expect(await limiter.logUnmetered({ userId: null, requestId: `x${i}`, status: 401, code: "UNAUTHORIZED", params: "", durationMs: 0 })).toBeNull();
+    for (let i = 0; i < 3; i++)
+      expect(
+        await limiter.logUnmetered({ userId: null, requestId: `x${i}`, status: 401, code: "UNAUTHORIZED", params: "", durationMs: 0 }),
+      ).toBeNull();
     clock.tick(60_000);
     await limiter.logUnmetered({ userId: null, requestId: "y", status: 401, code: "UNAUTHORIZED", params: "", durationMs: 0 });
     await limiter.flush();
     await limiter.flush();
     const rows = await opened.sql`SELECT minute::float8 AS minute, code, count FROM unauthenticated_counts ORDER BY minute`;
-    expect([...rows]).toEqual([{ minute: T, code: "UNAUTHORIZED", count: 3 }, { minute: T + 60_000, code: "UNAUTHORIZED", count: 1 }]);
+    expect([...rows]).toEqual([
+      { minute: T, code: "UNAUTHORIZED", count: 3 },
+      { minute: T + 60_000, code: "UNAUTHORIZED", count: 1 },
+    ]);
     const [{ n }] = await opened.sql`SELECT count(*)::int AS n FROM request_log`;
     expect(n).toBe(0);
   });

@@ -75,7 +75,8 @@ export function createPgLimiter(sql: SQL, clock: Clock, bootId: string = newBoot
     if (row!.oldest !== null) known.set(0, Number(row!.oldest));
     const k = n - limits.perMinute;
     if (k > 0) {
-      const [r] = await q`SELECT ts FROM request_log WHERE user_id = ${userId} AND counted = 1 AND ts > ${after} ORDER BY ts OFFSET ${k} LIMIT 1`;
+      const [r] =
+        await q`SELECT ts FROM request_log WHERE user_id = ${userId} AND counted = 1 AND ts > ${after} ORDER BY ts OFFSET ${k} LIMIT 1`;
       known.set(k, Number(r!.ts));
     }
     const nth = (i: number): number => {
@@ -192,8 +193,10 @@ export function createPgLimiter(sql: SQL, clock: Clock, bootId: string = newBoot
       if (refusedDurations.length > 0) await guarded(writeRefusedDurations);
       // While writes fail and nothing else is waiting, a one-row write finds out when they work again.
       if (lastWriteFailure !== null) {
-        await guarded(() => sql`INSERT INTO settings (key, value) VALUES ('write_probe', ${String(clock.now())})
-          ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
+        await guarded(
+          () => sql`INSERT INTO settings (key, value) VALUES ('write_probe', ${String(clock.now())})
+          ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+        );
       }
     },
 

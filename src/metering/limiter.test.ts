@@ -18,8 +18,10 @@ function setup(start = T) {
   const clock = new TestClock(start);
   let n = 0;
   const limiter = createLimiter(sqlite, clock);
-  const admit = (userId = "alice", limits = DEFAULT) => limiter.admit({ userId, limits, requestId: `req-${++n}`, params: { interval: "1d" } });
-  const counted = (userId = "alice") => (sqlite.query("SELECT count(*) AS n FROM request_log WHERE user_id = ? AND counted = 1").get(userId) as { n: number }).n;
+  const admit = (userId = "alice", limits = DEFAULT) =>
+    limiter.admit({ userId, limits, requestId: `req-${++n}`, params: { interval: "1d" } });
+  const counted = (userId = "alice") =>
+    (sqlite.query("SELECT count(*) AS n FROM request_log WHERE user_id = ? AND counted = 1").get(userId) as { n: number }).n;
   return { path, sqlite, clock, limiter, admit, counted };
 }
 
@@ -28,7 +30,12 @@ test("the minute window: denied within 60 s, admitted at exactly 60.000 s, audit
   expect(admit().ok).toBe(true);
   clock.tick(13_000);
   const second = admit();
-  expect(second).toMatchObject({ ok: false, code: "RATE_LIMITED", retryAfter: 47, message: "rate limit exceeded: 1 request/minute. Retry in 47s." });
+  expect(second).toMatchObject({
+    ok: false,
+    code: "RATE_LIMITED",
+    retryAfter: 47,
+    message: "rate limit exceeded: 1 request/minute. Retry in 47s.",
+  });
   clock.set(T + 59_999);
   expect(admit()).toMatchObject({ ok: false, retryAfter: 1 });
   clock.set(T + 60_000);
@@ -50,7 +57,10 @@ test("UTC day rollover: 23:59:59 is over quota, 00:00:00 starts a new day", () =
   expect(admit("alice", limits).ok).toBe(true);
   clock.set("2026-11-22T23:59:59Z");
   expect(admit("alice", limits)).toMatchObject({
-    ok: false, code: "DAILY_QUOTA_EXCEEDED", retryAfter: 1, message: "daily quota exceeded: 2 requests/day. Resets at 2026-11-23T00:00:00Z.",
+    ok: false,
+    code: "DAILY_QUOTA_EXCEEDED",
+    retryAfter: 1,
+    message: "daily quota exceeded: 2 requests/day. Resets at 2026-11-23T00:00:00Z.",
   });
   clock.set("2026-11-23T00:00:00Z");
   const next = admit("alice", limits);
@@ -95,7 +105,11 @@ test("a 5xx refunds the request (row kept, not counted); a 200 keeps it counted"
   const first = admit();
   expect(first.ok).toBe(true);
   limiter.finish(first.logId, 500, 12.5);
-  expect(sqlite.query("SELECT status, duration_ms, counted FROM request_log WHERE id = ?").get(first.logId)).toEqual({ status: 500, duration_ms: 12.5, counted: 0 });
+  expect(sqlite.query("SELECT status, duration_ms, counted FROM request_log WHERE id = ?").get(first.logId)).toEqual({
+    status: 500,
+    duration_ms: 12.5,
+    counted: 0,
+  });
   clock.tick(1_000);
   const second = admit();
   expect(second.ok).toBe(true);
@@ -113,12 +127,25 @@ test("peek writes nothing and reports the same state headers would", () => {
   const state = limiter.peek("alice", DEFAULT);
   expect(sqlite.query("SELECT count(*) AS n FROM request_log").get()).toEqual(before);
   expect(state).toMatchObject({ minuteUsed: 1, dayUsed: 1, oldestInWindow: T });
-  expect(rateLimitHeaders(state)).toMatchObject({ "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": String(T / 1000 + 60), RateLimit: '"minute";r=0;t=50' });
+  expect(rateLimitHeaders(state)).toMatchObject({
+    "X-RateLimit-Remaining": "0",
+    "X-RateLimit-Reset": String(T / 1000 + 60),
+    RateLimit: '"minute";r=0;t=50',
+  });
 });
 
 test("unmetered requests of a known user are logged with status and code but never counted; unauthenticated ones only counted per minute and code", () => {
   const { limiter, sqlite, admit, clock } = setup();
-  expect(limiter.logUnmetered({ userId: "alice", requestId: "r-400", status: 400, code: "BAD_REQUEST", params: { lookback: "5000" }, durationMs: 0.2 })).toBeNull();
+  expect(
+    limiter.logUnmetered({
+      userId: "alice",
+      requestId: "r-400",
+      status: 400,
+      code: "BAD_REQUEST",
+      params: { lookback: "5000" },
+      durationMs: 0.2,
+    }),
+  ).toBeNull();
   // Queued, not written on the request path; flush() writes it.
   expect(sqlite.query("SELECT count(*) AS n FROM request_log WHERE request_id = 'r-400'").get()).toEqual({ n: 0 });
   limiter.flush();
@@ -129,7 +156,17 @@ test("unmetered requests of a known user are logged with status and code but nev
     code: "BAD_REQUEST",
     duration_ms: 0.2,
   });
-  for (let i = 0; i < 3; i++) expect(limiter.logUnmetered({ userId: null, requestId: `r-401-${i}`, status: 401, code: "UNAUTHORIZED", params: "token=x", durationMs: 0.4 })).toBeNull();
+  for (let i = 0; i < 3; i++)
+    expect(
+      limiter.logUnmetered({
+        userId: null,
+        requestId: `r-401-${i}`,
+        status: 401,
+        code: "UNAUTHORIZED",
+        params: "token=x",
+        durationMs: 0.4,
+      }),
+    ).toBeNull();
   clock.tick(60_000);
   limiter.logUnmetered({ userId: null, requestId: "r-401-3", status: 401, code: "UNAUTHORIZED", params: "", durationMs: 0.4 });
   limiter.flush();
@@ -148,7 +185,11 @@ test("a restart (close and reopen the file) keeps the windows", () => {
   sqlite.close();
   const reopened = openDatabase(path);
   const limiter = createLimiter(reopened.sqlite, new TestClock(T + 30_000));
-  expect(limiter.admit({ userId: "alice", limits: DEFAULT, requestId: "after-restart", params: {} })).toMatchObject({ ok: false, code: "RATE_LIMITED", retryAfter: 30 });
+  expect(limiter.admit({ userId: "alice", limits: DEFAULT, requestId: "after-restart", params: {} })).toMatchObject({
+    ok: false,
+    code: "RATE_LIMITED",
+    retryAfter: 30,
+  });
   reopened.sqlite.close();
 });
 

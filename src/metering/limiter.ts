@@ -11,7 +11,17 @@ import { newBootId } from "./boot.ts";
 import { isBusy, MeterBusyError, writeFailureOf } from "./database-errors.ts";
 import { createUnauthenticatedCounter } from "./unauthenticated-counter.ts";
 import { createAuditQueue } from "./audit-queue.ts";
-import { decide, peekState, utcDayStart, MINUTE_MS, type DenialCode, type Limits, type MeterState, type MinuteWindow, type WindowInput } from "./windows.ts";
+import {
+  decide,
+  peekState,
+  utcDayStart,
+  MINUTE_MS,
+  type DenialCode,
+  type Limits,
+  type MeterState,
+  type MinuteWindow,
+  type WindowInput,
+} from "./windows.ts";
 
 export type AdmitResult =
   | { ok: true; logId: number; state: MeterState }
@@ -97,7 +107,10 @@ export function createLimiter(sqlite: Database, clock: Clock, bootId: string = n
   const loggedRow = sqlite.prepare<{ userId: string | null; ts: number; counted: number }, [number]>(
     "SELECT user_id AS userId, ts, counted FROM request_log WHERE id = ?",
   );
-  const insert = sqlite.prepare<{ id: number }, [string, string | null, number, number | null, number | null, number, string | null, string, string | null]>(
+  const insert = sqlite.prepare<
+    { id: number },
+    [string, string | null, number, number | null, number | null, number, string | null, string, string | null]
+  >(
     "INSERT INTO request_log (request_id, user_id, ts, status, duration_ms, counted, code, params, boot_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
   );
   const finishStmt = sqlite.prepare(
@@ -223,7 +236,15 @@ export function createLimiter(sqlite: Database, clock: Clock, bootId: string = n
     logUnmetered(e) {
       if (e.userId === null) unauthenticated.add(e.code ?? String(e.status));
       else {
-        const row = { requestId: e.requestId, userId: e.userId, ts: clock.now(), status: e.status, code: e.code, params: paramsText(e.params), durationMs: e.durationMs };
+        const row = {
+          requestId: e.requestId,
+          userId: e.userId,
+          ts: clock.now(),
+          status: e.status,
+          code: e.code,
+          params: paramsText(e.params),
+          durationMs: e.durationMs,
+        };
         if (!audit.add(row)) aggregated++;
         queued();
       }

@@ -14,18 +14,26 @@ import type { AuditMaintenance } from "./maintenance.ts";
 const FLUSH_MS = 1000;
 const PRUNE_MS = 3600_000;
 
-export function startAuditMaintenancePg(sql: SQL, limiter: AsyncLimiter, clock: Clock, retentionDays: number, logger: Logger): AuditMaintenance & { stopAsync(): Promise<void> } {
+export function startAuditMaintenancePg(
+  sql: SQL,
+  limiter: AsyncLimiter,
+  clock: Clock,
+  retentionDays: number,
+  logger: Logger,
+): AuditMaintenance & { stopAsync(): Promise<void> } {
   let running: Promise<void> | null = null;
   let failingSince: number | null = null;
   const flush = (): Promise<void> =>
     (running ??= limiter
       .flush()
       .then(() => {
-        if (failingSince !== null) logger.info({ waited_ms: clock.now() - failingSince }, "wrote the gathered audit rows and counts after the database came back");
+        if (failingSince !== null)
+          logger.info({ waited_ms: clock.now() - failingSince }, "wrote the gathered audit rows and counts after the database came back");
         failingSince = null;
       })
       .catch((err: unknown) => {
-        if (failingSince === null) logger.warn({ err: (err as Error).message }, "could not write the gathered audit rows and counts; will retry every second");
+        if (failingSince === null)
+          logger.warn({ err: (err as Error).message }, "could not write the gathered audit rows and counts; will retry every second");
         failingSince ??= clock.now();
       })
       .finally(() => {
@@ -34,7 +42,8 @@ export function startAuditMaintenancePg(sql: SQL, limiter: AsyncLimiter, clock: 
   const prune = () =>
     pruneAuditPg(sql, clock, retentionDays)
       .then((pruned) => {
-        if (pruned.requests + pruned.days + pruned.counts > 0) logger.info({ ...pruned, retention_days: retentionDays }, "pruned audit rows past the retention");
+        if (pruned.requests + pruned.days + pruned.counts > 0)
+          logger.info({ ...pruned, retention_days: retentionDays }, "pruned audit rows past the retention");
       })
       .catch((err: unknown) => logger.warn({ err: (err as Error).message }, "could not prune the audit log; will retry in an hour"));
   void prune();

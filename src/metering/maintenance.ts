@@ -19,25 +19,34 @@ export interface AuditMaintenance {
   stop(): void;
 }
 
-export function startAuditMaintenance(sqlite: Database, limiter: Limiter, clock: Clock, retentionDays: number, logger: Logger): AuditMaintenance {
+export function startAuditMaintenance(
+  sqlite: Database,
+  limiter: Limiter,
+  clock: Clock,
+  retentionDays: number,
+  logger: Logger,
+): AuditMaintenance {
   let busySince: number | null = null;
   const flush = (final = false) => {
     try {
       // Never wait for a lock on the event loop: another process's long write would stall every request (issue #12 item 7).
       limiter.flush({ noWait: !final });
-      if (busySince !== null) logger.info({ waited_ms: clock.now() - busySince }, "wrote the queued audit rows after the database was locked");
+      if (busySince !== null)
+        logger.info({ waited_ms: clock.now() - busySince }, "wrote the queued audit rows after the database was locked");
       busySince = null;
     } catch (err) {
       if (isBusy(err) && !final) busySince ??= clock.now();
       else logger.warn({ err: (err as Error).message }, "could not write the queued audit rows and counts; will retry");
     }
     const aggregated = limiter.takeAggregated();
-    if (aggregated > 0) logger.warn({ aggregated }, "audit queue full: refused requests counted per minute, user and code instead of one row each");
+    if (aggregated > 0)
+      logger.warn({ aggregated }, "audit queue full: refused requests counted per minute, user and code instead of one row each");
   };
   const prune = () => {
     try {
       const pruned = pruneAudit(sqlite, clock, retentionDays);
-      if (pruned.requests + pruned.days + pruned.counts > 0) logger.info({ ...pruned, retention_days: retentionDays }, "pruned audit rows past the retention");
+      if (pruned.requests + pruned.days + pruned.counts > 0)
+        logger.info({ ...pruned, retention_days: retentionDays }, "pruned audit rows past the retention");
     } catch (err) {
       logger.warn({ err: (err as Error).message }, "could not prune the audit log; will retry in an hour");
     }

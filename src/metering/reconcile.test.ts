@@ -20,7 +20,11 @@ function setup() {
     for (let i = 0; i < n; i++) limiter.admit({ userId: "u", limits: LIMITS, requestId: `${bootId}-${i}`, params: "" });
   };
   const open = (bootId: string | null) =>
-    (sqlite.query("SELECT count(*) AS n FROM request_log WHERE boot_id IS ? AND status IS NULL AND counted = 1").get(bootId) as { n: number }).n;
+    (
+      sqlite.query("SELECT count(*) AS n FROM request_log WHERE boot_id IS ? AND status IS NULL AND counted = 1").get(bootId) as {
+        n: number;
+      }
+    ).n;
   const day = () => (sqlite.query("SELECT admitted FROM usage_days WHERE user_id = 'u'").get() as { admitted: number }).admitted;
   return { sqlite, clock, admitAs, open, day };
 }

@@ -10,7 +10,8 @@ export async function pruneAuditPg(sql: SQL, clock: Clock, retentionDays: number
   const cutoff = clock.now() - retentionDays * DAY_MS;
   let requests = 0;
   for (;;) {
-    const rows = await sql`DELETE FROM request_log WHERE id IN (SELECT id FROM request_log WHERE ts < ${cutoff} LIMIT ${BATCH}) RETURNING 1`;
+    const rows =
+      await sql`DELETE FROM request_log WHERE id IN (SELECT id FROM request_log WHERE ts < ${cutoff} LIMIT ${BATCH}) RETURNING 1`;
     requests += rows.length;
     if (rows.length < BATCH) break;
   }

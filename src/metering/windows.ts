@@ -54,9 +54,7 @@ export interface WindowInput {
   limits: Limits;
 }
 
-export type WindowDecision =
-  | { ok: true; state: MeterState }
-  | { ok: false; code: DenialCode; retryAfter: number; state: MeterState };
+export type WindowDecision = { ok: true; state: MeterState } | { ok: false; code: DenialCode; retryAfter: number; state: MeterState };
 
 /** Start of the UTC day containing `now`. */
 export const utcDayStart = (now: number): number => Math.floor(now / DAY_MS) * DAY_MS;

@@ -68,7 +68,9 @@ test(
         })();
         await Bun.sleep(100);
         const burst = await Promise.all([
-          ...Array.from({ length: BURST }, (_, i) => timed(`${server.base}/v1/graph-stats/chart?lookback=20&n=${i}`, { Authorization: `Bearer nope-${i}` })),
+          ...Array.from({ length: BURST }, (_, i) =>
+            timed(`${server.base}/v1/graph-stats/chart?lookback=20&n=${i}`, { Authorization: `Bearer nope-${i}` }),
+          ),
           ...Array.from({ length: BURST }, (_, i) => timed(`${server.base}/v1/graph-stats/chart?lookback=bad-${i}`, bearer)),
         ]);
         await polling;
@@ -93,7 +95,11 @@ test(
       try {
         let n = 0;
         for (const deadline = Date.now() + 5000; Date.now() < deadline; await Bun.sleep(100)) {
-          n = (read.query("SELECT count(*) AS n FROM request_log WHERE user_id = ? AND status = 400 AND code = 'BAD_REQUEST'").get(USER) as { n: number }).n;
+          n = (
+            read.query("SELECT count(*) AS n FROM request_log WHERE user_id = ? AND status = 400 AND code = 'BAD_REQUEST'").get(USER) as {
+              n: number;
+            }
+          ).n;
           if (n === BURST + 1) break;
         }
         expect(n).toBe(BURST + 1);

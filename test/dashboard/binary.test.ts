@@ -38,15 +38,21 @@ describe.skipIf(!chromiumAvailable())("the binary's dashboard with the developme
     // Opened at localhost, as people do: the page moves to the canonical 127.0.0.1, where sign-in's cookies live.
     await page.goto(`${server.base.replace("127.0.0.1", "localhost")}/dashboard`);
     expect(page.url()).toBe(`${server.base}/dashboard`);
-    const paint = await page.evaluate(() => (performance.getEntriesByType as (t: string) => PerformanceEntry[])("paint").find((e) => e.name === "first-contentful-paint")?.startTime ?? null);
+    const paint = await page.evaluate(
+      () =>
+        (performance.getEntriesByType as (t: string) => PerformanceEntry[])("paint").find((e) => e.name === "first-contentful-paint")
+          ?.startTime ?? null,
+    );
     const loadMs = performance.now() - t0;
     const label = page.getByText("development sign-in").first();
     expect(await label.isVisible()).toBe(true);
     const weights = await page.evaluate(() =>
-      (performance.getEntriesByType as (t: string) => PerformanceEntry[])("resource").concat((performance.getEntriesByType as (t: string) => PerformanceEntry[])("navigation")).map((e) => {
-        const r = e as PerformanceResourceTiming;
-        return { name: r.name.replace(/^https?:\/\/[^/]+/, ""), transfer: r.transferSize, decoded: r.decodedBodySize };
-      }),
+      (performance.getEntriesByType as (t: string) => PerformanceEntry[])("resource")
+        .concat((performance.getEntriesByType as (t: string) => PerformanceEntry[])("navigation"))
+        .map((e) => {
+          const r = e as PerformanceResourceTiming;
+          return { name: r.name.replace(/^https?:\/\/[^/]+/, ""), transfer: r.transferSize, decoded: r.decodedBodySize };
+        }),
     );
 
     const s0 = performance.now();
@@ -66,7 +72,16 @@ describe.skipIf(!chromiumAvailable())("the binary's dashboard with the developme
     // The CLI of the same binary sees the dashboard's user and token.
     const listed = await runCli(["token", "list", "--json"], { bin, cwd: dir });
     expect(listed.stdout).toContain(JSON.parse(atob(token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))).jti);
-    console.log(JSON.stringify({ dashboard_from_binary: { first_contentful_paint_ms: paint, load_ms: Math.round(loadMs), sign_in_round_trip_ms: Math.round(signInMs), resources: weights } }));
+    console.log(
+      JSON.stringify({
+        dashboard_from_binary: {
+          first_contentful_paint_ms: paint,
+          load_ms: Math.round(loadMs),
+          sign_in_round_trip_ms: Math.round(signInMs),
+          resources: weights,
+        },
+      }),
+    );
     await page.close();
   });
 });
@@ -79,15 +94,35 @@ describe("the development sign-in stays on loopback", () => {
     }
   });
   test("it refuses a non-loopback redirect URI", async () => {
-    await expect(startDevIdp({ ...base, host: "127.0.0.1", redirectUris: ["https://dash.example.com/auth/callback"] })).rejects.toThrow("loopback");
+    await expect(startDevIdp({ ...base, host: "127.0.0.1", redirectUris: ["https://dash.example.com/auth/callback"] })).rejects.toThrow(
+      "loopback",
+    );
   });
   test("serve --dev with a public URL that is not loopback exits with a message", async () => {
-    const out = await runCli(["serve", "--dev", "--port", "0", "--public-url", "https://dash.example.com", "--db", join(mkdtempSync(join(tmpdir(), "gs-dev-")), "db.sqlite")]);
+    const out = await runCli([
+      "serve",
+      "--dev",
+      "--port",
+      "0",
+      "--public-url",
+      "https://dash.example.com",
+      "--db",
+      join(mkdtempSync(join(tmpdir(), "gs-dev-")), "db.sqlite"),
+    ]);
     expect(out.code).not.toBe(0);
     expect(out.stderr + out.stdout).toContain("development sign-in only runs on loopback");
   });
   test("serve --dev with several workers exits with a message instead of restarting them", async () => {
-    const out = await runCli(["serve", "--dev", "--workers", "2", "--port", "0", "--db", join(mkdtempSync(join(tmpdir(), "gs-dev-")), "db.sqlite")]);
+    const out = await runCli([
+      "serve",
+      "--dev",
+      "--workers",
+      "2",
+      "--port",
+      "0",
+      "--db",
+      join(mkdtempSync(join(tmpdir(), "gs-dev-")), "db.sqlite"),
+    ]);
     expect(out.code).toBe(2);
     expect(out.stderr + out.stdout).toContain("--workers 1 with --dev");
   });

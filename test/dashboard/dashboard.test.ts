@@ -15,7 +15,8 @@ import { chromiumAvailable, CHROMIUM, launchBrowser } from "../support/browser.t
 import { startDashboard, type DashboardHarness } from "./harness.ts";
 
 const SHOTS = process.env.GRAPH_STATS_SCREENSHOTS;
-if (!chromiumAvailable()) console.warn(`dashboard browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set GRAPH_STATS_CHROMIUM)`);
+if (!chromiumAvailable())
+  console.warn(`dashboard browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set GRAPH_STATS_CHROMIUM)`);
 
 describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
   let h: DashboardHarness;
@@ -82,7 +83,10 @@ describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
     const { context, page, cspErrors } = await signIn("alice");
     await page.getByRole("button", { name: "Generate token" }).click();
     const box = page.getByLabel("New token");
-    const token = await settled(() => box.inputValue(), (v) => v !== "");
+    const token = await settled(
+      () => box.inputValue(),
+      (v) => v !== "",
+    );
     expect(token).toMatch(/^ey[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(await box.getAttribute("readonly")).not.toBeNull();
     const claims = decodeJwt(token);
@@ -99,8 +103,16 @@ describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
     await shot(page, "4-dashboard-signed-in");
     await shot(page, "5-dashboard-phone", 375);
 
-    await page.getByRole("button", { name: /^Revoke/ }).first().click();
-    expect(await settled(() => page.getByRole("button", { name: /^Revoke/ }).count(), (n) => n === 0)).toBe(0);
+    await page
+      .getByRole("button", { name: /^Revoke/ })
+      .first()
+      .click();
+    expect(
+      await settled(
+        () => page.getByRole("button", { name: /^Revoke/ }).count(),
+        (n) => n === 0,
+      ),
+    ).toBe(0);
     h.clock.tick(61_000);
     const refused = await fetch(`${h.base}/v1/graph-stats/chart?lookback=30`, { headers: { Authorization: `Bearer ${token}` } });
     expect(refused.status).toBe(401);
@@ -118,7 +130,12 @@ describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
   test("a second user sees none of the first user's tokens", async () => {
     const a = await signIn("carol");
     await a.page.getByRole("button", { name: "Generate token" }).click();
-    expect(await settled(() => a.page.getByLabel("New token").inputValue(), (v) => v !== "")).not.toBe("");
+    expect(
+      await settled(
+        () => a.page.getByLabel("New token").inputValue(),
+        (v) => v !== "",
+      ),
+    ).not.toBe("");
     const b = await signIn("dave");
     const bState = await (await b.context.request.get(`${h.base}/dashboard/api/state`)).json();
     expect(bState.data.tokens).toEqual([]);
@@ -139,18 +156,28 @@ describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
     const { context, page } = await signIn("erin");
     const count = async () => ((await (await context.request.get(`${h.base}/dashboard/api/state`)).json()) as any).data.tokens.length;
     const csrf = await csrfOf(page);
-    const foreign = await context.request.post(`${h.base}/dashboard/api/tokens`, { headers: { Origin: "http://evil.example", "X-CSRF-Token": csrf } });
+    const foreign = await context.request.post(`${h.base}/dashboard/api/tokens`, {
+      headers: { Origin: "http://evil.example", "X-CSRF-Token": csrf },
+    });
     expect(foreign.status()).toBe(403);
     expect(((await foreign.json()) as any).errors[0].message).toContain("cross-origin");
     const noCsrf = await page.evaluate(async () => (await fetch("/dashboard/api/tokens", { method: "POST" })).status);
     expect(noCsrf).toBe(403);
-    const wrongCsrf = await context.request.post(`${h.base}/dashboard/api/tokens`, { headers: { Origin: h.base, "X-CSRF-Token": csrf.replace(/.$/, (c) => (c === "A" ? "B" : "A")) } });
+    const wrongCsrf = await context.request.post(`${h.base}/dashboard/api/tokens`, {
+      headers: { Origin: h.base, "X-CSRF-Token": csrf.replace(/.$/, (c) => (c === "A" ? "B" : "A")) },
+    });
     expect(wrongCsrf.status()).toBe(403);
-    const logout = await context.request.post(`${h.base}/auth/logout`, { headers: { Origin: h.base }, form: { csrf: "nope" }, maxRedirects: 0 });
+    const logout = await context.request.post(`${h.base}/auth/logout`, {
+      headers: { Origin: h.base },
+      form: { csrf: "nope" },
+      maxRedirects: 0,
+    });
     expect(logout.status()).toBe(403);
     expect(await count()).toBe(0);
     // A malformed token id is "not found", not a server error.
-    const garbled = await context.request.post(`${h.base}/dashboard/api/tokens/%E0%A4%A/revoke`, { headers: { Origin: h.base, "X-CSRF-Token": csrf } });
+    const garbled = await context.request.post(`${h.base}/dashboard/api/tokens/%E0%A4%A/revoke`, {
+      headers: { Origin: h.base, "X-CSRF-Token": csrf },
+    });
     expect(garbled.status()).toBe(404);
     // The same request with both is accepted: the refusals above were the checks, not a broken route.
     const ok = await context.request.post(`${h.base}/dashboard/api/tokens`, { headers: { Origin: h.base, "X-CSRF-Token": csrf } });
@@ -179,7 +206,9 @@ describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
     const { context, page } = await signIn("grace");
     const generate = page.getByRole("button", { name: "Generate token" });
     expect(await generate.isDisabled()).toBe(true);
-    const res = await context.request.post(`${h.base}/dashboard/api/tokens`, { headers: { Origin: h.base, "X-CSRF-Token": await csrfOf(page) } });
+    const res = await context.request.post(`${h.base}/dashboard/api/tokens`, {
+      headers: { Origin: h.base, "X-CSRF-Token": await csrfOf(page) },
+    });
     expect(res.status()).toBe(403);
     expect(((await res.json()) as any).errors[0].message).toContain("disabled");
     await context.close();
@@ -220,9 +249,15 @@ describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
     await page.getByLabel("Universe").fill("nifty50");
     await page.getByLabel("Lookback (bars)").fill("120");
     await page.getByRole("button", { name: /Run my query/ }).click();
-    const caption = await settled(async () => (await page.locator("#network-source").textContent()) ?? "", (t) => /nifty50/i.test(t));
+    const caption = await settled(
+      async () => (await page.locator("#network-source").textContent()) ?? "",
+      (t) => /nifty50/i.test(t),
+    );
     expect(caption).toMatch(/nifty50/i);
-    const graph = await settled(async () => (await page.locator("#graph-caption").textContent()) ?? "", (t) => /\d+ stocks/.test(t) && !t.includes("50 stocks, 49 edges (minimum spanning tree) · 8"));
+    const graph = await settled(
+      async () => (await page.locator("#graph-caption").textContent()) ?? "",
+      (t) => /\d+ stocks/.test(t) && !t.includes("50 stocks, 49 edges (minimum spanning tree) · 8"),
+    );
     expect(graph).toMatch(/\d+ stocks/);
     await Bun.sleep(500);
     await shot(page, "6-network-nifty50");

@@ -31,7 +31,11 @@ export function freePort(): number {
   return port;
 }
 
-export async function startIdpProcess(clientId: string, clientSecret: string, redirectUri: string): Promise<{ issuer: string; proc: Subprocess }> {
+export async function startIdpProcess(
+  clientId: string,
+  clientSecret: string,
+  redirectUri: string,
+): Promise<{ issuer: string; proc: Subprocess }> {
   const script = resolve(import.meta.dir, "../support/idp-process.ts");
   const proc = Bun.spawn([process.execPath, script, clientId, clientSecret, redirectUri], { stdout: "pipe", stderr: "pipe" });
   const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();

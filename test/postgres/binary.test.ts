@@ -52,7 +52,9 @@ test("migrate, import and two instances from the binary share users, limits and 
   expect(minted.code).toBe(0);
   const [{ token }] = JSON.parse(minted.stdout);
   const ask = (s: ServerProcess) =>
-    fetch(`${s.base}/v1/graph-stats/chart?universe=pair&lookback=30&include_graph=false`, { headers: { Authorization: `Bearer ${token}` } });
+    fetch(`${s.base}/v1/graph-stats/chart?universe=pair&lookback=30&include_graph=false`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
   const first = await ask(a);
   expect(first.status).toBe(200);
   expect(((await first.json()) as any).data.stocks.map((s: any) => s.symbol)).toEqual(["PAIR-A", "PAIR-B"]);

@@ -10,11 +10,18 @@ export function literalTmfg(corr: Float64Array, n: number): number[] {
     for (let j = 0; j < n; j++) if (j !== i) s += w(i, j);
     return s;
   });
-  const v = Array.from({ length: n }, (_, i) => i).sort((a, b) => strength[b] - strength[a] || a - b).slice(0, 4);
+  const v = Array.from({ length: n }, (_, i) => i)
+    .sort((a, b) => strength[b] - strength[a] || a - b)
+    .slice(0, 4);
   const pairs: number[] = [];
   const add = (i: number, j: number) => pairs.push(Math.min(i, j), Math.max(i, j));
   for (let a = 0; a < 4; a++) for (let b = a + 1; b < 4; b++) add(v[a], v[b]);
-  const faces: [number, number, number][] = [[v[0], v[1], v[2]], [v[0], v[1], v[3]], [v[0], v[2], v[3]], [v[1], v[2], v[3]]];
+  const faces: [number, number, number][] = [
+    [v[0], v[1], v[2]],
+    [v[0], v[1], v[3]],
+    [v[0], v[2], v[3]],
+    [v[1], v[2], v[3]],
+  ];
   const alive = [true, true, true, true];
   const outside = Array.from({ length: n }, (_, i) => i).filter((x) => !v.includes(x));
   while (outside.length > 0) {

@@ -50,7 +50,8 @@ async function buildCached(): Promise<string> {
   const lock = `${dir}.lock`;
   const deadline = Date.now() + 10 * 60_000;
   while (!existsSync(done)) {
-    if (Date.now() > deadline) throw new Error(`waited 10 minutes for another process to build ${bin}; remove ${lock} if no test run is building`);
+    if (Date.now() > deadline)
+      throw new Error(`waited 10 minutes for another process to build ${bin}; remove ${lock} if no test run is building`);
     try {
       mkdirSync(lock);
     } catch {

@@ -7,12 +7,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase, type OpenedDb } from "../../db/open.ts";
 import { openPg, type OpenedPg } from "../../db/pg/open.ts";
-import { startPostgres, } from "./postgres.ts";
+import { startPostgres } from "./postgres.ts";
 import type { AuthStore } from "../../src/auth/auth-store.ts";
 import { createSqliteAuthStore } from "../../src/auth/auth-store-sqlite.ts";
 import { createPgAuthStore } from "../../src/auth/auth-store-pg.ts";
 
-export type Backend = { kind: "sqlite"; sqlite: OpenedDb; close(): Promise<void> } | { kind: "postgres"; pg: OpenedPg; url: string; close(): Promise<void> };
+export type Backend =
+  | { kind: "sqlite"; sqlite: OpenedDb; close(): Promise<void> }
+  | { kind: "postgres"; pg: OpenedPg; url: string; close(): Promise<void> };
 
 export const KINDS = ["sqlite", "postgres"] as const;
 

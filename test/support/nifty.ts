@@ -20,7 +20,8 @@ export function resolveNiftyDir(env: Record<string, string | undefined> = proces
   const fromEnv = env[NIFTY_ENV];
   if (fromEnv) {
     const dir = resolve(fromEnv);
-    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`${NIFTY_ENV}=${fromEnv} is not a folder; point it at the NIFTY-50 daily CSVs or unset it`);
+    if (!existsSync(dir) || !statSync(dir).isDirectory())
+      throw new Error(`${NIFTY_ENV}=${fromEnv} is not a folder; point it at the NIFTY-50 daily CSVs or unset it`);
     return dir;
   }
   const beside = resolve(repoRoot, "../shared/data/nifty50-daily");

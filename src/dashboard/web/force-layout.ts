@@ -37,7 +37,10 @@ export function forceLayout(n: number, edges: LayoutEdge[], groups: (number | nu
     const a = (2 * Math.PI * (g ?? nGroups)) / (nGroups + 1);
     const spin = i * 2.399963; // the golden angle spreads a group's members evenly around its centre
     const r = Math.min(width, height) * 0.08;
-    return { x: width / 2 + width * 0.3 * Math.cos(a) + r * Math.cos(spin), y: height / 2 + height * 0.3 * Math.sin(a) + r * Math.sin(spin) };
+    return {
+      x: width / 2 + width * 0.3 * Math.cos(a) + r * Math.cos(spin),
+      y: height / 2 + height * 0.3 * Math.sin(a) + r * Math.sin(spin),
+    };
   });
   const iterations = n <= 100 ? 400 : n <= 250 ? 200 : 80;
   const dx = new Float64Array(n);

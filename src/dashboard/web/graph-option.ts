@@ -52,7 +52,10 @@ export function graphOption(model: NetworkModel, metric: string, opts: GraphView
   }));
   const inGraph = new Set(Object.keys(model.graph.communities ?? {}));
   const stocks = inGraph.size ? model.stocks.filter((s) => inGraph.has(s.symbol)) : model.stocks;
-  const sizes = nodeSizes(stocks.map((s) => s.values[metric] ?? null), scale);
+  const sizes = nodeSizes(
+    stocks.map((s) => s.values[metric] ?? null),
+    scale,
+  );
   const index = new Map(stocks.map((s, i) => [s.symbol, i]));
   const edgeList = (model.graph.edge_list ?? []).filter((e) => index.has(e.source) && index.has(e.target));
   const layout = forceLayout(

@@ -33,7 +33,11 @@ const ROLLING: RollingData = {
   type: "rolling",
   asof_dates: ["2025-09-29T00:00:00+05:30", "2025-09-30T00:00:00+05:30"],
   metrics: METRICS,
-  stocks: ["A", "B", "C", "D"].map((s, i) => ({ symbol: s, community: i < 2 ? 0 : 1, points: [point("2025-09-29", i / 4), point("2025-09-30", null)] })),
+  stocks: ["A", "B", "C", "D"].map((s, i) => ({
+    symbol: s,
+    community: i < 2 ? 0 : 1,
+    points: [point("2025-09-29", i / 4), point("2025-09-30", null)],
+  })),
   latest_graph: GRAPH,
 };
 

@@ -81,7 +81,9 @@ export function initNetwork(onMetered: () => void): void {
       announce(byId("network-error"), res.message);
       return false;
     }
-    const summary = Object.entries(params).map(([k, v]) => `${k} ${v}`).join(", ");
+    const summary = Object.entries(params)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ");
     show(toModel(res.data), summary ? `Your query: ${summary}` : "Your query");
     if (showDemo) showDemo.hidden = false;
     return true;

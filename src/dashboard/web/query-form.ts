@@ -11,7 +11,10 @@ export function formParams(form: HTMLFormElement): Record<string, string> {
   }
   // `symbols` replaces the universe (DECISIONS §3): sending both would only confuse the reader of the audit log.
   if (params.symbols) {
-    params.symbols = params.symbols.split(/[\s,]+/).filter(Boolean).join(",");
+    params.symbols = params.symbols
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .join(",");
     delete params.universe;
   }
   return params;

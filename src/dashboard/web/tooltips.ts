@@ -24,7 +24,11 @@ export function edgeTooltip(source: string, target: string, corr: number): strin
 }
 
 /** The rolling chart at one date: each shown stock's value, highest first. */
-export function seriesTooltip(date: string, metric: string, rows: { symbol: string; community: number | null; value: number | null }[]): string {
+export function seriesTooltip(
+  date: string,
+  metric: string,
+  rows: { symbol: string; community: number | null; value: number | null }[],
+): string {
   const body = [...rows]
     .sort((a, b) => (b.value ?? -Infinity) - (a.value ?? -Infinity))
     .map((r) => `<tr><th>${swatch(r.community)}${e(r.symbol)}</th><td>${metricValue(r.value)}</td></tr>`)

@@ -23,11 +23,7 @@ export const powerFirstSteps = (n: number) => Math.round(40_000 / Math.max(n, 40
  * Centrality per node, or null when the iteration does not converge within maxIter or the
  * graph has no edges (centrality is undefined there).
  */
-export function eigenvectorCentrality(
-  g: Graph,
-  tol = EIGENVECTOR_TOL,
-  maxIter = EIGENVECTOR_MAX_ITER,
-): Float64Array | null {
+export function eigenvectorCentrality(g: Graph, tol = EIGENVECTOR_TOL, maxIter = EIGENVECTOR_MAX_ITER): Float64Array | null {
   const n = g.n;
   if (g.src.length === 0 || n === 0) return null;
   // Well-separated spectra converge in a few hundred cheap steps: then the literal iteration is
@@ -123,11 +119,7 @@ function replay(modes: Mode[], muMax: number, limit: number, maxIter: number): F
  * The literal networkx iteration, kept as the fallback and as the reference in tests.
  * Neighbour sums run in ascending index order, the order networkx adds them in.
  */
-export function eigenvectorPowerIteration(
-  g: Graph,
-  tol = EIGENVECTOR_TOL,
-  maxIter = EIGENVECTOR_MAX_ITER,
-): Float64Array | null {
+export function eigenvectorPowerIteration(g: Graph, tol = EIGENVECTOR_TOL, maxIter = EIGENVECTOR_MAX_ITER): Float64Array | null {
   const n = g.n;
   if (g.src.length === 0 || n === 0) return null;
   const { offsets, nbr, nbrW } = g;

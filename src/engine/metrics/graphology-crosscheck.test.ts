@@ -48,5 +48,6 @@ function crosscheck(load: () => SeriesInput): void {
 }
 
 let sample: SeriesInput | undefined;
-describe("metrics agree with graphology-metrics on the synthetic sample (last 60 bars)", () => crosscheck(() => (sample ??= sampleSeriesInput())));
+describe("metrics agree with graphology-metrics on the synthetic sample (last 60 bars)", () =>
+  crosscheck(() => (sample ??= sampleSeriesInput())));
 describeNifty("metrics agree with graphology-metrics on the NIFTY 50 (last 60 bars)", () => crosscheck(() => loadNifty()));

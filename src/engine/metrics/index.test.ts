@@ -31,27 +31,42 @@ describe("computeMetrics", () => {
 
   test("permuting the input symbols permutes every metric and changes no value (1e-9)", () => {
     fc.assert(
-      fc.property(arbGraph, fc.integer(), fc.constantFrom("pearson", "spearman" as const), ({ n, L, seed, k, t, method }, permSeed, corrMethod) => {
-        const series = factorReturns(n, L, seed);
-        // Exact ties in |rho| (common for spearman on few bars) are broken by position by design.
-        const c = correlationMatrix(series, corrMethod);
-        const abs = new Set<number>();
-        for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) abs.add(Math.abs(c[i * n + j]));
-        fc.pre(abs.size === (n * (n - 1)) / 2);
-        const perm = Array.from({ length: n }, (_, i) => i).sort((a, b) => ((a * 7919 + permSeed) % 13) - ((b * 7919 + permSeed) % 13) || a - b);
-        const opts = { knnK: k, threshold: t };
-        const base = computeMetrics(buildGraph(c, n, method, opts), METRICS);
-        const gp = buildGraph(correlationMatrix(perm.map((i) => series[i]), corrMethod), n, method, opts);
-        const permuted = computeMetrics(gp, METRICS);
-        for (const metric of METRICS) {
-          perm.forEach((orig, pos) => {
-            const a = base.values[metric]![orig];
-            const b = permuted.values[metric]![pos];
-            if (Number.isNaN(a)) expect(b).toBeNaN();
-            else expect(Math.abs(a - b)).toBeLessThan(1e-9);
-          });
-        }
-      }),
+      fc.property(
+        arbGraph,
+        fc.integer(),
+        fc.constantFrom("pearson", "spearman" as const),
+        ({ n, L, seed, k, t, method }, permSeed, corrMethod) => {
+          const series = factorReturns(n, L, seed);
+          // Exact ties in |rho| (common for spearman on few bars) are broken by position by design.
+          const c = correlationMatrix(series, corrMethod);
+          const abs = new Set<number>();
+          for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) abs.add(Math.abs(c[i * n + j]));
+          fc.pre(abs.size === (n * (n - 1)) / 2);
+          const perm = Array.from({ length: n }, (_, i) => i).sort(
+            (a, b) => ((a * 7919 + permSeed) % 13) - ((b * 7919 + permSeed) % 13) || a - b,
+          );
+          const opts = { knnK: k, threshold: t };
+          const base = computeMetrics(buildGraph(c, n, method, opts), METRICS);
+          const gp = buildGraph(
+            correlationMatrix(
+              perm.map((i) => series[i]),
+              corrMethod,
+            ),
+            n,
+            method,
+            opts,
+          );
+          const permuted = computeMetrics(gp, METRICS);
+          for (const metric of METRICS) {
+            perm.forEach((orig, pos) => {
+              const a = base.values[metric]![orig];
+              const b = permuted.values[metric]![pos];
+              if (Number.isNaN(a)) expect(b).toBeNaN();
+              else expect(Math.abs(a - b)).toBeLessThan(1e-9);
+            });
+          }
+        },
+      ),
     );
   });
 
@@ -63,7 +78,9 @@ describe("computeMetrics", () => {
     expect(notConverged).toEqual([]);
     expect([...values.eigenvector_centrality!].every(Number.isNaN)).toBe(true);
     expect([...values.pagerank!]).toEqual([0.25, 0.25, 0.25, 0.25]);
-    expect([...values.betweenness_centrality!, ...values.closeness_centrality!, ...values.degree_strength!].every((v) => v === 0)).toBe(true);
+    expect([...values.betweenness_centrality!, ...values.closeness_centrality!, ...values.degree_strength!].every((v) => v === 0)).toBe(
+      true,
+    );
   });
 
   test("returns only the metrics asked for, each once", () => {

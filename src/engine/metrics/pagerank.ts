@@ -16,12 +16,7 @@ export const SOLVE_MAX_AVG_DEGREE = 4;
  * elsewhere, where the solve's cubic cost loses. Both are exact (within ~1e-11 of each other);
  * the derivation and the measured crossover: docs/engine.md, "PageRank".
  */
-export function pagerank(
-  g: Graph,
-  alpha = PAGERANK_ALPHA,
-  tol = PAGERANK_TOL,
-  maxIter = PAGERANK_MAX_ITER,
-): Float64Array | null {
+export function pagerank(g: Graph, alpha = PAGERANK_ALPHA, tol = PAGERANK_TOL, maxIter = PAGERANK_MAX_ITER): Float64Array | null {
   if (g.n > 0) {
     const x = pagerankBySolve(g, alpha, g.nbr.length <= SOLVE_MAX_AVG_DEGREE * g.n);
     if (x !== null) return x;

@@ -20,7 +20,9 @@ function prose(text: string | undefined): string {
   if (!text) return "";
   return text
     .split("\n\n")
-    .map((p) => (p.startsWith("    ") ? `<pre>${esc(p.replace(/^ {4}/gm, ""))}</pre>` : `<p>${esc(p).replace(/`([^`]+)`/g, "<code>$1</code>")}</p>`))
+    .map((p) =>
+      p.startsWith("    ") ? `<pre>${esc(p.replace(/^ {4}/gm, ""))}</pre>` : `<p>${esc(p).replace(/`([^`]+)`/g, "<code>$1</code>")}</p>`,
+    )
     .join("");
 }
 
@@ -37,10 +39,16 @@ function typeOf(s: Json | undefined): string {
   const t = Array.isArray(s.type) ? s.type.join(" | ") : (s.type ?? "any");
   let out = esc(t);
   if (s.type === "array") out = `array of ${typeOf(s.items)}`;
-  if (s.type === "object" && s.additionalProperties && typeof s.additionalProperties === "object") out = `object of ${typeOf(s.additionalProperties)}`;
+  if (s.type === "object" && s.additionalProperties && typeof s.additionalProperties === "object")
+    out = `object of ${typeOf(s.additionalProperties)}`;
   // zod writes the safe-integer range into every int and a long pattern beside each format: noise here.
   const bound = (v: unknown) => v !== undefined && Math.abs(v as number) !== Number.MAX_SAFE_INTEGER;
-  const bounds = [bound(s.minimum) && `≥ ${s.minimum}`, bound(s.maximum) && `≤ ${s.maximum}`, s.format, !s.format && s.pattern && `pattern ${s.pattern}`].filter(Boolean);
+  const bounds = [
+    bound(s.minimum) && `≥ ${s.minimum}`,
+    bound(s.maximum) && `≤ ${s.maximum}`,
+    s.format,
+    !s.format && s.pattern && `pattern ${s.pattern}`,
+  ].filter(Boolean);
   if (bounds.length) out += ` (${esc(bounds.join(", "))})`;
   return out;
 }
@@ -49,7 +57,8 @@ function properties(s: Json): string {
   if (!s.properties) return `<p>${typeOf(s)}</p>`;
   const required = new Set<string>(s.required ?? []);
   const rows = Object.entries(s.properties as Record<string, Json>).map(
-    ([name, p]) => `<tr><td class="s">${esc(name)}${required.has(name) ? "" : "?"}</td><td>${p.properties ? properties(p) : typeOf(p)}</td><td>${esc(p.description ?? "")}</td></tr>`,
+    ([name, p]) =>
+      `<tr><td class="s">${esc(name)}${required.has(name) ? "" : "?"}</td><td>${p.properties ? properties(p) : typeOf(p)}</td><td>${esc(p.description ?? "")}</td></tr>`,
   );
   return `<table><tr><th>field</th><th>type</th><th></th></tr>${rows.join("")}</table>`;
 }
@@ -58,7 +67,10 @@ function operation(path: string, method: string, op: Json): string {
   const params = (op.parameters ?? []) as Json[];
   const paramTable = params.length
     ? `<h4>Query parameters</h4><table><tr><th>name</th><th>schema</th><th>meaning</th></tr>${params
-        .map((p) => `<tr><td class="s">${esc(p.name)}</td><td>${typeOf(p.schema)}${p.schema.default !== undefined ? `, default <code>${esc(p.schema.default)}</code>` : ""}</td><td>${esc(p.description ?? "")}</td></tr>`)
+        .map(
+          (p) =>
+            `<tr><td class="s">${esc(p.name)}</td><td>${typeOf(p.schema)}${p.schema.default !== undefined ? `, default <code>${esc(p.schema.default)}</code>` : ""}</td><td>${esc(p.description ?? "")}</td></tr>`,
+        )
         .join("")}</table>`
     : "";
   const responses = Object.entries(op.responses as Record<string, Json>)
@@ -82,7 +94,10 @@ export function renderDocsPage(doc: Json): string {
     }
   }
   const schemas = Object.entries(doc.components.schemas as Record<string, Json>)
-    .map(([name, s]) => `<section id="schema-${esc(name)}"><h3>${esc(name)}</h3>${s.description ? `<p>${esc(s.description)}</p>` : ""}${properties(s)}</section>`)
+    .map(
+      ([name, s]) =>
+        `<section id="schema-${esc(name)}"><h3>${esc(name)}</h3>${s.description ? `<p>${esc(s.description)}</p>` : ""}${properties(s)}</section>`,
+    )
     .join("");
   const headerRows = Object.entries(doc.components.headers as Record<string, Json>)
     .map(([name, h]) => `<tr><td class="s">${esc(name)}</td><td>${esc(h.description)}</td></tr>`)

@@ -12,7 +12,15 @@ import { registry } from "./response-schemas.ts";
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
-const RATE_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Daily-Limit", "X-RateLimit-Daily-Remaining", "X-RateLimit-Reset", "RateLimit", "RateLimit-Policy"];
+const RATE_HEADERS = [
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Daily-Limit",
+  "X-RateLimit-Daily-Remaining",
+  "X-RateLimit-Reset",
+  "RateLimit",
+  "RateLimit-Policy",
+];
 
 function headers(names: string[]): Record<string, object> {
   return Object.fromEntries(["X-Request-Id", ...names].map((n) => [n, header(n)]));
@@ -26,7 +34,11 @@ const error = (description: string, headerNames: string[] = []) => envelope(desc
 
 const intHeader = (description: string) => ({ description, schema: { type: "string", pattern: "^[0-9]+$" } });
 const HEADERS = {
-  "X-Request-Id": { description: "The caller's X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ -, else a new one; also in meta.request_id.", required: true, schema: { type: "string" } },
+  "X-Request-Id": {
+    description: "The caller's X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ -, else a new one; also in meta.request_id.",
+    required: true,
+    schema: { type: "string" },
+  },
   "X-RateLimit-Limit": intHeader("Requests allowed per rolling minute."),
   "X-RateLimit-Remaining": intHeader("Requests left in the current minute window."),
   "X-RateLimit-Daily-Limit": intHeader("Requests allowed per UTC day."),
@@ -35,7 +47,11 @@ const HEADERS = {
   RateLimit: { description: 'IETF draft form of the tightest window, e.g. "minute";r=0;t=42.', schema: { type: "string" } },
   "RateLimit-Policy": { description: 'Both windows, e.g. "minute";q=1;w=60, "day";q=30;w=86400.', schema: { type: "string" } },
   "Retry-After": intHeader("Seconds to wait before retrying."),
-  "WWW-Authenticate": { description: 'RFC 6750: Bearer realm="graph-stats", with error="invalid_token" and error_description when a token was sent.', required: true, schema: { type: "string" } },
+  "WWW-Authenticate": {
+    description: 'RFC 6750: Bearer realm="graph-stats", with error="invalid_token" and error_description when a token was sent.',
+    required: true,
+    schema: { type: "string" },
+  },
   Allow: { description: "The methods the path answers.", required: true, schema: { type: "string", const: "GET" } },
 };
 
@@ -52,7 +68,9 @@ With curl: \`curl -H "Authorization: Bearer $TOKEN" 'http://127.0.0.1:8080/v1/gr
 const json = { "application/json": { schema: ref("ChartEnvelope") } };
 
 export function buildDocument(version: string): Record<string, unknown> {
-  const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, io: "output" }) as { schemas: Record<string, Record<string, unknown>> };
+  const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, io: "output" }) as {
+    schemas: Record<string, Record<string, unknown>>;
+  };
   for (const s of Object.values(schemas)) {
     delete s.$schema;
     delete s.$id;
@@ -86,18 +104,35 @@ export function buildDocument(version: string): Record<string, unknown> {
               headers: headers([...RATE_HEADERS, "Cache-Control"]),
               content: {
                 ...json,
-                "text/csv": { schema: { type: "string", description: "Header row date,symbol,metric,value,community, then one TidyRow per line; null is an empty cell." } },
-                "application/x-ndjson": { schema: { type: "string", description: "One JSON TidyRow per line." }, "x-line-schema": ref("TidyRow") },
+                "text/csv": {
+                  schema: {
+                    type: "string",
+                    description: "Header row date,symbol,metric,value,community, then one TidyRow per line; null is an empty cell.",
+                  },
+                },
+                "application/x-ndjson": {
+                  schema: { type: "string", description: "One JSON TidyRow per line." },
+                  "x-line-schema": ref("TidyRow"),
+                },
               },
             },
-            "400": error("BAD_REQUEST: a parameter problem (each message names the parameter, the value and what is allowed), more history than exists, or a query over 8 KiB.", RATE_HEADERS),
-            "401": error("UNAUTHORIZED: the token is missing, malformed, badly signed, of another algorithm, expired, not yet valid or revoked.", ["WWW-Authenticate"]),
+            "400": error(
+              "BAD_REQUEST: a parameter problem (each message names the parameter, the value and what is allowed), more history than exists, or a query over 8 KiB.",
+              RATE_HEADERS,
+            ),
+            "401": error(
+              "UNAUTHORIZED: the token is missing, malformed, badly signed, of another algorithm, expired, not yet valid or revoked.",
+              ["WWW-Authenticate"],
+            ),
             "403": error("FORBIDDEN: a valid token of a disabled user.", RATE_HEADERS),
             "404": error("NOT_FOUND: an unknown universe, or fewer than 2 usable symbols.", RATE_HEADERS),
             "405": common405,
             "429": error("RATE_LIMITED (per-minute) or DAILY_QUOTA_EXCEEDED (per UTC day); not counted.", [...RATE_HEADERS, "Retry-After"]),
             "500": error("INTERNAL_ERROR: an unexpected failure; the message carries the request id. Refunded."),
-            "503": error("SERVICE_UNAVAILABLE: the database is unavailable or busy, or the server is shutting down. Refunded.", [...RATE_HEADERS, "Retry-After"]),
+            "503": error("SERVICE_UNAVAILABLE: the database is unavailable or busy, or the server is shutting down. Refunded.", [
+              ...RATE_HEADERS,
+              "Retry-After",
+            ]),
           },
         },
       },
@@ -132,7 +167,9 @@ export function buildDocument(version: string): Record<string, unknown> {
           responses: {
             "200": envelope("Healthy. Cache-Control: no-store.", "HealthEnvelope", ["Cache-Control"]),
             "405": common405,
-            "503": error("SERVICE_UNAVAILABLE: the database does not answer, or shutting down; meta.checks names the failing check.", ["Retry-After"]),
+            "503": error("SERVICE_UNAVAILABLE: the database does not answer, or shutting down; meta.checks names the failing check.", [
+              "Retry-After",
+            ]),
           },
         },
       },
@@ -142,7 +179,11 @@ export function buildDocument(version: string): Record<string, unknown> {
           operationId: "getOpenApi",
           summary: "This document (public, unmetered)",
           responses: {
-            "200": { description: "The OpenAPI 3.1 document.", headers: headers([]), content: { "application/json": { schema: { type: "object" } } } },
+            "200": {
+              description: "The OpenAPI 3.1 document.",
+              headers: headers([]),
+              content: { "application/json": { schema: { type: "object" } } },
+            },
             "405": common405,
           },
         },
@@ -153,7 +194,11 @@ export function buildDocument(version: string): Record<string, unknown> {
           operationId: "getDocs",
           summary: "This document as a web page, self-contained (public, unmetered)",
           responses: {
-            "200": { description: "An HTML reference rendered from this document; no scripts, no external resources.", headers: headers([]), content: { "text/html": { schema: { type: "string" } } } },
+            "200": {
+              description: "An HTML reference rendered from this document; no scripts, no external resources.",
+              headers: headers([]),
+              content: { "text/html": { schema: { type: "string" } } },
+            },
             "405": common405,
           },
         },
@@ -165,10 +210,17 @@ export function buildDocument(version: string): Record<string, unknown> {
           type: "http",
           scheme: "bearer",
           bearerFormat: "JWT",
-          description: "An HS256 JWT with sub (the user), exp and jti, from `graph-stats token create --user <name>` or the dashboard. Send it as Authorization: Bearer <token>.",
+          description:
+            "An HS256 JWT with sub (the user), exp and jti, from `graph-stats token create --user <name>` or the dashboard. Send it as Authorization: Bearer <token>.",
         },
       },
-      headers: { ...HEADERS, "Cache-Control": { description: "no-store on live and health answers; public, max-age=60 on the demo.", schema: { type: "string" } } },
+      headers: {
+        ...HEADERS,
+        "Cache-Control": {
+          description: "no-store on live and health answers; public, max-age=60 on the demo.",
+          schema: { type: "string" },
+        },
+      },
       schemas,
     },
   };

@@ -83,7 +83,10 @@ describe("the document", () => {
     const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
     expect(refs.length).toBeGreaterThan(20);
     for (const r of new Set(refs)) {
-      const target = r.slice(10, -1).split("/").reduce((o: any, k) => o?.[k], doc);
+      const target = r
+        .slice(10, -1)
+        .split("/")
+        .reduce((o: any, k) => o?.[k], doc);
       expect(target, r).toBeDefined();
     }
     for (const name of Object.keys(doc.components.schemas)) expect(() => schemaValidator(`#/components/schemas/${name}`)).not.toThrow();

@@ -38,7 +38,10 @@ describe("documented parameters", () => {
       }
       const fieldDefault = FIELDS[name].default;
       if (fieldDefault === null) expect(schema.default).toBeUndefined();
-      else expect(schema.default).toBe(Array.isArray(fieldDefault) ? fieldDefault.join(",") : typeof fieldDefault === "boolean" ? String(fieldDefault) : fieldDefault);
+      else
+        expect(schema.default).toBe(
+          Array.isArray(fieldDefault) ? fieldDefault.join(",") : typeof fieldDefault === "boolean" ? String(fieldDefault) : fieldDefault,
+        );
     });
   }
 });

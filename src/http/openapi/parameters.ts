@@ -5,7 +5,18 @@
  * actually validate requests: the bounds accepted, one past them refused, every value allowed.
  */
 import { z } from "zod";
-import { FIELDS, HALFLIFE, KNN_K, LOOKBACK, PARAM_DOCS, PERIODS, STEP, SYMBOL_COUNT, UNIVERSE_RE, type ParamName } from "../params/params-fields.ts";
+import {
+  FIELDS,
+  HALFLIFE,
+  KNN_K,
+  LOOKBACK,
+  PARAM_DOCS,
+  PERIODS,
+  STEP,
+  SYMBOL_COUNT,
+  UNIVERSE_RE,
+  type ParamName,
+} from "../params/params-fields.ts";
 import { CORR_METHODS, FORMATS, GRAPH_METHODS, INTERVALS, MARKET_MODES, METRICS, SHRINKAGES } from "../../engine/types.ts";
 
 const int = (b: { min: number; max: number; default: number }) => z.int().min(b.min).max(b.max).default(b.default);

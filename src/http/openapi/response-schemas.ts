@@ -21,7 +21,10 @@ export const ERROR_CODES = [
   "SERVICE_UNAVAILABLE",
 ] as const satisfies readonly ErrorCode[];
 // Fails to compile when http-error.ts gains a code this list lacks.
-const everyCode: Record<ErrorCode, true> = Object.fromEntries(ERROR_CODES.map((c) => [c, true])) as Record<(typeof ERROR_CODES)[number], true>;
+const everyCode: Record<ErrorCode, true> = Object.fromEntries(ERROR_CODES.map((c) => [c, true])) as Record<
+  (typeof ERROR_CODES)[number],
+  true
+>;
 void everyCode;
 
 /** Components by name: document.ts registers each under this name and refers to it by $ref. */
@@ -33,7 +36,10 @@ const named = <T extends z.ZodType>(id: string, schema: T): T => {
 
 const localTime = z.string().describe("ISO 8601 with the exchange-local offset, e.g. 2025-09-30T00:00:00+05:30");
 const metricValue = z.number().nullable().describe("rounded to 6 decimals; null where undefined");
-const metricFields = Object.fromEntries(METRICS.map((m) => [m, metricValue.optional()])) as Record<(typeof METRICS)[number], z.ZodOptional<typeof metricValue>>;
+const metricFields = Object.fromEntries(METRICS.map((m) => [m, metricValue.optional()])) as Record<
+  (typeof METRICS)[number],
+  z.ZodOptional<typeof metricValue>
+>;
 const community = z.int().nullable().optional().describe("community id; absent with include_graph=false");
 const count = z.int().min(0);
 
@@ -98,7 +104,9 @@ export const RollingData = named(
       z.strictObject({
         symbol: z.string(),
         community,
-        points: z.array(z.strictObject({ date: localTime, community, ...metricFields })).describe("one per as-of; null metrics where the symbol is absent"),
+        points: z
+          .array(z.strictObject({ date: localTime, community, ...metricFields }))
+          .describe("one per as-of; null metrics where the symbol is absent"),
       }),
     ),
     latest_graph: Graph,
@@ -134,7 +142,9 @@ export const EffectiveParams = named(
   }),
 );
 
-const dropped = z.union([z.array(z.string()), z.record(z.string(), z.array(z.string()))]).describe("snapshot: symbols; rolling: as-of → symbols");
+const dropped = z
+  .union([z.array(z.string()), z.record(z.string(), z.array(z.string()))])
+  .describe("snapshot: symbols; rolling: as-of → symbols");
 
 export const Diagnostics = named(
   "Diagnostics",
@@ -190,7 +200,13 @@ export const DemoEnvelope = named(
     success: z.literal(true),
     errors: noErrors,
     data: z.discriminatedUnion("type", [SnapshotData, RollingData]),
-    meta: z.strictObject({ generated_at: generatedAt, request_id: requestId, demo: z.literal(true), params: EffectiveParams, diagnostics: Diagnostics }),
+    meta: z.strictObject({
+      generated_at: generatedAt,
+      request_id: requestId,
+      demo: z.literal(true),
+      params: EffectiveParams,
+      diagnostics: Diagnostics,
+    }),
   }),
 );
 
@@ -215,5 +231,7 @@ export const TidyRow = named(
   "TidyRow",
   z
     .strictObject({ date: localTime, symbol: z.string(), metric: z.string(), value: z.number().nullable(), community: z.int().nullable() })
-    .describe("One line of format=ndjson (and one row of format=csv). Graph-statistics rows have an empty symbol and the statistic as metric."),
+    .describe(
+      "One line of format=ndjson (and one row of format=csv). Graph-statistics rows have an empty symbol and the statistic as metric.",
+    ),
 );

@@ -22,9 +22,7 @@ describe("start and end", () => {
     expect(ok("start=2024-01-01&end=2024-06-28&step=5")).toMatchObject({ start: "2024-01-01", end: "2024-06-28", step: 5 });
   });
   test("one without the other", () => {
-    expect(errors("start=2024-01-01")).toEqual([
-      "start needs end too: give both start and end (YYYY-MM-DD), or neither and use periods",
-    ]);
+    expect(errors("start=2024-01-01")).toEqual(["start needs end too: give both start and end (YYYY-MM-DD), or neither and use periods"]);
     expect(errors("end=2024-01-01")).toEqual(["end needs start too: give both start and end (YYYY-MM-DD), or neither and use periods"]);
   });
   test("not with periods or asof", () => {

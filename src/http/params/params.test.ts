@@ -104,8 +104,7 @@ describe("values", () => {
 
   test("an unencoded & in M&M gets a hint", () => {
     expect(errors("symbols=M&M,TCS")).toEqual([
-      "unknown parameter 'M,TCS'; if it is part of a symbol such as M&M, encode & as %26; allowed parameters: " +
-        PARAM_NAMES.join(", "),
+      "unknown parameter 'M,TCS'; if it is part of a symbol such as M&M, encode & as %26; allowed parameters: " + PARAM_NAMES.join(", "),
       "symbols must list 2 to 500 symbols, got 1 in 'M'",
     ]);
     expect(errors("symbols=TCS,M&M")[0]).toContain("encode & as %26");

@@ -94,15 +94,21 @@ function crossChecks(raw: Map<ParamName, string>, v: Partial<Record<ParamName, u
   const sort = v.sort as string | null | undefined;
   const metrics = v.metrics as string[] | undefined;
   if (sort && metrics && !metrics.includes(sort)) {
-    errors.push(`sort must be one of the requested metrics (${metrics.join(", ")}), got ${shown(sort)}; add it to metrics or sort by one of those`);
+    errors.push(
+      `sort must be one of the requested metrics (${metrics.join(", ")}), got ${shown(sort)}; add it to metrics or sort by one of those`,
+    );
   }
   rangeChecks(raw, errors);
   const method = v.corr_method as string | undefined;
   if (raw.has("halflife") && method && method !== "ewma") {
-    errors.push(`halflife applies only to corr_method=ewma, got corr_method=${shown(raw.get("corr_method") ?? "pearson")}; add corr_method=ewma or drop halflife`);
+    errors.push(
+      `halflife applies only to corr_method=ewma, got corr_method=${shown(raw.get("corr_method") ?? "pearson")}; add corr_method=ewma or drop halflife`,
+    );
   }
   if (v.shrinkage === "ledoit_wolf" && method && method !== "pearson") {
-    errors.push(`shrinkage=ledoit_wolf works on the sample covariance, so it needs corr_method=pearson, got corr_method=${shown(method)}; use corr_method=pearson or shrinkage=none`);
+    errors.push(
+      `shrinkage=ledoit_wolf works on the sample covariance, so it needs corr_method=pearson, got corr_method=${shown(method)}; use corr_method=pearson or shrinkage=none`,
+    );
   }
   const symbols = v.symbols as string[] | null | undefined;
   const periods = v.periods as number | undefined;
@@ -126,7 +132,9 @@ function rangeChecks(raw: Map<ParamName, string>, errors: string[]): void {
   }
   for (const other of ["periods", "asof"] as const) {
     if (raw.has(other)) {
-      errors.push(`give either start/end or ${other}, not both (got start=${shown(start)}, end=${shown(end)} and ${other}=${shown(raw.get(other)!)})`);
+      errors.push(
+        `give either start/end or ${other}, not both (got start=${shown(start)}, end=${shown(end)} and ${other}=${shown(raw.get(other)!)})`,
+      );
     }
   }
   if (start > end) errors.push(`start must be on or before end, got start=${shown(start)} and end=${shown(end)}`);

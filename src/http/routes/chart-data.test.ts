@@ -41,7 +41,13 @@ describe("live endpoint payloads on the synthetic sample", () => {
     expect(g.n_communities).toBeGreaterThan(1);
     expect(g.modularity).toBeGreaterThan(0);
     expect(b.meta.params).toMatchObject({ universe: "sample", interval: "1d", lookback: 60, periods: 1, step: 1, graph_method: "mst" });
-    expect(b.meta.diagnostics).toMatchObject({ n_requested: 50, n_in_graph: 50, missing_symbols: [], data_source: "synthetic", window_bars: 61 });
+    expect(b.meta.diagnostics).toMatchObject({
+      n_requested: 50,
+      n_in_graph: 50,
+      missing_symbols: [],
+      data_source: "synthetic",
+      window_bars: 61,
+    });
     expect(typeof b.meta.diagnostics.compute_ms).toBe("number");
   });
 
@@ -111,14 +117,22 @@ describe("live endpoint payloads on the synthetic sample", () => {
 });
 
 describeNifty("live endpoint payloads on the real NIFTY-50 data", () => {
-  const get = liveEndpoint(() => startHarness({ ratePerMinute: "1000", ratePerDay: "100000", defaultUniverse: "nifty50" }, { dbPath: niftyDb() }));
+  const get = liveEndpoint(() =>
+    startHarness({ ratePerMinute: "1000", ratePerDay: "100000", defaultUniverse: "nifty50" }, { dbPath: niftyDb() }),
+  );
 
   test("an imported universe: every stock in the graph, labelled imported", async () => {
     const { res, b } = await get("asof=2024-06-28");
     expect(res.status).toBe(200);
     expect(b.data.graph).toMatchObject({ method: "mst", nodes: 50, edges: 49 });
     expect(b.meta.params.universe).toBe("nifty50");
-    expect(b.meta.diagnostics).toMatchObject({ n_requested: 50, n_in_graph: 50, missing_symbols: [], data_source: "imported", window_bars: 61 });
+    expect(b.meta.diagnostics).toMatchObject({
+      n_requested: 50,
+      n_in_graph: 50,
+      missing_symbols: [],
+      data_source: "imported",
+      window_bars: 61,
+    });
   });
 
   test("symbols with & and - work in the query string; unknown ones are reported, not fatal", async () => {

@@ -35,7 +35,10 @@ describe("tidy exports on the live endpoint", () => {
     const res = await h.get(`/v1/graph-stats/chart?${Q}&format=ndjson`, { token });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toStartWith("application/x-ndjson");
-    const rows = (await res.text()).trim().split("\n").map((l) => JSON.parse(l));
+    const rows = (await res.text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(rows[0]).toHaveProperty("metric");
   });
 

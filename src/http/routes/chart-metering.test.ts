@@ -83,7 +83,9 @@ describe("validation comes before metering", () => {
     const b = await body(res);
     expect(b.errors.length).toBe(3);
     expect(b.errors.every((e: { code: string }) => e.code === "BAD_REQUEST")).toBe(true);
-    expect(b.errors.map((e: { message: string }) => e.message).join("\n")).toContain("lookback must be an integer from 2 to 1000, got '5000'");
+    expect(b.errors.map((e: { message: string }) => e.message).join("\n")).toContain(
+      "lookback must be an integer from 2 to 1000, got '5000'",
+    );
     expect(rl(res)).toMatchObject({ limit: "1", remaining: "1", dailyRemaining: "30" });
     expect((await h.get(PATH, { token })).status).toBe(200);
   });
@@ -141,7 +143,10 @@ describe("the UTC-day quota", () => {
     expect((await h.get(PATH, { token })).status).toBe(200);
     const res = await h.get(PATH, { token });
     expect(res.status).toBe(429);
-    expect((await body(res)).errors[0]).toEqual({ code: "DAILY_QUOTA_EXCEEDED", message: "daily quota exceeded: 1 request/day. Resets at 2026-11-25T00:00:00Z." });
+    expect((await body(res)).errors[0]).toEqual({
+      code: "DAILY_QUOTA_EXCEEDED",
+      message: "daily quota exceeded: 1 request/day. Resets at 2026-11-25T00:00:00Z.",
+    });
   });
 
   test("a 429 is not counted against the daily quota", async () => {
@@ -170,18 +175,21 @@ describe("the UTC-day quota", () => {
 
 describe("refunds", () => {
   test("an admitted request that fails with 500 does not count, and the response names only the request id", async () => {
-    const failing = await startHarness({}, {
-      dbPath: h.config.db,
-      override: {
-        // The real service resolves, then the computation fails unexpectedly.
-        chart: {
-          prepare: (p: unknown) => ({ params: p, dataVersion: 0, symbols: [], missing: [], dataSource: "x" }),
-          compute: () => {
-            throw new Error("SELECT secret FROM boom");
-          },
-        } as unknown as ChartService,
+    const failing = await startHarness(
+      {},
+      {
+        dbPath: h.config.db,
+        override: {
+          // The real service resolves, then the computation fails unexpectedly.
+          chart: {
+            prepare: (p: unknown) => ({ params: p, dataVersion: 0, symbols: [], missing: [], dataSource: "x" }),
+            compute: () => {
+              throw new Error("SELECT secret FROM boom");
+            },
+          } as unknown as ChartService,
+        },
       },
-    });
+    );
     try {
       failing.clock.set("2026-11-27T08:00:00Z");
       const token = await failing.token("iris");
@@ -211,7 +219,9 @@ describe("audit log", () => {
     await h.get("/v1/graph-stats/chart?lookback=x", { token, headers: { "X-Request-Id": ids[2] } });
     await h.get(PATH, { headers: { "X-Request-Id": ids[3] } });
     const rows = h.server.opened.sqlite
-      .query(`SELECT request_id AS id, user_id AS user, status, counted, duration_ms IS NOT NULL AS timed FROM request_log WHERE request_id IN (${ids.map(() => "?").join(",")}) ORDER BY id`)
+      .query(
+        `SELECT request_id AS id, user_id AS user, status, counted, duration_ms IS NOT NULL AS timed FROM request_log WHERE request_id IN (${ids.map(() => "?").join(",")}) ORDER BY id`,
+      )
       .all(...ids);
     expect(rows).toEqual([
       { id: "a-200", user: "judy", status: 200, counted: 1, timed: 1 },
@@ -220,7 +230,8 @@ describe("audit log", () => {
     ]);
     // Written in a batch every second (metering/maintenance.ts), one row per minute and code.
     const minute = Date.parse("2026-11-28T08:00:00Z");
-    const counted = () => h.server.opened.sqlite.query("SELECT count FROM unauthenticated_counts WHERE minute = ? AND code = 'UNAUTHORIZED'").get(minute);
+    const counted = () =>
+      h.server.opened.sqlite.query("SELECT count FROM unauthenticated_counts WHERE minute = ? AND code = 'UNAUTHORIZED'").get(minute);
     for (let i = 0; i < 60 && !counted(); i++) await Bun.sleep(50);
     expect(counted()).toEqual({ count: 1 });
   });

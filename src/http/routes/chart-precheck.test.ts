@@ -35,7 +35,12 @@ async function refusedBeforeAdmission(user: string, query: string, status: numbe
 
 describe("refused before admission, without computing", () => {
   test("too much history (lookback=1000&periods=250): 400 naming the bars that exist; 30 of them start no computation", async () => {
-    await refusedBeforeAdmission("hist", "lookback=1000&periods=250", 400, /needs 1250 bars up to 2025-09-30 but only \d+ exist at interval 1d/);
+    await refusedBeforeAdmission(
+      "hist",
+      "lookback=1000&periods=250",
+      400,
+      /needs 1250 bars up to 2025-09-30 but only \d+ exist at interval 1d/,
+    );
     const token = await h.token("hist-many");
     const before = h.server.compute.started();
     for (let i = 0; i < 30; i++) {
@@ -48,7 +53,12 @@ describe("refused before admission, without computing", () => {
 
   test("shuffled symbols and minute bars: still refused from metadata", async () => {
     const syms = "SUNVOLT,ALPHABANK,CODEWAVE,MEDIVA,MOTORIA";
-    await refusedBeforeAdmission("shuffle", `symbols=${syms}&interval=1m&lookback=1000&periods=250&step=20`, 400, /bars up to .* exist at interval 1m/);
+    await refusedBeforeAdmission(
+      "shuffle",
+      `symbols=${syms}&interval=1m&lookback=1000&periods=250&step=20`,
+      400,
+      /bars up to .* exist at interval 1m/,
+    );
   });
 
   test("a date range that starts before lookback bars exist", async () => {
@@ -60,7 +70,12 @@ describe("refused before admission, without computing", () => {
   });
 
   test("the response-size cap counts the edges returned (include_graph=all, complete)", async () => {
-    await refusedBeforeAdmission("edges", "graph_method=complete&include_graph=all&periods=40&lookback=20", 400, /2000 points plus 49000 edge rows/);
+    await refusedBeforeAdmission(
+      "edges",
+      "graph_method=complete&include_graph=all&periods=40&lookback=20",
+      400,
+      /2000 points plus 49000 edge rows/,
+    );
   });
 
   test("a window no two symbols fill: the engine's 404, decided from metadata", async () => {
@@ -69,21 +84,29 @@ describe("refused before admission, without computing", () => {
   });
 
   test("over the cost budget: 400 naming the cost and the budget", async () => {
-    await refusedBeforeAdmission("costly", "graph_method=complete&corr_method=spearman&lookback=500&periods=100&include_graph=false", 400, /estimated cost 388 exceeds the budget of 300/);
+    await refusedBeforeAdmission(
+      "costly",
+      "graph_method=complete&corr_method=spearman&lookback=500&periods=100&include_graph=false",
+      400,
+      /estimated cost 388 exceeds the budget of 300/,
+    );
   });
 });
 
 describe("after admission", () => {
   test("a data refusal after admission is not refunded; only server faults are", async () => {
-    const refusing = await startHarness({}, {
-      dbPath: h.config.db,
-      override: {
-        chart: {
-          prepare: (p: unknown) => ({ params: p, dataVersion: 0, symbols: [], missing: [], dataSource: "x", cost: 1 }),
-          compute: () => Promise.reject(new ChartError("no-usable-symbols", "constant prices")),
-        } as unknown as ChartService,
+    const refusing = await startHarness(
+      {},
+      {
+        dbPath: h.config.db,
+        override: {
+          chart: {
+            prepare: (p: unknown) => ({ params: p, dataVersion: 0, symbols: [], missing: [], dataSource: "x", cost: 1 }),
+            compute: () => Promise.reject(new ChartError("no-usable-symbols", "constant prices")),
+          } as unknown as ChartService,
+        },
       },
-    });
+    );
     try {
       const token = await refusing.token("charged");
       const res = await refusing.get(`${LIVE}?lookback=20`, { token, headers: { "X-Request-Id": "charged-1" } });

@@ -45,7 +45,8 @@ export function handleChart(deps: AppDeps, request: Request, state: RequestState
 
 function parse(query: string, defaultUniverse: string): ChartParams {
   const bytes = Buffer.byteLength(query);
-  if (bytes > MAX_QUERY_BYTES) throw new HttpError(400, "BAD_REQUEST", `query string is ${bytes} bytes; at most ${MAX_QUERY_BYTES} are allowed`);
+  if (bytes > MAX_QUERY_BYTES)
+    throw new HttpError(400, "BAD_REQUEST", `query string is ${bytes} bytes; at most ${MAX_QUERY_BYTES} are allowed`);
   const parsed = parseChartParams(new URLSearchParams(query), { defaultUniverse });
   if (!parsed.ok) throw new HttpError(400, "BAD_REQUEST", parsed.errors);
   return parsed.params;

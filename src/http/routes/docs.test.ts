@@ -22,8 +22,10 @@ describe("GET /docs", () => {
     const hash = new Bun.CryptoHasher("sha256").update(style).digest("base64");
     expect(csp).toContain(`'sha256-${hash}'`);
     expect(html).not.toMatch(/<script|<link|<img|<iframe|\son[a-z]+=|\ssrc=|href="(?!#|\/)/i);
-    for (const path of ["/v1/graph-stats/chart", "/v1/demo/chart", "/health", "/openapi.json"]) expect(html).toContain(`<code>${path}</code>`);
-    for (const text of ["lookback", "X-RateLimit-Remaining", "WWW-Authenticate", "Retry-After", "pd.read_csv", 'id="schema-SnapshotData"']) expect(html).toContain(text);
+    for (const path of ["/v1/graph-stats/chart", "/v1/demo/chart", "/health", "/openapi.json"])
+      expect(html).toContain(`<code>${path}</code>`);
+    for (const text of ["lookback", "X-RateLimit-Remaining", "WWW-Authenticate", "Retry-After", "pd.read_csv", 'id="schema-SnapshotData"'])
+      expect(html).toContain(text);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     expect(res.headers.get("x-request-id")).not.toBeNull();
   });
@@ -38,7 +40,10 @@ describe("GET /docs", () => {
       expect(head.status).toBe(200);
       expect(head.headers.get("content-length")).toBe(String(Buffer.byteLength(plain)));
       expect(await head.text()).toBe("");
-      const pre = await fetch(h.base + path, { method: "OPTIONS", headers: { Origin: "https://x.example", "Access-Control-Request-Method": "GET" } });
+      const pre = await fetch(h.base + path, {
+        method: "OPTIONS",
+        headers: { Origin: "https://x.example", "Access-Control-Request-Method": "GET" },
+      });
       expect(pre.status).toBe(204);
       expect(pre.headers.get("access-control-allow-origin")).toBe("*");
       const post = await fetch(h.base + path, { method: "POST" });

@@ -48,7 +48,13 @@ function answer(deps: AppDeps, request: Request, state: RequestState, up: boolea
       head,
     );
   }
-  return jsonResponse(healthyBody(deps.version, now, Math.floor((now - deps.startedAt) / 1000), state.requestId), 200, fromTemplate(HEALTHY, state.requestId), null, head);
+  return jsonResponse(
+    healthyBody(deps.version, now, Math.floor((now - deps.startedAt) / 1000), state.requestId),
+    200,
+    fromTemplate(HEALTHY, state.requestId),
+    null,
+    head,
+  );
 }
 
 let versionOf = "";

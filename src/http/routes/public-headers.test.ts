@@ -30,16 +30,27 @@ test("/health and the demo answer the same headers as the request's base headers
     for (const method of ["GET", "HEAD"]) {
       for (const acceptEncoding of [null, "gzip"]) {
         for (const id of ["0b7c1f2e-8a8e-4a4f-9f3e-3f0b0d9b1a11", "caller.id-1_x"]) {
-          const request = new Request(`http://127.0.0.1${path}`, { method, headers: acceptEncoding ? { "Accept-Encoding": acceptEncoding } : {} });
+          const request = new Request(`http://127.0.0.1${path}`, {
+            method,
+            headers: acceptEncoding ? { "Accept-Encoding": acceptEncoding } : {},
+          });
           const state: RequestState = { requestId: id, start: 0, userId: null, path, base: baseHeaders(PUBLIC, request.headers, id) };
           const res = await handle(deps, request, state);
           // /health is never compressed (its body is under 1 KiB); the demo is, when accepted.
-          const before = jsonResponse(body(id), 200, { ...baseHeaders(PUBLIC, request.headers, id), "Cache-Control": cacheControl }, acceptEncoding, method === "HEAD");
+          const before = jsonResponse(
+            body(id),
+            200,
+            { ...baseHeaders(PUBLIC, request.headers, id), "Cache-Control": cacheControl },
+            acceptEncoding,
+            method === "HEAD",
+          );
           expect([...res.headers]).toEqual([...before.headers]);
           expect(res.status).toBe(200);
           if (method === "GET") {
             const bytes = await res.bytes();
-            expect(res.headers.get("content-encoding") === "gzip" ? gunzipSync(bytes).toString() : new TextDecoder().decode(bytes)).toBe(body(id));
+            expect(res.headers.get("content-encoding") === "gzip" ? gunzipSync(bytes).toString() : new TextDecoder().decode(bytes)).toBe(
+              body(id),
+            );
           }
         }
       }

@@ -14,7 +14,11 @@ import { marketIsEmpty } from "./pg-sample.ts";
 /** True when `applied` (what this open's migratePg applied) is every migration: the schema was created now. */
 export const createdSchema = (applied: number): boolean => applied > 0 && applied === PG_MIGRATIONS.length;
 
-export async function loadSampleIfFresh(sql: SQL, store: MarketStore, opts: { applied: number; sample: boolean }): Promise<LoadSampleResult | null> {
+export async function loadSampleIfFresh(
+  sql: SQL,
+  store: MarketStore,
+  opts: { applied: number; sample: boolean },
+): Promise<LoadSampleResult | null> {
   if (!opts.sample || !createdSchema(opts.applied) || !(await marketIsEmpty(sql))) return null;
   return store.loadSample();
 }

@@ -11,8 +11,15 @@ import { systemClock } from "../../clock.ts";
 import type { Interval } from "../../engine/types.ts";
 import { BarStage } from "../bar-writer.ts";
 import {
-  addFile, checkImportOptions, emptySummary, stageFile, syntheticRefusal,
-  type FileResult, type ImportOptions, type ImportSummary, type Readable,
+  addFile,
+  checkImportOptions,
+  emptySummary,
+  stageFile,
+  syntheticRefusal,
+  type FileResult,
+  type ImportOptions,
+  type ImportSummary,
+  type Readable,
 } from "../csv-import.ts";
 import type { Universe } from "../universes.ts";
 import { bumpDataVersionPg, extendUniversePg, lockMarket, PG_BATCH, upsertBars } from "./pg-writes.ts";
@@ -35,7 +42,17 @@ export async function importIntoPg(deps: PgImportDeps, sources: readonly Readabl
   const stage = new BarStage(scratch);
   try {
     for (const src of sources) {
-      const result = { file: src.file, ok: false, symbols: [] as string[], rows: 0, inserted: 0, updated: 0, unchanged: 0, errors: [] as string[], appended: [] as string[] };
+      const result = {
+        file: src.file,
+        ok: false,
+        symbols: [] as string[],
+        rows: 0,
+        inserted: 0,
+        updated: 0,
+        unchanged: 0,
+        errors: [] as string[],
+        appended: [] as string[],
+      };
       stage.begin();
       try {
         const checked = stageFile(stage, src, { ...opts, interval });
@@ -44,7 +61,14 @@ export async function importIntoPg(deps: PgImportDeps, sources: readonly Readabl
           continue;
         }
         const written = await writeFile(deps, stage, interval, opts.universe, checked.symbols, clock.now());
-        addFile(summary, { ...result, ...written, ok: true, symbols: checked.symbols, rows: checked.rows, unchanged: checked.rows - written.inserted - written.updated });
+        addFile(summary, {
+          ...result,
+          ...written,
+          ok: true,
+          symbols: checked.symbols,
+          rows: checked.rows,
+          unchanged: checked.rows - written.inserted - written.updated,
+        });
       } finally {
         stage.discard();
       }

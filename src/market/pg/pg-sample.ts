@@ -29,7 +29,12 @@ export async function loadSamplePg(deps: PgSampleDeps, clock: Clock = systemCloc
     throw new Error(`universe '${SAMPLE_UNIVERSE}' already holds imported data; the synthetic sample was not loaded`);
   }
   const unchanged = async (symbols: number): Promise<LoadSampleResult> => ({
-    loaded: false, universe: SAMPLE_UNIVERSE, symbols, dailyBars: 0, minuteBars: 0, dataVersion: await deps.dataVersion(),
+    loaded: false,
+    universe: SAMPLE_UNIVERSE,
+    symbols,
+    dailyBars: 0,
+    minuteBars: 0,
+    dataVersion: await deps.dataVersion(),
   });
   const current = async (q: SQL) => Number((await q`SELECT value FROM settings WHERE key = ${VERSION_KEY}`)[0]?.value);
   if (existing && (await current(deps.sql)) === SAMPLE_GENERATOR_VERSION) return unchanged(existing.symbols.length);
@@ -41,7 +46,10 @@ export async function loadSamplePg(deps: PgSampleDeps, clock: Clock = systemCloc
     await lockMarket(tx);
     if ((await current(tx)) === SAMPLE_GENERATOR_VERSION) return null;
     await tx`DELETE FROM bars WHERE symbol = ANY(${textArray(sample.symbols)}::text[])`;
-    for (const [interval, pick] of [["1d", (s) => s.daily], ["1m", (s) => s.minute]] as [Interval, (s: (typeof sample.series)[0]) => Bar[]][]) {
+    for (const [interval, pick] of [
+      ["1d", (s) => s.daily],
+      ["1m", (s) => s.minute],
+    ] as [Interval, (s: (typeof sample.series)[0]) => Bar[]][]) {
       let batch = emptyColumns();
       for (const s of sample.series) {
         for (const b of pick(s)) {

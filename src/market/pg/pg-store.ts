@@ -78,7 +78,11 @@ export function pgMarketStore(sql: SQL, opts: { versionTtlMs?: number } = {}): M
     const bySymbol = new Map<string, Set<string>>();
     for (const [s, iv] of rows) (bySymbol.get(s) ?? bySymbol.set(s, new Set()).get(s)!).add(iv);
     const out = new Map<string, Interval[]>();
-    for (const s of [...bySymbol.keys()].sort()) out.set(s, INTERVALS.filter((iv) => bySymbol.get(s)!.has(iv)));
+    for (const s of [...bySymbol.keys()].sort())
+      out.set(
+        s,
+        INTERVALS.filter((iv) => bySymbol.get(s)!.has(iv)),
+      );
     return out;
   };
 
@@ -138,8 +142,10 @@ export function pgMarketStore(sql: SQL, opts: { versionTtlMs?: number } = {}): M
     knownSymbols: async () => [...(await storedIntervals()).keys()],
     storedIntervals,
     async barCoverage(v) {
-      return new BarCoverage(v, await storedIntervals(), (symbols, source) =>
-        barsOf<[number, number]>(symbols, source, false) as Promise<Map<string, TimestampRows>>,
+      return new BarCoverage(
+        v,
+        await storedIntervals(),
+        (symbols, source) => barsOf<[number, number]>(symbols, source, false) as Promise<Map<string, TimestampRows>>,
       );
     },
     loadSeries,

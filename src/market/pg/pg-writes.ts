@@ -58,7 +58,13 @@ export async function insertBars(tx: SQL, interval: Interval, b: StagedColumns):
 }
 
 /** Creates the universe if missing and appends the symbols it lacks, in order; returns those appended. */
-export async function extendUniversePg(tx: SQL, name: string, symbols: readonly string[], source: UniverseSource, now: number): Promise<string[]> {
+export async function extendUniversePg(
+  tx: SQL,
+  name: string,
+  symbols: readonly string[],
+  source: UniverseSource,
+  now: number,
+): Promise<string[]> {
   await tx`INSERT INTO universes (name, created_at, source) VALUES (${name}, ${now}, ${source}) ON CONFLICT (name) DO NOTHING`;
   const rows: { symbol: string; position: number }[] = await tx`SELECT symbol, position FROM universe_members WHERE universe = ${name}`;
   const existing = new Set(rows.map((r) => r.symbol));

@@ -65,7 +65,15 @@ export async function startHarness(
 ): Promise<Harness> {
   const clock = new TestClock(Date.parse(options.start ?? "2026-11-22T10:00:00Z"));
   const config = loadConfig(
-    { port: "0", host: "127.0.0.1", db: options.dbPath ?? sampleDb(), jwtSecret: SECRET, defaultUniverse: "sample", sample: false, ...overrides },
+    {
+      port: "0",
+      host: "127.0.0.1",
+      db: options.dbPath ?? sampleDb(),
+      jwtSecret: SECRET,
+      defaultUniverse: "sample",
+      sample: false,
+      ...overrides,
+    },
     {},
   );
   const server = (await startServer(config, createLogger("silent"), { clock, ...options })) as RunningServer & { opened: OpenedDb };

@@ -74,7 +74,11 @@ export async function spawnServer(
         if (listening && opts.logFile) return;
       }
       clearTimeout(timer);
-      reject(new Error(`server exited before listening (code ${await proc.exited}); stderr: ${await new Response(proc.stderr).text()}\n${logs.join("\n")}`));
+      reject(
+        new Error(
+          `server exited before listening (code ${await proc.exited}); stderr: ${await new Response(proc.stderr).text()}\n${logs.join("\n")}`,
+        ),
+      );
     })();
   });
   return {
@@ -107,7 +111,12 @@ async function* fileChunks(path: string, proc: { exitCode: number | null }): Asy
 
 /** Runs a CLI command to completion. */
 export async function runCli(args: string[], opts: { bin?: string; env?: Record<string, string>; cwd?: string } = {}) {
-  const proc = Bun.spawn([...command(opts.bin), ...args], { env: { ...process.env, ...opts.env }, cwd: opts.cwd, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([...command(opts.bin), ...args], {
+    env: { ...process.env, ...opts.env },
+    cwd: opts.cwd,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { stdout, stderr, code };
 }

@@ -13,7 +13,12 @@ const limiter = createLimiter(sqlite, systemClock);
 await Bun.sleep(Math.max(0, Number(startAt) - Date.now()));
 let admitted = 0;
 for (let i = 0; i < Number(calls); i++) {
-  const r = limiter.admit({ userId, limits: { perMinute: Number(perMinute), perDay: Number(perDay) }, requestId: `${process.pid}-${i}`, params: {} });
+  const r = limiter.admit({
+    userId,
+    limits: { perMinute: Number(perMinute), perDay: Number(perDay) },
+    requestId: `${process.pid}-${i}`,
+    params: {},
+  });
   if (r.ok) admitted++;
 }
 sqlite.close();
