@@ -47,7 +47,10 @@ export function superviseWorkers({ workers, spawn, logger }: SuperviseOptions): 
       if (stopping) {
         if (code !== 0) {
           clean = false;
-          logger.warn({ pid: child.pid, code: child.signalCode ? null : code, signal: child.signalCode ?? null }, "worker exited uncleanly while stopping");
+          logger.warn(
+            { pid: child.pid, code: child.signalCode ? null : code, signal: child.signalCode ?? null },
+            "worker exited uncleanly while stopping",
+          );
         }
         settleIfIdle();
         return;
