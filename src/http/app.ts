@@ -180,8 +180,9 @@ export function createApp(deps: AppDeps) {
       .all(OPENAPI_PATH, notAllowed(publicCors))
       .all(DOCS_PATH, notAllowed(publicCors))
       .all(METRICS_PATH, notAllowed(sameOrigin))
-      // Everything else is a 404 envelope, answered by a route of its own rather than an onError
-      // hook: a global error hook makes Elysia wrap every handler (measured: ~30% of /health's CPU).
+      // Everything else is a 404 envelope, answered by a route of its own so it goes through the same
+      // wrap (request id, CORS, access log). A global onError once cost ~30% of /health's CPU; on
+      // Elysia 1.4.30 a named plugin's onError measured free (10.37 vs 10.48 µs/req, wrk).
       .all(
         "/*",
         wrap(publicCors, (request, state) =>
