@@ -78,3 +78,60 @@ test("a SIGKILLed worker is replaced and logged; SIGTERM stops the restarts and 
   const after = s.logs.slice(s.logs.findIndex((l) => l.includes("shutting down")));
   expect(after.some((l) => l.includes("restarting"))).toBe(false);
 }, 60_000);
+
+/**
+ * The supervisor in a process of its own, its workers stand-ins: `sleep` has no SIGTERM handler, as a
+ * replacement still loading has none yet; the shell one exits 3 on SIGTERM, as a failed drain would.
+ * Printing "started" once superviseWorkers has spawned them makes the signal's moment certain.
+ */
+async function superviseStandIns(worker: string[]): Promise<{ code: number; out: string }> {
+  const script = `
+    import { superviseWorkers } from ${JSON.stringify(join(import.meta.dir, "worker-supervisor.ts"))};
+    import { createLogger } from ${JSON.stringify(join(import.meta.dir, "../logger.ts"))};
+    const done = superviseWorkers({ workers: 2, spawn: () => Bun.spawn(${JSON.stringify(worker)}, { stdio: ["ignore", "ignore", "ignore"] }), logger: createLogger("info", 1, false) });
+    console.log("started");
+    process.exitCode = await done;`;
+  const proc = Bun.spawn([process.execPath, "-e", script], { stdout: "pipe", stderr: "inherit" });
+  const reader = proc.stdout.getReader();
+  let out = "";
+  while (!out.includes("started\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    out += new TextDecoder().decode(value);
+  }
+  await Bun.sleep(100); // the shell's trap is set up by then; sleep has nothing to set up
+  proc.kill("SIGTERM");
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    out += new TextDecoder().decode(value);
+  }
+  return { code: await proc.exited, out };
+}
+
+test("a worker killed by the SIGTERM the supervisor forwarded (still loading, no handler yet) is a clean stop", async () => {
+  const { code, out } = await superviseStandIns(["sleep", "30"]);
+  expect(out).not.toContain("uncleanly");
+  expect(code).toBe(0);
+});
+
+test("a worker that exits non-zero on the forwarded SIGTERM makes the supervisor exit 1, logged", async () => {
+  const { code, out } = await superviseStandIns(["sh", "-c", "trap 'kill $!; exit 3' TERM; sleep 30 & wait"]);
+  const unclean = json(out.split("\n")).filter((j) => j.msg === "worker exited uncleanly while stopping");
+  expect(unclean.map((j) => [j.code, j.signal])).toEqual([
+    [3, null],
+    [3, null],
+  ]);
+  expect(code).toBe(1);
+});
+
+test("serve SIGTERMed just as it says listening drains and exits 0 (its handlers precede the socket)", async () => {
+  const db = join(mkdtempSync(join(tmpdir(), "gs-term-")), "graph-stats.sqlite");
+  // 1 ms after the line hit the window between "listening" and the handlers every time before the fix.
+  for (const delayMs of [0, 1, 2, 1, 0, 1]) {
+    const one = await spawnServer(["--port", "0", "--db", db, "--no-sample", "--jwt-secret", "workers-secret-0123456789"]);
+    if (delayMs > 0) await Bun.sleep(delayMs);
+    const code = await one.stop("SIGTERM");
+    expect({ delayMs, code, signal: one.proc.signalCode ?? null }).toEqual({ delayMs, code: 0, signal: null });
+  }
+}, 60_000);

@@ -25,9 +25,19 @@ export interface SuperviseOptions {
   logger: Logger;
 }
 
+/**
+ * How a worker ended after the supervisor forwarded `forwarded` to it: exit 0 (it drained), or
+ * killed by that very signal. A worker installs its handlers before its socket opens (serve-command.ts),
+ * so dying by the signal means it was still loading (a replacement started just before the stop):
+ * nothing was listening, nothing was lost. Any other code or signal is a failure worth exit 1.
+ */
+export function stoppedCleanly(code: number | null, signal: NodeJS.Signals | number | null, forwarded: NodeJS.Signals | null): boolean {
+  return signal ? signal === forwarded : code === 0;
+}
+
 /** Runs the workers until a signal stops them; resolves 0 when every worker exited cleanly after it, else 1. */
 export function superviseWorkers({ workers, spawn, logger }: SuperviseOptions): Promise<number> {
-  let stopping = false;
+  let stopping: NodeJS.Signals | null = null;
   let clean = true;
   const running = new Set<Subprocess>();
   const pending = new Set<ReturnType<typeof setTimeout>>();
@@ -45,7 +55,7 @@ export function superviseWorkers({ workers, spawn, logger }: SuperviseOptions): 
     child.exited.then((code) => {
       running.delete(child);
       if (stopping) {
-        if (code !== 0) {
+        if (!stoppedCleanly(code, child.signalCode ?? null, stopping)) {
           clean = false;
           logger.warn(
             { pid: child.pid, code: child.signalCode ? null : code, signal: child.signalCode ?? null },
@@ -73,7 +83,7 @@ export function superviseWorkers({ workers, spawn, logger }: SuperviseOptions): 
 
   const stop = (signal: NodeJS.Signals) => {
     if (!stopping) logger.info({ signal, workers: running.size }, "shutting down: stopping the workers");
-    stopping = true;
+    stopping ??= signal;
     for (const timer of pending) clearTimeout(timer);
     pending.clear();
     for (const child of running) child.kill(signal);
