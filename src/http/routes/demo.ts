@@ -26,6 +26,8 @@ const templates = new WeakMap<DemoBody, Template>();
  * successBody(new RawJson(dataJson), baseMeta(now, requestId, extraMeta)) (demo-body.test.ts); the
  * request id needs no escaping (request-id.ts: 1–64 of [A-Za-z0-9._-], or a UUID). Writing the
  * bytes into a Buffer from UTF-8 templates instead measured slower (25.5 against 22.8 µs/request).
+ * Bytes again (byte templates around meta, Buffer.allocUnsafe, latin1Write): Response() is 3.5 against
+ * 6 µs in-process, but the same under wrk (lowest of 8 runs 12.5 against 12.8 µs/request; fixed string 10.8).
  */
 export function demoBody(payload: DemoBody, now: number, requestId: string): string {
   let t = templates.get(payload);
