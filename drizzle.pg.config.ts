@@ -1,8 +1,0 @@
-import { defineConfig } from "drizzle-kit";
-
-/** drizzle-kit generates PostgreSQL migrations from db/pg/schema.ts into db/pg/migrations (committed). */
-export default defineConfig({
-  dialect: "postgresql",
-  schema: "./db/pg/schema.ts",
-  out: "./db/pg/migrations",
-});
