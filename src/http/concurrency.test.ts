@@ -9,6 +9,9 @@ const PATH = "/v1/graph-stats/chart?lookback=20";
 /** A rolling request that computes for a few hundred ms on the sample. */
 const HEAVY = "/v1/graph-stats/chart?lookback=250&periods=250&graph_method=complete";
 const token = async (user: string) => (await mintToken({ secret: SECRET, userId: user, ttlSeconds: 3600, clock: systemClock })).token;
+/** The flags of a real server process on a sample database file. */
+const serveArgs = (db: string) => ["--port", "0", "--db", db, "--jwt-secret", SECRET, "--no-sample", "--default-universe", "sample"];
+const spawnSampleServer = () => spawnServer(serveArgs(sampleDb()));
 const hit = (base: string, t: string, id?: string) =>
   fetch(base + PATH, { headers: { Authorization: `Bearer ${t}`, ...(id ? { "X-Request-Id": id } : {}) } });
 
@@ -27,7 +30,7 @@ describe("metering is exact under concurrency", () => {
 
   test("the same across 2 server processes on one database file", async () => {
     const db = sampleDb();
-    const args = ["--port", "0", "--db", db, "--jwt-secret", SECRET, "--no-sample", "--default-universe", "sample"];
+    const args = serveArgs(db);
     const [a, b] = await Promise.all([spawnServer(args), spawnServer(args)]);
     try {
       const t = await token("two-process-user");
@@ -42,12 +45,9 @@ describe("metering is exact under concurrency", () => {
 
   test("serve --workers 2: two processes share the port and the meter stays exact", async () => {
     const db = sampleDb();
-    const server = await spawnServer(
-      ["--port", "0", "--workers", "2", "--db", db, "--jwt-secret", SECRET, "--no-sample", "--default-universe", "sample"],
-      {
-        listening: 2,
-      },
-    );
+    const server = await spawnServer([...serveArgs(db), "--workers", "2"], {
+      listening: 2,
+    });
     try {
       const t = await token("workers-user");
       const statuses = await Promise.all(Array.from({ length: 100 }, () => hit(server.base, t).then((r) => r.status)));
@@ -61,17 +61,7 @@ describe("metering is exact under concurrency", () => {
   });
 
   test("SIGTERM drains an in-flight request before the process exits", async () => {
-    const server = await spawnServer([
-      "--port",
-      "0",
-      "--db",
-      sampleDb(),
-      "--jwt-secret",
-      SECRET,
-      "--no-sample",
-      "--default-universe",
-      "sample",
-    ]);
+    const server = await spawnSampleServer();
     const t = await token("drain-user");
     const heavy = fetch(server.base + HEAVY, {
       headers: { Authorization: `Bearer ${t}` },
@@ -128,17 +118,7 @@ describe("metering is exact under concurrency", () => {
   });
 
   test("SIGTERM during a heavy computation: a request that arrived meanwhile is answered, not reset", async () => {
-    const server = await spawnServer([
-      "--port",
-      "0",
-      "--db",
-      sampleDb(),
-      "--jwt-secret",
-      SECRET,
-      "--no-sample",
-      "--default-universe",
-      "sample",
-    ]);
+    const server = await spawnSampleServer();
     const t = await token("drain-user-2");
     const heavy = fetch(server.base + HEAVY, { headers: { Authorization: `Bearer ${t}` } });
     await Bun.sleep(50);
@@ -152,7 +132,7 @@ describe("metering is exact under concurrency", () => {
 
   test("a restart between requests keeps the windows", async () => {
     const db = sampleDb();
-    const args = ["--port", "0", "--db", db, "--jwt-secret", SECRET, "--no-sample", "--default-universe", "sample"];
+    const args = serveArgs(db);
     const t = await token("restart-user");
     const first = await spawnServer(args);
     expect((await hit(first.base, t)).status).toBe(200);
@@ -169,21 +149,7 @@ describe("metering is exact under concurrency", () => {
 
   test("SIGKILL under load loses no admitted record and leaves integrity_check ok", async () => {
     const db = sampleDb();
-    const server = await spawnServer([
-      "--port",
-      "0",
-      "--db",
-      db,
-      "--jwt-secret",
-      SECRET,
-      "--no-sample",
-      "--default-universe",
-      "sample",
-      "--rate-per-minute",
-      "1000000",
-      "--rate-per-day",
-      "100000000",
-    ]);
+    const server = await spawnServer([...serveArgs(db), "--rate-per-minute", "1000000", "--rate-per-day", "100000000"]);
     const tokens = await Promise.all(Array.from({ length: 8 }, (_, i) => token(`kill-user-${i}`)));
     const admitted: string[] = [];
     let stop = false;

@@ -139,6 +139,11 @@ export function emptySummary(universe: string, interval: Interval): ImportSummar
 }
 
 /** Adds one file's outcome to the summary (symbols in first-appearance order across files). */
+/** A file's result before anything is known about it (every importer starts from this). */
+export function emptyFileResult(file: string): FileResult & { appended: string[] } {
+  return { file, ok: false, symbols: [], rows: 0, inserted: 0, updated: 0, unchanged: 0, errors: [], appended: [] };
+}
+
 export function addFile(summary: ImportSummary, result: FileResult & { appended: string[] }): void {
   summary.files.push(result);
   if (!result.ok) {
@@ -177,17 +182,7 @@ function importOne(
   opts: ImportOptions & { interval: Interval },
   clock: Clock,
 ): FileResult & { appended: string[] } {
-  const result = {
-    file: src.file,
-    ok: false,
-    symbols: [] as string[],
-    rows: 0,
-    inserted: 0,
-    updated: 0,
-    unchanged: 0,
-    errors: [] as string[],
-    appended: [] as string[],
-  };
+  const result = emptyFileResult(src.file);
   stage.begin();
   try {
     const checked = stageFile(stage, src, opts);

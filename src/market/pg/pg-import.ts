@@ -11,6 +11,7 @@ import { systemClock } from "../../clock.ts";
 import type { Interval } from "../../engine/types.ts";
 import { BarStage } from "../bar-writer.ts";
 import {
+  emptyFileResult,
   addFile,
   checkImportOptions,
   emptySummary,
@@ -42,17 +43,7 @@ export async function importIntoPg(deps: PgImportDeps, sources: readonly Readabl
   const stage = new BarStage(scratch);
   try {
     for (const src of sources) {
-      const result = {
-        file: src.file,
-        ok: false,
-        symbols: [] as string[],
-        rows: 0,
-        inserted: 0,
-        updated: 0,
-        unchanged: 0,
-        errors: [] as string[],
-        appended: [] as string[],
-      };
+      const result = emptyFileResult(src.file);
       stage.begin();
       try {
         const checked = stageFile(stage, src, { ...opts, interval });
