@@ -3,17 +3,9 @@
  * origins. Rate-limit headers, Retry-After and X-Request-Id are exposed so browser clients can
  * honour the limits.
  */
-const EXPOSED = [
-  "X-Request-Id",
-  "X-RateLimit-Limit",
-  "X-RateLimit-Remaining",
-  "X-RateLimit-Daily-Limit",
-  "X-RateLimit-Daily-Remaining",
-  "X-RateLimit-Reset",
-  "RateLimit",
-  "RateLimit-Policy",
-  "Retry-After",
-].join(", ");
+import { RATE_LIMIT_HEADER_NAMES } from "../metering/headers.ts";
+
+const EXPOSED = ["X-Request-Id", ...RATE_LIMIT_HEADER_NAMES, "Retry-After"].join(", ");
 
 export type CorsPolicy = { kind: "any" } | { kind: "list"; origins: ReadonlySet<string> };
 

@@ -5,6 +5,17 @@ import { MINUTE_MS, type DenialCode, type MeterState } from "./windows.ts";
  * The headers for a live response once the user is known: the X-RateLimit-* set, the IETF draft
  * `RateLimit-Policy` / `RateLimit` pair, and `Retry-After` when the state is a denial.
  */
+/** The names of the headers rateLimitHeaders() sets: CORS exposes them, the OpenAPI document lists them. */
+export const RATE_LIMIT_HEADER_NAMES = [
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Daily-Limit",
+  "X-RateLimit-Daily-Remaining",
+  "X-RateLimit-Reset",
+  "RateLimit",
+  "RateLimit-Policy",
+] as const;
+
 export function rateLimitHeaders(state: MeterState): Record<string, string> {
   const { limits, now } = state;
   const minuteRemaining = Math.max(0, limits.perMinute - state.minuteUsed);

@@ -13,10 +13,10 @@
 import type { SQL } from "bun";
 import type { Clock } from "../clock.ts";
 import { denialMessage } from "./headers.ts";
-import { redactQuery } from "./redact-query.ts";
+import { auditParamsText } from "./redact-query.ts";
 import { newBootId } from "./boot.ts";
 import { MeterBusyError, meterError, pgWriteFailureOf } from "./database-errors.ts";
-import type { AdmitRequest, AdmitResult, UnmeteredEntry } from "./limiter.ts";
+import type { AdmitRequest, AdmitResult, Finish, UnmeteredEntry } from "./limiter.ts";
 import { decide, peekState, utcDayStart, MINUTE_MS, type Limits, type MeterState, type WindowInput } from "./windows.ts";
 
 /** limiter.ts's Limiter, async: the interface the PostgreSQL meter (and a wrapped SQLite one) offers. */
@@ -35,16 +35,6 @@ export interface AsyncLimiter {
 
 /** 429 durations kept for the next flush (16 bytes each: 1.6 MB at most). */
 const MAX_REFUSED_DURATIONS = 100_000;
-
-interface Finish {
-  logId: number;
-  status: number;
-  durationMs: number;
-  refund: boolean;
-}
-
-/** A query string is stored with its credentials redacted (DECISIONS §6). */
-const paramsText = (p: unknown): string => (typeof p === "string" ? redactQuery(p) : JSON.stringify(p ?? {}));
 
 interface WindowRow {
   n: number;
@@ -133,7 +123,7 @@ export function createPgLimiter(sql: SQL, clock: Clock, bootId: string = newBoot
           await tx`SELECT pg_advisory_xact_lock(hashtextextended(${req.userId}, 0))`;
           const now = clock.now();
           const d = decide(await readWindows(tx, req.userId, req.limits, now));
-          const params = paramsText(req.params);
+          const params = auditParamsText(req.params);
           if (d.ok) {
             // The audit row and the day's counter in one statement: one round trip fewer.
             const [r] = await tx`WITH ins AS (
@@ -180,7 +170,7 @@ export function createPgLimiter(sql: SQL, clock: Clock, bootId: string = newBoot
           return null;
         }
         const [r] = await sql`INSERT INTO request_log (request_id, user_id, ts, status, duration_ms, counted, code, params)
-          VALUES (${e.requestId}, ${e.userId}, ${clock.now()}, ${e.status}, ${e.durationMs}, 0, ${e.code}, ${paramsText(e.params)}) RETURNING id`;
+          VALUES (${e.requestId}, ${e.userId}, ${clock.now()}, ${e.status}, ${e.durationMs}, 0, ${e.code}, ${auditParamsText(e.params)}) RETURNING id`;
         return Number(r!.id);
       }),
 

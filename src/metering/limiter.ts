@@ -6,7 +6,7 @@
 import type { Database } from "bun:sqlite";
 import type { Clock } from "../clock.ts";
 import { denialMessage } from "./headers.ts";
-import { redactQuery } from "./redact-query.ts";
+import { auditParamsText } from "./redact-query.ts";
 import { newBootId } from "./boot.ts";
 import { isBusy, MeterBusyError, writeFailureOf } from "./database-errors.ts";
 import { createUnauthenticatedCounter } from "./unauthenticated-counter.ts";
@@ -74,15 +74,13 @@ export interface Limiter {
 /** One retry after busy_timeout: the server keeps busy_timeout short and answers 503 rather than stall. */
 const BUSY_RETRIES = 1;
 
-interface Finish {
+/** An admitted request's outcome, written when the database takes it (held while writes fail). */
+export interface Finish {
   logId: number;
   status: number;
   durationMs: number;
   refund: boolean;
 }
-
-/** A query string is stored with its credentials redacted (DECISIONS §6). */
-const paramsText = (p: unknown): string => (typeof p === "string" ? redactQuery(p) : JSON.stringify(p ?? {}));
 
 /**
  * Creates the limiter over an open database (see db/open.ts for busy_timeout and WAL). `bootId`
@@ -179,7 +177,7 @@ export function createLimiter(sqlite: Database, clock: Clock, bootId: string = n
       // Read the clock only once the write lock is held, so log order matches commit order.
       const now = clock.now();
       const d = decide(windowInput(req.userId, req.limits, now));
-      const params = paramsText(req.params);
+      const params = auditParamsText(req.params);
       const logId = d.ok
         ? insert.get(req.requestId, req.userId, now, null, null, 1, null, params, bootId)!.id
         : insert.get(req.requestId, req.userId, now, 429, null, 0, d.code, params, null)!.id;
@@ -242,7 +240,7 @@ export function createLimiter(sqlite: Database, clock: Clock, bootId: string = n
           ts: clock.now(),
           status: e.status,
           code: e.code,
-          params: paramsText(e.params),
+          params: auditParamsText(e.params),
           durationMs: e.durationMs,
         };
         if (!audit.add(row)) aggregated++;

@@ -7,20 +7,13 @@
 import { z } from "zod";
 import { DEMO_MAX_PERIODS } from "../demo-service.ts";
 import { chartParameters } from "./parameters.ts";
+import { RATE_LIMIT_HEADER_NAMES } from "../../metering/headers.ts";
 import { registry } from "./response-schemas.ts";
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
-const RATE_HEADERS = [
-  "X-RateLimit-Limit",
-  "X-RateLimit-Remaining",
-  "X-RateLimit-Daily-Limit",
-  "X-RateLimit-Daily-Remaining",
-  "X-RateLimit-Reset",
-  "RateLimit",
-  "RateLimit-Policy",
-];
+const RATE_HEADERS: string[] = [...RATE_LIMIT_HEADER_NAMES];
 
 function headers(names: string[]): Record<string, object> {
   return Object.fromEntries(["X-Request-Id", ...names].map((n) => [n, header(n)]));
