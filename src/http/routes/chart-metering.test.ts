@@ -223,7 +223,7 @@ describe("audit log", () => {
         .query(
           `SELECT request_id AS id, user_id AS user, status, counted, duration_ms IS NOT NULL AS timed FROM request_log WHERE request_id IN (${ids.map(() => "?").join(",")}) ORDER BY id`,
         )
-        .all(...ids) as { timed: number }[];
+        .all(...ids) as { id: string; user: string; status: number; counted: number; timed: number }[];
     // Outcomes and refusal rows are written off the request path, right after the answer (metering/maintenance.ts).
     let rows = logged();
     for (let i = 0; i < 60 && !(rows.length === 3 && rows.every((r) => r.timed === 1)); i++) {
