@@ -93,7 +93,11 @@ export function createApp(deps: AppDeps) {
           ? render(
               request,
               state,
-              new HttpError(503, "SERVICE_UNAVAILABLE", "server is shutting down; retry on another instance", { "Retry-After": "5" }),
+              new HttpError(503, "SERVICE_UNAVAILABLE", "server is shutting down; retry on another instance", {
+                "Retry-After": "5",
+                // The client's next request goes to a new connection, on another instance once this one closes.
+                Connection: "close",
+              }),
             )
           : handler(request, state);
       } catch (err) {

@@ -130,6 +130,32 @@ describe("metering is exact under concurrency", () => {
     expect(await exited).toBe(0);
   });
 
+  test("SIGTERM with requests sent but not yet read (process stopped): each is answered, none reset", async () => {
+    // Bun's stop() closes connections it has not read a request from; the drain reads them first.
+    const server = await spawnSampleServer();
+    const t = await token("drain-user-3");
+    const heavy = fetch(server.base + HEAVY, { headers: { Authorization: `Bearer ${t}` } });
+    await Bun.sleep(50);
+    server.proc.kill("SIGSTOP"); // the kernel still accepts connections and buffers their requests
+    const waiting = Array.from({ length: 4 }, () =>
+      fetch(`${server.base}/health`).then(
+        (r) => r.status,
+        (e: Error) => e.message,
+      ),
+    );
+    const waitingLive = fetch(server.base + PATH, { headers: { Authorization: `Bearer ${t}` } }).then(
+      (r) => r.status,
+      (e: Error) => e.message,
+    );
+    await Bun.sleep(100);
+    server.proc.kill("SIGTERM");
+    server.proc.kill("SIGCONT");
+    for (const status of await Promise.all(waiting)) expect([200, 503] as (number | string)[]).toContain(status);
+    expect([200, 429, 503] as (number | string)[]).toContain(await waitingLive);
+    expect((await heavy).status).toBe(200);
+    expect(await server.proc.exited).toBe(0);
+  });
+
   test("a restart between requests keeps the windows", async () => {
     const db = sampleDb();
     const args = serveArgs(db);

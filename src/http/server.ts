@@ -26,6 +26,7 @@ import { createSealer, deriveKey } from "../dashboard/sealed-cookie.ts";
 import { checkSignInConfig, defaultPublicUrl, setUpSignIn, type SignInSetup } from "../dashboard/sign-in.ts";
 import { loadWebAssets } from "../dashboard/web-assets.ts";
 import { createMetrics, metricsAllowList } from "./metrics.ts";
+import { DRAIN_MAX_MS, DRAIN_QUIET_MS, waitForQuiet } from "./drain.ts";
 import { pgStores, sqliteStores, type Stores } from "./stores.ts";
 
 export const VERSION: string = pkg.version;
@@ -82,6 +83,8 @@ export async function startServer(config: Config, logger: Logger, options: Start
   // Signature and expiry only: who a 503 is for when the database cannot say more.
   const verifySignature = createVerifier({ ...verifierOptions, isRevoked: () => false });
   let shuttingDown = false;
+  // Every request asks isShuttingDown once (app.ts wrap); while draining, the asks are the arrivals.
+  let seenWhileDraining = 0;
   await reconcileAtStart(stores, bootId, logger);
   const compute = startComputePool(config.computeThreads, logger);
   const chart = new ChartService(stores.market, compute, { costBudget: config.costBudget, cacheBytes: config.cacheMb * 2 ** 20 });
@@ -106,7 +109,10 @@ export async function startServer(config: Config, logger: Logger, options: Start
     chart,
     demo: new DemoService(compute, SAMPLE_END_DATE),
     checkDatabase: stores.checkDatabase,
-    isShuttingDown: () => shuttingDown,
+    isShuttingDown: () => {
+      if (shuttingDown) seenWhileDraining++;
+      return shuttingDown;
+    },
     metrics: createMetrics({
       computeQueueDepth: () => compute.queued(),
       cacheBytes: () => chart.cacheBytes(),
@@ -162,6 +168,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
     handle: (request) => app.handle(request),
     async stop() {
       shuttingDown = true;
+      await waitForQuiet({ seen: () => seenWhileDraining, quietMs: DRAIN_QUIET_MS, maxMs: DRAIN_MAX_MS });
       await server.stop(false);
       await signIn?.stop();
       clearInterval(pruneTimer);
