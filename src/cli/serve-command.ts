@@ -12,7 +12,7 @@ import { resolveSecret } from "../auth/index.ts";
 import { parseDuration } from "../auth/duration.ts";
 import { UsageError, type ParsedArgs } from "./args.ts";
 import { recordServerSettings } from "./server-settings.ts";
-import { superviseWorkers } from "./worker-supervisor.ts";
+import { superviseWorkers, whenSupervisorGone } from "./worker-supervisor.ts";
 import { checkSignInConfig } from "../dashboard/sign-in.ts";
 
 const WORKER_ENV = "GRAPH_STATS_WORKER_CHILD";
@@ -37,14 +37,17 @@ export async function serveCommand(args: ParsedArgs): Promise<number> {
   // connections reset: a supervisor forwarding SIGTERM just after a replacement's "listening" line saw
   // it die by the signal and exited 1 (serve-workers.test.ts, under load; 3 of 3 at 1 ms after the line).
   let release = () => {};
+  let unwatch = () => {};
   const signalled = new Promise<string>((resolve) => {
     const onTerm = () => resolve("SIGTERM");
     const onInt = () => resolve("SIGINT");
     process.once("SIGTERM", onTerm);
     process.once("SIGINT", onInt);
+    if (process.env[WORKER_ENV] === "1") unwatch = whenSupervisorGone(() => resolve("supervisor gone"));
     release = () => {
       process.off("SIGTERM", onTerm);
       process.off("SIGINT", onInt);
+      unwatch();
     };
   });
   let server: Awaited<ReturnType<typeof startServer>>;
@@ -64,6 +67,7 @@ export async function serveCommand(args: ParsedArgs): Promise<number> {
   logger.flush();
   // A signal that came while starting is answered now: nothing is in flight yet, so the drain is short.
   const signal = await signalled;
+  unwatch(); // nothing left reading the supervisor's pipe, so it holds the process open no longer
   logger.info({ signal }, "shutting down: draining in-flight requests");
   await server.stop();
   logger.info("stopped");
@@ -96,7 +100,8 @@ async function supervise(args: ParsedArgs, logger: ReturnType<typeof createLogge
   const spawn = () =>
     Bun.spawn([...self, ...argv, "--port", String(port)], {
       env: { ...process.env, [WORKER_ENV]: "1" },
-      stdio: ["ignore", "inherit", "inherit"],
+      // stdin: the pipe whose end tells a worker its supervisor is gone (whenSupervisorGone).
+      stdio: ["pipe", "inherit", "inherit"],
     });
   return superviseWorkers({ workers: config.workers, spawn, logger });
 }

@@ -79,6 +79,27 @@ test("a SIGKILLed worker is replaced and logged; SIGTERM stops the restarts and 
   expect(after.some((l) => l.includes("restarting"))).toBe(false);
 }, 60_000);
 
+test("a SIGKILLed supervisor takes its workers with it: each drains and exits instead of serving on, unsupervised", async () => {
+  const db = join(mkdtempSync(join(tmpdir(), "gs-workers-")), "graph-stats.sqlite");
+  server = await spawnServer(["--port", "0", "--db", db, "--no-sample", "--workers", "2", "--jwt-secret", "workers-secret-0123456789"], {
+    listening: 2,
+  });
+  const s = server;
+  const workers = listeningPids(s);
+  expect(workers).toHaveLength(2);
+  s.proc.kill("SIGKILL");
+  await s.proc.exited;
+  for (const pid of workers) await until(`worker ${pid} to exit`, () => !alive(pid), 10_000);
+  const gone = json(s.logs).filter((j) => j.msg === "shutting down: draining in-flight requests" && j.signal === "supervisor gone");
+  expect(gone.map((j) => j.pid).sort()).toEqual([...workers].sort());
+  expect(
+    await fetch(`${s.base}/health`).then(
+      (r) => r.status,
+      () => "refused",
+    ),
+  ).toBe("refused");
+}, 60_000);
+
 /**
  * The supervisor in a process of its own, its workers stand-ins: `sleep` has no SIGTERM handler, as a
  * replacement still loading has none yet; the shell one exits 3 on SIGTERM, as a failed drain would.

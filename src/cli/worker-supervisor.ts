@@ -93,3 +93,25 @@ export function superviseWorkers({ workers, spawn, logger }: SuperviseOptions): 
   process.on("SIGINT", () => stop("SIGINT"));
   return done;
 }
+
+/**
+ * A worker's stdin is a pipe from its supervisor that is never written to: end of file means the
+ * supervisor is gone, even SIGKILLed, and the worker stops as on SIGTERM rather than serve on,
+ * unsupervised, beside the workers of the next supervisor. Returns the function that stops watching.
+ */
+export function whenSupervisorGone(onGone: () => void): () => void {
+  const reader = Bun.stdin.stream().getReader();
+  let watching = true;
+  (async () => {
+    try {
+      while (!(await reader.read()).done);
+    } catch {
+      // A closed or broken pipe is the same news.
+    }
+    if (watching) onGone();
+  })();
+  return () => {
+    watching = false;
+    reader.cancel().catch(() => {});
+  };
+}
