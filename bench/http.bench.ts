@@ -1,9 +1,11 @@
 /**
  * HTTP benchmarks, side by side in one run (issue #11 §6):
  *  1. /health and /v1/demo/chart (cached): server CPU per request of our server against a bare
- *     Bun.serve returning the same bytes and headers → ratio, target ≤ 1.25. Load from wrk (one
- *     thread, closed loop), pinned to one CPU while both servers are pinned to the other; the
- *     sides alternate (bare, ours, ours, bare, …) over ROUNDS rounds, and each round gives a ratio.
+ *     Bun.serve returning the same bytes and headers → ratio, target ≤ 1.25; and against the same
+ *     bare server stamping a new request id and time into each body (what every answer needs).
+ *     Load from wrk (one thread, closed loop), pinned to one CPU while the servers are pinned to
+ *     the other; the sides alternate (bare, stamped, ours, ours, stamped, bare) over ROUNDS rounds,
+ *     and each round gives a ratio.
  *  2. The live endpoint with limits raised and the computation cached: p99 at 500 requests/s,
  *     from bench/open-loop.ts (fixed-rate, no coordinated omission).
  *  3. /health while heavy uncached computations run (bench/health-under-compute.ts).
@@ -72,37 +74,42 @@ const capturedFile = join(dir, "captured.json");
 writeFileSync(capturedFile, JSON.stringify(captured));
 const bareProc = Bun.spawn([process.execPath, join(import.meta.dir, "bare-server.ts"), capturedFile], { stdout: "pipe" });
 const bareBase = `http://127.0.0.1:${JSON.parse(await firstLine(bareProc.stdout)).port}`;
+const stampedProc = Bun.spawn([process.execPath, join(import.meta.dir, "bare-server.ts"), capturedFile, "--stamped"], { stdout: "pipe" });
+const stampedBase = `http://127.0.0.1:${JSON.parse(await firstLine(stampedProc.stdout)).port}`;
 
 const range = (xs: number[], digits = 2) =>
   `**${median(xs).toFixed(digits)}** (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
 
-/** ROUNDS rounds per path; in each, both servers run twice in ABBA order, so drift within a round cancels. */
+/** ROUNDS rounds per path; in each, the servers run twice in palindromic order, so drift within a round cancels. */
 async function cpuRatios(): Promise<string> {
-  const pinned = pin(bareProc.pid, SERVER_CPU) && pin(ours.proc.pid, SERVER_CPU);
+  const pinned = pin(bareProc.pid, SERVER_CPU) && pin(stampedProc.pid, SERVER_CPU) && pin(ours.proc.pid, SERVER_CPU);
   const run = (base: string, pid: number, path: string) =>
     wrk(base + path, pid, { seconds, connections: CONNECTIONS, cpu: pinned ? LOAD_CPU : undefined });
   const rows: string[] = [];
   for (const path of PATHS) {
     // Warm-up (JIT, caches), not counted.
     await wrk(bareBase + path, bareProc.pid, { seconds: 1, connections: CONNECTIONS });
+    await wrk(stampedBase + path, stampedProc.pid, { seconds: 1, connections: CONNECTIONS });
     await wrk(ours.base + path, ours.proc.pid, { seconds: 1, connections: CONNECTIONS });
-    const rounds: { bare: WrkResult[]; ours: WrkResult[] }[] = [];
+    const rounds: { bare: WrkResult[]; stamped: WrkResult[]; ours: WrkResult[] }[] = [];
     for (let i = 0; i < ROUNDS; i++) {
-      const bare: WrkResult[] = [];
-      const o: WrkResult[] = [];
-      bare.push(await run(bareBase, bareProc.pid, path));
-      o.push(await run(ours.base, ours.proc.pid, path));
-      o.push(await run(ours.base, ours.proc.pid, path));
-      bare.push(await run(bareBase, bareProc.pid, path));
-      rounds.push({ bare, ours: o });
+      const round = { bare: [] as WrkResult[], stamped: [] as WrkResult[], ours: [] as WrkResult[] };
+      round.bare.push(await run(bareBase, bareProc.pid, path));
+      round.stamped.push(await run(stampedBase, stampedProc.pid, path));
+      round.ours.push(await run(ours.base, ours.proc.pid, path));
+      round.ours.push(await run(ours.base, ours.proc.pid, path));
+      round.stamped.push(await run(stampedBase, stampedProc.pid, path));
+      round.bare.push(await run(bareBase, bareProc.pid, path));
+      rounds.push(round);
     }
     const sum = (rs: WrkResult[], f: (r: WrkResult) => number) => rs.reduce((n, r) => n + f(r), 0);
     const cpuPerReq = (rs: WrkResult[]) => sum(rs, (r) => r.cpuUs * r.requests) / sum(rs, (r) => r.requests);
     const rps = (rs: WrkResult[]) => sum(rs, (r) => r.rps) / rs.length;
-    const all = (side: "bare" | "ours") => rounds.flatMap((r) => r[side]);
-    const errors = sum(all("ours"), (r) => r.non2xx + r.socketErrors) + sum(all("bare"), (r) => r.non2xx + r.socketErrors);
+    const all = (side: "bare" | "stamped" | "ours") => rounds.flatMap((r) => r[side]);
+    const errors = sum([...all("ours"), ...all("bare"), ...all("stamped")], (r) => r.non2xx + r.socketErrors);
     rows.push(
       `| ${path} | ${median(rounds.map((r) => cpuPerReq(r.bare))).toFixed(1)} | ${median(rounds.map((r) => cpuPerReq(r.ours))).toFixed(1)} | ${range(rounds.map((r) => cpuPerReq(r.ours) / cpuPerReq(r.bare)))} ` +
+        `| ${median(rounds.map((r) => cpuPerReq(r.stamped))).toFixed(1)} | ${range(rounds.map((r) => cpuPerReq(r.ours) / cpuPerReq(r.stamped)))} ` +
         `| ${median(rounds.map((r) => rps(r.bare))).toFixed(0)} | ${median(rounds.map((r) => rps(r.ours))).toFixed(0)} | ${range(rounds.map((r) => rps(r.ours) / rps(r.bare)))} ` +
         `| ${median(all("bare").map((r) => r.p99)).toFixed(2)} | ${median(all("ours").map((r) => r.p99)).toFixed(2)} | ${Math.max(
           ...all("bare")
@@ -114,17 +121,19 @@ async function cpuRatios(): Promise<string> {
   // The compute thread and the rest of the run are not pinned: unpin both servers.
   pin(ours.proc.pid, `0-${LOAD_CPU}`);
   pin(bareProc.pid, `0-${LOAD_CPU}`);
+  pin(stampedProc.pid, `0-${LOAD_CPU}`);
   const how = pinned ? `servers pinned to CPU ${SERVER_CPU}, wrk to CPU ${LOAD_CPU} (taskset)` : "not pinned (no taskset)";
   return `### HTTP (wrk, ${seconds} s per run, ${new Date().toISOString().slice(0, 10)})
 
 Server CPU time (user + system, from /proc/<pid>/stat) per request answered, our server against a
 bare \`Bun.serve\` returning the same bytes and headers (bench/bare-server.ts). \`wrk -t1 -c${CONNECTIONS} --latency\`, ${how};
-${ROUNDS} rounds per endpoint, each running bare, ours, ours, bare; ratios are the median (range) of the rounds.
+${ROUNDS} rounds per endpoint, each running bare, stamped, ours, ours, stamped, bare; ratios are the median (range) of the rounds.
 Our server runs as deployed: envelope, request id, CORS, access log (one JSON line per request, to a file), metrics counter.
-Target: CPU ratio ≤ 1.25.
+Target: CPU ratio ≤ 1.25 against the bare server. "Stamped" is the same bare server writing a new request id
+and the time into each body (\`bare-server.ts --stamped\`), the least any server must do per request for these bodies.
 
-| endpoint | bare CPU µs/req | graph-stats CPU µs/req | CPU ratio | bare req/s | graph-stats req/s | throughput ratio | bare p99 ms | graph-stats p99 ms | wrk's busiest run (CPU/wall) | non-2xx/errors |
-|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+| endpoint | bare CPU µs/req | graph-stats CPU µs/req | CPU ratio | stamped bare CPU µs/req | CPU ratio to stamped | bare req/s | graph-stats req/s | throughput ratio | bare p99 ms | graph-stats p99 ms | wrk's busiest run (CPU/wall) | non-2xx/errors |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 ${rows.join("\n")}`;
 }
 
@@ -191,6 +200,7 @@ try {
   else console.log(await liveSections(ratios));
 } finally {
   bareProc.kill();
+  stampedProc.kill();
   await ours.stop();
   rmSync(dir, { recursive: true, force: true });
 }
