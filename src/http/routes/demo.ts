@@ -13,32 +13,42 @@ export function handleDemo(deps: AppDeps, request: Request, state: RequestState)
   return payload instanceof Promise ? payload.then((p) => respond(deps, request, state, p)) : respond(deps, request, state, payload);
 }
 
-/** The body around the two members that change per request (generated_at, request_id). */
+/**
+ * The answer's bytes, with room after the head for the two members that change per request
+ * (generated_at, request_id) and the tail; rewritten in place by each request.
+ */
 interface Template {
-  head: string;
-  tail: string;
+  buf: Buffer;
+  headLength: number;
+  tail: Uint8Array;
 }
 const templates = new WeakMap<DemoBody, Template>();
 
 /**
- * The envelope as a template, made once per demo answer: stringifying `meta` (params and
- * diagnostics) on every request was 7% of the demo's CPU under wrk. Byte-identical to
- * successBody(new RawJson(dataJson), baseMeta(now, requestId, extraMeta)) (demo-body.test.ts); the
- * request id needs no escaping (request-id.ts: 1–64 of [A-Za-z0-9._-], or a UUID). Writing the
- * bytes into a Buffer from UTF-8 templates instead measured slower (25.5 against 22.8 µs/request).
- * Bytes again (byte templates around meta, Buffer.allocUnsafe, latin1Write): Response() is 3.5 against
- * 6 µs in-process, but the same under wrk (lowest of 8 runs 12.5 against 12.8 µs/request; fixed string 10.8).
+ * The envelope as a template, made once per demo answer, byte-identical to
+ * successBody(new RawJson(dataJson), baseMeta(now, requestId, extraMeta)) (demo-body.test.ts).
+ * Bytes rewritten in one buffer rather than a new string per request: Bun sends a 14.7 KB string
+ * it has not seen before for ~4 µs more CPU than one it has, and copies a byte view for ~0.7 µs
+ * (docs/benchmarks.md); new Response() copies the view at once (demo-body.test.ts checks that), so
+ * the next request may overwrite it. The request id is ASCII (request-id.ts), as is the time.
+ * The view returned is valid until the next call for the same payload.
  */
-export function demoBody(payload: DemoBody, now: number, requestId: string): string {
+export function demoBody(payload: DemoBody, now: number, requestId: string): Uint8Array {
   let t = templates.get(payload);
   if (!t) {
     const extra = JSON.stringify(payload.extraMeta).slice(1);
     const whole = successBody(new RawJson(payload.dataJson), baseMeta(0, "\u0000"));
     const at = '"meta":{"generated_at":"';
-    t = { head: whole.slice(0, whole.lastIndexOf(at) + at.length), tail: extra === "}" ? "}}" : `,${extra}}` };
+    const head = Buffer.from(whole.slice(0, whole.lastIndexOf(at) + at.length));
+    const tail = Buffer.from(extra === "}" ? "}}" : `,${extra}}`);
+    const buf = Buffer.alloc(head.length + 128 + tail.length);
+    buf.set(head, 0);
+    t = { buf, headLength: head.length, tail };
     templates.set(payload, t);
   }
-  return `${t.head}${isoTime(now)}","request_id":"${requestId}"${t.tail}`;
+  const end = t.headLength + t.buf.write(`${isoTime(now)}","request_id":"${requestId}"`, t.headLength, "latin1");
+  t.buf.set(t.tail, end);
+  return t.buf.subarray(0, end + t.tail.length);
 }
 
 /** The answer's headers but X-Request-Id (and Content-Encoding): the route is public (app.ts). */
