@@ -29,7 +29,7 @@ export interface AppDeps {
   demo: DemoService;
   /** Cheap liveness probe of the database; false or a throw → 503. Sync on SQLite; PostgreSQL's may await a shared ping. */
   checkDatabase(): boolean | Promise<boolean>;
-  /** True once shutdown began: new requests get 503. */
+  /** True once shutdown began: new requests get 503. Asked once per request (app.ts), which the drain counts. */
   isShuttingDown(): boolean;
   /** Prometheus metrics (/metrics); absent in tests that do not need them. */
   metrics?: Metrics;
