@@ -66,6 +66,3 @@ export async function openPg(url: string, options: PgOptions = {}): Promise<Open
     throw err;
   }
 }
-
-/** True for a postgres:// or postgresql:// URL (the setting that selects PostgreSQL over SQLite). */
-export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//i.test(url);
