@@ -14,7 +14,7 @@ import { systemClock } from "../clock.ts";
 import { createPgSessionStore } from "../dashboard/session-store-pg.ts";
 import { openPg } from "../../db/pg/open.ts";
 import { runCli, spawnServer, type ServerProcess } from "../../test/support/http/process.ts";
-import { SECRET, tempDbPath } from "../../test/support/http/harness.ts";
+import { pgServeArgs, SECRET, tempDbPath } from "../../test/support/http/harness.ts";
 import { existsSync } from "node:fs";
 
 const json = (r: Response): Promise<any> => r.json();
@@ -46,26 +46,9 @@ const unusedDb = tempDbPath();
 async function instances(n: number, extra: string[] = []): Promise<ServerProcess[]> {
   const started = await Promise.all(
     Array.from({ length: n }, () =>
-      spawnServer(
-        [
-          "--port",
-          "0",
-          "--db",
-          unusedDb,
-          "--jwt-secret",
-          SECRET,
-          "--compute-threads",
-          "0",
-          "--log-level",
-          "warn",
-          "--database-url",
-          pgdb.url,
-          ...extra,
-        ],
-        {
-          env: { GRAPH_STATS_LOG_LEVEL: "info" },
-        },
-      ),
+      spawnServer([...pgServeArgs(pgdb.url, unusedDb), "--log-level", "warn", ...extra], {
+        env: { GRAPH_STATS_LOG_LEVEL: "info" },
+      }),
     ),
   );
   running.push(...started);
@@ -217,25 +200,10 @@ test("tokens, revocations and dashboard sessions made through one instance hold 
 
 test("serve --workers 2 on PostgreSQL: the workers share the port and the meter stays exact; /metrics counts pool connections in use", async () => {
   const server = await spawnServer(
-    [
-      "--port",
-      "0",
-      "--db",
-      unusedDb,
-      "--jwt-secret",
-      SECRET,
-      "--compute-threads",
-      "0",
-      "--workers",
-      "2",
-      "--database-url",
-      pgdb.url,
-      "--rate-per-minute",
-      "7",
-      "--rate-per-day",
-      "1000",
-    ],
-    { listening: 2 },
+    [...pgServeArgs(pgdb.url, unusedDb), "--workers", "2", "--rate-per-minute", "7", "--rate-per-day", "1000"],
+    {
+      listening: 2,
+    },
   );
   running.push(server);
   expect(server.logs.join("\n")).not.toContain("graph-stats-test"); // the URL's password is never logged

@@ -13,7 +13,7 @@ import { startPostgres, type TestDatabase } from "../../test/support/postgres.ts
 import { mintToken } from "../auth/index.ts";
 import { systemClock } from "../clock.ts";
 import { runCli, spawnServer, type ServerProcess } from "../../test/support/http/process.ts";
-import { SECRET, tempDbPath } from "../../test/support/http/harness.ts";
+import { pgServeArgs, SECRET } from "../../test/support/http/harness.ts";
 
 const running: ServerProcess[] = [];
 const opened: { db: TestDatabase; sql: SQL }[] = [];
@@ -39,26 +39,9 @@ async function freshDatabase() {
 async function instances(url: string, n: number, extra: string[] = []): Promise<ServerProcess[]> {
   const started = await Promise.all(
     Array.from({ length: n }, () =>
-      spawnServer(
-        [
-          "--port",
-          "0",
-          "--db",
-          tempDbPath(),
-          "--jwt-secret",
-          SECRET,
-          "--compute-threads",
-          "0",
-          "--database-url",
-          url,
-          "--rate-per-minute",
-          "1000",
-          ...extra,
-        ],
-        {
-          timeoutMs: 60_000,
-        },
-      ),
+      spawnServer([...pgServeArgs(url), "--rate-per-minute", "1000", ...extra], {
+        timeoutMs: 60_000,
+      }),
     ),
   );
   running.push(...started);

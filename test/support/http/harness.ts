@@ -22,6 +22,11 @@ export function tempDbPath(): string {
   return join(mkdtempSync(join(tmpdir(), "gs-http-")), "graph-stats.sqlite");
 }
 
+/** The flags of a `serve` process on PostgreSQL at `url`, computing on its event loop; `db` must stay unopened. */
+export function pgServeArgs(url: string, db = tempDbPath()): string[] {
+  return ["--port", "0", "--db", db, "--jwt-secret", SECRET, "--compute-threads", "0", "--database-url", url];
+}
+
 let sampleTemplate: string | null = null;
 
 /** A database file holding only the synthetic sample; generated once per run, then copied (0.4 s vs ~20 ms). */
