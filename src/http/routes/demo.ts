@@ -41,6 +41,7 @@ export function demoBody(payload: DemoBody, now: number, requestId: string): Uin
     const at = '"meta":{"generated_at":"';
     const head = Buffer.from(whole.slice(0, whole.lastIndexOf(at) + at.length));
     const tail = Buffer.from(extra === "}" ? "}}" : `,${extra}}`);
+    // 128 bytes hold the time (24), '","request_id":"' (16), the id (at most 64: request-id.ts) and its quote.
     const buf = Buffer.alloc(head.length + 128 + tail.length);
     buf.set(head, 0);
     t = { buf, headLength: head.length, tail };
