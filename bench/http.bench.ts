@@ -55,12 +55,10 @@ async function firstLine(stream: ReadableStream<Uint8Array>): Promise<string> {
 // Our server as users run it: info-level access log (one JSON line per request), written to a log
 // file as an operator's `serve >> graph-stats.log` would. Not a pipe to this process: draining
 // ~30k lines/s took CPU from both servers, and when the pipe filled the server waited in write(2).
-const ours = await spawnServer(
-  ["--port", "0", "--db", db, "--jwt-secret", SECRET, "--rate-per-minute", "1000000", "--rate-per-day", "100000000"],
-  {
-    logFile: join(dir, "server.log"),
-  },
-);
+const serveArgs = ["--port", "0", "--db", db, "--jwt-secret", SECRET, "--rate-per-minute", "1000000", "--rate-per-day", "100000000"];
+const ours = await spawnServer(serveArgs, {
+  logFile: join(dir, "server.log"),
+});
 const captured: Record<string, { body: string; headers: Record<string, string> }> = {};
 for (const path of ["/health", "/v1/demo/chart"]) {
   const res = await fetch(ours.base + path, { headers: { "Accept-Encoding": "identity" } });
@@ -151,25 +149,7 @@ async function liveSections(ratios: string): Promise<string> {
   const logMb = (statSync(join(dir, "server.log")).size / 2 ** 20).toFixed(0);
   // /health while heavy uncached computations run: our server (1 compute thread) against the same
   // server computing on its event loop (--compute-threads 0), one after the other.
-  const inline = await spawnServer(
-    [
-      "--port",
-      "0",
-      "--db",
-      db,
-      "--jwt-secret",
-      SECRET,
-      "--rate-per-minute",
-      "1000000",
-      "--rate-per-day",
-      "100000000",
-      "--compute-threads",
-      "0",
-    ],
-    {
-      logFile: join(dir, "server-inline.log"),
-    },
-  );
+  const inline = await spawnServer([...serveArgs, "--compute-threads", "0"], { logFile: join(dir, "server-inline.log") });
   const underThreads = await healthUnderCompute(ours.base, tokens, seconds);
   const underInline = await healthUnderCompute(inline.base, tokens, seconds).finally(() => inline.stop());
   const underRow = (name: string, r: HealthUnderCompute) =>
