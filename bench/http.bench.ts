@@ -59,6 +59,11 @@ const serveArgs = ["--port", "0", "--db", db, "--jwt-secret", SECRET, "--rate-pe
 const ours = await spawnServer(serveArgs, {
   logFile: join(dir, "server.log"),
 });
+// The same server with the access log off (--log-level warn), on its own database: what the one
+// line per request costs, measured in every round.
+const quiet = await spawnServer([...serveArgs.map((a) => (a === db ? join(dir, "quiet.sqlite") : a)), "--log-level", "warn"], {
+  logFile: join(dir, "server-quiet.log"),
+});
 const captured: Record<string, { body: string; headers: Record<string, string> }> = {};
 for (const path of ["/health", "/v1/demo/chart"]) {
   const res = await fetch(ours.base + path, { headers: { "Accept-Encoding": "identity" } });
@@ -75,12 +80,13 @@ const bareBase = `http://127.0.0.1:${JSON.parse(await firstLine(bareProc.stdout)
 const stampedProc = Bun.spawn([process.execPath, join(import.meta.dir, "bare-server.ts"), capturedFile, "--stamped"], { stdout: "pipe" });
 const stampedBase = `http://127.0.0.1:${JSON.parse(await firstLine(stampedProc.stdout)).port}`;
 
+type Side = "bare" | "stamped" | "ours" | "quiet";
 const range = (xs: number[], digits = 2) =>
   `**${median(xs).toFixed(digits)}** (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
 
 /** ROUNDS rounds per path; in each, the servers run twice in palindromic order, so drift within a round cancels. */
 async function cpuRatios(): Promise<string> {
-  const pinned = pin(bareProc.pid, SERVER_CPU) && pin(stampedProc.pid, SERVER_CPU) && pin(ours.proc.pid, SERVER_CPU);
+  const pinned = [bareProc.pid, stampedProc.pid, ours.proc.pid, quiet.proc.pid].every((pid) => pin(pid, SERVER_CPU));
   const run = (base: string, pid: number, path: string) =>
     wrk(base + path, pid, { seconds, connections: CONNECTIONS, cpu: pinned ? LOAD_CPU : undefined });
   const rows: string[] = [];
@@ -89,12 +95,15 @@ async function cpuRatios(): Promise<string> {
     await wrk(bareBase + path, bareProc.pid, { seconds: 1, connections: CONNECTIONS });
     await wrk(stampedBase + path, stampedProc.pid, { seconds: 1, connections: CONNECTIONS });
     await wrk(ours.base + path, ours.proc.pid, { seconds: 1, connections: CONNECTIONS });
-    const rounds: { bare: WrkResult[]; stamped: WrkResult[]; ours: WrkResult[] }[] = [];
+    await wrk(quiet.base + path, quiet.proc.pid, { seconds: 1, connections: CONNECTIONS });
+    const rounds: Record<Side, WrkResult[]>[] = [];
     for (let i = 0; i < ROUNDS; i++) {
-      const round = { bare: [] as WrkResult[], stamped: [] as WrkResult[], ours: [] as WrkResult[] };
+      const round: Record<Side, WrkResult[]> = { bare: [], stamped: [], ours: [], quiet: [] };
       round.bare.push(await run(bareBase, bareProc.pid, path));
       round.stamped.push(await run(stampedBase, stampedProc.pid, path));
       round.ours.push(await run(ours.base, ours.proc.pid, path));
+      round.quiet.push(await run(quiet.base, quiet.proc.pid, path));
+      round.quiet.push(await run(quiet.base, quiet.proc.pid, path));
       round.ours.push(await run(ours.base, ours.proc.pid, path));
       round.stamped.push(await run(stampedBase, stampedProc.pid, path));
       round.bare.push(await run(bareBase, bareProc.pid, path));
@@ -103,11 +112,12 @@ async function cpuRatios(): Promise<string> {
     const sum = (rs: WrkResult[], f: (r: WrkResult) => number) => rs.reduce((n, r) => n + f(r), 0);
     const cpuPerReq = (rs: WrkResult[]) => sum(rs, (r) => r.cpuUs * r.requests) / sum(rs, (r) => r.requests);
     const rps = (rs: WrkResult[]) => sum(rs, (r) => r.rps) / rs.length;
-    const all = (side: "bare" | "stamped" | "ours") => rounds.flatMap((r) => r[side]);
-    const errors = sum([...all("ours"), ...all("bare"), ...all("stamped")], (r) => r.non2xx + r.socketErrors);
+    const all = (side: Side) => rounds.flatMap((r) => r[side]);
+    const errors = sum([...all("ours"), ...all("bare"), ...all("stamped"), ...all("quiet")], (r) => r.non2xx + r.socketErrors);
     rows.push(
       `| ${path} | ${median(rounds.map((r) => cpuPerReq(r.bare))).toFixed(1)} | ${median(rounds.map((r) => cpuPerReq(r.ours))).toFixed(1)} | ${range(rounds.map((r) => cpuPerReq(r.ours) / cpuPerReq(r.bare)))} ` +
         `| ${median(rounds.map((r) => cpuPerReq(r.stamped))).toFixed(1)} | ${range(rounds.map((r) => cpuPerReq(r.ours) / cpuPerReq(r.stamped)))} ` +
+        `| ${median(rounds.map((r) => cpuPerReq(r.quiet))).toFixed(1)} | ${range(rounds.map((r) => cpuPerReq(r.quiet) / cpuPerReq(r.bare)))} | ${range(rounds.map((r) => cpuPerReq(r.quiet) / cpuPerReq(r.stamped)))} ` +
         `| ${median(rounds.map((r) => rps(r.bare))).toFixed(0)} | ${median(rounds.map((r) => rps(r.ours))).toFixed(0)} | ${range(rounds.map((r) => rps(r.ours) / rps(r.bare)))} ` +
         `| ${median(all("bare").map((r) => r.p99)).toFixed(2)} | ${median(all("ours").map((r) => r.p99)).toFixed(2)} | ${Math.max(
           ...all("bare")
@@ -120,18 +130,20 @@ async function cpuRatios(): Promise<string> {
   pin(ours.proc.pid, `0-${LOAD_CPU}`);
   pin(bareProc.pid, `0-${LOAD_CPU}`);
   pin(stampedProc.pid, `0-${LOAD_CPU}`);
+  pin(quiet.proc.pid, `0-${LOAD_CPU}`);
   const how = pinned ? `servers pinned to CPU ${SERVER_CPU}, wrk to CPU ${LOAD_CPU} (taskset)` : "not pinned (no taskset)";
   return `### HTTP (wrk, ${seconds} s per run, ${new Date().toISOString().slice(0, 10)})
 
 Server CPU time (user + system, from /proc/<pid>/stat) per request answered, our server against a
 bare \`Bun.serve\` returning the same bytes and headers (bench/bare-server.ts). \`wrk -t1 -c${CONNECTIONS} --latency\`, ${how};
-${ROUNDS} rounds per endpoint, each running bare, stamped, ours, ours, stamped, bare; ratios are the median (range) of the rounds.
+${ROUNDS} rounds per endpoint, each running bare, stamped, ours, ours without access log, the same two again, stamped, bare; ratios are the median (range) of the rounds.
 Our server runs as deployed: envelope, request id, CORS, access log (one JSON line per request, to a file), metrics counter.
+"Access log off" is the same server at \`--log-level warn\`: the difference is what the access line costs.
 Target: CPU ratio ≤ 1.25 against the bare server. "Stamped" is the same bare server writing a new request id
 and the time into each body (\`bare-server.ts --stamped\`), the least any server must do per request for these bodies.
 
-| endpoint | bare CPU µs/req | graph-stats CPU µs/req | CPU ratio | stamped bare CPU µs/req | CPU ratio to stamped | bare req/s | graph-stats req/s | throughput ratio | bare p99 ms | graph-stats p99 ms | wrk's busiest run (CPU/wall) | non-2xx/errors |
-|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+| endpoint | bare CPU µs/req | graph-stats CPU µs/req | CPU ratio | stamped bare CPU µs/req | CPU ratio to stamped | access log off CPU µs/req | its ratio to bare | its ratio to stamped | bare req/s | graph-stats req/s | throughput ratio | bare p99 ms | graph-stats p99 ms | wrk's busiest run (CPU/wall) | non-2xx/errors |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 ${rows.join("\n")}`;
 }
 
@@ -182,5 +194,6 @@ try {
   bareProc.kill();
   stampedProc.kill();
   await ours.stop();
+  await quiet.stop();
   rmSync(dir, { recursive: true, force: true });
 }
