@@ -52,16 +52,18 @@ async function firstLine(stream: ReadableStream<Uint8Array>): Promise<string> {
   return text.split("\n")[0]!;
 }
 
+// Limits raised far above what a run sends, so every request is answered 200.
+const UNLIMITED = ["--rate-per-minute", "1000000", "--rate-per-day", "100000000"];
+const serveArgs = (dbPath: string) => ["--port", "0", "--db", dbPath, "--jwt-secret", SECRET, ...UNLIMITED];
 // Our server as users run it: info-level access log (one JSON line per request), written to a log
 // file as an operator's `serve >> graph-stats.log` would. Not a pipe to this process: draining
 // ~30k lines/s took CPU from both servers, and when the pipe filled the server waited in write(2).
-const serveArgs = ["--port", "0", "--db", db, "--jwt-secret", SECRET, "--rate-per-minute", "1000000", "--rate-per-day", "100000000"];
-const ours = await spawnServer(serveArgs, {
+const ours = await spawnServer(serveArgs(db), {
   logFile: join(dir, "server.log"),
 });
 // The same server with the access log off (--log-level warn), on its own database: what the one
 // line per request costs, measured in every round.
-const quiet = await spawnServer([...serveArgs.map((a) => (a === db ? join(dir, "quiet.sqlite") : a)), "--log-level", "warn"], {
+const quiet = await spawnServer([...serveArgs(join(dir, "quiet.sqlite")), "--log-level", "warn"], {
   logFile: join(dir, "server-quiet.log"),
 });
 const captured: Record<string, { body: string; headers: Record<string, string> }> = {};
@@ -161,7 +163,7 @@ async function liveSections(ratios: string): Promise<string> {
   const logMb = (statSync(join(dir, "server.log")).size / 2 ** 20).toFixed(0);
   // /health while heavy uncached computations run: our server (1 compute thread) against the same
   // server computing on its event loop (--compute-threads 0), one after the other.
-  const inline = await spawnServer([...serveArgs, "--compute-threads", "0"], { logFile: join(dir, "server-inline.log") });
+  const inline = await spawnServer([...serveArgs(db), "--compute-threads", "0"], { logFile: join(dir, "server-inline.log") });
   const underThreads = await healthUnderCompute(ours.base, tokens, seconds);
   const underInline = await healthUnderCompute(inline.base, tokens, seconds).finally(() => inline.stop());
   const underRow = (name: string, r: HealthUnderCompute) =>

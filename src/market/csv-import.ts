@@ -138,12 +138,12 @@ export function emptySummary(universe: string, interval: Interval): ImportSummar
   };
 }
 
-/** Adds one file's outcome to the summary (symbols in first-appearance order across files). */
 /** A file's result before anything is known about it (every importer starts from this). */
 export function emptyFileResult(file: string): FileResult & { appended: string[] } {
   return { file, ok: false, symbols: [], rows: 0, inserted: 0, updated: 0, unchanged: 0, errors: [], appended: [] };
 }
 
+/** Adds one file's outcome to the summary (symbols in first-appearance order across files). */
 export function addFile(summary: ImportSummary, result: FileResult & { appended: string[] }): void {
   summary.files.push(result);
   if (!result.ok) {

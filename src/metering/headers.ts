@@ -1,10 +1,6 @@
 /** Rate-limit headers and 429 messages, pure (DECISIONS §6). */
 import { MINUTE_MS, type DenialCode, type MeterState } from "./windows.ts";
 
-/**
- * The headers for a live response once the user is known: the X-RateLimit-* set, the IETF draft
- * `RateLimit-Policy` / `RateLimit` pair, and `Retry-After` when the state is a denial.
- */
 /** The names of the headers rateLimitHeaders() sets: CORS exposes them, the OpenAPI document lists them. */
 export const RATE_LIMIT_HEADER_NAMES = [
   "X-RateLimit-Limit",
@@ -16,6 +12,10 @@ export const RATE_LIMIT_HEADER_NAMES = [
   "RateLimit-Policy",
 ] as const;
 
+/**
+ * The headers for a live response once the user is known: the X-RateLimit-* set, the IETF draft
+ * `RateLimit-Policy` / `RateLimit` pair, and `Retry-After` when the state is a denial.
+ */
 export function rateLimitHeaders(state: MeterState): Record<string, string> {
   const { limits, now } = state;
   const minuteRemaining = Math.max(0, limits.perMinute - state.minuteUsed);

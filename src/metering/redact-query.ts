@@ -18,12 +18,12 @@ function decodedName(raw: string): string {
 
 const isCredential = (rawName: string): boolean => CREDENTIAL_NAMES.has(decodedName(rawName).trim().toLowerCase().replace(/-/g, "_"));
 
-/** The query string with every credential's value replaced by `[redacted]`; everything else byte for byte. */
 /** What the audit log stores for a request's parameters: a query string with its credentials redacted, else JSON. */
 export function auditParamsText(p: unknown): string {
   return typeof p === "string" ? redactQuery(p) : JSON.stringify(p ?? {});
 }
 
+/** The query string with every credential's value replaced by `[redacted]`; everything else byte for byte. */
 export function redactQuery(query: string): string {
   if (query === "") return query;
   return query
