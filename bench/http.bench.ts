@@ -1,11 +1,12 @@
 /**
  * HTTP benchmarks, side by side in one run (issue #11 §6):
  *  1. /health and /v1/demo/chart (cached): server CPU per request of our server against a bare
- *     Bun.serve returning the same bytes and headers → ratio, target ≤ 1.25; and against the same
- *     bare server stamping a new request id and time into each body (what every answer needs).
+ *     Bun.serve returning the same bytes and headers → ratio, target ≤ 1.25; against the same bare
+ *     server stamping a new request id and time into each body; and against that one also writing
+ *     the access line (the least any server answering these bodies must do: bare-server.ts).
  *     Load from wrk (one thread, closed loop), pinned to one CPU while the servers are pinned to
- *     the other; the sides alternate (bare, stamped, ours, ours, stamped, bare) over ROUNDS rounds,
- *     and each round gives a ratio.
+ *     the other; the sides alternate (bare, stamped, floor, ours, quiet, then back) over ROUNDS
+ *     rounds, and each round gives a ratio.
  *  2. The live endpoint with limits raised and the computation cached: p99 at 500 requests/s,
  *     from bench/open-loop.ts (fixed-rate, no coordinated omission).
  *  3. /health while heavy uncached computations run (bench/health-under-compute.ts).
@@ -81,72 +82,79 @@ const bareProc = Bun.spawn([process.execPath, join(import.meta.dir, "bare-server
 const bareBase = `http://127.0.0.1:${JSON.parse(await firstLine(bareProc.stdout)).port}`;
 const stampedProc = Bun.spawn([process.execPath, join(import.meta.dir, "bare-server.ts"), capturedFile, "--stamped"], { stdout: "pipe" });
 const stampedBase = `http://127.0.0.1:${JSON.parse(await firstLine(stampedProc.stdout)).port}`;
+const floorLog = join(dir, "floor.log");
+const floorProc = Bun.spawn([process.execPath, join(import.meta.dir, "bare-server.ts"), capturedFile, "--logged", floorLog], {
+  stdout: "pipe",
+});
+const floorBase = `http://127.0.0.1:${JSON.parse(await firstLine(floorProc.stdout)).port}`;
 
-type Side = "bare" | "stamped" | "ours" | "quiet";
+/** The servers compared, in the order each round runs them (and then in reverse). */
+const SIDES = {
+  bare: { base: bareBase, pid: bareProc.pid },
+  stamped: { base: stampedBase, pid: stampedProc.pid },
+  floor: { base: floorBase, pid: floorProc.pid },
+  ours: { base: ours.base, pid: ours.proc.pid },
+  quiet: { base: quiet.base, pid: quiet.proc.pid },
+};
+type Side = keyof typeof SIDES;
+const LABEL: Record<Side, string> = { bare: "bare", stamped: "stamped", floor: "floor", ours: "ours", quiet: "ours with the log off" };
+const SIDE_ORDER = Object.keys(SIDES) as Side[];
 const range = (xs: number[], digits = 2) =>
   `**${median(xs).toFixed(digits)}** (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
 
 /** ROUNDS rounds per path; in each, the servers run twice in palindromic order, so drift within a round cancels. */
 async function cpuRatios(): Promise<string> {
-  const pinned = [bareProc.pid, stampedProc.pid, ours.proc.pid, quiet.proc.pid].every((pid) => pin(pid, SERVER_CPU));
-  const run = (base: string, pid: number, path: string) =>
-    wrk(base + path, pid, { seconds, connections: CONNECTIONS, cpu: pinned ? LOAD_CPU : undefined });
-  const rows: string[] = [];
+  const pinned = SIDE_ORDER.every((side) => pin(SIDES[side].pid, SERVER_CPU));
+  const run = (side: Side, path: string, runSeconds = seconds) =>
+    wrk(SIDES[side].base + path, SIDES[side].pid, { seconds: runSeconds, connections: CONNECTIONS, cpu: pinned ? LOAD_CPU : undefined });
+  const cpuRows: string[] = [];
+  const ratioRows: string[] = [];
   for (const path of PATHS) {
-    // Warm-up (JIT, caches), not counted.
-    await wrk(bareBase + path, bareProc.pid, { seconds: 1, connections: CONNECTIONS });
-    await wrk(stampedBase + path, stampedProc.pid, { seconds: 1, connections: CONNECTIONS });
-    await wrk(ours.base + path, ours.proc.pid, { seconds: 1, connections: CONNECTIONS });
-    await wrk(quiet.base + path, quiet.proc.pid, { seconds: 1, connections: CONNECTIONS });
+    for (const side of SIDE_ORDER) await run(side, path, 1); // warm-up (JIT, caches), not counted
     const rounds: Record<Side, WrkResult[]>[] = [];
     for (let i = 0; i < ROUNDS; i++) {
-      const round: Record<Side, WrkResult[]> = { bare: [], stamped: [], ours: [], quiet: [] };
-      round.bare.push(await run(bareBase, bareProc.pid, path));
-      round.stamped.push(await run(stampedBase, stampedProc.pid, path));
-      round.ours.push(await run(ours.base, ours.proc.pid, path));
-      round.quiet.push(await run(quiet.base, quiet.proc.pid, path));
-      round.quiet.push(await run(quiet.base, quiet.proc.pid, path));
-      round.ours.push(await run(ours.base, ours.proc.pid, path));
-      round.stamped.push(await run(stampedBase, stampedProc.pid, path));
-      round.bare.push(await run(bareBase, bareProc.pid, path));
+      const round = Object.fromEntries(SIDE_ORDER.map((side) => [side, [] as WrkResult[]])) as Record<Side, WrkResult[]>;
+      for (const side of [...SIDE_ORDER, ...SIDE_ORDER.toReversed()]) round[side].push(await run(side, path));
       rounds.push(round);
     }
     const sum = (rs: WrkResult[], f: (r: WrkResult) => number) => rs.reduce((n, r) => n + f(r), 0);
     const cpuPerReq = (rs: WrkResult[]) => sum(rs, (r) => r.cpuUs * r.requests) / sum(rs, (r) => r.requests);
     const rps = (rs: WrkResult[]) => sum(rs, (r) => r.rps) / rs.length;
     const all = (side: Side) => rounds.flatMap((r) => r[side]);
-    const errors = sum([...all("ours"), ...all("bare"), ...all("stamped"), ...all("quiet")], (r) => r.non2xx + r.socketErrors);
-    rows.push(
-      `| ${path} | ${median(rounds.map((r) => cpuPerReq(r.bare))).toFixed(1)} | ${median(rounds.map((r) => cpuPerReq(r.ours))).toFixed(1)} | ${range(rounds.map((r) => cpuPerReq(r.ours) / cpuPerReq(r.bare)))} ` +
-        `| ${median(rounds.map((r) => cpuPerReq(r.stamped))).toFixed(1)} | ${range(rounds.map((r) => cpuPerReq(r.ours) / cpuPerReq(r.stamped)))} ` +
-        `| ${median(rounds.map((r) => cpuPerReq(r.quiet))).toFixed(1)} | ${range(rounds.map((r) => cpuPerReq(r.quiet) / cpuPerReq(r.bare)))} | ${range(rounds.map((r) => cpuPerReq(r.quiet) / cpuPerReq(r.stamped)))} ` +
-        `| ${median(rounds.map((r) => rps(r.bare))).toFixed(0)} | ${median(rounds.map((r) => rps(r.ours))).toFixed(0)} | ${range(rounds.map((r) => rps(r.ours) / rps(r.bare)))} ` +
-        `| ${median(all("bare").map((r) => r.p99)).toFixed(2)} | ${median(all("ours").map((r) => r.p99)).toFixed(2)} | ${Math.max(
-          ...all("bare")
-            .concat(all("ours"))
-            .map((r) => r.wrkBusy),
-        ).toFixed(2)} | ${errors} |`,
+    const cpu = (side: Side) => median(rounds.map((r) => cpuPerReq(r[side]))).toFixed(1);
+    const ratio = (side: Side, to: Side) => range(rounds.map((r) => cpuPerReq(r[side]) / cpuPerReq(r[to])));
+    const errors = sum(SIDE_ORDER.flatMap(all), (r) => r.non2xx + r.socketErrors);
+    const wrkBusy = Math.max(...SIDE_ORDER.flatMap(all).map((r) => r.wrkBusy));
+    cpuRows.push(
+      `| ${path} | ${SIDE_ORDER.map(cpu).join(" | ")} | ${median(rounds.map((r) => rps(r.bare))).toFixed(0)} | ${median(rounds.map((r) => rps(r.ours))).toFixed(0)} ` +
+        `| ${median(all("bare").map((r) => r.p99)).toFixed(2)} | ${median(all("ours").map((r) => r.p99)).toFixed(2)} | ${wrkBusy.toFixed(2)} | ${errors} |`,
+    );
+    ratioRows.push(
+      `| ${path} | ${ratio("ours", "bare")} | ${ratio("floor", "bare")} | ${ratio("ours", "floor")} | ${ratio("stamped", "bare")} | ${ratio("quiet", "stamped")} ` +
+        `| ${range(rounds.map((r) => rps(r.ours) / rps(r.bare)))} |`,
     );
   }
-  // The compute thread and the rest of the run are not pinned: unpin both servers.
-  pin(ours.proc.pid, `0-${LOAD_CPU}`);
-  pin(bareProc.pid, `0-${LOAD_CPU}`);
-  pin(stampedProc.pid, `0-${LOAD_CPU}`);
-  pin(quiet.proc.pid, `0-${LOAD_CPU}`);
+  // The compute thread and the rest of the run are not pinned.
+  for (const side of SIDE_ORDER) pin(SIDES[side].pid, `0-${LOAD_CPU}`);
   const how = pinned ? `servers pinned to CPU ${SERVER_CPU}, wrk to CPU ${LOAD_CPU} (taskset)` : "not pinned (no taskset)";
   return `### HTTP (wrk, ${seconds} s per run, ${new Date().toISOString().slice(0, 10)})
 
-Server CPU time (user + system, from /proc/<pid>/stat) per request answered, our server against a
-bare \`Bun.serve\` returning the same bytes and headers (bench/bare-server.ts). \`wrk -t1 -c${CONNECTIONS} --latency\`, ${how};
-${ROUNDS} rounds per endpoint, each running bare, stamped, ours, ours without access log, the same two again, stamped, bare; ratios are the median (range) of the rounds.
-Our server runs as deployed: envelope, request id, CORS, access log (one JSON line per request, to a file), metrics counter.
-"Access log off" is the same server at \`--log-level warn\`: the difference is what the access line costs.
-Target: CPU ratio ≤ 1.25 against the bare server. "Stamped" is the same bare server writing a new request id
-and the time into each body (\`bare-server.ts --stamped\`), the least any server must do per request for these bodies.
+Server CPU time (user + system, from /proc/<pid>/stat) per request answered. \`wrk -t1 -c${CONNECTIONS} --latency\`, ${how};
+${ROUNDS} rounds per endpoint, each running every server twice in palindromic order (${[...SIDE_ORDER, ...SIDE_ORDER.toReversed()].map((side) => LABEL[side]).join(", ")});
+figures are the median (range) of the rounds. The servers (bench/bare-server.ts for the first three):
+- **bare**: \`Bun.serve\` returning the bytes and headers our server returned, the same every time;
+- **stamped**: the same, writing a new request id and the time into each body and X-Request-Id (DECISIONS §3, §7);
+- **floor**: stamped, plus the access line (DECISIONS §8) from our logger to a file: the least any server answering these bodies must do;
+- **ours**: graph-stats as deployed (routing, envelope, request id, CORS, metrics counter, access line to a file);
+- **ours, log off**: the same at \`--log-level warn\`.
 
-| endpoint | bare CPU µs/req | graph-stats CPU µs/req | CPU ratio | stamped bare CPU µs/req | CPU ratio to stamped | access log off CPU µs/req | its ratio to bare | its ratio to stamped | bare req/s | graph-stats req/s | throughput ratio | bare p99 ms | graph-stats p99 ms | wrk's busiest run (CPU/wall) | non-2xx/errors |
-|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
-${rows.join("\n")}`;
+| endpoint | bare CPU µs/req | stamped | floor | ours | ours, log off | bare req/s | ours req/s | bare p99 ms | ours p99 ms | wrk's busiest run (CPU/wall) | non-2xx/errors |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+${cpuRows.join("\n")}
+
+| endpoint | ours ÷ bare (target ≤ 1.25) | floor ÷ bare | ours ÷ floor | stamped ÷ bare | ours, log off ÷ stamped | throughput ours ÷ bare |
+|---|---:|---:|---:|---:|---:|---:|
+${ratioRows.join("\n")}`;
 }
 
 /** The live endpoint at a fixed rate, and /health under heavy computations, after the ratios. */
@@ -195,6 +203,7 @@ try {
 } finally {
   bareProc.kill();
   stampedProc.kill();
+  floorProc.kill();
   await ours.stop();
   await quiet.stop();
   rmSync(dir, { recursive: true, force: true });
