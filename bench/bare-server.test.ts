@@ -4,6 +4,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startBaseline } from "./baseline.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "gs-bare-server-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -17,13 +18,7 @@ const body = JSON.stringify({
 const capturedFile = join(dir, "captured.json");
 writeFileSync(capturedFile, JSON.stringify({ "/health": { body, headers: { "content-type": "application/json", "x-extra": "1" } } }));
 
-async function start(...flags: string[]) {
-  const proc = Bun.spawn([process.execPath, join(import.meta.dir, "bare-server.ts"), capturedFile, ...flags], { stdout: "pipe" });
-  const reader = proc.stdout.getReader();
-  let text = "";
-  while (!text.includes("\n")) text += new TextDecoder().decode((await reader.read()).value);
-  return { proc, base: `http://127.0.0.1:${JSON.parse(text).port}` };
-}
+const start = (...flags: string[]) => startBaseline(capturedFile, ...flags);
 const servers: { proc: { kill(): void } }[] = [];
 afterAll(() => {
   for (const s of servers) s.proc.kill();

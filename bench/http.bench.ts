@@ -17,6 +17,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli, spawnServer } from "../test/support/http/process.ts";
+import { startBaseline } from "./baseline.ts";
 import { healthUnderCompute, type HealthUnderCompute } from "./health-under-compute.ts";
 import { openLoop } from "./open-loop.ts";
 import { median } from "./median.ts";
@@ -40,18 +41,6 @@ if (!wrkAvailable()) {
 const dir = mkdtempSync(join(tmpdir(), "gs-bench-http-"));
 const db = join(dir, "bench.sqlite");
 const SECRET = "bench-secret-0123456789abcdef";
-
-async function firstLine(stream: ReadableStream<Uint8Array>): Promise<string> {
-  const reader = stream.getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return text.split("\n")[0]!;
-}
 
 // Limits raised far above what a run sends, so every request is answered 200.
 const UNLIMITED = ["--rate-per-minute", "1000000", "--rate-per-day", "100000000"];
@@ -78,26 +67,20 @@ for (const path of ["/health", "/v1/demo/chart"]) {
 }
 const capturedFile = join(dir, "captured.json");
 writeFileSync(capturedFile, JSON.stringify(captured));
-const bareProc = Bun.spawn([process.execPath, join(import.meta.dir, "bare-server.ts"), capturedFile], { stdout: "pipe" });
-const bareBase = `http://127.0.0.1:${JSON.parse(await firstLine(bareProc.stdout)).port}`;
-const stampedProc = Bun.spawn([process.execPath, join(import.meta.dir, "bare-server.ts"), capturedFile, "--stamped"], { stdout: "pipe" });
-const stampedBase = `http://127.0.0.1:${JSON.parse(await firstLine(stampedProc.stdout)).port}`;
-const floorLog = join(dir, "floor.log");
-const floorProc = Bun.spawn([process.execPath, join(import.meta.dir, "bare-server.ts"), capturedFile, "--logged", floorLog], {
-  stdout: "pipe",
-});
-const floorBase = `http://127.0.0.1:${JSON.parse(await firstLine(floorProc.stdout)).port}`;
+const bare = await startBaseline(capturedFile);
+const stamped = await startBaseline(capturedFile, "--stamped");
+const floor = await startBaseline(capturedFile, "--logged", join(dir, "floor.log"));
 
 /** The servers compared, in the order each round runs them (and then in reverse). */
 const SIDES = {
-  bare: { base: bareBase, pid: bareProc.pid },
-  stamped: { base: stampedBase, pid: stampedProc.pid },
-  floor: { base: floorBase, pid: floorProc.pid },
+  bare: { base: bare.base, pid: bare.proc.pid },
+  stamped: { base: stamped.base, pid: stamped.proc.pid },
+  floor: { base: floor.base, pid: floor.proc.pid },
   ours: { base: ours.base, pid: ours.proc.pid },
   quiet: { base: quiet.base, pid: quiet.proc.pid },
 };
 type Side = keyof typeof SIDES;
-const LABEL: Record<Side, string> = { bare: "bare", stamped: "stamped", floor: "floor", ours: "ours", quiet: "ours with the log off" };
+const LABEL: Record<Side, string> = { bare: "bare", stamped: "stamped", floor: "floor", ours: "ours", quiet: "ours, log off" };
 const SIDE_ORDER = Object.keys(SIDES) as Side[];
 const range = (xs: number[], digits = 2) =>
   `**${median(xs).toFixed(digits)}** (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
@@ -140,7 +123,7 @@ async function cpuRatios(): Promise<string> {
   return `### HTTP (wrk, ${seconds} s per run, ${new Date().toISOString().slice(0, 10)})
 
 Server CPU time (user + system, from /proc/<pid>/stat) per request answered. \`wrk -t1 -c${CONNECTIONS} --latency\`, ${how};
-${ROUNDS} rounds per endpoint, each running every server twice in palindromic order (${[...SIDE_ORDER, ...SIDE_ORDER.toReversed()].map((side) => LABEL[side]).join(", ")});
+${ROUNDS} rounds per endpoint, each running every server twice in palindromic order (${[...SIDE_ORDER, ...SIDE_ORDER.toReversed()].map((side) => LABEL[side]).join(" → ")});
 figures are the median (range) of the rounds. The servers (bench/bare-server.ts for the first three):
 - **bare**: \`Bun.serve\` returning the bytes and headers our server returned, the same every time;
 - **stamped**: the same, writing a new request id and the time into each body and X-Request-Id (DECISIONS §3, §7);
@@ -201,9 +184,7 @@ try {
   if (ratiosOnly) console.log(ratios);
   else console.log(await liveSections(ratios));
 } finally {
-  bareProc.kill();
-  stampedProc.kill();
-  floorProc.kill();
+  for (const b of [bare, stamped, floor]) b.proc.kill();
   await ours.stop();
   await quiet.stop();
   rmSync(dir, { recursive: true, force: true });
