@@ -176,8 +176,12 @@ export class ChartService {
     return { params, dataVersion, symbols: universe.symbols, missing: [], dataSource: universe.source };
   }
 
-  /** Computes (or returns the cached) chart data. Rejects with ChartError for requests the data cannot serve. */
-  async compute(prepared: PreparedChart): Promise<ChartOutcome> {
+  /**
+   * Computes (or returns the cached) chart data. Rejects with ChartError for requests the data cannot
+   * serve, and with the signal's reason once `signal` aborts (the caller went away); the computation
+   * is cancelled when no other caller waits for the same one.
+   */
+  async compute(prepared: PreparedChart, signal?: AbortSignal): Promise<ChartOutcome> {
     const { params, dataVersion, symbols, missing, dataSource, user } = prepared;
     const key = `${dataVersion}|${symbols.join(",")}|${JSON.stringify({ ...params, universe: null, symbols: null })}`;
     let hit = this.cache.get(key)?.computed;
@@ -185,14 +189,15 @@ export class ChartService {
     if (!hit) {
       hit = await this.inFlight.run(
         key,
-        async () => {
+        async (flightSignal) => {
           const fromFile = this.pool.size > 0 ? this.store.threadSource(symbols) : null;
           const source = fromFile ?? {
             input: (await this.store.loadSeries(symbols, params.interval).catch((e) => Promise.reject(storeFailure(e)))).input,
           };
-          return this.pool.compute(source, { ...params }, user);
+          return this.pool.compute(source, { ...params }, user, flightSignal);
         },
         (c) => this.cache.set(key, { key, computed: c }),
+        signal,
       );
     }
     return {

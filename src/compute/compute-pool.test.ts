@@ -9,7 +9,7 @@ import { createLogger } from "../logger.ts";
 import { openDatabase } from "../../db/open.ts";
 import { getUniverse, importCsvSources, loadSeries, sampleSeriesInput } from "../market/index.ts";
 import { sampleDb } from "../../test/support/http/harness.ts";
-import { inlineCompute, startComputePool } from "./compute-pool.ts";
+import { ComputeCancelled, inlineCompute, startComputePool } from "./compute-pool.ts";
 
 const sample = sampleSeriesInput();
 const params = (q: string): ChartParams => {
@@ -83,6 +83,32 @@ describe("compute threads", () => {
     expect(err).toBeInstanceOf(ChartError);
     expect((err as ChartError).kind).toBe((inline as ChartError).kind);
     expect((err as ChartError).message).toBe((inline as ChartError).message);
+  });
+});
+
+describe("cancelling a job whose caller went away", () => {
+  test("a waiting job leaves the queue and a running one stops at its slice's end; the thread serves the next job", async () => {
+    const pool = startComputePool(1, silent);
+    try {
+      const heavy = params("periods=250&lookback=300&corr_method=spearman&graph_method=complete&include_graph=true");
+      const [running, waiting] = [new AbortController(), new AbortController()];
+      const a = pool.compute(src, heavy, "a", running.signal).catch((e) => e);
+      const b = pool.compute(src, { ...heavy, lookback: 299 }, "b", waiting.signal).catch((e) => e);
+      await Bun.sleep(100); // a's first slice runs, b waits
+      waiting.abort();
+      running.abort();
+      expect(await a).toBeInstanceOf(ComputeCancelled);
+      expect(await b).toBeInstanceOf(ComputeCancelled);
+      expect(pool.cancelled()).toBe(2);
+      expect(pool.queued()).toBe(0);
+      // The thread dropped a's state and is free: a small job is answered next, correctly.
+      const p = params("asof=2024-06-28&graph_method=knn");
+      expect((await pool.compute(src, p)).dataJson).toBe(inlineCompute(sample, p).dataJson);
+      // An already aborted signal never starts a job.
+      expect(await pool.compute(src, p, "c", AbortSignal.abort()).catch((e) => e)).toBeInstanceOf(ComputeCancelled);
+    } finally {
+      pool.stop();
+    }
   });
 });
 

@@ -35,6 +35,19 @@ export interface ComputeResume {
   resume: number;
 }
 
+/** Tells a thread to drop the state of a job whose caller went away (its remaining slices never run). */
+export interface ComputeDrop {
+  drop: number;
+}
+
+/** The caller went away before the answer (client closed): the job was cancelled, not failed. */
+export class ComputeCancelled extends Error {
+  constructor() {
+    super("the computation was cancelled: its caller went away");
+    this.name = "ComputeCancelled";
+  }
+}
+
 /** A thread posts this once it has loaded, before any job. */
 export const READY = { ready: true } as const;
 
@@ -59,11 +72,14 @@ export interface ComputePool {
   started(): number;
   /** Slices of work waiting for a thread (/metrics). */
   queued(): number;
+  /** Jobs cancelled because their caller went away (for tests and diagnostics). */
+  cancelled(): number;
   /**
    * computeChart on the source's series, serialised; rejects with its ChartError, or an Error when
    * a thread failed. `user` is whose request it is, for fair scheduling ("" for unmetered work).
+   * When `signal` aborts, the job's remaining slices are dropped and it rejects with ComputeCancelled.
    */
-  compute(source: SeriesSource, params: ChartParams, user?: string): Promise<Computed>;
+  compute(source: SeriesSource, params: ChartParams, user?: string, signal?: AbortSignal): Promise<Computed>;
   /** Stops the threads (an idle one closes its database connection first); jobs still queued or running fail. */
   stop(): void;
 }
@@ -81,6 +97,8 @@ interface Job {
   reject(e: Error): void;
   /** The thread holding its state once started. */
   thread: Thread | null;
+  /** Its caller went away: the slice running now is its last. */
+  cancelled: boolean;
 }
 
 interface Thread {
@@ -98,6 +116,7 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
   const queue = new FairQueue<Job>();
   let nextId = 1;
   let started = 0;
+  let cancelled = 0;
   let stopped = false;
 
   const settle = (job: Job, reply: Exclude<ComputeReply, { yielded: true }>) => {
@@ -125,6 +144,30 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
     }
   };
 
+  /**
+   * The caller went away: a waiting job leaves the queue (a started one's thread drops its state);
+   * a job whose slice is running stops at the slice's end (onmessage). Either way it rejects now, so
+   * the route answers and refunds without waiting for the slice.
+   */
+  const cancelJob = (job: Job) => {
+    if (job.cancelled) return;
+    job.cancelled = true;
+    cancelled++;
+    let waiting = false;
+    queue.remove((j) => {
+      if (j === job) waiting = true;
+      return j === job;
+    });
+    const t = job.thread;
+    if (waiting && t) {
+      t.resident.delete(job);
+      t.worker.postMessage({ drop: job.request.id } satisfies ComputeDrop);
+    }
+    queue.finished(job.user);
+    job.reject(new ComputeCancelled());
+    dispatch();
+  };
+
   /** A job computed on this thread after all (its thread could not start). */
   const runInline = (job: Job) => {
     queue.finished(job.user);
@@ -146,7 +189,10 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
       t.job = null;
       const reply = event.data;
       if (job && job.request.id === reply.id) {
-        if ("yielded" in reply) queue.push(job, job.user);
+        if (job.cancelled) {
+          t.resident.delete(job);
+          if ("yielded" in reply) t.worker.postMessage({ drop: job.request.id } satisfies ComputeDrop);
+        } else if ("yielded" in reply) queue.push(job, job.user);
         else {
           t.resident.delete(job);
           settle(job, reply);
@@ -163,7 +209,8 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
       if (i < 0) return;
       threads.splice(i, 1);
       t.worker.terminate();
-      const job = t.job;
+      // A cancelled job has already left the pool and rejected.
+      const job = t.job?.cancelled ? null : t.job;
       t.job = null;
       // Jobs whose state died with the thread fail with it (the route answers 500 and refunds).
       const lost = [...t.resident].filter((j) => j !== job);
@@ -213,6 +260,7 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
       size: 0,
       started: () => started,
       queued: () => 0,
+      cancelled: () => 0,
       compute: async (source, params) => {
         started++;
         return inlineCompute(inputOf(source, params), params);
@@ -227,13 +275,25 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
     },
     started: () => started,
     queued: () => queue.length,
-    compute(source, params, user = "") {
+    cancelled: () => cancelled,
+    compute(source, params, user = "", signal) {
       if (stopped) return Promise.reject(new Error("compute threads stopped"));
+      if (signal?.aborted) return Promise.reject(new ComputeCancelled());
       started++;
       // The work goes to the event loop when every thread has died and none could be restarted.
       if (threads.length === 0) return Promise.resolve().then(() => inlineCompute(inputOf(source, params), params));
       return new Promise<Computed>((resolve, reject) => {
-        const job: Job = { request: { id: nextId++, source, params }, user, resolve, reject, thread: null };
+        const job: Job = { request: { id: nextId++, source, params }, user, resolve, reject, thread: null, cancelled: false };
+        const cancel = () => cancelJob(job);
+        signal?.addEventListener("abort", cancel, { once: true });
+        job.resolve = (c) => {
+          signal?.removeEventListener("abort", cancel);
+          resolve(c);
+        };
+        job.reject = (e) => {
+          signal?.removeEventListener("abort", cancel);
+          reject(e);
+        };
         queue.started(user);
         queue.push(job, user);
         dispatch();

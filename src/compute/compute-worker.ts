@@ -10,7 +10,7 @@ import type { Database } from "bun:sqlite";
 import { openDatabase } from "../../db/open.ts";
 import { computeChartSteps } from "../engine/chart.ts";
 import { ChartError, type ChartResult } from "../engine/types.ts";
-import { READY, type CLOSE, type ComputeReply, type ComputeRequest, type ComputeResume } from "./compute-pool.ts";
+import { READY, type CLOSE, type ComputeDrop, type ComputeReply, type ComputeRequest, type ComputeResume } from "./compute-pool.ts";
 import { inputOf } from "./series-source.ts";
 
 declare const self: Worker;
@@ -60,11 +60,16 @@ function failure(id: number, err: unknown): ComputeReply {
     : { id, ok: false, internal: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
 }
 
-self.onmessage = (event: MessageEvent<ComputeRequest | ComputeResume | typeof CLOSE>) => {
+self.onmessage = (event: MessageEvent<ComputeRequest | ComputeResume | ComputeDrop | typeof CLOSE>) => {
   if ("close" in event.data) {
     db?.sqlite.close();
     db = null;
     close();
+    return;
+  }
+  if ("drop" in event.data) {
+    // Its caller went away: the generator and its matrices are freed, no reply.
+    jobs.delete(event.data.drop);
     return;
   }
   postMessage("resume" in event.data ? slice(event.data.resume) : slice(event.data.id, event.data));

@@ -35,3 +35,26 @@ test("callers of a key in flight share one start; keep runs before they see the 
   expect(await again).toBe(9);
   expect(kept).toEqual([7, 9]);
 });
+
+test("a caller that leaves stops waiting at once; the computation is aborted only when every caller has left", async () => {
+  const sf = new SingleFlight<string, number>();
+  let computeSignal!: AbortSignal;
+  let release!: (v: number) => void;
+  const start = (s: AbortSignal) => {
+    computeSignal = s;
+    return new Promise<number>((r) => (release = r));
+  };
+  const [a, b] = [new AbortController(), new AbortController()];
+  const first = sf.run("k", start, () => {}, a.signal);
+  const second = sf.run("k", start, () => {}, b.signal);
+  a.abort(new Error("a left"));
+  expect(await first.catch((e: Error) => e.message)).toBe("a left");
+  expect(computeSignal.aborted).toBe(false); // b still waits for it
+  b.abort(new Error("b left"));
+  expect(await second.catch((e: Error) => e.message)).toBe("b left");
+  expect(computeSignal.aborted).toBe(true);
+  // The key is free: the next caller starts a new computation.
+  const third = sf.run("k", start, () => {});
+  release(5);
+  expect(await third).toBe(5);
+});

@@ -2,6 +2,7 @@
  * The Elysia app: five GET routes (health, demo, live, the OpenAPI document and its page), CORS
  * preflight, 405 for other methods on known paths, an envelope 404 for everything else, one error renderer, one JSON log line per request.
  */
+import type { Server } from "bun";
 import { Elysia } from "elysia";
 import type { AppDeps, RequestState } from "./context.ts";
 import { baseHeaders, preflightHeaders, PUBLIC, type CorsPolicy } from "./cors.ts";
@@ -28,7 +29,7 @@ export function createApp(deps: AppDeps) {
   const publicCors = PUBLIC;
   const liveCors: CorsPolicy = { kind: "list", origins: new Set(deps.corsOrigins) };
 
-  const newState = (request: Request, path: string, cors: CorsPolicy): RequestState => {
+  const newState = (request: Request, path: string, cors: CorsPolicy, server: Server<unknown> | null): RequestState => {
     const requestId = requestIdFrom(request.headers.get("x-request-id"));
     return {
       requestId,
@@ -36,6 +37,7 @@ export function createApp(deps: AppDeps) {
       userId: null,
       path,
       base: baseHeaders(cors, request.headers, requestId),
+      server,
     };
   };
 
@@ -85,8 +87,8 @@ export function createApp(deps: AppDeps) {
    */
   const wrap =
     (cors: CorsPolicy, handler: Handler) =>
-    ({ request, path }: { request: Request; path: string }): Response | Promise<Response> => {
-      const state = newState(request, path, cors);
+    ({ request, path, server }: { request: Request; path: string; server?: Server<unknown> | null }): Response | Promise<Response> => {
+      const state = newState(request, path, cors, server ?? null);
       let result: Response | Promise<Response>;
       try {
         result = deps.isShuttingDown()
@@ -171,7 +173,7 @@ export function createApp(deps: AppDeps) {
         wrap(publicCors, (req, st) => handleDocs(deps, req, st)),
       )
       .get(METRICS_PATH, ({ request, path, server }) =>
-        wrap(sameOrigin, (req, st) => handleMetrics(deps, req, st, server?.requestIP(request)?.address ?? null))({ request, path }),
+        wrap(sameOrigin, (req, st) => handleMetrics(deps, req, st, server?.requestIP(request)?.address ?? null))({ request, path, server }),
       )
       .options(HEALTH_PATH, preflight(publicCors))
       .options(DEMO_PATH, preflight(publicCors))

@@ -2,6 +2,7 @@
  * What every route needs from the outside, injected so tests control time, the database and
  * failures. Built for real by server.ts.
  */
+import type { Server } from "bun";
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../logger.ts";
 import type { ChartService } from "../compute/chart-service.ts";
@@ -57,4 +58,6 @@ export interface RequestState {
   path: string;
   /** Headers every response of this request carries: X-Request-Id and CORS. */
   base: Record<string, string>;
+  /** The listening server (null through app.handle): a route lifts the idle timeout of a long answer. */
+  server: Server<unknown> | null;
 }

@@ -13,7 +13,9 @@ export type ErrorCode =
   | "RATE_LIMITED"
   | "DAILY_QUOTA_EXCEEDED"
   | "INTERNAL_ERROR"
-  | "SERVICE_UNAVAILABLE";
+  | "SERVICE_UNAVAILABLE"
+  /** Never read by anyone (the client is gone): the audit row's and the access line's code. */
+  | "CLIENT_CLOSED_REQUEST";
 
 export interface ErrorObject {
   code: ErrorCode;

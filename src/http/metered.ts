@@ -23,8 +23,22 @@ export interface MeteredSteps<P> {
   identify?(): Promise<string | null>;
   /** Parse and prepare: every refusal the request or the data can give, decided before admission. */
   prepare(user: AuthedUser): Promise<P>;
-  /** The admitted work: the answer, carrying `headers` (the caller's windows after this request). */
-  work(prepared: P, headers: Record<string, string>): Promise<Response>;
+  /**
+   * The admitted work: the answer, carrying `headers` (the caller's windows after this request).
+   * `signal` aborts when the client goes away; the work then stops and rejects.
+   */
+  work(prepared: P, headers: Record<string, string>, signal: AbortSignal): Promise<Response>;
+}
+
+/** nginx's 499: the client closed the connection before the answer (DECISIONS §6). */
+export const CLIENT_CLOSED = 499;
+
+function clientClosed(): HttpError {
+  return new HttpError(
+    CLIENT_CLOSED,
+    "CLIENT_CLOSED_REQUEST",
+    "the client closed the connection before the answer; the computation was cancelled and the request refunded",
+  );
 }
 
 export async function metered<P>(deps: AppDeps, request: Request, state: RequestState, steps: MeteredSteps<P>): Promise<Response> {
@@ -38,6 +52,8 @@ export async function metered<P>(deps: AppDeps, request: Request, state: Request
     user = await steps.authenticate();
     state.userId = user.id;
     const prepared = await steps.prepare(user);
+    // Gone before admission: nothing is counted (logged as 499 below).
+    if (request.signal.aborted) throw clientClosed();
 
     const admission = await deps.limiter.admit({
       userId: user.id,
@@ -56,18 +72,24 @@ export async function metered<P>(deps: AppDeps, request: Request, state: Request
       return errorResponse(deps, request, state, 429, [{ code: admission.code, message: admission.message }], rlHeaders);
     }
 
-    const response = await steps.work(prepared, rlHeaders);
+    // The connection outlives the longest admissible computation: no idle timeout while it works.
+    state.server?.timeout(request, 0);
+    const response = await steps.work(prepared, rlHeaders, request.signal);
+    // Gone while the answer was made: it can never be delivered, so it is refunded, not charged.
+    if (request.signal.aborted) throw clientClosed();
     await deps.limiter.finish(logId, response.status, performance.now() - state.start);
     logId = null;
     return response;
   } catch (err) {
-    const failure = toHttpError(err, state.requestId);
+    const failure = request.signal.aborted ? clientClosed() : toHttpError(err, state.requestId);
     if (failure.status >= 500) deps.logger.error({ request_id: state.requestId, err: describe(err) }, "live request failed");
     try {
       if (logId !== null) {
         // Admitted but not served: only a server fault is refunded (DECISIONS §6; what the data
         // refuses was decided before admission), then report the windows as they now stand.
-        await deps.limiter.finish(logId, failure.status, performance.now() - state.start, { refund: failure.status >= 500 });
+        await deps.limiter.finish(logId, failure.status, performance.now() - state.start, {
+          refund: failure.status >= 500 || failure.status === CLIENT_CLOSED,
+        });
       } else if (failure.status !== 503) {
         await deps.limiter.logUnmetered({
           userId: user?.id ?? null,

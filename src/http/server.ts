@@ -51,7 +51,12 @@ export interface StartOptions {
   reusePort?: boolean;
   /** Tests replace parts (e.g. a failing chart service) while everything else stays real. */
   override?: Partial<AppDeps>;
+  /** Seconds a connection may stay silent (Bun's idleTimeout; live answers lift it): tests shorten it. */
+  idleTimeoutSeconds?: number;
 }
+
+/** A silent connection is closed after this long; the live endpoint lifts it while it computes (metered.ts). */
+const IDLE_TIMEOUT_S = 30;
 
 /** The server's lock wait: short, because a wait blocks the event loop (see db/open.ts). */
 export const SERVER_BUSY_TIMEOUT_MS = 1000;
@@ -154,7 +159,12 @@ export async function startServer(config: Config, logger: Logger, options: Start
   });
   const auditMaintenance = stores.startMaintenance(config.auditRetentionDays, logger);
   const checkpointer: Checkpointer = opened ? startCheckpointer(opened.sqlite, config.db, logger) : { runs: () => 0, stop() {} };
-  const app = createApp(deps).listen({ port: config.port, hostname: config.host, reusePort: options.reusePort ?? false });
+  const app = createApp(deps).listen({
+    port: config.port,
+    hostname: config.host,
+    reusePort: options.reusePort ?? false,
+    idleTimeout: options.idleTimeoutSeconds ?? IDLE_TIMEOUT_S,
+  });
   const server = app.server as Server<unknown>;
   port = server.port as number;
   signIn = setUpSignIn(config, publicUrl, port, logger);

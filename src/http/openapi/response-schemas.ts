@@ -19,6 +19,8 @@ export const ERROR_CODES = [
   "DAILY_QUOTA_EXCEEDED",
   "INTERNAL_ERROR",
   "SERVICE_UNAVAILABLE",
+  // Recorded (audit log, access line) when the client left before the answer; no client reads it.
+  "CLIENT_CLOSED_REQUEST",
 ] as const satisfies readonly ErrorCode[];
 // Fails to compile when http-error.ts gains a code this list lacks.
 const everyCode: Record<ErrorCode, true> = Object.fromEntries(ERROR_CODES.map((c) => [c, true])) as Record<

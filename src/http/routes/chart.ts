@@ -39,7 +39,7 @@ export function handleChart(deps: AppDeps, request: Request, state: RequestState
       const params = parse(query, deps.defaultUniverse);
       return { params, prepared: await deps.chart.prepare(params, user.id) };
     },
-    work: async ({ params, prepared }, headers) => answer(deps, request, state, params, prepared, headers),
+    work: async ({ params, prepared }, headers, signal) => answer(deps, request, state, params, prepared, headers, signal),
   });
 }
 
@@ -60,9 +60,10 @@ async function answer(
   params: ChartParams,
   prepared: PreparedChart,
   headers: Record<string, string>,
+  signal: AbortSignal,
 ): Promise<Response> {
   const t0 = performance.now();
-  const outcome = await deps.chart.compute(prepared);
+  const outcome = await deps.chart.compute(prepared, signal);
   const computeMs = Math.round((performance.now() - t0) * 1000) / 1000;
   deps.metrics?.computed(computeMs);
   const meta = baseMeta(deps.clock.now(), state.requestId, {

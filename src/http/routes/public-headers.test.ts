@@ -34,7 +34,14 @@ test("/health and the demo answer the same headers as the request's base headers
             method,
             headers: acceptEncoding ? { "Accept-Encoding": acceptEncoding } : {},
           });
-          const state: RequestState = { requestId: id, start: 0, userId: null, path, base: baseHeaders(PUBLIC, request.headers, id) };
+          const state: RequestState = {
+            requestId: id,
+            start: 0,
+            userId: null,
+            path,
+            base: baseHeaders(PUBLIC, request.headers, id),
+            server: null,
+          };
           const res = await handle(deps, request, state);
           // /health is never compressed (its body is under 1 KiB); the demo is, when accepted.
           const before = jsonResponse(
