@@ -23,6 +23,9 @@ async function section(title: string, args: string[]): Promise<string> {
 const parts = [
   await section("engine", ["bench/engine.bench.ts"]),
   await section("research", ["bench/research.bench.ts", ...(quick ? ["--rolling-rounds", "1", "--parts-rounds", "3"] : [])]),
+  // Issue #20: the cost model's fit over the parameter space, and the heavy live path end to end.
+  await section("cost model", ["bench/cost-model.bench.ts", "--shapes", quick ? "120" : "300"]),
+  await section("heavy path", ["bench/heavy-path.bench.ts"]),
   await section("market", ["bench/market.bench.ts"]),
   await section("metering", ["bench/metering.bench.ts"]),
   await section("http", ["bench/http.bench.ts", "--seconds", quick ? "3" : "6"]),
@@ -37,7 +40,7 @@ const parts = [
 const doc = `# Benchmarks
 
 Reproduce with \`npm run bench\` (all of it, about 9 minutes) or one at a time:
-\`npx bun bench/engine.bench.ts\`, \`npx bun bench/research.bench.ts\`, \`npx bun bench/metering.bench.ts\`, \`npx bun bench/http.bench.ts\`, \`npx bun bench/pg-driver.bench.ts\`, \`npx bun bench/pg-instances.bench.ts\`.
+\`npx bun bench/engine.bench.ts\`, \`npx bun bench/research.bench.ts\`, \`npx bun bench/cost-model.bench.ts\`, \`npx bun bench/heavy-path.bench.ts\`, \`npx bun bench/metering.bench.ts\`, \`npx bun bench/http.bench.ts\`, \`npx bun bench/pg-driver.bench.ts\`, \`npx bun bench/pg-instances.bench.ts\`.
 Machine of this run: ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Bun ${Bun.version}, ${new Date().toISOString().slice(0, 10)}.
 These machines are shared and noisy: read the ratios measured side by side in one run, not the absolute times.
 

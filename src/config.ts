@@ -71,8 +71,12 @@ export const CONFIG_SCHEMA = z.object({
   auditRetentionDays: intFrom("audit retention days", 1, 36_500).default(90),
   /** Upper bound on the result cache's memory (MiB of cached JSON plus overhead). */
   cacheMb: intFrom("cache mb", 0, 65536).default(128),
-  /** Live requests estimated above this cost are refused before admission (src/compute/request-cost.ts). */
-  costBudget: intFrom("cost budget", 1, 1_000_000_000).default(6000),
+  /** Live requests estimated above this cost (milliseconds of one core) are refused before admission (src/compute/request-cost.ts). */
+  costBudget: intFrom("cost budget", 1, 1_000_000_000).default(10_000),
+  /** Bound on the estimated cost (ms of one core) of the live computations a process has admitted and not yet answered. */
+  admittedCost: intFrom("admitted cost", 1, 1_000_000_000).default(40_000),
+  /** Bound on their estimated memory, MiB (src/compute/request-memory.ts). */
+  admittedMb: intFrom("admitted mb", 16, 1_048_576).default(1024),
   /** The address users reach the service at; the dashboard's sign-in redirect is `{publicUrl}/auth/callback`. */
   publicUrl: z.url({ protocol: /^https?$/, error: "public url must be an http(s) URL" }).optional(),
   oidcIssuer: z.url({ protocol: /^https?$/, error: "oidc issuer must be an http(s) URL" }).optional(),

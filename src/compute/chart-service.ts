@@ -13,6 +13,7 @@ import type { MarketStore } from "../market/store.ts";
 import { storeFailure } from "../market/store-errors.ts";
 import type { ComputePool, Computed } from "./compute-pool.ts";
 import { SingleFlight } from "./single-flight.ts";
+import type { AdmittedWork } from "./admitted-work.ts";
 
 export interface PreparedChart {
   params: ChartParams;
@@ -23,6 +24,10 @@ export interface PreparedChart {
   dataSource: string;
   /** Estimated cost (src/compute/request-cost.ts), within the budget. */
   cost: number;
+  /** Estimated peak memory of computing it (src/compute/request-memory.ts). */
+  bytes: number;
+  /** The result cache's key: engine parameters, symbols and data version. */
+  key: string;
   /** Whose request it is: the compute pool shares its threads fairly between users. */
   user: string;
 }
@@ -32,11 +37,13 @@ export interface ChartServiceOptions {
   costBudget?: number;
   /** Upper bound on the result cache's bytes (cached JSON plus overhead). */
   cacheBytes?: number;
+  /** The bound on admitted-but-unfinished computations; none when absent. */
+  admitted?: AdmittedWork;
 }
 
 export interface ChartOutcome {
-  /** The serialised `data` member. */
-  dataJson: string;
+  /** The `data` member in the request's format: JSON, or tidy csv/ndjson rows. */
+  body: string;
   diagnostics: EngineDiagnostics & {
     n_requested: number;
     missing_symbols: string[];
@@ -53,7 +60,7 @@ const ENTRY_OVERHEAD = 2048;
 
 /** What an entry holds in memory: its strings (one byte per ASCII character in JavaScriptCore) plus overhead. */
 function entryBytes(key: string, c: Computed): number {
-  return c.dataJson.length + key.length + JSON.stringify(c.diagnostics).length + ENTRY_OVERHEAD;
+  return c.body.length + key.length + JSON.stringify(c.diagnostics).length + ENTRY_OVERHEAD;
 }
 
 export class ChartService {
@@ -137,14 +144,30 @@ export class ChartService {
       const prepared = await this.resolve(params);
       const meta = await this.barCoverage(prepared.dataVersion);
       await meta.ready(prepared.symbols, params.interval);
-      const { cost } = precheck(meta, prepared.symbols, params, this.options.costBudget ?? DEFAULT_COST_BUDGET);
-      return { ...prepared, cost, user };
+      const { cost, bytes } = precheck(meta, prepared.symbols, params, this.options.costBudget ?? DEFAULT_COST_BUDGET);
+      const key = `${prepared.dataVersion}|${prepared.symbols.join(",")}|${JSON.stringify({ ...params, universe: null, symbols: null })}`;
+      return { ...prepared, cost, bytes, key, user };
     } catch (err) {
       throw storeFailure(err);
     }
   }
 
-  private async resolve(params: ChartParams): Promise<Omit<PreparedChart, "cost" | "user">> {
+  /**
+   * Reserves the request's share of the bound on admitted work (a release function), or null when
+   * the bound is full. An answer already in the result cache takes no share: it costs a lookup.
+   */
+  reserve(prepared: PreparedChart): (() => void) | null {
+    const admitted = this.options.admitted;
+    if (!admitted || this.cache.has(prepared.key)) return () => {};
+    return admitted.reserve(prepared.cost, prepared.bytes);
+  }
+
+  /** The bound on admitted work, when there is one (for the 503's message and Retry-After). */
+  get admitted(): AdmittedWork | undefined {
+    return this.options.admitted;
+  }
+
+  private async resolve(params: ChartParams): Promise<Omit<PreparedChart, "cost" | "bytes" | "key" | "user">> {
     const dataVersion = await this.store.dataVersion();
     if (params.symbols) {
       const { symbols: known, synthetic } = await this.known(dataVersion);
@@ -182,8 +205,7 @@ export class ChartService {
    * is cancelled when no other caller waits for the same one.
    */
   async compute(prepared: PreparedChart, signal?: AbortSignal): Promise<ChartOutcome> {
-    const { params, dataVersion, symbols, missing, dataSource, user } = prepared;
-    const key = `${dataVersion}|${symbols.join(",")}|${JSON.stringify({ ...params, universe: null, symbols: null })}`;
+    const { params, symbols, missing, dataSource, user, key } = prepared;
     let hit = this.cache.get(key)?.computed;
     const cached = hit !== undefined;
     if (!hit) {
@@ -201,7 +223,7 @@ export class ChartService {
       );
     }
     return {
-      dataJson: hit.dataJson,
+      body: hit.body,
       diagnostics: {
         n_requested: params.symbols ? params.symbols.length : symbols.length,
         missing_symbols: missing,

@@ -10,6 +10,7 @@ import { openDatabase } from "../../db/open.ts";
 import { getUniverse, importCsvSources, loadSeries, sampleSeriesInput } from "../market/index.ts";
 import { sampleDb } from "../../test/support/http/harness.ts";
 import { ComputeCancelled, inlineCompute, startComputePool } from "./compute-pool.ts";
+import { toCsv, toNdjson } from "./tidy-export.ts";
 
 const sample = sampleSeriesInput();
 const params = (q: string): ChartParams => {
@@ -36,7 +37,7 @@ describe("compute threads", () => {
     const got = await Promise.all(cases.map((p) => pool.compute(src, p)));
     cases.forEach((p, k) => {
       const want = inlineCompute(sample, p);
-      expect(got[k]!.dataJson).toBe(want.dataJson);
+      expect(got[k]!.body).toBe(want.body);
       expect(got[k]!.diagnostics).toEqual(want.diagnostics);
     });
   });
@@ -57,7 +58,7 @@ describe("compute threads", () => {
       for (const q of ["asof=2024-06-28&graph_method=knn", "periods=5&interval=1w&graph_method=mst"]) {
         const p = params(q);
         const want = inlineCompute(loadSeries(sqlite, symbols, p.interval).input, p);
-        expect((await pool.compute({ db: path, symbols }, p)).dataJson).toBe(want.dataJson);
+        expect((await pool.compute({ db: path, symbols }, p)).body).toBe(want.body);
       }
       // Daily bars cannot serve an hourly request: the loader's ChartError comes back as it is.
       const hourly = params("interval=1h");
@@ -103,7 +104,7 @@ describe("cancelling a job whose caller went away", () => {
       expect(pool.queued()).toBe(0);
       // The thread dropped a's state and is free: a small job is answered next, correctly.
       const p = params("asof=2024-06-28&graph_method=knn");
-      expect((await pool.compute(src, p)).dataJson).toBe(inlineCompute(sample, p).dataJson);
+      expect((await pool.compute(src, p)).body).toBe(inlineCompute(sample, p).body);
       // An already aborted signal never starts a job.
       expect(await pool.compute(src, p, "c", AbortSignal.abort()).catch((e) => e)).toBeInstanceOf(ComputeCancelled);
     } finally {
@@ -123,9 +124,9 @@ describe("a compute thread that dies", () => {
       expect(err).toBeInstanceOf(Error);
       expect(err).not.toBeInstanceOf(ChartError);
       expect((err as Error).message).toContain("compute thread failed");
-      expect(JSON.parse((await queued).dataJson)).toEqual({ asof: "2024-06-28" });
+      expect(JSON.parse((await queued).body)).toEqual({ asof: "2024-06-28" });
       expect(pool.size).toBe(1);
-      expect(JSON.parse((await pool.compute(src, params("asof=2020-06-30"))).dataJson)).toEqual({ asof: "2020-06-30" });
+      expect(JSON.parse((await pool.compute(src, params("asof=2020-06-30"))).body)).toEqual({ asof: "2020-06-30" });
     } finally {
       pool.stop();
     }
@@ -138,9 +139,9 @@ describe("a compute thread that dies", () => {
     try {
       const p = params("asof=2024-06-28&graph_method=knn");
       const got = await Promise.all([pool.compute(src, p), pool.compute(src, params("graph_method=mst"))]);
-      expect(got[0]!.dataJson).toBe(inlineCompute(sample, p).dataJson);
+      expect(got[0]!.body).toBe(inlineCompute(sample, p).body);
       expect(pool.size).toBe(0);
-      expect((await pool.compute(src, p)).dataJson).toBe(inlineCompute(sample, p).dataJson);
+      expect((await pool.compute(src, p)).body).toBe(inlineCompute(sample, p).body);
       const warnings = readFileSync(logPath, "utf8")
         .trim()
         .split("\n")
@@ -188,5 +189,18 @@ test("0 threads compute on the calling thread", async () => {
   const pool = startComputePool(0, silent);
   const p = params("asof=2024-06-28&graph_method=knn");
   expect(pool.size).toBe(0);
-  expect((await pool.compute(src, p)).dataJson).toBe(inlineCompute(sample, p).dataJson);
+  expect((await pool.compute(src, p)).body).toBe(inlineCompute(sample, p).body);
+});
+
+test("a csv or ndjson request is rendered where it was computed: the body is the tidy export of the data", async () => {
+  const pool = startComputePool(1, silent);
+  try {
+    for (const format of ["csv", "ndjson"] as const) {
+      const p = params(`periods=3&graph_method=mst&format=${format}`);
+      const data = JSON.parse(inlineCompute(sample, { ...p, format: "json" }).body);
+      expect((await pool.compute(src, p)).body).toBe(format === "csv" ? toCsv(data) : toNdjson(data));
+    }
+  } finally {
+    pool.stop();
+  }
 });

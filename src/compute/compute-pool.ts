@@ -19,6 +19,7 @@ import { computeChart } from "../engine/chart.ts";
 import { ChartError, type ChartParams, type EngineDiagnostics, type SeriesInput } from "../engine/types.ts";
 import type { Logger } from "../logger.ts";
 import { FairQueue } from "./fair-queue.ts";
+import { serialise } from "./serialise.ts";
 import { inputOf, type SeriesSource } from "./series-source.ts";
 
 /** Tells a thread to close its database connection and exit. */
@@ -58,8 +59,8 @@ export type ComputeReply =
   | { id: number; ok: false; internal: string };
 
 export interface Computed {
-  /** JSON.stringify of the chart's `data`. */
-  dataJson: string;
+  /** The chart's `data` in the request's format: its JSON, or its tidy csv/ndjson rows (serialise.ts). */
+  body: string;
   diagnostics: EngineDiagnostics;
   /** How many symbols the series held. */
   nSymbols: number;
@@ -87,7 +88,7 @@ export interface ComputePool {
 /** computeChart on the calling thread, serialised (size 0, the fallback, and inside a thread). */
 export function inlineCompute(input: SeriesInput, params: ChartParams): Computed {
   const result = computeChart(input, params);
-  return { dataJson: JSON.stringify(result.data), diagnostics: result.diagnostics, nSymbols: input.symbols.length };
+  return { body: serialise(result.data, params.format), diagnostics: result.diagnostics, nSymbols: input.symbols.length };
 }
 
 interface Job {

@@ -3,13 +3,14 @@
  * connection to the server's database, with the market layer's cache, or the generated sample) and runs the engine's
  * computeChart in slices of about SLICE_MS (whole as-ofs): after each slice it posts `yielded` and
  * waits for the pool to say which job to resume, so other users' jobs get the thread in between.
- * The result is serialised here so the event loop only receives a string. A ChartError (the data cannot serve the request) comes back as its kind and message;
+ * The result is serialised here, in the requested format, so the event loop only receives a string. A ChartError (the data cannot serve the request) comes back as its kind and message;
  * anything else as an internal failure whose message is for the log only.
  */
 import type { Database } from "bun:sqlite";
 import { openDatabase } from "../../db/open.ts";
 import { computeChartSteps } from "../engine/chart.ts";
-import { ChartError, type ChartResult } from "../engine/types.ts";
+import { ChartError, type ChartResult, type Format } from "../engine/types.ts";
+import { serialise } from "./serialise.ts";
 import { READY, type CLOSE, type ComputeDrop, type ComputeReply, type ComputeRequest, type ComputeResume } from "./compute-pool.ts";
 import { inputOf } from "./series-source.ts";
 
@@ -29,13 +30,13 @@ function connection(path: string): Database {
 /** A slice runs whole as-ofs until this long has passed, then yields the thread. */
 const SLICE_MS = 50;
 
-const jobs = new Map<number, { steps: Generator<void, ChartResult>; nSymbols: number }>();
+const jobs = new Map<number, { steps: Generator<void, ChartResult>; nSymbols: number; format: Format }>();
 
 function slice(id: number, start?: ComputeRequest): ComputeReply {
   try {
     if (start) {
       const input = inputOf(start.source, start.params, connection);
-      jobs.set(id, { steps: computeChartSteps(input, start.params), nSymbols: input.symbols.length });
+      jobs.set(id, { steps: computeChartSteps(input, start.params), nSymbols: input.symbols.length, format: start.params.format });
     }
     const job = jobs.get(id);
     if (!job) return { id, ok: false, internal: "unknown job" };
@@ -44,7 +45,8 @@ function slice(id: number, start?: ComputeRequest): ComputeReply {
       const r = job.steps.next();
       if (r.done) {
         jobs.delete(id);
-        return { id, ok: true, dataJson: JSON.stringify(r.value.data), diagnostics: r.value.diagnostics, nSymbols: job.nSymbols };
+        const body = serialise(r.value.data, job.format);
+        return { id, ok: true, body, diagnostics: r.value.diagnostics, nSymbols: job.nSymbols };
       }
       if (performance.now() >= until) return { id, yielded: true };
     }

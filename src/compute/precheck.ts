@@ -11,10 +11,13 @@ import { ChartError, INTERVALS, type ChartParams } from "../engine/types.ts";
 import { type BarCoverage, UnionCalendar } from "../market/bar-coverage.ts";
 import { chooseSourceInterval, servingIntervals } from "../market/intervals.ts";
 import { maxEdges, requestCost } from "./request-cost.ts";
+import { requestBytes } from "./request-memory.ts";
 
 export interface Precheck {
-  /** Estimated cost (request-cost.ts). */
+  /** Estimated cost (request-cost.ts), milliseconds of one core. */
   cost: number;
+  /** Estimated peak memory of the computation (request-memory.ts). */
+  bytes: number;
   asofCount: number;
 }
 
@@ -40,12 +43,13 @@ export function precheck(meta: BarCoverage, symbols: readonly string[], params: 
   if (cost > budget) {
     throw new ChartError(
       "over-budget",
-      `estimated cost ${cost} exceeds the budget of ${budget} (cost = as-of dates x symbols² x (lookback x correlation factor + ` +
-        `symbols x graph factor) / 1e6: ${asofs.length} x ${n}² here); request fewer symbols or periods, a shorter lookback, ` +
-        `pearson, or a sparse graph_method (mst, knn, tmfg)`,
+      `estimated cost ${cost} exceeds the budget of ${budget} (milliseconds of one core, estimated from ${n} symbols, ` +
+        `${asofs.length} as-of dates and the parameters; see docs/api.md, "Request cost"); request fewer symbols or periods, ` +
+        `a shorter lookback, pearson, a sparse graph_method (mst, tmfg, knn with a smaller knn_k), fewer centrality metrics ` +
+        `or include_graph=false`,
     );
   }
-  return { cost, asofCount: asofs.length };
+  return { cost, bytes: requestBytes(params, n, asofs.length, calendar.length), asofCount: asofs.length };
 }
 
 /** Points plus the edge rows returned (the latest graph, or every as-of's with include_graph=all), at worst. */

@@ -1,35 +1,101 @@
 /**
- * What a chart request will cost, estimated from its parameters and symbol count alone, so it is
- * refused before admission when over the budget (DECISIONS §6). The unit is roughly a million
- * inner-loop steps; on the reference machine (docs/benchmarks.md) one unit is about 1–2 ms.
+ * What a chart request will cost, in milliseconds of one core on the reference machine, estimated
+ * from its parameters, the symbol count and the as-of count alone (no series loaded), so it is
+ * refused before admission when over the budget (DECISIONS §6).
  *
- *   cost = periods × n² × (corr + graph) / 1e6
- *   corr  = lookback × c_corr          (c_corr: pearson 1, ewma 1.5, spearman 3; ×1.5 with ledoit_wolf shrinkage
- *                                        or market_mode=remove; a rolling plain-Pearson request updates its sums
- *                                        by `step` bars per as-of instead, so lookback becomes min(step, lookback))
- *   graph = n × c_graph                (c_graph: complete and threshold 1, as betweenness and closeness walk
- *                                        every edge from every node; mst, knn, tmfg 0.05; ×0.1 when the metrics
- *                                        include neither betweenness nor closeness)
+ * The estimate is a sum of work terms, one per stage of the engine and its output, each the
+ * stage's operation count (`costTerms`), times a coefficient fitted to measured compute CPU time
+ * over a sweep of the whole parameter space (`npm run bench` → `bench/cost-model.bench.ts`, fit and
+ * worst residuals in docs/benchmarks.md). Threshold graphs are priced at their worst case (every
+ * pair kept): how many pairs pass the threshold is known only once the series are loaded.
  */
 import type { ChartParams } from "../engine/types.ts";
 
-const CORR_FACTOR = { pearson: 1, ewma: 1.5, spearman: 3 } as const;
-const DENSE = new Set(["complete", "threshold"]);
+/** The default budget: 10 s of one core on the reference machine (docs/benchmarks.md). */
+export const DEFAULT_COST_BUDGET = 10_000;
 
-/** The default budget: the heaviest request it admits computes in roughly 10 s on one thread. */
-export const DEFAULT_COST_BUDGET = 6000;
+/** Operation counts per stage, in millions (so the fitted coefficients read as ms per million). */
+export const COST_TERMS = [
+  /** Fixed work per request and per as-of (window members, payload assembly). */
+  "request",
+  "asof",
+  /** The returns panel over every bar the request reads (n·bars), and ranking each window for Spearman (n·L·log L). */
+  "panel",
+  "rank",
+  /** Pearson's n²·L products; a rolling plain-Pearson request then updates its sums `step` bars at a time (n²·step). */
+  "corr_pearson",
+  "corr_sliding",
+  "corr_ewma",
+  "corr_spearman",
+  /** Ledoit–Wolf shrinkage and market-mode removal: more passes over the window. */
+  "corr_shrink",
+  "corr_market",
+  /** Building the graph from the n² matrix, per method. */
+  "graph_complete",
+  "graph_threshold",
+  "graph_mst",
+  "graph_knn",
+  "graph_tmfg",
+  /**
+   * All-pairs shortest paths (betweenness, closeness, avg_shortest_path): n Dijkstras, each popping
+   * n nodes from a heap (n²·log n) and relaxing E edges (n·E), measured to dominate in that order;
+   * on a tree n² walks. On a complete graph they measured as part of building it (graph_complete).
+   */
+  "paths",
+  "paths_edges",
+  "paths_betweenness",
+  "paths_tree",
+  /**
+   * Power iterations over the edges. Eigenvector centrality converges in a few steps on dense
+   * graphs; on sparse ones (mst, knn, tmfg) the spectrum is crowded, so it runs its whole budget of
+   * literal steps (40,000 / n) and then the Lanczos path (n²).
+   */
+  "eigen_dense",
+  "eigen_sparse",
+  "pagerank",
+  /** include_graph: Louvain (three orders) over the edges, and the MST of the full matrix for tree_length. */
+  "louvain",
+  "tree_length",
+  /** Serialising values and edges, and the tidy rows of csv/ndjson. */
+  "output",
+  "tidy",
+] as const;
+export type CostTerm = (typeof COST_TERMS)[number];
 
-/** Estimated cost (see the formula above) of computing params over n symbols, rounded up. */
-export function requestCost(params: ChartParams, n: number, asofCount = params.periods): number {
-  const plainPearson = params.corr_method === "pearson" && params.shrinkage === "none" && params.market_mode === "keep";
-  let corr = (asofCount > 1 && plainPearson ? Math.min(params.step, params.lookback) : params.lookback) * CORR_FACTOR[params.corr_method];
-  if (params.shrinkage !== "none" || params.market_mode !== "keep") corr *= 1.5;
-  let graph = n * (DENSE.has(params.graph_method) ? 1 : 0.05);
-  if (!params.metrics.includes("betweenness_centrality") && !params.metrics.includes("closeness_centrality")) graph *= 0.1;
-  return Math.ceil((asofCount * n * n * (corr + graph)) / 1e6);
-}
+/**
+ * Milliseconds of one core per unit of each term, fitted by bench/cost-model.bench.ts on the
+ * reference machine (the fit and its worst residuals: docs/benchmarks.md, "Cost model").
+ */
+export const COST_COEFFICIENTS: Record<CostTerm, number> = {
+  request: 0.754,
+  asof: 34.7,
+  panel: 0,
+  rank: 15.6,
+  corr_pearson: 0.076,
+  corr_sliding: 1.61,
+  corr_ewma: 0.491,
+  corr_spearman: 0.115,
+  corr_shrink: 0.556,
+  corr_market: 0.118,
+  graph_complete: 56.7,
+  graph_threshold: 28.5,
+  graph_mst: 14.7,
+  graph_knn: 8.64,
+  graph_tmfg: 30.8,
+  paths: 11.1,
+  paths_edges: 0,
+  paths_betweenness: 0.184,
+  paths_tree: 4.06,
+  eigen_dense: 65.3,
+  eigen_sparse: 0.656,
+  pagerank: 0,
+  louvain: 49.9,
+  tree_length: 27.3,
+  output: 14,
+  tidy: 305,
+};
 
-/** An upper bound on the edges of one as-of's graph over n nodes (the response carries them). */
+/** Edges of one as-of's graph over n nodes: exact for complete, mst and tmfg; an upper bound for knn and threshold. */
 export function maxEdges(params: ChartParams, n: number): number {
   const all = (n * (n - 1)) / 2;
   switch (params.graph_method) {
@@ -42,4 +108,64 @@ export function maxEdges(params: ChartParams, n: number): number {
     default:
       return all; // complete; threshold at worst keeps every pair
   }
+}
+
+/** The operation count of each term (millions) for params over n symbols and `asofs` as-of dates. */
+export function costTerms(params: ChartParams, n: number, asofs = params.periods): Record<CostTerm, number> {
+  const M = 1e6;
+  const A = asofs;
+  const L = params.lookback;
+  const n2 = n * n;
+  const E = maxEdges(params, n);
+  const log = Math.log2(n + 1);
+  const shrink = params.shrinkage !== "none";
+  const market = params.market_mode !== "keep";
+  const sliding = A > 1 && params.corr_method === "pearson" && !shrink && !market;
+  const wants = (m: string) => params.metrics.includes(m as ChartParams["metrics"][number]);
+  const graphs = params.include_graph ? A : 0;
+  const betweenness = wants("betweenness_centrality");
+  const pathsPerAsof = betweenness || wants("closeness_centrality") || params.include_graph ? 1 : 0;
+  const tree = params.graph_method === "mst";
+  const dense = params.graph_method === "complete" || params.graph_method === "threshold";
+  const points = A * n * params.metrics.length;
+  const edgesOut = params.include_graph === "all" ? A * E : params.include_graph ? E : 0;
+  const terms = Object.fromEntries(COST_TERMS.map((t) => [t, 0])) as Record<CostTerm, number>;
+  terms.request = 1;
+  terms.asof = A / 1000;
+  terms.panel = (n * (L + 1 + (A - 1) * params.step)) / M;
+  if (params.corr_method === "pearson") {
+    terms.corr_pearson = ((sliding ? 1 : A) * n2 * L) / M;
+    terms.corr_sliding = sliding ? (n2 * (A - 1) * Math.min(params.step, L)) / M : 0;
+  } else if (params.corr_method === "ewma") terms.corr_ewma = (A * n2 * L) / M;
+  else {
+    terms.corr_spearman = (A * n2 * L) / M;
+    terms.rank = (A * n * L * Math.log2(L + 1)) / M;
+  }
+  terms.corr_shrink = shrink ? (A * n2 * L) / M : 0;
+  terms.corr_market = market ? (A * n2 * L) / M : 0;
+  terms[`graph_${params.graph_method}`] = (A * n2) / M;
+  if (tree) terms.paths_tree = (pathsPerAsof * A * n2) / M;
+  else if (params.graph_method !== "complete") {
+    terms.paths = (pathsPerAsof * A * n2 * log) / M;
+    terms.paths_edges = (pathsPerAsof * A * n * E) / M;
+    terms.paths_betweenness = betweenness ? (A * n * (E + n)) / M : 0;
+  }
+  if (wants("eigenvector_centrality")) {
+    if (dense) terms.eigen_dense = (A * (E + n)) / M;
+    else terms.eigen_sparse = (A * ((40_000 / Math.max(n, 40)) * (E + n) + n2)) / M;
+  }
+  terms.pagerank = wants("pagerank") ? (A * (E + n)) / M : 0;
+  terms.louvain = (graphs * (E + n) * log) / M;
+  terms.tree_length = tree ? 0 : (graphs * n2) / M;
+  terms.output = (points + edgesOut) / M;
+  terms.tidy = params.format === "json" ? 0 : points / M;
+  return terms;
+}
+
+/** Estimated milliseconds of one core (the sum of terms × coefficients), rounded up. */
+export function requestCost(params: ChartParams, n: number, asofCount = params.periods): number {
+  const terms = costTerms(params, n, asofCount);
+  let ms = 0;
+  for (const t of COST_TERMS) ms += terms[t] * COST_COEFFICIENTS[t];
+  return Math.ceil(ms);
 }

@@ -27,6 +27,8 @@ export interface AsofResult {
   droppedBars: number[];
   droppedZeroVar: number[];
   graph: Graph | null;
+  /** The graph's edge count (kept when a rolling request lets go of an earlier as-of's edges). */
+  edges: number;
   values: Partial<Record<Metric, Float64Array>>;
   notConverged: Metric[];
   communities: { community: Int32Array; count: number; modularity: number } | null;
@@ -51,7 +53,7 @@ function metricValue(r: AsofResult, m: Metric, p: number): MetricValue {
 /** `graph` / `latest_graph`; only nodes, edges and method when the graph is not requested. */
 export function graphOut(r: AsofResult, symbols: string[], params: ChartParams): GraphOut {
   const g = r.graph;
-  const summary = { nodes: g ? g.n : 0, edges: g ? g.src.length : 0, method: params.graph_method };
+  const summary = { nodes: g ? g.n : 0, edges: r.edges, method: params.graph_method };
   // DECISIONS §3: include_graph=false keeps only nodes, edges and method.
   if (!params.include_graph) return summary;
   const out: GraphOut = { asof_date: r.label, ...summary };
@@ -98,7 +100,7 @@ export function statsOut(r: AsofResult): GraphStatsOut {
   return {
     date: r.label,
     nodes: g ? g.n : 0,
-    edges: g ? g.src.length : 0,
+    edges: r.edges,
     n_communities: c ? c.count : 0,
     modularity: c ? round6(c.modularity) : null,
     mean_abs_corr: num(s?.meanAbsCorr),
@@ -112,7 +114,7 @@ function datedGraph(r: AsofResult, symbols: string[], params: ChartParams): Date
   return {
     asof_date: r.label,
     nodes: g ? g.n : 0,
-    edges: g ? g.src.length : 0,
+    edges: r.edges,
     method: params.graph_method,
     edge_list: edgeList(r, symbols),
   };

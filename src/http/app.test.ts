@@ -78,7 +78,7 @@ describe("GET /v1/demo/chart", () => {
     const parsed = parseChartParams(new URLSearchParams({ asof: SAMPLE_END_DATE, periods: "3" }), { defaultUniverse: "sample" });
     if (!parsed.ok) throw new Error(parsed.errors.join("; "));
     const sample = sampleSeriesInput();
-    expect(JSON.stringify(got.data)).toBe(inlineCompute(sample, parsed.params).dataJson);
+    expect(JSON.stringify(got.data)).toBe(inlineCompute(sample, parsed.params).body);
     expect(got.meta.diagnostics.n_requested).toBe(sample.symbols.length);
     expect(got.meta.params).toEqual(JSON.parse(JSON.stringify(parsed.params)));
   });

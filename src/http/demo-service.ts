@@ -47,7 +47,7 @@ export class DemoService {
     if (!parsed.ok) throw new Error(`demo parameters rejected: ${parsed.errors.join("; ")}`);
     const result = await this.pool.compute({ sample: true }, parsed.params);
     return {
-      dataJson: result.dataJson,
+      dataJson: result.body,
       extraMeta: {
         demo: true,
         params: parsed.params,

@@ -14,8 +14,10 @@ beforeAll(() => {
   writeBigUniverse(path, "big", BIG, 400);
 });
 
-/** About 3 s of one core here: longer than the idle timeout below, in several slices. */
+/** About 2.5 s of one core here: longer than the idle timeout below, in several slices. */
 const HEAVY = "/v1/graph-stats/chart?universe=big&periods=200&graph_method=knn&knn_k=50&include_graph=true";
+/** About a second. */
+const MEDIUM = "/v1/graph-stats/chart?universe=big&periods=80&graph_method=knn&knn_k=50&include_graph=true";
 
 function auditRows(h: Harness, user: string): { status: number | null; counted: number; code: string | null }[] {
   return h.server.opened.sqlite
@@ -81,5 +83,49 @@ describe("heavy live requests", () => {
     expect(next.status).toBe(200);
     expect(next.headers.get("X-RateLimit-Remaining")).toBe("4");
     expect(next.headers.get("X-RateLimit-Daily-Remaining")).toBe(String(h.config.ratePerDay - 1));
+  }, 60_000);
+});
+
+describe("the bound on admitted work", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    // A bound of 1 ms of one core: one heavy computation at a time.
+    h = await startHarness(
+      { dbPath: path, computeThreads: "1", costBudget: "1000000", admittedCost: "1", ratePerMinute: "5" },
+      { dbPath: path },
+    );
+  });
+  afterAll(() => h.stop());
+
+  test("beyond it a live request is 503 with Retry-After and the rate-limit headers, decided before admission and not counted", async () => {
+    const [a, b] = await Promise.all([h.token("first"), h.token("second")]);
+    const first = h.get(`${MEDIUM}&lookback=80`, { token: a });
+    await until(() => auditRows(h, "first").some((r) => r.counted === 1 && r.status === null));
+    const started = h.server.compute.started();
+    const refused = await h.get(`${MEDIUM}&lookback=81`, { token: b });
+    expect(refused.status).toBe(503);
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
+    expect(refused.headers.get("X-RateLimit-Remaining")).toBe("5");
+    expect(refused.headers.get("X-RateLimit-Daily-Remaining")).toBe(String(h.config.ratePerDay));
+    expect(refused.headers.get("RateLimit-Policy")).toContain('"minute";q=5');
+    const envelope = (await refused.json()) as { errors: { code: string; message: string }[] };
+    expect(envelope.errors[0].code).toBe("SERVICE_UNAVAILABLE");
+    expect(envelope.errors[0].message).toContain("bound of admitted work");
+    expect(h.server.compute.started()).toBe(started); // nothing computed for it
+    // Operators see the admitted work (the first request's estimate) on /metrics.
+    const metrics = await (await h.get("/metrics")).text();
+    expect(Number(/^graphstats_admitted_cost_ms (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThan(0);
+    expect(Number(/^graphstats_admitted_bytes (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThan(0);
+    await until(() => auditRows(h, "second").length === 1);
+    expect(auditRows(h, "second")).toEqual([{ status: 503, counted: 0, code: "SERVICE_UNAVAILABLE" }]);
+    expect((await first).status).toBe(200);
+    // With another computation under way, an answer from the result cache still needs no share.
+    const third = h.get(`${MEDIUM}&lookback=82`, { token: a });
+    await until(() => auditRows(h, "first").some((r) => r.counted === 1 && r.status === null));
+    const cached = await h.get(`${MEDIUM}&lookback=80`, { token: b });
+    expect(cached.status).toBe(200);
+    expect(JSON.parse(await cached.text()).meta.diagnostics.cached).toBe(true);
+    expect(cached.headers.get("X-RateLimit-Remaining")).toBe("4");
+    expect((await third).status).toBe(200);
   }, 60_000);
 });

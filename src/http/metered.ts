@@ -23,6 +23,8 @@ export interface MeteredSteps<P> {
   identify?(): Promise<string | null>;
   /** Parse and prepare: every refusal the request or the data can give, decided before admission. */
   prepare(user: AuthedUser): Promise<P>;
+  /** Once the request is over, whatever its outcome: frees what prepare reserved. */
+  done?(prepared: P): void;
   /**
    * The admitted work: the answer, carrying `headers` (the caller's windows after this request).
    * `signal` aborts when the client goes away; the work then stops and rejects.
@@ -32,6 +34,22 @@ export interface MeteredSteps<P> {
 
 /** nginx's 499: the client closed the connection before the answer (DECISIONS §6). */
 export const CLIENT_CLOSED = 499;
+
+/**
+ * The process is at its bound of admitted-but-unfinished work (src/compute/admitted-work.ts):
+ * refused before admission, not counted, and audited like any other refusal.
+ */
+export class WorkBoundFull extends HttpError {
+  constructor(retryAfterSeconds: number, jobs: number) {
+    super(
+      503,
+      "SERVICE_UNAVAILABLE",
+      `the server is at its bound of admitted work (${jobs} computation${jobs === 1 ? "" : "s"} under way); ` +
+        `this request was not counted; retry in ${retryAfterSeconds}s, or ask for less work`,
+      { "Retry-After": String(retryAfterSeconds) },
+    );
+  }
+}
 
 function clientClosed(): HttpError {
   return new HttpError(
@@ -45,13 +63,14 @@ export async function metered<P>(deps: AppDeps, request: Request, state: Request
   let user: AuthedUser | null = null;
   let logId: number | null = null;
   let rlHeaders: Record<string, string> = {};
+  let prepared: { value: P } | null = null;
   try {
     if (!(await deps.checkDatabase())) {
       throw new HttpError(503, "SERVICE_UNAVAILABLE", "the database is unavailable; retry shortly", { "Retry-After": "5" });
     }
     user = await steps.authenticate();
     state.userId = user.id;
-    const prepared = await steps.prepare(user);
+    prepared = { value: await steps.prepare(user) };
     // Gone before admission: nothing is counted (logged as 499 below).
     if (request.signal.aborted) throw clientClosed();
 
@@ -74,7 +93,7 @@ export async function metered<P>(deps: AppDeps, request: Request, state: Request
 
     // The connection outlives the longest admissible computation: no idle timeout while it works.
     state.server?.timeout(request, 0);
-    const response = await steps.work(prepared, rlHeaders, request.signal);
+    const response = await steps.work(prepared.value, rlHeaders, request.signal);
     // Gone while the answer was made: it can never be delivered, so it is refunded, not charged.
     if (request.signal.aborted) throw clientClosed();
     await deps.limiter.finish(logId, response.status, performance.now() - state.start);
@@ -90,7 +109,7 @@ export async function metered<P>(deps: AppDeps, request: Request, state: Request
         await deps.limiter.finish(logId, failure.status, performance.now() - state.start, {
           refund: failure.status >= 500 || failure.status === CLIENT_CLOSED,
         });
-      } else if (failure.status !== 503) {
+      } else if (failure.status !== 503 || err instanceof WorkBoundFull) {
         await deps.limiter.logUnmetered({
           userId: user?.id ?? null,
           requestId: state.requestId,
@@ -115,6 +134,8 @@ export async function metered<P>(deps: AppDeps, request: Request, state: Request
       if (seen) rlHeaders = rateLimitHeaders(seen);
     }
     return errorResponse(deps, request, state, failure.status, failure.errors, { ...rlHeaders, ...failure.headers });
+  } finally {
+    if (prepared) steps.done?.(prepared.value);
   }
 }
 

@@ -11,6 +11,9 @@ export interface MetricsSources {
   cacheBytes(): number;
   /** Connections busy with a query (SQLite: the one connection, 0 or 1). */
   dbConnectionsInUse(): number;
+  /** Estimated cost (ms of one core) and bytes of the live computations admitted and not yet answered. */
+  admittedCostMs?(): number;
+  admittedBytes?(): number;
 }
 
 export interface Metrics {
@@ -62,6 +65,16 @@ export function createMetrics(sources: MetricsSources): Metrics {
   gauge("graphstats_compute_queue_depth", "Live computations waiting for a compute thread", sources.computeQueueDepth);
   gauge("graphstats_result_cache_bytes", "Bytes held by the result cache", sources.cacheBytes);
   gauge("graphstats_db_connections_in_use", "Database connections busy with a query", sources.dbConnectionsInUse);
+  gauge(
+    "graphstats_admitted_cost_ms",
+    "Estimated cost (ms of one core) of the live computations admitted and not yet answered",
+    sources.admittedCostMs ?? (() => 0),
+  );
+  gauge(
+    "graphstats_admitted_bytes",
+    "Estimated memory of the live computations admitted and not yet answered",
+    sources.admittedBytes ?? (() => 0),
+  );
 
   return {
     request(route, status) {

@@ -48,7 +48,7 @@ test("the service's byte count stays within the bound and counts what it holds",
     for (let lookback = 20; lookback < 26; lookback++) {
       const params = parsed(`periods=100&lookback=${lookback}&include_graph=false`);
       const out = await chart.compute(await chart.prepare(params));
-      held = out.dataJson.length;
+      held = out.body.length;
       expect(chart.cacheBytes()).toBeLessThanOrEqual(2 ** 20);
     }
     expect(chart.cacheBytes()).toBeGreaterThan(held); // the newest at least, with its overhead

@@ -15,6 +15,7 @@ import { loadSample, SAMPLE_END_DATE } from "../market/index.ts";
 import { createApp } from "./app.ts";
 import { createAuthGate } from "./auth-gate.ts";
 import { ChartService } from "../compute/chart-service.ts";
+import { AdmittedWork } from "../compute/admitted-work.ts";
 import type { AppDeps } from "./context.ts";
 import { DemoService } from "./demo-service.ts";
 import { startCheckpointer, type Checkpointer } from "../../db/checkpointer.ts";
@@ -92,7 +93,8 @@ export async function startServer(config: Config, logger: Logger, options: Start
   let seenWhileDraining = 0;
   await reconcileAtStart(stores, bootId, logger);
   const compute = startComputePool(config.computeThreads, logger);
-  const chart = new ChartService(stores.market, compute, { costBudget: config.costBudget, cacheBytes: config.cacheMb * 2 ** 20 });
+  const admitted = new AdmittedWork({ costMs: config.admittedCost, bytes: config.admittedMb * 2 ** 20 }, () => compute.size);
+  const chart = new ChartService(stores.market, compute, { costBudget: config.costBudget, cacheBytes: config.cacheMb * 2 ** 20, admitted });
   const deps: AppDeps = {
     clock,
     logger,
@@ -122,6 +124,8 @@ export async function startServer(config: Config, logger: Logger, options: Start
       computeQueueDepth: () => compute.queued(),
       cacheBytes: () => chart.cacheBytes(),
       dbConnectionsInUse: stores.connectionsInUse,
+      admittedCostMs: () => admitted.inUse().costMs,
+      admittedBytes: () => admitted.inUse().bytes,
     }),
     metricsAllowed: metricsAllowList(config.metricsAllow),
     ...options.override,

@@ -187,8 +187,8 @@ describe("PostgreSQL shared by two instances", () => {
       expect(prepared.dataVersion).toBe(v1 + 1);
       const after = await chartB.compute(prepared);
       expect(after.cached).toBe(false);
-      expect(after.dataJson).not.toBe(before.dataJson);
-      expect(JSON.parse(after.dataJson).stocks.map((x: { symbol: string }) => x.symbol)).toEqual(["AAA", "BBB", "CCC"]);
+      expect(after.body).not.toBe(before.body);
+      expect(JSON.parse(after.body).stocks.map((x: { symbol: string }) => x.symbol)).toEqual(["AAA", "BBB", "CCC"]);
     } finally {
       await a.close();
       await b.close();
@@ -210,7 +210,7 @@ describe("PostgreSQL shared by two instances", () => {
         await store.loadSample(new TestClock(0));
         const chart = new ChartService(store, startComputePool(0, logger));
         for (const q of ["periods=5&include_graph=true", "interval=15m&periods=3&asof=2025-09-30"]) {
-          out.push((await chart.compute(await chart.prepare(params(q)))).dataJson);
+          out.push((await chart.compute(await chart.prepare(params(q)))).body);
         }
       }
       expect(out[2]).toBe(out[0]!);

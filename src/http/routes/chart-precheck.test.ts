@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ChartError } from "../../engine/types.ts";
 import type { ChartService } from "../../compute/chart-service.ts";
+import { requestCost } from "../../compute/request-cost.ts";
+import { parseChartParams } from "../params/params.ts";
 import { body, startHarness, type Harness } from "../../../test/support/http/harness.ts";
 
 let h: Harness;
@@ -14,6 +16,13 @@ beforeAll(async () => {
 afterAll(() => h.stop());
 
 const LIVE = "/v1/graph-stats/chart";
+const params = (q: string) => {
+  const p = parseChartParams(new URLSearchParams(q), { defaultUniverse: "sample" });
+  if (!p.ok) throw new Error(p.errors.join("; "));
+  return p.params;
+};
+/** Over a 300 ms budget on the sample's 50 symbols. */
+const COSTLY = "graph_method=complete&corr_method=spearman&lookback=500&periods=100&include_graph=false";
 /** The request's audit row; a refusal's is queued and written just after the answer (issue #12 item 7). */
 async function counted(requestId: string) {
   const row = () => h.server.opened.sqlite.query("SELECT status, counted FROM request_log WHERE request_id = ?").get(requestId);
@@ -86,9 +95,9 @@ describe("refused before admission, without computing", () => {
   test("over the cost budget: 400 naming the cost and the budget", async () => {
     await refusedBeforeAdmission(
       "costly",
-      "graph_method=complete&corr_method=spearman&lookback=500&periods=100&include_graph=false",
+      COSTLY,
       400,
-      /estimated cost 388 exceeds the budget of 300/,
+      new RegExp(`estimated cost ${requestCost(params(COSTLY), 50, 100)} exceeds the budget of 300 \\(milliseconds of one core`),
     );
   });
 });
@@ -102,6 +111,7 @@ describe("after admission", () => {
         override: {
           chart: {
             prepare: (p: unknown) => ({ params: p, dataVersion: 0, symbols: [], missing: [], dataSource: "x", cost: 1 }),
+            reserve: () => () => {},
             compute: () => Promise.reject(new ChartError("no-usable-symbols", "constant prices")),
           } as unknown as ChartService,
         },

@@ -8,11 +8,10 @@ import type { ChartParams } from "../../engine/types.ts";
 import type { AuthedUser } from "../auth-gate.ts";
 import type { PreparedChart } from "../../compute/chart-service.ts";
 import type { AppDeps, RequestState } from "../context.ts";
-import { baseMeta, jsonResponse, RawJson, successBody } from "../envelope.ts";
+import { baseMeta, largeResponse, RawJson, successBody } from "../envelope.ts";
 import { HttpError } from "../http-error.ts";
-import { metered, NO_STORE } from "../metered.ts";
+import { metered, NO_STORE, WorkBoundFull } from "../metered.ts";
 import { parseChartParams } from "../params/params.ts";
-import { toCsv, toNdjson } from "../tidy-export.ts";
 
 /** DECISIONS §4: a query string over 8 KiB is refused before any other work. */
 export const MAX_QUERY_BYTES = 8 * 1024;
@@ -37,8 +36,12 @@ export function handleChart(deps: AppDeps, request: Request, state: RequestState
     identify: caller || !identify ? undefined : () => identify(authorization),
     prepare: async (user) => {
       const params = parse(query, deps.defaultUniverse);
-      return { params, prepared: await deps.chart.prepare(params, user.id) };
+      const prepared = await deps.chart.prepare(params, user.id);
+      const release = deps.chart.reserve(prepared);
+      if (!release) throw new WorkBoundFull(deps.chart.admitted?.retryAfterSeconds() ?? 5, deps.chart.admitted?.inUse().jobs ?? 0);
+      return { params, prepared, release };
     },
+    done: ({ release }) => release(),
     work: async ({ params, prepared }, headers, signal) => answer(deps, request, state, params, prepared, headers, signal),
   });
 }
@@ -72,9 +75,9 @@ async function answer(
     diagnostics: { ...outcome.diagnostics, compute_ms: computeMs, cached: outcome.cached },
   });
   const format = params.format;
-  // Tidy exports carry the data only; request id and rate limits stay in the headers.
-  const body = format === "json" ? successBody(new RawJson(outcome.dataJson), meta) : tidy(format, outcome.dataJson);
-  return jsonResponse(
+  // Tidy exports carry the data only (rendered on the compute thread); request id and rate limits stay in the headers.
+  const body = format === "json" ? successBody(new RawJson(outcome.body), meta) : outcome.body;
+  return largeResponse(
     body,
     200,
     { ...state.base, ...headers, ...NO_STORE },
@@ -89,8 +92,3 @@ const TIDY_TYPES = {
   csv: "text/csv; charset=utf-8; header=present",
   ndjson: "application/x-ndjson; charset=utf-8",
 } as const;
-
-function tidy(format: "csv" | "ndjson", dataJson: string): string {
-  const data = JSON.parse(dataJson);
-  return format === "csv" ? toCsv(data) : toNdjson(data);
-}

@@ -12,7 +12,7 @@ self.onmessage = (event: MessageEvent<{ id: number; params: { asof: string | nul
     });
     return;
   }
-  postMessage({ id, ok: true, dataJson: JSON.stringify({ asof: params.asof }), diagnostics: {} });
+  postMessage({ id, ok: true, body: JSON.stringify({ asof: params.asof }), diagnostics: {} });
 };
 
 postMessage({ ready: true });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { computeChart } from "../engine/chart.ts";
 import { factorReturns } from "../../test/support/engine/random-returns.ts";
-import { parseChartParams } from "./params/params.ts";
+import { parseChartParams } from "../http/params/params.ts";
 import type { ChartData, RollingData, SeriesInput, SnapshotData } from "../engine/types.ts";
 import { tidyRows, toCsv, toNdjson } from "./tidy-export.ts";
 

@@ -1,0 +1,107 @@
+/**
+ * The cost model against measurement (DECISIONS §6, issue #20): on a fixed grid of shapes covering
+ * every graph method with its knobs, every correlation method, shrinkage, market mode,
+ * include_graph, metric sets and formats, the compute CPU time measured here is within 3× of the
+ * estimate either way. Threshold graphs are priced at their worst case (every pair kept), so there
+ * the estimate is only an upper bound: checked one-sided at a high threshold, two-sided at 0.
+ */
+import { describe, expect, test } from "bun:test";
+import { factorInput } from "../../test/support/engine/random-returns.ts";
+import { measureCpuMs } from "../../test/support/engine/cpu-time.ts";
+import { parseChartParams } from "../http/params/params.ts";
+import { inlineCompute } from "./compute-pool.ts";
+import { costTerms, requestCost } from "./request-cost.ts";
+
+const params = (q: string) => {
+  const p = parseChartParams(new URLSearchParams(q), { defaultUniverse: "x" });
+  if (!p.ok) throw new Error(p.errors.join("; "));
+  return p.params;
+};
+
+/** [symbols, query]: 44 shapes of 5–500 ms estimated. */
+export const GRID: [number, string][] = [
+  [60, "graph_method=complete"],
+  [150, "graph_method=complete"],
+  [100, "graph_method=complete&include_graph=true"],
+  [60, "graph_method=complete&periods=20&include_graph=all&metrics=degree_strength"],
+  [120, "graph_method=complete&periods=30&step=5&metrics=pagerank,degree_strength"],
+  [80, "graph_method=complete&corr_method=spearman&periods=10"],
+  [80, "graph_method=complete&corr_method=ewma&halflife=30&periods=10"],
+  [100, "graph_method=complete&shrinkage=ledoit_wolf&periods=5"],
+  [100, "graph_method=complete&market_mode=remove&periods=5"],
+  [60, "graph_method=complete&periods=100&format=csv"],
+  [60, "graph_method=threshold&corr_threshold=0&periods=10"],
+  [100, "graph_method=threshold&corr_threshold=0&include_graph=true"],
+  [200, "graph_method=mst"],
+  [200, "graph_method=mst&periods=50&include_graph=true"],
+  [150, "graph_method=mst&periods=100&step=1&lookback=60"],
+  [100, "graph_method=mst&corr_method=spearman&periods=30"],
+  [120, "graph_method=mst&periods=30&include_graph=all&format=ndjson"],
+  [150, "graph_method=mst&market_mode=remove&periods=20"],
+  [150, "graph_method=knn&knn_k=5&periods=20"],
+  [150, "graph_method=knn&knn_k=25&periods=10"],
+  [100, "graph_method=knn&knn_k=50&periods=10&include_graph=true"],
+  [200, "graph_method=knn&knn_k=10&periods=50&include_graph=false&metrics=degree_strength,pagerank"],
+  [80, "graph_method=knn&knn_k=10&periods=30&include_graph=all"],
+  [120, "graph_method=knn&knn_k=15&corr_method=ewma&halflife=20&periods=20"],
+  [120, "graph_method=knn&knn_k=15&shrinkage=ledoit_wolf&periods=10"],
+  [100, "graph_method=knn&knn_k=20&periods=100&format=csv&metrics=betweenness_centrality"],
+  [150, "graph_method=tmfg"],
+  [150, "graph_method=tmfg&periods=20&include_graph=true"],
+  [100, "graph_method=tmfg&corr_method=spearman&periods=20"],
+  [100, "graph_method=tmfg&periods=30&include_graph=all&metrics=closeness_centrality"],
+  [200, "graph_method=tmfg&periods=10&market_mode=remove&metrics=eigenvector_centrality,pagerank"],
+  [150, "graph_method=tmfg&periods=50&step=1&lookback=120&format=ndjson"],
+  [250, "graph_method=complete&metrics=degree_strength"],
+  [250, "graph_method=knn&knn_k=10&metrics=betweenness_centrality,closeness_centrality"],
+  [300, "graph_method=mst&periods=10"],
+  [40, "graph_method=complete&periods=250&step=1&lookback=60"],
+  [40, "graph_method=knn&knn_k=5&periods=250&step=1&include_graph=true"],
+  [50, "graph_method=tmfg&periods=200&step=2&corr_method=spearman"],
+  [60, "graph_method=mst&periods=200&step=1&lookback=250&metrics=eigenvector_centrality"],
+  [200, "graph_method=complete&periods=3&lookback=252&corr_method=spearman"],
+  [150, "graph_method=knn&knn_k=30&periods=5&lookback=252&corr_method=ewma"],
+  [100, "graph_method=complete&periods=10&lookback=20&include_graph=true&format=csv"],
+  [180, "graph_method=threshold&corr_threshold=0&metrics=pagerank"],
+  [80, "graph_method=mst&periods=100&step=5&lookback=100&include_graph=true&format=csv"],
+];
+
+function measured(n: number, q: string): { ms: number; est: number } {
+  const p = params(q);
+  const input = factorInput(n, p.lookback + 1 + (p.periods - 1) * p.step);
+  return { ms: measureCpuMs(() => inlineCompute(input, p)), est: requestCost(p, n) };
+}
+
+describe("the cost model", () => {
+  test("measured compute CPU time is within 3× of the estimate either way, on 44 shapes", () => {
+    inlineCompute(factorInput(60, 200), params("graph_method=knn&periods=3&include_graph=true")); // warm the JIT
+    const rows = GRID.map(([n, q]) => ({ n, q, ...measured(n, q) }));
+    const off = rows.filter((r) => r.ms / r.est > 3 || r.est / r.ms > 3);
+    if (off.length) console.log(off.map((r) => `${(r.ms / r.est).toFixed(2)} ${r.ms.toFixed(1)}/${r.est} n=${r.n} ${r.q}`).join("\n"));
+    expect(GRID.length).toBeGreaterThanOrEqual(40);
+    expect(off).toEqual([]);
+  }, 120_000);
+
+  test("threshold graphs are priced at their worst case: never under-estimated at any threshold", () => {
+    for (const t of ["0", "0.3", "0.6"]) {
+      const { ms, est } = measured(120, `graph_method=threshold&corr_threshold=${t}&periods=5`);
+      expect(ms / est).toBeLessThan(3);
+    }
+    // The estimate does not depend on the threshold: every threshold is priced as if every pair passed.
+    expect(costTerms(params("graph_method=threshold&corr_threshold=0.6"), 100)).toEqual(
+      costTerms(params("graph_method=threshold&corr_threshold=0"), 100),
+    );
+  }, 60_000);
+
+  test("each knob moves the estimate the way it moves the work", () => {
+    const base = params("graph_method=knn&knn_k=5&periods=20");
+    const cost = (q: string) => requestCost(params(q), 150);
+    expect(cost("graph_method=knn&knn_k=50&periods=20")).toBeGreaterThan(cost("graph_method=knn&knn_k=5&periods=20"));
+    expect(requestCost(base, 150)).toBeGreaterThan(cost("graph_method=knn&knn_k=5&periods=20&include_graph=false"));
+    expect(cost("graph_method=knn&knn_k=5&periods=20&include_graph=all")).toBeGreaterThanOrEqual(requestCost(base, 150));
+    expect(cost("graph_method=knn&knn_k=5&periods=20&format=csv")).toBeGreaterThan(requestCost(base, 150));
+    expect(cost("graph_method=knn&knn_k=5&periods=20&corr_method=spearman")).toBeGreaterThan(requestCost(base, 150));
+    expect(cost("graph_method=knn&knn_k=5&periods=40")).toBeGreaterThan(requestCost(base, 150));
+    expect(requestCost(base, 300)).toBeGreaterThan(requestCost(base, 150));
+  });
+});
