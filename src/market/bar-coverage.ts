@@ -141,26 +141,29 @@ export class UnionCalendar {
     private readonly c: Coverage,
     symbols: readonly string[],
   ) {
-    const all: [number, number][] = [];
+    // A difference array over the global slots (+1 where a run starts, −1 after it ends), then one
+    // pass: O(runs + slots). Sorting the runs cost 50 ms per request for 500 daily symbols whose
+    // offset differs from the rest of the calendar's (every run one slot long), on the event loop.
+    const depth = new Int32Array(c.ts.length + 1);
     for (const s of symbols) {
       const r = c.runs.get(s);
-      if (r) for (let i = 0; i < r.length; i += 2) all.push([r[i]!, r[i + 1]!]);
-    }
-    all.sort((a, b) => a[0] - b[0]);
-    let n = 0;
-    for (const [a, b] of all) {
-      const last = this.ends.length - 1;
-      if (last >= 0 && a <= this.ends[last]! + 1) {
-        if (b > this.ends[last]!) {
-          n += b - this.ends[last]!;
-          this.ends[last] = b;
-        }
-      } else {
-        this.starts.push(a);
-        this.ends.push(b);
-        this.before.push(n);
-        n += b - a + 1;
+      if (!r) continue;
+      for (let i = 0; i < r.length; i += 2) {
+        depth[r[i]!]!++;
+        depth[r[i + 1]! + 1]!--;
       }
+    }
+    let n = 0;
+    let open = 0;
+    for (let g = 0; g < c.ts.length; g++) {
+      const was = open;
+      open += depth[g]!;
+      if (open > 0 && was === 0) {
+        this.starts.push(g);
+        this.before.push(n);
+      }
+      if (open > 0) n++;
+      if (open > 0 && open + depth[g + 1]! === 0) this.ends.push(g);
     }
     this.length = n;
   }
