@@ -24,6 +24,7 @@ const parts = [
   await section("engine", ["bench/engine.bench.ts"]),
   await section("research", ["bench/research.bench.ts", ...(quick ? ["--rolling-rounds", "1", "--parts-rounds", "3"] : [])]),
   // Issue #20: the cost model's fit over the parameter space, and the heavy live path end to end.
+  await section("correlation stage", ["bench/correlation.bench.ts"]),
   await section("cost model", ["bench/cost-model.bench.ts", "--shapes", quick ? "120" : "300"]),
   await section("heavy path", ["bench/heavy-path.bench.ts"]),
   await section("market", ["bench/market.bench.ts"]),
@@ -40,7 +41,7 @@ const parts = [
 const doc = `# Benchmarks
 
 Reproduce with \`npm run bench\` (all of it, about 9 minutes) or one at a time:
-\`npx bun bench/engine.bench.ts\`, \`npx bun bench/research.bench.ts\`, \`npx bun bench/cost-model.bench.ts\`, \`npx bun bench/heavy-path.bench.ts\`, \`npx bun bench/metering.bench.ts\`, \`npx bun bench/http.bench.ts\`, \`npx bun bench/pg-driver.bench.ts\`, \`npx bun bench/pg-instances.bench.ts\`.
+\`npx bun bench/engine.bench.ts\`, \`npx bun bench/research.bench.ts\`, \`npx bun bench/correlation.bench.ts\`, \`npx bun bench/cost-model.bench.ts\`, \`npx bun bench/heavy-path.bench.ts\`, \`npx bun bench/metering.bench.ts\`, \`npx bun bench/http.bench.ts\`, \`npx bun bench/pg-driver.bench.ts\`, \`npx bun bench/pg-instances.bench.ts\`.
 Machine of this run: ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Bun ${Bun.version}, ${new Date().toISOString().slice(0, 10)}.
 These machines are shared and noisy: read the ratios measured side by side in one run, not the absolute times.
 

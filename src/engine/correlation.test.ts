@@ -4,7 +4,7 @@ import { averageRanks, correlationMatrix, pearsonFromMoments } from "./correlati
 import { describeNifty, loadNifty } from "../../test/support/nifty.ts";
 import { sampleSeriesInput } from "../market/sample-series.ts";
 import { factorReturns } from "../../test/support/engine/random-returns.ts";
-import { dotWorkspace, hasDotKernel, MAX_KERNEL_BYTES } from "./simd/dot-kernel.ts";
+import { dotWorkspace, hasDotKernel, MAX_KERNEL_BYTES, tileColumns } from "./simd/dot-kernel.ts";
 import type { SeriesInput } from "./types.ts";
 
 /** Log returns of every symbol over the last `lookback` bars. */
@@ -139,9 +139,13 @@ describe("the WebAssembly dot-product kernel (simd/dot-kernel.ts)", () => {
     );
   });
 
-  test("grows its memory for a large matrix and stays exact for small ones after it", () => {
+  test("grows its memory for a large matrix and stays exact for small ones after it, across column tiles", () => {
+    // 300 × 252 and 200 × 300: several tiles of 32 and 24 columns; 37 × 1,100: tiles of 8, odd n.
+    expect([tileColumns(252), tileColumns(300), tileColumns(1100)]).toEqual([32, 24, 8]);
     for (const [n, L] of [
       [300, 252],
+      [200, 300],
+      [37, 1100],
       [9, 20],
     ] as const) {
       const series = factorReturns(n, L, n);
@@ -152,7 +156,7 @@ describe("the WebAssembly dot-product kernel (simd/dot-kernel.ts)", () => {
   });
 
   test("declines workspaces above MAX_KERNEL_BYTES (the scalar loops take those)", () => {
-    const [n, L] = [1500, 1000];
+    const [n, L] = [3000, 1000];
     expect(8 * (n * L + n * n)).toBeGreaterThan(MAX_KERNEL_BYTES);
     expect(dotWorkspace(n, L) === null).toBe(true);
   });

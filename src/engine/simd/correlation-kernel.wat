@@ -6,7 +6,7 @@
 ;; pairs, never different k, so each sum is bit-identical to the scalar loop in correlation.ts.
 ;; normalize (at the end) then turns the sums into the clipped correlation matrix.
 ;; Blocks: rows i and i+1 against 8 columns (16 sums in 8 v128 registers), then 2 columns,
-;; then single columns. Generated and checked: src/engine/simd/kernel.test.ts compiles this file
+;; then single columns, within column tiles that stay in the cache (dots). Generated and checked: src/engine/simd/kernel.test.ts compiles this file
 ;; with wabt and compares the bytes with src/engine/simd/correlation-kernel.wasm.ts.
 (module
   (memory (export "memory") 1)
@@ -109,39 +109,54 @@
     (v128.store offset=0 align=8 (local.get $pb) (local.get $s10))
   )
 
-  ;; the exported entry: every pair i < j
-  (func (export "dots") (param $T i32) (param $n i32) (param $L i32) (param $D i32)
-    (local $i i32) (local $j i32)
-    (block $rows_done
-      (loop $rows
-        (br_if $rows_done (i32.ge_u (i32.add (local.get $i) (i32.const 1)) (local.get $n)))
-        ;; the pair (i, i+1)
-        (f64.store
-          (i32.add (local.get $D) (i32.shl (i32.add (i32.mul (local.get $i) (local.get $n)) (i32.add (local.get $i) (i32.const 1))) (i32.const 3)))
-          (call $dot (local.get $T) (local.get $n) (local.get $L) (local.get $i) (i32.add (local.get $i) (i32.const 1))))
-        (local.set $j (i32.add (local.get $i) (i32.const 2)))
-        (block $b8_done
-          (loop $b8
-            (br_if $b8_done (i32.gt_u (i32.add (local.get $j) (i32.const 8)) (local.get $n)))
-            (call $block8 (local.get $T) (local.get $n) (local.get $L) (local.get $D) (local.get $i) (local.get $j))
-            (local.set $j (i32.add (local.get $j) (i32.const 8)))
-            (br $b8)))
-        (block $b2_done
-          (loop $b2
-            (br_if $b2_done (i32.gt_u (i32.add (local.get $j) (i32.const 2)) (local.get $n)))
-            (call $block2 (local.get $T) (local.get $n) (local.get $L) (local.get $D) (local.get $i) (local.get $j))
-            (local.set $j (i32.add (local.get $j) (i32.const 2)))
-            (br $b2)))
-        (if (i32.lt_u (local.get $j) (local.get $n))
-          (then
-            (f64.store
-              (i32.add (local.get $D) (i32.shl (i32.add (i32.mul (local.get $i) (local.get $n)) (local.get $j)) (i32.const 3)))
-              (call $dot (local.get $T) (local.get $n) (local.get $L) (local.get $i) (local.get $j)))
-            (f64.store
-              (i32.add (local.get $D) (i32.shl (i32.add (i32.mul (i32.add (local.get $i) (i32.const 1)) (local.get $n)) (local.get $j)) (i32.const 3)))
-              (call $dot (local.get $T) (local.get $n) (local.get $L) (i32.add (local.get $i) (i32.const 1)) (local.get $j)))))
-        (local.set $i (i32.add (local.get $i) (i32.const 2)))
-        (br $rows)))
+  ;; the exported entry: every pair i < j, a tile of `tile` columns at a time: each tile's
+  ;; columns (tile x L values) stay in the cache while every row pair above them passes, instead
+  ;; of every row pair streaming the whole matrix (n = 2,000, L = 252: 124 ms untiled, see
+  ;; docs/benchmarks.md). Every sum is still its own, over k in order: the tiling only reorders
+  ;; which pairs are computed when.
+  (func (export "dots") (param $T i32) (param $n i32) (param $L i32) (param $D i32) (param $tile i32)
+    (local $i i32) (local $j i32) (local $j0 i32) (local $j1 i32)
+    (block $tiles_done
+      (loop $tiles
+        (br_if $tiles_done (i32.ge_u (local.get $j0) (local.get $n)))
+        (local.set $j1 (select (local.get $n) (i32.add (local.get $j0) (local.get $tile))
+          (i32.gt_u (i32.add (local.get $j0) (local.get $tile)) (local.get $n))))
+        (local.set $i (i32.const 0))
+        (block $rows_done
+          (loop $rows
+            (br_if $rows_done (i32.ge_u (i32.add (local.get $i) (i32.const 1)) (local.get $j1)))
+            ;; the pair (i, i+1), in the tile that holds column i+1
+            (if (i32.ge_u (i32.add (local.get $i) (i32.const 1)) (local.get $j0))
+              (then
+                (f64.store
+                  (i32.add (local.get $D) (i32.shl (i32.add (i32.mul (local.get $i) (local.get $n)) (i32.add (local.get $i) (i32.const 1))) (i32.const 3)))
+                  (call $dot (local.get $T) (local.get $n) (local.get $L) (local.get $i) (i32.add (local.get $i) (i32.const 1))))))
+            (local.set $j (select (local.get $j0) (i32.add (local.get $i) (i32.const 2))
+              (i32.gt_u (local.get $j0) (i32.add (local.get $i) (i32.const 2)))))
+            (block $b8_done
+              (loop $b8
+                (br_if $b8_done (i32.gt_u (i32.add (local.get $j) (i32.const 8)) (local.get $j1)))
+                (call $block8 (local.get $T) (local.get $n) (local.get $L) (local.get $D) (local.get $i) (local.get $j))
+                (local.set $j (i32.add (local.get $j) (i32.const 8)))
+                (br $b8)))
+            (block $b2_done
+              (loop $b2
+                (br_if $b2_done (i32.gt_u (i32.add (local.get $j) (i32.const 2)) (local.get $j1)))
+                (call $block2 (local.get $T) (local.get $n) (local.get $L) (local.get $D) (local.get $i) (local.get $j))
+                (local.set $j (i32.add (local.get $j) (i32.const 2)))
+                (br $b2)))
+            (if (i32.lt_u (local.get $j) (local.get $j1))
+              (then
+                (f64.store
+                  (i32.add (local.get $D) (i32.shl (i32.add (i32.mul (local.get $i) (local.get $n)) (local.get $j)) (i32.const 3)))
+                  (call $dot (local.get $T) (local.get $n) (local.get $L) (local.get $i) (local.get $j)))
+                (f64.store
+                  (i32.add (local.get $D) (i32.shl (i32.add (i32.mul (i32.add (local.get $i) (i32.const 1)) (local.get $n)) (local.get $j)) (i32.const 3)))
+                  (call $dot (local.get $T) (local.get $n) (local.get $L) (i32.add (local.get $i) (i32.const 1)) (local.get $j)))))
+            (local.set $i (i32.add (local.get $i) (i32.const 2)))
+            (br $rows)))
+        (local.set $j0 (i32.add (local.get $j0) (local.get $tile)))
+        (br $tiles)))
   )
 
   ;; Turns D into the correlation matrix in place: D[i*n + j] = D[j*n + i] =
