@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { CsvRecordReader, CsvSyntaxError, readCsvText } from "./csv-records.ts";
+import { CsvRecordReader, CsvSyntaxError, MAX_LINE_CHARS, MAX_RECORD_CHARS, readCsvText } from "./csv-records.ts";
 
 const all = (text: string) => {
   const out: [string[], number][] = [];
@@ -53,4 +53,58 @@ describe("the streaming CSV reader", () => {
       expect((err as CsvSyntaxError).line).toBe(line);
     });
   }
+});
+
+describe("hostile files: linear time, bounded memory", () => {
+  /** The error the reader throws for `chunks`, fed one by one. */
+  const failure = (chunks: Iterable<string>): CsvSyntaxError => {
+    const reader = new CsvRecordReader(() => {});
+    try {
+      for (const c of chunks) reader.push(c);
+      reader.end();
+    } catch (err) {
+      return err as CsvSyntaxError;
+    }
+    throw new Error("no error");
+  };
+
+  test("a stray quote before 4 MB of valid rows is refused at its line once the record passes 64 KiB (was quadratic: 68 s for 3.6 MB)", () => {
+    const rows = "2024-01-02,1,2,1,2,5\n".repeat(200_000);
+    const err = failure([`timestamp,open,high,low,close,volume\n2024-01-01,"1,2,1,2,5\n`, rows]);
+    expect(err).toBeInstanceOf(CsvSyntaxError);
+    expect(err.line).toBe(2);
+    expect(err.message).toBe(`malformed CSV: a quoted field is still open after ${MAX_RECORD_CHARS} characters (a stray quote?)`);
+  }, 10_000);
+
+  test("a line without a line break is refused once it passes 64 KiB, however long the file", () => {
+    const chunk = "x".repeat(1 << 20);
+    let fed = 0;
+    const err = failure(
+      (function* () {
+        for (let i = 0; i < 400; i++) {
+          fed++;
+          yield chunk;
+        }
+      })(),
+    );
+    expect(err.line).toBe(1);
+    expect(err.message).toBe(
+      `malformed CSV: a line longer than ${MAX_LINE_CHARS} characters (a file without line breaks, or not a CSV file?)`,
+    );
+    expect(fed).toBe(1); // refused at the first 1 MiB chunk: nothing more was read or held
+  }, 10_000);
+
+  test("a long quoted field that does close, fed in small chunks, is read whole", () => {
+    const value = `${"a,b\n".repeat(5000)}"q"`;
+    const text = `h1,h2\n"${value.replace(/"/g, '""')}",2\nx,y\n`;
+    const out: string[][] = [];
+    const reader = new CsvRecordReader((f) => out.push(f));
+    for (let i = 0; i < text.length; i += 7) reader.push(text.slice(i, i + 7));
+    reader.end();
+    expect(out).toEqual([
+      ["h1", "h2"],
+      [value, "2"],
+      ["x", "y"],
+    ]);
+  });
 });

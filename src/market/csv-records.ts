@@ -19,47 +19,89 @@ export class CsvSyntaxError extends Error {
 /** Receives each record with the line it starts on. */
 export type RecordSink = (fields: string[], line: number) => void;
 
+/**
+ * The longest physical line and the longest record (a quoted field may span lines) accepted, in
+ * characters: far above any OHLCV row, and a bound on what a hostile file can make the reader hold.
+ */
+export const MAX_LINE_CHARS = 64 * 1024;
+export const MAX_RECORD_CHARS = 64 * 1024;
+
+/** A record whose quoted field spans lines, parsed up to the end of the lines seen so far. */
+interface OpenRecord {
+  line: number;
+  fields: string[];
+  /** The quoted field being read: its text so far. */
+  value: string;
+  chars: number;
+}
+
 export class CsvRecordReader {
-  private pending = "";
+  /** The current physical line's text before the chunk that ends it (pieces, and their length). */
+  private pending: string[] = [];
+  private pendingChars = 0;
   private lineNo = 0;
   private first = true;
-  /** A record whose quoted field spans lines: the text so far and the line it started on. */
-  private open: { text: string; line: number } | null = null;
+  private open: OpenRecord | null = null;
 
   constructor(private readonly sink: RecordSink) {}
 
-  /** Feeds the next piece of text (any split, even inside a field). */
+  /** Feeds the next piece of text (any split, even inside a field). Each character is looked at once. */
   push(chunk: string): void {
-    let text = this.pending + chunk;
+    let text = chunk;
     if (this.first && text.length > 0) {
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       this.first = false;
     }
     let start = 0;
     for (let nl = text.indexOf("\n", start); nl >= 0; nl = text.indexOf("\n", start)) {
-      this.line(text.slice(start, nl));
+      const tail = text.slice(start, nl);
+      this.checkLength(tail.length);
+      const line = this.pending.length > 0 ? this.pending.join("") + tail : tail;
+      this.pending = [];
+      this.pendingChars = 0;
+      this.line(line);
       start = nl + 1;
     }
-    this.pending = text.slice(start);
+    if (start < text.length) {
+      this.checkLength(text.length - start);
+      this.pending.push(text.slice(start));
+      this.pendingChars += text.length - start;
+    }
   }
 
   /** Ends the input; throws when a quoted field was never closed. */
   end(): void {
-    if (this.pending.length > 0) this.line(this.pending);
-    this.pending = "";
+    if (this.pendingChars > 0) this.line(this.pending.join(""));
+    this.pending = [];
+    this.pendingChars = 0;
     if (this.open) throw new CsvSyntaxError(this.open.line, "malformed CSV: a quoted field is never closed");
+  }
+
+  private checkLength(more: number): void {
+    if (this.pendingChars + more > MAX_LINE_CHARS) {
+      throw new CsvSyntaxError(
+        this.lineNo + 1,
+        `malformed CSV: a line longer than ${MAX_LINE_CHARS} characters (a file without line breaks, or not a CSV file?)`,
+      );
+    }
   }
 
   private line(raw: string): void {
     this.lineNo++;
     const text = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    if (this.open) {
-      this.open.text += `\n${text}`;
-      const fields = splitRecord(this.open.text, this.open.line);
-      if (fields) {
-        const line = this.open.line;
+    const open = this.open;
+    if (open) {
+      open.chars += text.length + 1;
+      if (open.chars > MAX_RECORD_CHARS) {
+        throw new CsvSyntaxError(
+          open.line,
+          `malformed CSV: a quoted field is still open after ${MAX_RECORD_CHARS} characters (a stray quote?)`,
+        );
+      }
+      open.value += "\n";
+      if (parseRecord(open, text, 0, true)) {
         this.open = null;
-        this.sink(fields, line);
+        this.sink(open.fields, open.line);
       }
       return;
     }
@@ -71,46 +113,57 @@ export class CsvRecordReader {
       );
       return;
     }
-    const fields = splitRecord(text, this.lineNo);
-    if (fields) this.sink(fields, this.lineNo);
-    else this.open = { text, line: this.lineNo };
+    const rec: OpenRecord = { line: this.lineNo, fields: [], value: "", chars: text.length };
+    if (parseRecord(rec, text, 0, false)) this.sink(rec.fields, rec.line);
+    else this.open = rec;
   }
 }
 
-/** Splits a record that contains quotes; null when a quoted field is still open at its end. */
-function splitRecord(text: string, line: number): string[] | null {
-  const fields: string[] = [];
-  let i = 0;
+/**
+ * Parses `text` from `i` into rec; true when the record ends on this line, false when a quoted
+ * field is still open at its end (rec.value holds its text so far). `inQuotes`: the line starts
+ * inside rec's open quoted field. Resumes where the last line stopped, so a record spanning many
+ * lines is read in linear time (re-splitting it from its start at every line was quadratic).
+ */
+function parseRecord(rec: OpenRecord, text: string, from: number, inQuotes: boolean): boolean {
+  let i = from;
+  let quoted = inQuotes;
   for (;;) {
-    while (text[i] === " " || text[i] === "\t") i++;
-    if (text[i] === '"') {
-      let value = "";
-      let j = i + 1;
-      for (;;) {
-        const q = text.indexOf('"', j);
-        if (q < 0) return null;
-        value += text.slice(j, q);
-        if (text[q + 1] === '"') {
-          value += '"';
-          j = q + 2;
-          continue;
-        }
-        j = q + 1;
-        break;
+    if (!quoted) {
+      while (text[i] === " " || text[i] === "\t") i++;
+      if (text[i] === '"') {
+        quoted = true;
+        rec.value = "";
+        i++;
+        continue;
       }
-      while (text[j] === " " || text[j] === "\t") j++;
-      if (j < text.length && text[j] !== ",") throw new CsvSyntaxError(line, "malformed CSV: text after a closing quote");
-      fields.push(value);
-      if (j >= text.length) return fields;
-      i = j + 1;
-    } else {
       const comma = text.indexOf(",", i);
       const value = (comma < 0 ? text.slice(i) : text.slice(i, comma)).trim();
-      if (value.includes('"')) throw new CsvSyntaxError(line, "malformed CSV: a quote inside an unquoted field");
-      fields.push(value);
-      if (comma < 0) return fields;
+      if (value.includes('"')) throw new CsvSyntaxError(rec.line, "malformed CSV: a quote inside an unquoted field");
+      rec.fields.push(value);
+      if (comma < 0) return true;
       i = comma + 1;
+      continue;
     }
+    const q = text.indexOf('"', i);
+    if (q < 0) {
+      rec.value += text.slice(i);
+      return false;
+    }
+    rec.value += text.slice(i, q);
+    if (text[q + 1] === '"') {
+      rec.value += '"';
+      i = q + 2;
+      continue;
+    }
+    quoted = false;
+    let j = q + 1;
+    while (text[j] === " " || text[j] === "\t") j++;
+    if (j < text.length && text[j] !== ",") throw new CsvSyntaxError(rec.line, "malformed CSV: text after a closing quote");
+    rec.fields.push(rec.value);
+    rec.value = "";
+    if (j >= text.length) return true;
+    i = j + 1;
   }
 }
 
