@@ -10,6 +10,8 @@ import type { Bar } from "./bar.ts";
 import { REQUIRED_COLUMNS, resolveColumns, type ColumnIndex, type ColumnOptions } from "./csv-columns.ts";
 import { CsvSyntaxError, readCsvText } from "./csv-records.ts";
 import { countGaps, spacingProblem } from "./csv-spacing.ts";
+import { RowErrors } from "./row-errors.ts";
+import { shownValue } from "./shown-value.ts";
 import { isValidSymbol } from "./symbols.ts";
 import { parseTimestamp } from "./timestamps.ts";
 
@@ -59,7 +61,7 @@ export class BarRows {
     if (typeof col === "string") return `${file}:${line}: ${col}`;
     const fileSymbol = symbolFromFileName(file);
     if (col.symbol < 0 && !isValidSymbol(fileSymbol)) {
-      return `${file}: file name '${fileSymbol}' is not a valid symbol (1-32 characters of A-Z a-z 0-9 & . _ -); rename the file or add a 'symbol' column`;
+      return `${file}: file name ${shownValue(fileSymbol)} is not a valid symbol (1-32 characters of A-Z a-z 0-9 & . _ -); rename the file or add a 'symbol' column`;
     }
     return new BarRows(col, header.length, fileSymbol, opts);
   }
@@ -69,7 +71,7 @@ export class BarRows {
     const { col } = this;
     if (record.length !== this.width) return `expected ${this.width} fields as in the header, got ${record.length}`;
     const symbol = col.symbol >= 0 ? record[col.symbol]! : this.fileSymbol;
-    if (!isValidSymbol(symbol)) return `bad symbol '${symbol}': expected 1-32 characters of A-Z a-z 0-9 & . _ -`;
+    if (!isValidSymbol(symbol)) return `bad symbol ${shownValue(symbol)}: expected 1-32 characters of A-Z a-z 0-9 & . _ -`;
     const rawTs = record[col.timestamp]!;
     const when = parseTimestamp(rawTs, this.opts.defaultOffsetMin);
     if (typeof when === "string") return when;
@@ -81,9 +83,9 @@ export class BarRows {
     for (const name of names) {
       const raw = record[col[name]]!;
       const x = NUMBER.test(raw) ? Number(raw) : NaN;
-      if (!Number.isFinite(x)) return `bad number in '${name}': '${raw}'`;
+      if (!Number.isFinite(x)) return `bad number in '${name}': ${shownValue(raw)}`;
       if (name === "volume" ? x < 0 : x <= 0)
-        return name === "volume" ? `negative volume ${raw}` : `'${name}' must be a positive price, got ${raw}`;
+        return name === "volume" ? `negative volume ${x}` : `'${name}' must be a positive price, got ${x}`;
       v[name] = x;
     }
     const { open, high, low, close, volume } = v as Record<"open" | "high" | "low" | "close" | "volume", number>;
@@ -112,11 +114,8 @@ export class BarRows {
  * first-appearance order, each symbol's bars sorted by time.
  */
 export function parseBarsCsv(file: string, text: string, opts: ParseOptions = {}): ParsedCsv {
-  const errors: string[] = [];
-  let errorCount = 0;
-  const fail = (line: number, reason: string) => {
-    if (++errorCount <= MAX_ERRORS) errors.push(`${file}:${line}: ${reason}`);
-  };
+  const errors = new RowErrors(file, MAX_ERRORS);
+  const fail = (line: number, reason: string) => errors.add(line, reason);
   let rows: BarRows | string | undefined;
   let dataRows = 0;
   const bars = new Map<string, (Bar & { line: number })[]>();
@@ -138,7 +137,7 @@ export function parseBarsCsv(file: string, text: string, opts: ParseOptions = {}
       }
       const first = symSeen.get(row.ts);
       if (first !== undefined)
-        return fail(line, `duplicate timestamp '${row.rawTs}'${rows.long ? ` for ${row.symbol}` : ""} (first at line ${first})`);
+        return fail(line, `duplicate timestamp ${shownValue(row.rawTs)}${rows.long ? ` for ${row.symbol}` : ""} (first at line ${first})`);
       symSeen.set(row.ts, line);
       const { symbol: _s, rawTs: _r, ...bar } = row;
       bars.get(row.symbol)!.push({ ...bar, line });
@@ -153,13 +152,10 @@ export function parseBarsCsv(file: string, text: string, opts: ParseOptions = {}
   for (const [symbol, list] of bars) {
     list.sort((a, b) => a.ts - b.ts);
     const problem =
-      errorCount === 0 && opts.interval ? spacingProblem(countGaps(list), opts.interval, rows.long ? symbol : undefined) : null;
+      errors.count === 0 && opts.interval ? spacingProblem(countGaps(list), opts.interval, rows.long ? symbol : undefined) : null;
     if (problem) fail(problem.line, problem.reason);
   }
-  if (errorCount > 0) {
-    if (errorCount > MAX_ERRORS) errors.push(`${file}: ... and ${errorCount - MAX_ERRORS} more bad rows`);
-    return { ok: false, errors };
-  }
+  if (errors.count > 0) return { ok: false, errors: errors.lines() };
   let total = 0;
   const out = new Map<string, Bar[]>();
   for (const [symbol, list] of bars) {

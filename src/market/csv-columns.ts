@@ -4,6 +4,8 @@
  * `Date,Open,High,Low,Close,Adj Close,Volume`); `--map field=Column` names any other column.
  */
 
+import { shownColumns, shownValue } from "./shown-value.ts";
+
 export const REQUIRED_COLUMNS = ["timestamp", "open", "high", "low", "close", "volume"] as const;
 /** Every field a column can be mapped to. */
 export const CSV_FIELDS = [...REQUIRED_COLUMNS, "adj_close", "symbol"] as const;
@@ -46,7 +48,7 @@ export function parseColumnMap(specs: readonly string[]): Partial<Record<CsvFiel
     const m = /^\s*([A-Za-z_]+)\s*=\s*(.+?)\s*$/.exec(part);
     const field = m?.[1]?.toLowerCase() as CsvField | undefined;
     if (!m || !CSV_FIELDS.includes(field!)) {
-      throw new Error(`--map: expected field=Column with field one of ${CSV_FIELDS.join(", ")}, got '${part}'`);
+      throw new Error(`--map: expected field=Column with field one of ${CSV_FIELDS.join(", ")}, got ${shownValue(part)}`);
     }
     map[field!] = m[2]!;
   }
@@ -61,7 +63,7 @@ export function resolveColumns(header: readonly string[], opts: ColumnOptions = 
     const mapped = opts.map?.[field];
     if (mapped !== undefined) {
       const i = header.findIndex((h) => h.trim().toLowerCase() === mapped.trim().toLowerCase());
-      if (i < 0) return `--map ${field}=${mapped}: no column '${mapped}' in the header (columns: ${header.join(",")})`;
+      if (i < 0) return `--map ${field}=${mapped}: no column ${shownValue(mapped)} in the header (columns: ${shownColumns(header)})`;
       col[field] = i;
     } else {
       col[field] = ALIASES[field].map((a) => names.indexOf(a)).find((i) => i >= 0) ?? -1;
@@ -76,7 +78,7 @@ export function resolveColumns(header: readonly string[], opts: ColumnOptions = 
     );
   }
   if (opts.price === "adj_close" && col.adj_close < 0) {
-    return `--price adj_close needs an adjusted close column ('Adj Close', or --map adj_close=Column); columns: ${header.join(",")}`;
+    return `--price adj_close needs an adjusted close column ('Adj Close', or --map adj_close=Column); columns: ${shownColumns(header)}`;
   }
   return col;
 }

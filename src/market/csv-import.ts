@@ -8,6 +8,8 @@
 import { type Clock, systemClock } from "../clock.ts";
 import { INTERVALS, type Interval } from "../engine/types.ts";
 import { BarStage } from "./bar-writer.ts";
+import { RowErrors } from "./row-errors.ts";
+import { shownValue } from "./shown-value.ts";
 import { BarRows, MAX_ERRORS, REQUIRED_COLUMNS, type ParseOptions } from "./csv-bars.ts";
 import { CsvSyntaxError, readCsvFile, readCsvText, type RecordSink } from "./csv-records.ts";
 import { spacingProblem } from "./csv-spacing.ts";
@@ -209,11 +211,8 @@ export function stageFile(
   opts: ImportOptions & { interval: Interval },
 ): { ok: true; symbols: string[]; rows: number } | { ok: false; errors: string[] } {
   const { file } = src;
-  const errors: string[] = [];
-  let errorCount = 0;
-  const fail = (line: number, reason: string) => {
-    if (++errorCount <= MAX_ERRORS) errors.push(`${file}:${line}: ${reason}`);
-  };
+  const errors = new RowErrors(file, MAX_ERRORS);
+  const fail = (line: number, reason: string) => errors.add(line, reason);
   let rows: BarRows | string | undefined;
   let dataRows = 0;
   const symbols = new Set<string>();
@@ -228,7 +227,7 @@ export function stageFile(
         dataRows++;
         const row = rows.read(record);
         if (typeof row === "string") return fail(line, row);
-        if (errorCount > 0) return;
+        if (errors.count > 0) return;
         symbols.add(row.symbol);
         stage.add({ ...row, line });
       },
@@ -245,21 +244,18 @@ export function stageFile(
   if (typeof rows === "string") return { ok: false, errors: [rows] };
   if (dataRows === 0) return { ok: false, errors: [`${file}: no data rows after the header`] };
   const staged = stage.endLoad();
-  if (errorCount === 0) {
+  if (errors.count === 0) {
     const long = rows.long;
     for (const d of stage.duplicates(MAX_ERRORS + 1)) {
-      fail(d.line, `duplicate timestamp '${d.rawTs}'${long ? ` for ${d.symbol}` : ""} (first at line ${d.first})`);
+      fail(d.line, `duplicate timestamp ${shownValue(d.rawTs)}${long ? ` for ${d.symbol}` : ""} (first at line ${d.first})`);
     }
-    if (errorCount === 0) {
+    if (errors.count === 0) {
       for (const [symbol, gaps] of stage.gaps()) {
         const problem = spacingProblem(gaps, opts.interval, long ? symbol : undefined);
         if (problem) fail(problem.line, problem.reason);
       }
     }
   }
-  if (errorCount > 0) {
-    if (errorCount > MAX_ERRORS) errors.push(`${file}: ... and ${errorCount - MAX_ERRORS} more bad rows`);
-    return { ok: false, errors };
-  }
+  if (errors.count > 0) return { ok: false, errors: errors.lines() };
   return { ok: true, symbols: [...symbols], rows: staged };
 }

@@ -3,6 +3,13 @@
  * printing an instant back as exchange-local ISO 8601, the form every response uses.
  */
 
+import { shownValue } from "./shown-value.ts";
+
+/** One reason for every row without an offset, so a file of them is refused in one line (row-errors.ts). */
+export const NO_OFFSET =
+  "a date-time without a UTC offset: add one (e.g. 2024-01-02T09:15:00+05:30), or import with --default-offset " +
+  "(e.g. --default-offset +05:30) to read such times as local time at that offset";
+
 /** A bar start: UTC epoch milliseconds plus the exchange-local UTC offset in minutes. */
 export interface Instant {
   ts: number;
@@ -35,12 +42,12 @@ export function parseTimestamp(text: string, defaultOffsetMin?: number): Instant
     [y, mo, d] = [Number(dateOnly[1]), Number(dateOnly[2]), Number(dateOnly[3])];
   } else {
     const m = DATE_TIME.exec(s);
-    if (!m) return `bad timestamp '${text}': expected ISO 8601 like 2020-10-01T00:00:00+05:30 or a date like 2020-10-01`;
+    if (!m) return `bad timestamp ${shownValue(text)}: expected ISO 8601 like 2020-10-01T00:00:00+05:30 or a date like 2020-10-01`;
     [y, mo, d, h, mi] = [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])];
     sec = m[6] ? Number(m[6]) : 0;
     ms = m[7] ? Math.floor(Number(`0.${m[7]}`) * 1000) : 0;
     if (!m[8] && defaultOffsetMin === undefined) {
-      return `timestamp '${text}' has no UTC offset: add one (e.g. ${text.trim()}+05:30) or import with --default-offset`;
+      return NO_OFFSET;
     }
     if (m[8]) {
       const off = m[8];
@@ -49,13 +56,13 @@ export function parseTimestamp(text: string, defaultOffsetMin?: number): Instant
         const digits = off.slice(1).replace(":", "");
         const oh = Number(digits.slice(0, 2));
         const om = Number(digits.slice(2));
-        if (oh > 18 || om > 59) return `bad timestamp '${text}': offset ${off} is out of range`;
+        if (oh > 18 || om > 59) return `bad timestamp ${shownValue(text)}: offset ${off} is out of range`;
         offsetMin = (off[0] === "-" ? -1 : 1) * (oh * 60 + om);
       }
     }
   }
   if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || sec > 59) {
-    return `bad timestamp '${text}': no such date or time`;
+    return `bad timestamp ${shownValue(text)}: no such date or time`;
   }
   const ts = Date.UTC(y, mo - 1, d, h, mi, sec, ms) - offsetMin * 60_000;
   return { ts, offsetMin };
