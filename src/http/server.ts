@@ -128,6 +128,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
       admittedBytes: () => admitted.inUse().bytes,
     }),
     metricsAllowed: metricsAllowList(config.metricsAllow),
+    publicHost: () => (config.publicUrl ? new URL(config.publicUrl).hostname.toLowerCase() : null),
     ...options.override,
   };
   let port = config.port;

@@ -41,3 +41,53 @@ test("GET /metrics from an address not on the list is refused with an envelope",
     await other.stop();
   }
 });
+
+/** The status of a raw request line, as a proxy or an attacker would send it (fetch normalises paths). */
+async function rawStatus(port: number, path: string, host = "127.0.0.1"): Promise<number> {
+  const reply = await new Promise<string>((resolve, reject) => {
+    let text = "";
+    Bun.connect({
+      hostname: "127.0.0.1",
+      port,
+      socket: {
+        open(s) {
+          s.write(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+        },
+        data(_s, d) {
+          text += d.toString();
+        },
+        close() {
+          resolve(text);
+        },
+        error(_s, e) {
+          reject(e);
+        },
+      },
+    }).catch(reject);
+  });
+  return Number(reply.slice(9, 12));
+}
+
+test("/metrics is served at that exact path only: a trailing slash, dot segments or doubled slashes are 404", async () => {
+  const port = h.server.port;
+  expect(await rawStatus(port, "/metrics")).toBe(200);
+  for (const path of ["/metrics/", "/metrics/.", "/./metrics/", "//metrics", "/metrics//", "/x/../metrics/"]) {
+    expect({ path, status: await rawStatus(port, path) }).toEqual({ path, status: 404 });
+  }
+});
+
+test("/metrics refuses a Host that names another domain (DNS rebinding); IPs, localhost and the public host are served", async () => {
+  const port = h.server.port;
+  expect(await rawStatus(port, "/metrics", "attacker.example")).toBe(403);
+  expect(await rawStatus(port, "/metrics", `attacker.example:${port}`)).toBe(403);
+  for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, "[::1]", "10.1.2.3:9100"]) {
+    expect({ host, status: await rawStatus(port, "/metrics", host) }).toEqual({ host, status: 200 });
+  }
+  const pub = await startHarness({ publicUrl: "https://stats.example.com" });
+  try {
+    expect(await rawStatus(pub.server.port, "/metrics", "stats.example.com")).toBe(200);
+    expect(await rawStatus(pub.server.port, "/metrics", "other.example.com")).toBe(403);
+  } finally {
+    await pub.stop();
+  }
+});
