@@ -34,10 +34,16 @@ export async function readBody(request: Request): Promise<string> {
   if (!request.body) return "";
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of request.body) {
-    size += chunk.byteLength;
-    if (size > MAX_BODY_BYTES) throw new HttpError(400, "BAD_REQUEST", `request body is over ${MAX_BODY_BYTES} bytes`);
-    chunks.push(chunk);
+  try {
+    for await (const chunk of request.body) {
+      size += chunk.byteLength;
+      if (size > MAX_BODY_BYTES) throw new HttpError(400, "BAD_REQUEST", `request body is over ${MAX_BODY_BYTES} bytes`);
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    if (err instanceof HttpError) throw err;
+    // The client stopped sending before the body's end: its mistake (400), not a server fault.
+    throw new HttpError(400, "BAD_REQUEST", "the request body ended before its declared length; send it again");
   }
   return Buffer.concat(chunks).toString("utf8");
 }

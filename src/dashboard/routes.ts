@@ -229,10 +229,18 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
         if (!client) return fail("Sign-in is not configured on this server.", 404);
         const query = new URL(request.url).search;
         const params = new URLSearchParams(query);
-        if (params.has("error"))
-          return fail(
-            `The identity provider refused the sign-in: ${(params.get("error_description") ?? params.get("error") ?? "").slice(0, 200)}`,
+        if (params.has("error")) {
+          // The provider's own words go to the log, never onto our page: anyone can put any text in this URL.
+          d.app.logger.warn(
+            {
+              request_id: state.requestId,
+              error: (params.get("error") ?? "").slice(0, 100),
+              error_description: (params.get("error_description") ?? "").slice(0, 200),
+            },
+            "the identity provider refused the sign-in",
           );
+          return fail("The identity provider did not complete the sign-in. Sign in again; if it keeps failing, ask your administrator.");
+        }
         const pending = await d.loginSealer.open(readCookie(request.headers.get("cookie"), LOGIN_COOKIE));
         if (!pending) return fail("This sign-in expired or was started in another browser. Sign in again.");
         let identity: Awaited<ReturnType<OidcClient["finish"]>>;

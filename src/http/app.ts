@@ -76,9 +76,11 @@ export function createApp(deps: AppDeps) {
     );
   };
 
+  /** Renders what a handler threw; only a server fault (5xx) is an error line: a 4xx is the client's, in the access line. */
   const failed = (request: Request, state: RequestState, err: unknown): Response => {
-    deps.logger.error({ request_id: state.requestId, err: describe(err) }, "request failed");
-    return render(request, state, toHttpError(err, state.requestId));
+    const e = toHttpError(err, state.requestId);
+    if (e.status >= 500) deps.logger.error({ request_id: state.requestId, err: describe(err) }, "request failed");
+    return render(request, state, e);
   };
 
   /**

@@ -152,6 +152,16 @@ describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
     await b.context.close();
   });
 
+  test("a provider error in the callback URL shows our message, never the URL's own text (#23 item 2)", async () => {
+    const phish = "Your account is locked. Call +1 555 0100 now";
+    const res = await fetch(`${h.base}/auth/callback?error=access_denied&error_description=${encodeURIComponent(phish)}`);
+    const page = await res.text();
+    expect(res.status).toBe(400);
+    expect(page).toContain("The identity provider did not complete the sign-in.");
+    expect(page).not.toContain("Call +1 555");
+    expect(page).not.toContain("access_denied");
+  });
+
   test("a POST from another Origin, or without the CSRF token, is refused and creates nothing", async () => {
     const { context, page } = await signIn("erin");
     const count = async () => ((await (await context.request.get(`${h.base}/dashboard/api/state`)).json()) as any).data.tokens.length;
