@@ -59,6 +59,6 @@ test("a POST body cut off before its Content-Length is a 400, not a 500 with an 
   expect(logged).toHaveLength(1);
   expect(logged[0]).toBeGreaterThanOrEqual(400);
   expect(logged[0]).toBeLessThan(500);
-  if (status !== 0) expect(status).toBe(logged[0]);
+  if (status !== 0) expect(status).toBe(logged[0] as number);
   expect(lines.filter((l) => l.level === "error")).toEqual([]);
 });
