@@ -104,6 +104,22 @@ export function createPgAuthStore(db: PgDb): AuthStore {
         }
       });
     },
+    async issueTokenWithin(t, { email, now, since, max }) {
+      return db.transaction(async (tx) => {
+        // One user's generations queue on a transaction-scoped advisory lock: the count below is then
+        // exact when the insert happens, on every instance sharing the database.
+        await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`gs-tokens:${t.userId}`}, 0))`);
+        const rows = await tx
+          .select({ issuedAt: tokens.issuedAt })
+          .from(tokens)
+          .where(and(eq(tokens.userId, t.userId), sql`${tokens.issuedAt} >= ${since}`))
+          .orderBy(asc(tokens.issuedAt));
+        if (rows.length >= max) return { issued: false as const, recent: rows.map((r) => r.issuedAt) };
+        await upsertUser(tx, t.userId, email, now);
+        await tx.insert(tokens).values(t);
+        return { issued: true as const };
+      });
+    },
     async listTokens(filter = {}): Promise<TokenRecord[]> {
       return filter.userId !== undefined ? tokensOf.execute({ userId: filter.userId }) : allTokens.execute();
     },

@@ -40,6 +40,19 @@ export function createSqliteAuthStore(sqlite: Database): AuthStore {
       recordToken(sqlite, t);
     }
   });
+  const issuedSince = sqlite.query<{ issued_at: number }, [string, number]>(
+    "SELECT issued_at FROM tokens WHERE user_id = ? AND issued_at >= ? ORDER BY issued_at",
+  );
+  // BEGIN IMMEDIATE: the count is read under the write lock, so no other connection inserts between.
+  const issueWithin = sqlite.transaction(
+    (t: Parameters<AuthStore["issueTokenWithin"]>[0], o: Parameters<AuthStore["issueTokenWithin"]>[1]) => {
+      const recent = issuedSince.all(t.userId, o.since).map((r) => r.issued_at);
+      if (recent.length >= o.max) return { issued: false as const, recent };
+      ensureUser(sqlite, t.userId, o.email, o.now);
+      recordToken(sqlite, t);
+      return { issued: true as const };
+    },
+  );
   // async functions: a throw (a locked database) becomes a rejection, as on PostgreSQL.
   return {
     getUser: async (id) => getUser(sqlite, id),
@@ -48,6 +61,7 @@ export function createSqliteAuthStore(sqlite: Database): AuthStore {
     setDisabled: async (id, disabled) => setDisabled(sqlite, id, disabled),
     setLimits: async (id, limits) => setLimits(sqlite, id, limits),
     issueTokens: async (tokens, { email, now }) => issue.immediate(tokens, email, now),
+    issueTokenWithin: async (token, opts) => issueWithin.immediate(token, opts),
     listTokens: async (filter) => listTokens(sqlite, filter),
     revokeToken: async (jti, now) => revokeToken(sqlite, jti, now),
     isRevoked: async (jti) => isRevoked(sqlite, jti),

@@ -1,7 +1,7 @@
 /** The AuthStore's behaviour, case for case the same on SQLite and PostgreSQL. */
 import { describe, test, expect, afterAll } from "bun:test";
 import { Database } from "bun:sqlite";
-import { type Backend, closeBackends, freshAuthStore, KINDS } from "../../test/support/both-databases.ts";
+import { type Backend, closeBackends, freshAuthStore, KINDS, secondAuthStore } from "../../test/support/both-databases.ts";
 import { TestClock } from "../clock.ts";
 import { mintToken } from "./mint-token.ts";
 
@@ -21,6 +21,29 @@ describe.each(KINDS)("AuthStore on %s", (kind) => {
     });
     expect(await store.ensureUser("alice", "a@example.com", 200)).toMatchObject({ email: "a@example.com", createdAt: 100 });
     expect((await store.ensureUser("alice", "other@example.com", 300)).email).toBe("a@example.com");
+  });
+
+  test("issueTokenWithin: 40 concurrent calls over two connections issue exactly the limit; the refused get the issue times", async () => {
+    const { store, backend } = await freshAuthStore(kind);
+    const other = await secondAuthStore(backend);
+    const calls = Array.from({ length: 40 }, (_, i) =>
+      (i % 2 ? other : store).issueTokenWithin(
+        { jti: `j${i}`, userId: "burst", issuedAt: 1000 + i, expiresAt: 10_000_000 },
+        { now: 1000 + i, since: 0, max: 10 },
+      ),
+    );
+    const outcomes = await Promise.all(calls);
+    expect(outcomes.filter((o) => o.issued)).toHaveLength(10);
+    expect((await store.listTokens({ userId: "burst" })).length).toBe(10);
+    const refused = outcomes.find((o) => !o.issued) as { issued: false; recent: number[] };
+    expect(refused.recent).toHaveLength(10);
+    expect([...refused.recent].sort((a, b) => a - b)).toEqual(refused.recent);
+    // Outside the window the limit starts afresh.
+    const later = await store.issueTokenWithin(
+      { jti: "late", userId: "burst", issuedAt: 5000, expiresAt: 10_000_000 },
+      { now: 5000, since: 4000, max: 10 },
+    );
+    expect(later).toEqual({ issued: true });
   });
 
   test("ensureUser of a known user with nothing to fill only reads: it answers while another connection holds the write lock", async () => {

@@ -26,6 +26,15 @@ export interface AuthStore {
   setLimits(id: string, limits: { perMinute?: number; perDay?: number } | null): Promise<boolean>;
   /** Records freshly minted tokens, creating their users first (with `email` when given), in one transaction. */
   issueTokens(tokens: IssuedToken[], opts: { email?: string; now: number }): Promise<void>;
+  /**
+   * Records one token unless its user already has `max` issued at or after `since`: the count and
+   * the insert are one transaction under the user's write lock, so concurrent calls (several
+   * processes included) never exceed `max`. Refused: the issue times of those tokens, oldest first.
+   */
+  issueTokenWithin(
+    token: IssuedToken,
+    opts: { email?: string; now: number; since: number; max: number },
+  ): Promise<{ issued: true } | { issued: false; recent: number[] }>;
   /** Tokens, oldest first, optionally of one user. */
   listTokens(filter?: { userId?: string }): Promise<TokenRecord[]>;
   revokeToken(jti: string, now: number): Promise<RevokeOutcome>;

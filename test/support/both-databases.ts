@@ -54,6 +54,18 @@ export async function freshAuthStore(kind: (typeof KINDS)[number]): Promise<{ st
   return { backend, store: backend.kind === "sqlite" ? createSqliteAuthStore(backend.sqlite.sqlite) : createPgAuthStore(backend.pg.db) };
 }
 
+/** Another AuthStore on the same database over its own connection(s), as a second process would have. */
+export async function secondAuthStore(b: Backend): Promise<AuthStore> {
+  if (b.kind === "sqlite") {
+    const other = openDatabase(b.sqlite.path);
+    opened.push({ kind: "sqlite", sqlite: other, close: async () => other.sqlite.close() });
+    return createSqliteAuthStore(other.sqlite);
+  }
+  const pg = await openPg(b.url, { poolSize: 4 });
+  opened.push({ kind: "postgres", pg, url: b.url, close: () => pg.close() });
+  return createPgAuthStore(pg.db);
+}
+
 /** Key → value of the settings table. */
 export async function settingsOf(b: Backend): Promise<Record<string, string>> {
   const rows =
