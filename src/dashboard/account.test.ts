@@ -12,7 +12,8 @@ import { createPgAccountStore } from "./account-store-pg.ts";
 afterAll(closeBackends);
 
 function account(backend: Backend, auth: AuthStore, clock: TestClock) {
-  const store = backend.kind === "sqlite" ? createSqliteAccountStore(drizzleOf(backend.sqlite.sqlite)) : createPgAccountStore(backend.pg.db);
+  const store =
+    backend.kind === "sqlite" ? createSqliteAccountStore(drizzleOf(backend.sqlite.sqlite)) : createPgAccountStore(backend.pg.db);
   return createAccount({
     store,
     auth,
@@ -31,7 +32,12 @@ describe.each(KINDS)("token generation on %s", (kind) => {
     const accounts = [account(backend, store, clock), account(backend, await secondAuthStore(backend), clock)];
     const user = { id: "clicker", email: null, disabled: false };
     const outcomes = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => accounts[i % 2]!.generate(user).then(() => "minted", (e: unknown) => e)),
+      Array.from({ length: 40 }, (_, i) =>
+        accounts[i % 2]!.generate(user).then(
+          () => "minted",
+          (e: unknown) => e,
+        ),
+      ),
     );
     expect(outcomes.filter((o) => o === "minted")).toHaveLength(TOKENS_PER_HOUR);
     const refused = outcomes.filter((o) => o !== "minted") as AccountError[];

@@ -20,6 +20,7 @@ import type { Session, SessionStore } from "./session-store.ts";
 import type { DashboardView, SignedInView } from "./view-model.ts";
 import { assetResponse, type WebAssets } from "./web-assets.ts";
 import { queryFromBody, readBody } from "./request-body.ts";
+import { CallbackRate, SpentSignIns } from "./spent-sign-ins.ts";
 import { acceptsGzip } from "../http/envelope.ts";
 
 export const CSP =
@@ -48,7 +49,12 @@ export interface DashboardDeps {
 
 export type { DashboardHandler, DashboardRoute };
 
+/** How long a pending sign-in's cookie lives (seconds); server.ts seals it with this lifetime. */
+export const LOGIN_TTL_S = 600;
+
 export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
+  const spent = new SpentSignIns(() => d.app.clock.now(), LOGIN_TTL_S * 1000);
+  const callbacks = new CallbackRate(() => d.app.clock.now());
   const secure = () => d.publicUrl().startsWith("https:");
   const sessionCookie = () => cookieName("gs_session", { secure: secure(), path: "/" });
   const LOGIN_COOKIE = "gs_login";
@@ -213,7 +219,7 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
             ...state.base,
             Location: begun.url,
             "Cache-Control": "no-store",
-            "Set-Cookie": setCookie(LOGIN_COOKIE, sealed, { secure: secure(), path: "/auth", maxAge: 600 }),
+            "Set-Cookie": setCookie(LOGIN_COOKIE, sealed, { secure: secure(), path: "/auth", maxAge: LOGIN_TTL_S }),
           },
         });
       },
@@ -241,8 +247,32 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
           );
           return fail("The identity provider did not complete the sign-in. Sign in again; if it keeps failing, ask your administrator.");
         }
+        const wait = callbacks.take(state.server?.requestIP(request)?.address ?? "unknown");
+        if (wait > 0) {
+          return html(
+            state,
+            {
+              dev: d.dev,
+              signedIn: null,
+              notice: { kind: "error", text: `Too many sign-in attempts from this address. Try again in ${wait}s.` },
+            },
+            429,
+            { "Retry-After": String(wait), "Set-Cookie": clearLogin },
+          );
+        }
         const pending = await d.loginSealer.open(readCookie(request.headers.get("cookie"), LOGIN_COOKIE));
         if (!pending) return fail("This sign-in expired or was started in another browser. Sign in again.");
+        // Single use, whatever the outcome: a second callback with this cookie never reaches the provider.
+        const use = spent.spend(pending.state);
+        if (use === "spent") return fail("This sign-in was already used. Sign in again.");
+        if (use === "full") {
+          return html(
+            state,
+            { dev: d.dev, signedIn: null, notice: { kind: "error", text: "Too many sign-ins are under way. Try again in a minute." } },
+            503,
+            { "Retry-After": "60", "Set-Cookie": clearLogin },
+          );
+        }
         let identity: Awaited<ReturnType<OidcClient["finish"]>>;
         try {
           identity = await client.finish(new URL(`${d.publicUrl()}/auth/callback${query}`), pending);

@@ -22,7 +22,7 @@ import { startCheckpointer, type Checkpointer } from "../../db/checkpointer.ts";
 import { startComputePool, type ComputePool } from "../compute/compute-pool.ts";
 import { parseDuration } from "../auth/index.ts";
 import { createAccount } from "../dashboard/account.ts";
-import { dashboardRoutes } from "../dashboard/routes.ts";
+import { dashboardRoutes, LOGIN_TTL_S } from "../dashboard/routes.ts";
 import { createSealer, deriveKey } from "../dashboard/sealed-cookie.ts";
 import { checkSignInConfig, defaultPublicUrl, setUpSignIn, type SignInSetup } from "../dashboard/sign-in.ts";
 import { loadWebAssets } from "../dashboard/web-assets.ts";
@@ -158,7 +158,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
     dev: config.dev && !config.oidcIssuer,
     publicUrl,
     publicUrlConfigured: config.publicUrl !== undefined,
-    loginSealer: createSealer(deriveKey(secret, "dashboard sign-in state"), 600, clock),
+    loginSealer: createSealer(deriveKey(secret, "dashboard sign-in state"), LOGIN_TTL_S, clock),
     defaults: { perMinute: config.ratePerMinute, perDay: config.ratePerDay },
     assets: loadWebAssets,
   });

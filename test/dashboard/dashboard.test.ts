@@ -162,6 +162,17 @@ describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
     expect(page).not.toContain("access_denied");
   });
 
+  test("a pending sign-in is single-use: a replayed callback never reaches the provider again (#23 item 1)", async () => {
+    const login = await fetch(`${h.base}/auth/login`, { redirect: "manual" });
+    expect(login.status).toBe(302);
+    const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
+    const state = new URL(login.headers.get("location")!).searchParams.get("state")!;
+    const callback = () => fetch(`${h.base}/auth/callback?code=junk&state=${state}`, { headers: { Cookie: cookie } }).then((r) => r.text());
+    // The first use tries the exchange (the provider refuses the junk code); every later one stops here.
+    expect(await callback()).toContain("The sign-in could not be verified.");
+    for (let i = 0; i < 3; i++) expect(await callback()).toContain("This sign-in was already used.");
+  });
+
   test("a POST from another Origin, or without the CSRF token, is refused and creates nothing", async () => {
     const { context, page } = await signIn("erin");
     const count = async () => ((await (await context.request.get(`${h.base}/dashboard/api/state`)).json()) as any).data.tokens.length;
