@@ -12,6 +12,7 @@ export const COMMAND_OPTIONS = {
   "default-offset": { type: "string" },
   map: { type: "string", multiple: true },
   price: { type: "string" },
+  replace: { type: "boolean" },
   user: { type: "string", multiple: true },
   users: { type: "string" },
   prefix: { type: "string" },

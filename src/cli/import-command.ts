@@ -1,6 +1,6 @@
 /**
  * `import --universe NAME [--interval 1d] [--default-offset +05:30] [--map field=Column,...]
- * [--price close|adj_close] FILE...`: exit 0 when every file imported, 1 when any was rejected.
+ * [--price close|adj_close] [--replace] FILE...`: exit 0 when every file imported, 1 when any was rejected.
  * --default-offset applies to timestamps without one. On a terminal, progress goes to stderr.
  * Through the MarketStore: into the SQLite file, or with --database-url into the shared
  * PostgreSQL, where every instance serves it within about a second (its data version poll).
@@ -32,6 +32,7 @@ export async function importCommand(args: ParsedArgs): Promise<number> {
       defaultOffsetMin,
       map,
       price,
+      replace: args.flags.replace === true,
       onProgress: progress?.update,
     });
     progress?.clear();
@@ -40,7 +41,8 @@ export async function importCommand(args: ParsedArgs): Promise<number> {
       for (const e of s.errors) console.error(e);
       console.log(
         `universe ${s.universe} (${s.interval}): ${s.filesImported} file(s) imported, ${s.filesRejected} rejected; ` +
-          `${s.rows} rows (${s.inserted} new, ${s.updated} updated, ${s.unchanged} unchanged); ` +
+          `${s.rows} rows (${s.inserted} new, ${s.updated} updated, ${s.unchanged} unchanged` +
+          `${s.replaced > 0 ? `, ${s.replaced} stored at another offset replaced` : ""}); ` +
           `${s.appended.length} symbol(s) added`,
       );
     }

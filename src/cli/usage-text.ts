@@ -63,7 +63,7 @@ Commands:
   serve                     run the HTTP service (default)
   migrate                   create or update the database schema
   import FILE...            import OHLCV CSV files into a universe (--universe NAME [--interval 1d]
-                            [--default-offset +05:30] [--map field=Column,...] [--price close|adj_close])
+                            [--default-offset +05:30] [--map field=Column,...] [--price close|adj_close] [--replace])
   token create              mint tokens: --user ID (repeatable) | --users N [--prefix load-]; [--ttl 24h] [--email E] [--json]
   token list                list minted tokens [--user ID] [--json]
   token revoke JTI...       revoke tokens by jti
@@ -114,8 +114,12 @@ Columns timestamp,open,high,low,close,volume in any order and case (extra column
   --map field=Column,...    name other columns (fields: timestamp open high low close adj_close volume symbol)
   --price close|adj_close   store the close as traded (default) or the adjusted close (open, high
                             and low are scaled by the same factor)
+  --replace                 a daily or weekly bar is one per symbol and local date: replace stored
+                            bars on this file's dates at another UTC offset (without it, refused)
 A file with a bad row (bad number, low > open/close > high, price ≤ 0, volume < 0, duplicate
-timestamp) is rejected whole with file:line: reason, and nothing of it is written (exit 1).
+timestamp, a date the symbol already has at another UTC offset) is rejected whole with
+file:line: reason, and nothing of it is written (exit 1). Bars belong to the symbol, shared by
+every universe that lists it.
 
 Examples:
   graph-stats import --universe nifty50 --default-offset +05:30 data/nifty/*.csv

@@ -94,6 +94,13 @@ export class BarStage {
     return out;
   }
 
+  /** Every staged bar's key, in line order (the offset-clash check, offset-clashes.ts). */
+  *keys(): Generator<{ symbol: string; ts: number; offsetMin: number; line: number }> {
+    yield* this.db
+      .query("SELECT symbol, ts, offset_min AS offsetMin, line FROM temp.bar_stage ORDER BY line")
+      .iterate() as IterableIterator<{ symbol: string; ts: number; offsetMin: number; line: number }>;
+  }
+
   /** Upserts the staged bars under `interval`; call inside a write transaction on the database. */
   writeTo(interval: Interval): WriteCounts {
     const fresh = this.db

@@ -9,6 +9,7 @@ import { type Clock, systemClock } from "../clock.ts";
 import { INTERVALS, type Interval } from "../engine/types.ts";
 import { BarStage } from "./bar-writer.ts";
 import { RowErrors } from "./row-errors.ts";
+import { type Clash, clashReason, datedInterval, findClashes, type StoredKey } from "./offset-clashes.ts";
 import { shownValue } from "./shown-value.ts";
 import { BarRows, MAX_ERRORS, REQUIRED_COLUMNS, type ParseOptions } from "./csv-bars.ts";
 import { CsvSyntaxError, readCsvFile, readCsvText, type RecordSink } from "./csv-records.ts";
@@ -33,6 +34,11 @@ export interface ImportOptions {
   /** Column names by field (`--map`), and which price is the close (`--price`). */
   map?: ParseOptions["map"];
   price?: ParseOptions["price"];
+  /**
+   * Replace stored bars of 1d or longer that fall on an imported bar's local date at another
+   * offset (offset-clashes.ts); without it such an import is refused.
+   */
+  replace?: boolean;
   /** Called after each chunk of a file is read (about every MiB). */
   onProgress?: (p: ImportProgress) => void;
   clock?: Clock;
@@ -54,6 +60,8 @@ export interface FileResult {
   inserted: number;
   updated: number;
   unchanged: number;
+  /** Stored bars deleted because an imported one took their local date at another offset (--replace). */
+  replaced: number;
   /** `file:line: reason` messages; empty when ok. */
   errors: string[];
 }
@@ -72,6 +80,7 @@ export interface ImportSummary {
   inserted: number;
   updated: number;
   unchanged: number;
+  replaced: number;
   /** Every file's errors, in file order. */
   errors: string[];
   dataVersion: number;
@@ -135,6 +144,7 @@ export function emptySummary(universe: string, interval: Interval): ImportSummar
     inserted: 0,
     updated: 0,
     unchanged: 0,
+    replaced: 0,
     errors: [],
     dataVersion: 0,
   };
@@ -142,7 +152,7 @@ export function emptySummary(universe: string, interval: Interval): ImportSummar
 
 /** A file's result before anything is known about it (every importer starts from this). */
 export function emptyFileResult(file: string): FileResult & { appended: string[] } {
-  return { file, ok: false, symbols: [], rows: 0, inserted: 0, updated: 0, unchanged: 0, errors: [], appended: [] };
+  return { file, ok: false, symbols: [], rows: 0, inserted: 0, updated: 0, unchanged: 0, replaced: 0, errors: [], appended: [] };
 }
 
 /** Adds one file's outcome to the summary (symbols in first-appearance order across files). */
@@ -159,6 +169,7 @@ export function addFile(summary: ImportSummary, result: FileResult & { appended:
   summary.inserted += result.inserted;
   summary.updated += result.updated;
   summary.unchanged += result.unchanged;
+  summary.replaced += result.replaced;
   for (const s of result.symbols) if (!summary.symbols.includes(s)) summary.symbols.push(s);
 }
 
@@ -189,12 +200,26 @@ function importOne(
   try {
     const checked = stageFile(stage, src, opts);
     if (!checked.ok) return { ...result, errors: checked.errors };
-    db.transaction(() => {
-      Object.assign(result, stage.writeTo(opts.interval));
-      result.appended = extendUniverse(db, opts.universe, checked.symbols, "imported", clock.now());
-      // Caches are keyed by the data version: an import that changed nothing must not flush them.
-      if (result.inserted + result.updated > 0 || result.appended.length > 0) bumpDataVersion(db);
-    }).immediate();
+    const refused = db
+      .transaction((): string[] | null => {
+        if (datedInterval(opts.interval)) {
+          const stored = db.query<StoredKey, [string, string]>(
+            "SELECT ts, offset_min AS offsetMin FROM bars WHERE symbol = ? AND interval = ?",
+          );
+          const clashes = findClashes(stage.keys(), (s) => stored.all(s, opts.interval), opts.replace ? Infinity : MAX_ERRORS + 1);
+          if (clashes.length > 0 && !opts.replace) return clashErrors(src.file, clashes, opts.interval);
+          const drop = db.query("DELETE FROM bars WHERE symbol = ? AND interval = ? AND ts = ?");
+          for (const c of clashes) drop.run(c.symbol, opts.interval, c.stored.ts);
+          result.replaced = clashes.length;
+        }
+        Object.assign(result, stage.writeTo(opts.interval));
+        result.appended = extendUniverse(db, opts.universe, checked.symbols, "imported", clock.now());
+        // Caches are keyed by the data version: an import that changed nothing must not flush them.
+        if (result.inserted + result.updated + result.replaced > 0 || result.appended.length > 0) bumpDataVersion(db);
+        return null;
+      })
+      .immediate();
+    if (refused) return { ...result, errors: refused };
     return { ...result, ok: true, symbols: checked.symbols, rows: checked.rows };
   } finally {
     stage.discard();
@@ -258,4 +283,13 @@ export function stageFile(
   }
   if (errors.count > 0) return { ok: false, errors: errors.lines() };
   return { ok: true, symbols: [...symbols], rows: staged };
+}
+
+/** The refusal of a file whose dated bars clash with stored ones (at most MAX_ERRORS listed). */
+export function clashErrors(file: string, clashes: Clash[], interval: Interval): string[] {
+  const errors = new RowErrors(file, MAX_ERRORS);
+  for (const c of clashes.slice(0, MAX_ERRORS)) errors.add(c.line, clashReason(c, interval));
+  const lines = errors.lines();
+  if (clashes.length > MAX_ERRORS) lines.push(`${file}: ... and more rows on dates stored at another offset`);
+  return lines;
 }

@@ -150,6 +150,47 @@ for (const backend of backends) {
       expect(new UnionCalendar(c, ["AAA", "BBB"]).length).toBe(3);
       expect(meta.stored.get("AAA")).toEqual(["1d"]);
     });
+
+    test("a daily bar is one per local date: the same bars at another offset are refused naming both offsets, or replaced with --replace", async () => {
+      const plain = "timestamp,open,high,low,close,volume\n2025-03-03,10,11,9,10,1\n2025-03-04,10,11,9,10.5,1\n2025-03-05,10,11,9,11,1\n";
+      const first = await store.importCsvSources([{ file: "OFFS.csv", text: plain }], { universe: "offsets" });
+      expect(first.inserted).toBe(3);
+      const version = await store.dataVersion();
+      // The same file read as +05:30 midnights: the same three dates at another start.
+      const shifted = await store.importCsvSources([{ file: "OFFS.csv", text: plain }], { universe: "offsets", defaultOffsetMin: 330 });
+      expect(shifted.filesRejected).toBe(1);
+      expect(shifted.errors).toHaveLength(3);
+      expect(shifted.errors[0]).toBe(
+        "OFFS.csv:2: OFFS already has a 1d bar for 2025-03-03 at UTC offset +00:00, and this file's is at UTC offset +05:30: " +
+          "a bar of 1d is one per local date; import with the same offset as before (--default-offset +00:00), or with --replace " +
+          "to replace the stored bars",
+      );
+      expect(await store.dataVersion()).toBe(version); // nothing written
+      let series = await store.loadSeries(["OFFS"], "1d");
+      expect(series.input.labels).toEqual(["2025-03-03T00:00:00+00:00", "2025-03-04T00:00:00+00:00", "2025-03-05T00:00:00+00:00"]);
+      // A new date at the new offset does not clash; --replace swaps the stored days for the file's.
+      const replaced = await store.importCsvSources([{ file: "OFFS.csv", text: plain }], {
+        universe: "offsets",
+        defaultOffsetMin: 330,
+        replace: true,
+      });
+      expect({ rejected: replaced.filesRejected, replaced: replaced.replaced, inserted: replaced.inserted }).toEqual({
+        rejected: 0,
+        replaced: 3,
+        inserted: 3,
+      });
+      expect(await store.dataVersion()).toBeGreaterThan(version);
+      series = await store.loadSeries(["OFFS"], "1d");
+      expect(series.input.labels).toEqual(["2025-03-03T00:00:00+05:30", "2025-03-04T00:00:00+05:30", "2025-03-05T00:00:00+05:30"]);
+      expect([...series.input.closes[0]!]).toEqual([10, 10.5, 11]);
+      // Re-importing it as it now is stays idempotent.
+      const again = await store.importCsvSources([{ file: "OFFS.csv", text: plain }], { universe: "offsets", defaultOffsetMin: 330 });
+      expect({ rejected: again.filesRejected, inserted: again.inserted, unchanged: again.unchanged }).toEqual({
+        rejected: 0,
+        inserted: 0,
+        unchanged: 3,
+      });
+    });
   });
 }
 

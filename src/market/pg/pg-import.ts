@@ -14,6 +14,7 @@ import {
   emptyFileResult,
   addFile,
   checkImportOptions,
+  clashErrors,
   emptySummary,
   stageFile,
   syntheticRefusal,
@@ -22,7 +23,10 @@ import {
   type ImportSummary,
   type Readable,
 } from "../csv-import.ts";
+import { MAX_ERRORS } from "../csv-bars.ts";
+import { type Clash, datedInterval, findClashes, type StoredKey } from "../offset-clashes.ts";
 import type { Universe } from "../universes.ts";
+import { textArray } from "./pg-arrays.ts";
 import { bumpDataVersionPg, extendUniversePg, lockMarket, PG_BATCH, upsertBars } from "./pg-writes.ts";
 
 export interface PgImportDeps {
@@ -51,7 +55,14 @@ export async function importIntoPg(deps: PgImportDeps, sources: readonly Readabl
           addFile(summary, { ...result, errors: checked.errors });
           continue;
         }
-        const written = await writeFile(deps, stage, interval, opts.universe, checked.symbols, clock.now());
+        let written: Awaited<ReturnType<typeof writeFile>>;
+        try {
+          written = await writeFile(deps, stage, interval, opts.universe, checked.symbols, clock.now(), opts.replace === true);
+        } catch (err) {
+          if (!(err instanceof ClashRefusal)) throw err;
+          addFile(summary, { ...result, errors: clashErrors(src.file, err.clashes, interval) });
+          continue;
+        }
         addFile(summary, {
           ...result,
           ...written,
@@ -78,11 +89,26 @@ async function writeFile(
   universe: string,
   symbols: string[],
   now: number,
-): Promise<Pick<FileResult, "inserted" | "updated"> & { appended: string[] }> {
+  replace: boolean,
+): Promise<Pick<FileResult, "inserted" | "updated" | "replaced"> & { appended: string[] }> {
   const out = await deps.sql.begin(async (tx) => {
     // A large file may outlast the pool's statement timeout; this transaction is bounded by the file.
     await tx`SET LOCAL statement_timeout = 0`;
     await lockMarket(tx);
+    let replaced = 0;
+    if (datedInterval(interval)) {
+      const rows: [string, number, number][] = await tx`SELECT symbol, ts::float8, offset_min FROM bars
+        WHERE symbol = ANY(${textArray(symbols)}::text[]) AND interval = ${interval}`.values();
+      const stored = new Map<string, StoredKey[]>();
+      for (const [s, ts, offsetMin] of rows) {
+        if (!stored.has(s)) stored.set(s, []);
+        stored.get(s)!.push({ ts, offsetMin });
+      }
+      const clashes = findClashes(stage.keys(), (s) => stored.get(s) ?? [], replace ? Infinity : MAX_ERRORS + 1);
+      if (clashes.length > 0 && !replace) throw new ClashRefusal(clashes);
+      for (const c of clashes) await tx`DELETE FROM bars WHERE symbol = ${c.symbol} AND interval = ${interval} AND ts = ${c.stored.ts}`;
+      replaced = clashes.length;
+    }
     let inserted = 0;
     let updated = 0;
     for (const batch of stage.batches(PG_BATCH)) {
@@ -92,9 +118,16 @@ async function writeFile(
     }
     const appended = await extendUniversePg(tx, universe, symbols, "imported", now);
     // Caches are keyed by the data version: an import that changed nothing must not flush them.
-    const version = inserted + updated > 0 || appended.length > 0 ? await bumpDataVersionPg(tx) : null;
-    return { inserted, updated, appended, version };
+    const version = inserted + updated + replaced > 0 || appended.length > 0 ? await bumpDataVersionPg(tx) : null;
+    return { inserted, updated, replaced, appended, version };
   });
   if (out.version !== null) deps.bumped(out.version);
   return out;
+}
+
+/** A file whose dated bars clash with stored ones, without --replace: its transaction rolls back. */
+class ClashRefusal extends Error {
+  constructor(readonly clashes: Clash[]) {
+    super("bars on dates stored at another offset");
+  }
 }
