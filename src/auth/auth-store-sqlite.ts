@@ -56,7 +56,8 @@ export function createSqliteAuthStore(sqlite: Database): AuthStore {
   // async functions: a throw (a locked database) becomes a rejection, as on PostgreSQL.
   return {
     getUser: async (id) => getUser(sqlite, id),
-    ensureUser: async (id, email, now) => ensureUser(sqlite, id, email, now),
+    ensureUser: async (id, email, now, opts) =>
+      opts?.noWait ? withoutWaiting(sqlite, () => ensureUser(sqlite, id, email, now)) : ensureUser(sqlite, id, email, now),
     createUser: async (u) => createUser(sqlite, u),
     setDisabled: async (id, disabled) => setDisabled(sqlite, id, disabled),
     setLimits: async (id, limits) => setLimits(sqlite, id, limits),
@@ -69,4 +70,15 @@ export function createSqliteAuthStore(sqlite: Database): AuthStore {
     setSetting: async (key, value) => void upsert.run({ key, value }),
     insertSettingIfAbsent: async (key, value) => insertIfAbsent.all({ key, value }).length === 1,
   };
+}
+
+/** Runs fn with busy_timeout 0: a locked database throws SQLITE_BUSY at once rather than blocking the event loop. */
+function withoutWaiting<T>(sqlite: Database, fn: () => T): T {
+  const previous = (sqlite.query("PRAGMA busy_timeout").get() as { timeout: number }).timeout;
+  sqlite.exec("PRAGMA busy_timeout = 0");
+  try {
+    return fn();
+  } finally {
+    sqlite.exec(`PRAGMA busy_timeout = ${previous}`);
+  }
 }

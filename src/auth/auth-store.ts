@@ -17,7 +17,8 @@ export interface IssuedToken {
 export interface AuthStore {
   getUser(id: string): Promise<UserRecord | null>;
   /** Returns the user, creating the record on first use; fills a missing email. Reads only when there is nothing to write. */
-  ensureUser(id: string, email: string | undefined, now: number): Promise<UserRecord>;
+  /** `noWait`: fail at once when another connection holds the write lock (SQLite) instead of waiting busy_timeout. */
+  ensureUser(id: string, email: string | undefined, now: number, opts?: { noWait?: boolean }): Promise<UserRecord>;
   /** `created` is false (and nothing changes) when the id already exists. */
   createUser(u: { id: string; email?: string; now: number }): Promise<{ created: boolean; user: UserRecord }>;
   /** False when the user does not exist. */

@@ -14,6 +14,7 @@ import { createLastKnown, newBootId } from "../metering/index.ts";
 import { loadSample, SAMPLE_END_DATE } from "../market/index.ts";
 import { createApp } from "./app.ts";
 import { createAuthGate } from "./auth-gate.ts";
+import { createNewUsers } from "../auth/new-users.ts";
 import { ChartService } from "../compute/chart-service.ts";
 import { AdmittedWork } from "../compute/admitted-work.ts";
 import type { AppDeps } from "./context.ts";
@@ -92,6 +93,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
   // Every request asks isShuttingDown once (app.ts wrap); while draining, the asks are the arrivals.
   let seenWhileDraining = 0;
   await reconcileAtStart(stores, bootId, logger);
+  const newUsers = createNewUsers(stores.auth, () => clock.now());
   const compute = startComputePool(config.computeThreads, logger);
   const admitted = new AdmittedWork({ costMs: config.admittedCost, bytes: config.admittedMb * 2 ** 20 }, () => compute.size);
   const chart = new ChartService(stores.market, compute, { costBudget: config.costBudget, cacheBytes: config.cacheMb * 2 ** 20, admitted });
@@ -104,7 +106,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
     corsOrigins: config.corsOrigins,
     auth: createAuthGate({
       verify,
-      ensureUser: (id, email) => stores.auth.ensureUser(id, email, clock.now()),
+      ensureUser: (id, email) => newUsers.ensure(id, email),
       defaults: { perMinute: config.ratePerMinute, perDay: config.ratePerDay },
     }),
     identify: async (header) => {
@@ -188,6 +190,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
       await signIn?.stop();
       clearInterval(pruneTimer);
       compute.stop();
+      await newUsers.flush().catch(() => {});
       checkpointer.stop();
       await auditMaintenance.stop();
       await stores.close();

@@ -4,6 +4,8 @@
  * another process holding BEGIN IMMEDIATE on the same file for 3 s, and meanwhile bursts of 401s
  * and a known user's 400s and /health polled: /health only reads and stays fast, the refused
  * requests are answered at once, and their audit rows are all written once the lock is gone.
+ * First-time users (no row yet) are among them: the request path only reads, and their rows are
+ * written after the lock (issue #23 item 8; creating the row on the request path stalled /health).
  */
 import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
@@ -15,6 +17,7 @@ import { spawnServer } from "../../test/support/http/process.ts";
 const LOCK_MS = 3000;
 const BURST = 40;
 const USER = "lock-stall-user";
+const NEWCOMERS = 10;
 
 /** Another process takes the write lock (BEGIN IMMEDIATE) and holds it; resolves once it is held. */
 async function holdWriteLock(path: string, ms: number) {
@@ -46,6 +49,12 @@ test(
   async () => {
     const db = sampleDb();
     const token = (await mintToken({ secret: SECRET, userId: USER, ttlSeconds: 3600, clock: systemClock })).token;
+    const newcomers = await Promise.all(
+      Array.from(
+        { length: NEWCOMERS },
+        async (_, i) => (await mintToken({ secret: SECRET, userId: `first-timer-${i}`, ttlSeconds: 3600, clock: systemClock })).token,
+      ),
+    );
     const server = await spawnServer(["--port", "0", "--no-sample", "--default-universe", "sample"], {
       env: { GRAPH_STATS_JWT_SECRET: SECRET, GRAPH_STATS_DB: db, GRAPH_STATS_LOG_LEVEL: "warn" },
     });
@@ -72,11 +81,13 @@ test(
             timed(`${server.base}/v1/graph-stats/chart?lookback=20&n=${i}`, { Authorization: `Bearer nope-${i}` }),
           ),
           ...Array.from({ length: BURST }, (_, i) => timed(`${server.base}/v1/graph-stats/chart?lookback=bad-${i}`, bearer)),
+          ...newcomers.map((t, i) => timed(`${server.base}/v1/graph-stats/chart?lookback=new-${i}`, { Authorization: `Bearer ${t}` })),
         ]);
         await polling;
         const lockStillHeld = locker.exitCode === null;
         const unauth = burst.slice(0, BURST);
-        const refused = burst.slice(BURST);
+        const refused = burst.slice(BURST, 2 * BURST);
+        const firstTimers = burst.slice(2 * BURST);
         console.log(
           `lock held ${LOCK_MS} ms: /health n=${health.length} p50 ${quantile(health, 0.5).toFixed(1)} ms p99 ${quantile(health, 0.99).toFixed(1)} ms max ${Math.max(...health).toFixed(1)} ms; ` +
             `${BURST} 401s max ${Math.max(...unauth.map((r) => r.ms)).toFixed(1)} ms; ${BURST} 400s max ${Math.max(...refused.map((r) => r.ms)).toFixed(1)} ms`,
@@ -84,6 +95,7 @@ test(
         expect(lockStillHeld).toBe(true); // all of it happened while the lock was held
         expect(unauth.every((r) => r.status === 401)).toBe(true);
         expect(refused.every((r) => r.status === 400)).toBe(true);
+        expect(firstTimers.every((r) => r.status === 400)).toBe(true);
         expect(health.length).toBeGreaterThan(10);
         expect(quantile(health, 0.99)).toBeLessThan(200);
         expect(Math.max(...burst.map((r) => r.ms))).toBeLessThan(500);
@@ -103,6 +115,10 @@ test(
           if (n === BURST + 1) break;
         }
         expect(n).toBe(BURST + 1);
+        // The first-timers' rows (users and their 400s) are written once the lock is gone.
+        const written = () => (read.query("SELECT count(*) AS n FROM users WHERE id LIKE 'first-timer-%'").get() as { n: number }).n;
+        for (const deadline = Date.now() + 5000; Date.now() < deadline && written() < NEWCOMERS; ) await Bun.sleep(100);
+        expect(written()).toBe(NEWCOMERS);
       } finally {
         read.close();
       }

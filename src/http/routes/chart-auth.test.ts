@@ -105,10 +105,12 @@ describe("403 and users", () => {
     expect(res.status).toBe(403);
     expect((await body(res)).errors[0].code).toBe("FORBIDDEN");
   });
-  test("a valid token for an unknown sub creates the user on first use", async () => {
+  test("a valid token for an unknown sub creates the user on first use (written just after the answer, off the request path)", async () => {
     const res = await h.get(PATH, { token: await h.token("newcomer", { email: "n@example.com" }) });
     expect(res.status).toBe(200);
-    const row = h.server.opened.sqlite.query("SELECT id, email FROM users WHERE id = 'newcomer'").get();
+    const read = () => h.server.opened.sqlite.query("SELECT id, email FROM users WHERE id = 'newcomer'").get();
+    for (let i = 0; i < 50 && read() === null; i++) await Bun.sleep(20);
+    const row = read();
     expect(row).toEqual({ id: "newcomer", email: "n@example.com" });
   });
 });

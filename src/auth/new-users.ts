@@ -1,0 +1,72 @@
+/**
+ * The request path's view of a user (DECISIONS §6: a first-time user is a user with no rows — the
+ * defaults, everything remaining; whether a user is new never changes the headers or makes the
+ * request wait on a lock). It only reads; creating a first-time user (or filling a missing email)
+ * is queued and written shortly after, without waiting for a lock another process holds: on
+ * SQLite, creating the row on the event loop stalled every request (and /health) for the busy
+ * timeout, 712 ms, while another process held the write lock.
+ */
+import type { AuthStore } from "./auth-store.ts";
+import { isSettled, type UserRecord } from "./user-store.ts";
+
+/** Users waiting for their row, at most; past it a first use writes at once, as before. */
+const MAX_PENDING = 10_000;
+const RETRY_MS = 500;
+
+type Flags = Pick<UserRecord, "disabled" | "perMinute" | "perDay">;
+const FIRST_TIME: Flags = { disabled: false, perMinute: null, perDay: null };
+
+export interface NewUsers {
+  /** The user's flags and limits from a read; a first use is queued for writing. */
+  ensure(id: string, email: string | undefined): Promise<Flags>;
+  /** Writes what is queued (the timer does this; tests and shutdown call it). */
+  flush(): Promise<void>;
+  pending(): number;
+}
+
+export function createNewUsers(store: AuthStore, now: () => number): NewUsers {
+  const queued = new Map<string, string | undefined>();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let flushing: Promise<void> | null = null;
+
+  const schedule = (ms: number) => {
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = null;
+      void flush();
+    }, ms);
+    timer.unref?.();
+  };
+
+  async function writeAll(): Promise<void> {
+    for (const [id, email] of queued) {
+      try {
+        await store.ensureUser(id, email, now(), { noWait: true });
+        queued.delete(id);
+      } catch {
+        schedule(RETRY_MS); // locked or unavailable: the next attempt writes it
+        return;
+      }
+    }
+  }
+
+  function flush(): Promise<void> {
+    flushing ??= writeAll().finally(() => {
+      flushing = null;
+    });
+    return flushing;
+  }
+
+  return {
+    async ensure(id, email) {
+      const known = await store.getUser(id);
+      if (isSettled(known, email)) return known;
+      if (queued.size >= MAX_PENDING && !queued.has(id)) return store.ensureUser(id, email, now());
+      queued.set(id, queued.get(id) ?? email);
+      schedule(0);
+      return known ?? FIRST_TIME;
+    },
+    flush,
+    pending: () => queued.size,
+  };
+}
