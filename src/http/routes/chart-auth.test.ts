@@ -1,3 +1,4 @@
+import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SignJWT } from "jose";
 import { revokeToken, mintToken } from "../../auth/index.ts";
@@ -105,6 +106,23 @@ describe("403 and users", () => {
     expect(res.status).toBe(403);
     expect((await body(res)).errors[0].code).toBe("FORBIDDEN");
   });
+  test("a first-time user's 503 (the meter locked by another connection) carries the defaults, everything remaining", async () => {
+    const token = await h.token("locked-out-newcomer");
+    const other = new Database(h.server.opened.path);
+    other.exec("BEGIN IMMEDIATE");
+    try {
+      const res = await h.get(PATH, { token });
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).not.toBeNull();
+      expect(res.headers.get("x-ratelimit-limit")).toBe("1");
+      expect(res.headers.get("x-ratelimit-remaining")).toBe("1");
+      expect(res.headers.get("x-ratelimit-daily-remaining")).toBe("30");
+    } finally {
+      other.exec("ROLLBACK");
+      other.close();
+    }
+  });
+
   test("a valid token for an unknown sub creates the user on first use (written just after the answer, off the request path)", async () => {
     const res = await h.get(PATH, { token: await h.token("newcomer", { email: "n@example.com" }) });
     expect(res.status).toBe(200);
