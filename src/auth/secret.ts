@@ -50,6 +50,11 @@ export async function resolveSecret(store: SettingsStore, configured: string | u
   return secret;
 }
 
+/** The secret `serve` generated and keeps in settings, or null when none was (a configured secret is never stored). */
+export async function storedSecret(store: SettingsStore): Promise<string | null> {
+  return store.getSetting(SECRET_KEY);
+}
+
 /**
  * The secret a one-shot command (`token create`) signs with: the server's, checked against the
  * fingerprint `serve` recorded. Throws SecretMismatchError naming the setting when this command's

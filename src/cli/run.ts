@@ -3,6 +3,7 @@ import { VERSION } from "../http/server.ts";
 import { parseCli, UsageError, type ParsedArgs } from "./args.ts";
 import { importCommand } from "./import-command.ts";
 import { migrateCommand } from "./migrate-command.ts";
+import { secretCommand } from "./secret-command.ts";
 import { serveCommand } from "./serve-command.ts";
 import { tokenCommand } from "./token-command.ts";
 import { usageCommand } from "./usage-command.ts";
@@ -16,6 +17,7 @@ const COMMANDS: Record<string, Command> = {
   migrate: migrateCommand,
   import: importCommand,
   token: tokenCommand,
+  secret: secretCommand,
   user: userCommand,
   usage: usageCommand,
 };

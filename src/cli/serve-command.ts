@@ -65,6 +65,11 @@ export async function serveCommand(args: ParsedArgs): Promise<number> {
   if (logger.isLevelEnabled("info")) logger.info(ready, "listening");
   else console.log(JSON.stringify({ level: "info", time: new Date().toISOString(), pid: process.pid, ...ready, msg: "listening" }));
   logger.flush();
+  // A person at a terminal gets one plain line to click; logs on a pipe stay JSON only.
+  if (process.stderr.isTTY && process.env[WORKER_ENV] !== "1") {
+    const base = (config.publicUrl ?? server.url).replace(/\/+$/, "");
+    process.stderr.write(`graph-stats is running: the dashboard is at ${base}/dashboard (Ctrl-C stops it)\n`);
+  }
   // A signal that came while starting is answered now: nothing is in flight yet, so the drain is short.
   const signal = await signalled;
   unwatch(); // nothing left reading the supervisor's pipe, so it holds the process open no longer

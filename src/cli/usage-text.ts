@@ -48,9 +48,11 @@ export function serveFlags(): string {
     const flag = `--${name}${arg ? ` ${arg}` : ""}`;
     const d = defaults[key];
     const shown =
-      d === undefined || switchTo !== undefined || (Array.isArray(d) && d.length === 0)
-        ? ""
-        : ` (default ${Array.isArray(d) ? d.join(",") : d})`;
+      key === "computeThreads"
+        ? ` (default: cores − 1, from 1 to 8; ${d} here)`
+        : d === undefined || switchTo !== undefined || (Array.isArray(d) && d.length === 0)
+          ? ""
+          : ` (default ${Array.isArray(d) ? d.join(",") : d})`;
     return `  ${flag.padEnd(27)} ${what}${shown}`;
   }).join("\n");
 }
@@ -72,12 +74,14 @@ Commands:
   user enable ID            re-enable the user
   user limits ID            show or set per-user limits [--per-minute N] [--per-day N] [--reset]
   usage                     admitted / refused / uncounted requests per user and UTC day [--user ID] [--days 1] [--json]
+  secret show               print the signing secret serve generated and keeps in the database (for the kit's --secret)
 
 Only serve, migrate and import create a missing database; the other commands need an existing one.
 'graph-stats <command> --help' shows a command's flags with examples.
 
 Common flags (each also as an environment variable GRAPH_STATS_<NAME>):
   --db PATH                 database file (./data/graph-stats.sqlite)
+  --database-url URL        postgres://… : keep everything in PostgreSQL, shared by every instance (wins over --db)
   --jwt-secret S            HS256 secret (else one is generated and kept in the database)
   --jwt-previous-secrets L  comma list of older secrets still accepted (rotation), each ≥ 16 characters
   --no-sample               do not load the synthetic 'sample' universe into a new database
@@ -149,6 +153,14 @@ Examples:
 Examples:
   graph-stats user limits alice --per-minute 10 --per-day 500
   graph-stats user disable alice`,
+  secret: `graph-stats secret show — print the signing secret serve generated and keeps in the database
+
+serve generates a secret on its first start without --jwt-secret and keeps it in the database
+(settings jwt_secret); this prints it, for the conformance kit's --secret. With
+GRAPH_STATS_JWT_SECRET that setting is the secret and nothing is stored (exit 1, saying so).
+
+Example:
+  npm run conformance -- --base-url http://127.0.0.1:8080 --secret "$(graph-stats secret show)"`,
   usage: `graph-stats usage [--user ID] [--days 1] [--json] — admitted, refused (429) and uncounted requests per user and UTC day
 
 Example:
