@@ -152,6 +152,21 @@ describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
     await b.context.close();
   });
 
+  test("the /docs page fits a 1280 px window: no table wider than the page (#23 item 15)", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await page.goto(`${h.base}/docs`);
+      const widths = await page.evaluate(() => ({
+        page: document.documentElement.scrollWidth,
+        widest: Math.max(...[...document.querySelectorAll("table")].map((t) => t.getBoundingClientRect().right)),
+      }));
+      expect(widths.page).toBeLessThanOrEqual(1280);
+      expect(widths.widest).toBeLessThanOrEqual(1280);
+    } finally {
+      await page.close();
+    }
+  });
+
   test("a provider error in the callback URL shows our message, never the URL's own text (#23 item 2)", async () => {
     const phish = "Your account is locked. Call +1 555 0100 now";
     const res = await fetch(`${h.base}/auth/callback?error=access_denied&error_description=${encodeURIComponent(phish)}`);

@@ -8,7 +8,7 @@ type Json = Record<string, any>;
 
 const CSS = `body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1b1f24}
 h1,h2,h3{line-height:1.2}h2{margin-top:2.5rem;border-bottom:1px solid #d0d7de}code,pre{font:13px ui-monospace,monospace;background:#f3f4f6}
-pre{padding:.75rem;overflow:auto}table{border-collapse:collapse;width:100%;margin:.5rem 0}td,th{border:1px solid #d0d7de;padding:.25rem .5rem;text-align:left;vertical-align:top}
+pre{padding:.75rem;overflow:auto}table{border-collapse:collapse;width:100%;margin:.5rem 0}td,th{border:1px solid #d0d7de;padding:.25rem .5rem;text-align:left;vertical-align:top;overflow-wrap:anywhere}td:first-child,th:first-child{white-space:nowrap}
 .m{font-weight:700;color:#0a5}.s{font-family:ui-monospace,monospace}nav a{margin-right:1rem}`;
 
 export const DOCS_STYLE_HASH = new Bun.CryptoHasher("sha256").update(CSS).digest("base64");

@@ -56,7 +56,10 @@ Tidy exports: format=csv or format=ndjson return long rows date,symbol,metric,va
     url = "http://127.0.0.1:8080/v1/graph-stats/chart?periods=20&format=csv"
     df = pd.read_csv(url, storage_options={"Authorization": "Bearer <token>"})
 
-With curl: \`curl -H "Authorization: Bearer $TOKEN" 'http://127.0.0.1:8080/v1/graph-stats/chart?symbols=A,B,C&lookback=30'\``;
+With curl: \`curl -s -H "Authorization: Bearer $TOKEN" 'http://127.0.0.1:8080/v1/graph-stats/chart?symbols=ALPHABANK,BETABANK,CODEWAVE&lookback=30'\``;
+
+/** The base URL the examples above are written against; the /docs page shows the server's public URL instead. */
+export const EXAMPLE_BASE_URL = "http://127.0.0.1:8080";
 
 const json = { "application/json": { schema: ref("ChartEnvelope") } };
 

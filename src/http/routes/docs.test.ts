@@ -10,6 +10,22 @@ beforeAll(async () => {
 afterAll(() => h.stop());
 
 describe("GET /docs", () => {
+  test("its examples name the server's public URL, and the curl example's symbols exist on a fresh install (#23 item 15)", async () => {
+    const pub = await startHarness({ publicUrl: "https://stats.example.com" });
+    try {
+      const html = await (await fetch(`${pub.base}/docs`)).text();
+      expect(html).not.toContain("127.0.0.1:8080");
+      const example = /https:\/\/stats\.example\.com(\/v1\/graph-stats\/chart\?symbols=[^'&]+)&#38;(lookback=30)/.exec(html);
+      expect(example).not.toBeNull();
+      const res = await pub.get(`${example![1]}&${example![2]}`, { token: await pub.token("docs-reader") });
+      expect(res.status).toBe(200);
+    } finally {
+      await pub.stop();
+    }
+    // Without --public-url: the address the server listens at.
+    expect(await (await fetch(`${h.base}/docs`)).text()).toContain(`${h.base}/v1/graph-stats/chart?symbols=`);
+  });
+
   test("an HTML reference of every route with no script and no external resource, under a strict CSP", async () => {
     const res = await fetch(`${h.base}/docs`);
     expect(res.status).toBe(200);

@@ -5,7 +5,7 @@
  */
 import type { AppDeps, RequestState } from "../context.ts";
 import { acceptsGzip } from "../envelope.ts";
-import { documentJson } from "../openapi/document.ts";
+import { documentJson, EXAMPLE_BASE_URL } from "../openapi/document.ts";
 import { DOCS_STYLE_HASH, renderDocsPage } from "../openapi/docs-page.ts";
 
 interface Prepared {
@@ -14,7 +14,8 @@ interface Prepared {
 }
 
 let openapi: Prepared | null = null;
-let docs: Prepared | null = null;
+/** Per app: the page names its server's public URL. */
+const docsOf = new WeakMap<AppDeps, Prepared>();
 
 const prepare = (text: string): Prepared => {
   const plain = Buffer.from(text);
@@ -39,7 +40,13 @@ export function handleOpenApi(deps: AppDeps, request: Request, state: RequestSta
 }
 
 export function handleDocs(deps: AppDeps, request: Request, state: RequestState): Response {
-  docs ??= prepare(renderDocsPage(JSON.parse(documentJson(deps.version))));
+  // The examples name the address this server is reached at (--public-url), not the default one.
+  let docs = docsOf.get(deps);
+  if (!docs) {
+    const base = JSON.stringify(deps.publicUrl?.() ?? EXAMPLE_BASE_URL).slice(1, -1);
+    docs = prepare(renderDocsPage(JSON.parse(documentJson(deps.version).replaceAll(EXAMPLE_BASE_URL, base))));
+    docsOf.set(deps, docs);
+  }
   return respond(request, state, docs, {
     "Content-Type": "text/html; charset=utf-8",
     // No script, no frames, no external resource: only the page's own inline stylesheet, by hash.
