@@ -16,6 +16,11 @@ export interface DevIdpOptions {
   clientSecret: string;
   /** The redirect URIs the client may use (`{PUBLIC_URL}/auth/callback`). */
   redirectUris: string[];
+  /**
+   * False: name and email only in the userinfo response, as oidc-provider does by default and
+   * several hosted providers do (the tests check the dashboard then asks userinfo). Default true.
+   */
+  claimsInIdToken?: boolean;
 }
 
 export interface DevIdp {
@@ -72,8 +77,8 @@ export async function startDevIdp(o: DevIdpOptions): Promise<DevIdp> {
     pkce: { required: () => true },
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "preferred_username"] },
     features: { devInteractions: { enabled: false } },
-    // Put name and email in the ID token itself: the dashboard reads no userinfo.
-    conformIdTokenClaims: false,
+    // Name and email in the ID token itself (the dashboard asks userinfo only when they are missing).
+    conformIdTokenClaims: o.claimsInIdToken === false,
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     // A first-party client: no consent screen, the grant is made on sign-in.
     loadExistingGrant: async (ctx: any) => {

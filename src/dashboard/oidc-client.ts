@@ -73,12 +73,19 @@ export function createOidcClient(settings: OidcSettings | Promise<OidcSettings>)
       const claims = tokens.claims();
       if (!claims) throw new Error("the identity provider returned no ID token");
       const str = (v: unknown) => (typeof v === "string" && v.length > 0 ? v.slice(0, 256) : null);
-      return {
-        issuer: claims.iss,
-        subject: claims.sub,
-        email: str(claims.email),
-        name: str(claims.name) ?? str(claims.preferred_username),
-      };
+      let email = str(claims.email);
+      let name = str(claims.name) ?? str(claims.preferred_username);
+      // Many providers (oidc-provider's default among them) put these only in the userinfo response.
+      if ((email === null || name === null) && tokens.access_token) {
+        try {
+          const info = await oidc.fetchUserInfo(config, tokens.access_token, claims.sub);
+          email ??= str(info.email);
+          name ??= str(info.name) ?? str(info.preferred_username);
+        } catch {
+          // Without userinfo the sign-in still stands; the page shows the user's id instead of a name.
+        }
+      }
+      return { issuer: claims.iss, subject: claims.sub, email, name };
     },
   };
 }

@@ -156,10 +156,14 @@ describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     try {
       await page.goto(`${h.base}/docs`);
-      const widths = await page.evaluate(() => ({
-        page: document.documentElement.scrollWidth,
-        widest: Math.max(...[...document.querySelectorAll("table")].map((t) => t.getBoundingClientRect().right)),
-      }));
+      const widths = await page.evaluate(() => {
+        // In the page: the DOM is not in this file's types.
+        const doc = (globalThis as unknown as { document: any }).document;
+        return {
+          page: doc.documentElement.scrollWidth as number,
+          widest: Math.max(...[...doc.querySelectorAll("table")].map((t: any) => t.getBoundingClientRect().right as number)),
+        };
+      });
       expect(widths.page).toBeLessThanOrEqual(1280);
       expect(widths.widest).toBeLessThanOrEqual(1280);
     } finally {
@@ -300,6 +304,37 @@ describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
     const state = (await (await context.request.get(`${h.base}/dashboard/api/state`)).json()) as any;
     expect(state.data.usage.today).toBe(1);
     expect(cspErrors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe.skipIf(!chromiumAvailable())("a provider that puts name and email only in userinfo (#23 item 5)", () => {
+  let h: DashboardHarness;
+  let browser: Browser;
+  beforeAll(async () => {
+    h = await startDashboard({}, ["userinfo-only"]);
+    browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await h?.stop();
+  });
+
+  test("the header shows the name and email from userinfo, not the internal user id", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(`${h.base}/dashboard`);
+    await page.getByRole("link", { name: "Sign in" }).first().click();
+    await page.waitForURL((u) => u.origin === new URL(h.issuer).origin);
+    await page.getByLabel("Name").fill("grace");
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.waitForURL(`${h.base}/dashboard`);
+    await page.getByRole("button", { name: "Sign out" }).waitFor();
+    const header = (await page.locator("header").textContent()) ?? "";
+    expect(header).toContain("grace");
+    expect(header).not.toMatch(/\bu-[a-z0-9]{6,}/);
+    const row = h.server.opened.sqlite.query("SELECT email FROM users WHERE email = 'grace@dev.invalid'").get();
+    expect(row).toEqual({ email: "grace@dev.invalid" });
     await context.close();
   });
 });

@@ -35,9 +35,10 @@ export async function startIdpProcess(
   clientId: string,
   clientSecret: string,
   redirectUri: string,
+  extra: string[] = [],
 ): Promise<{ issuer: string; proc: Subprocess }> {
   const script = resolve(import.meta.dir, "../support/idp-process.ts");
-  const proc = Bun.spawn([process.execPath, script, clientId, clientSecret, redirectUri], { stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([process.execPath, script, clientId, clientSecret, redirectUri, ...extra], { stdout: "pipe", stderr: "pipe" });
   const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
   let text = "";
   const deadline = Date.now() + 20_000;
@@ -51,11 +52,12 @@ export async function startIdpProcess(
   return { issuer: JSON.parse(text.split("\n")[0]!).issuer, proc };
 }
 
-export async function startDashboard(overrides: Record<string, unknown> = {}): Promise<DashboardHarness> {
+/** `idp`: ["userinfo-only"] for a provider that puts name and email only in userinfo. */
+export async function startDashboard(overrides: Record<string, unknown> = {}, idp: string[] = []): Promise<DashboardHarness> {
   const port = freePort();
   const base = `http://127.0.0.1:${port}`;
   const clientSecret = crypto.randomUUID();
-  const { issuer, proc } = await startIdpProcess("graph-stats-test", clientSecret, `${base}/auth/callback`);
+  const { issuer, proc } = await startIdpProcess("graph-stats-test", clientSecret, `${base}/auth/callback`, idp);
   const clock = new TestClock(Date.now());
   const config = loadConfig(
     {

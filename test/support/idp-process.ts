@@ -11,6 +11,8 @@ if (!clientId || !clientSecret || !redirectUri) {
   console.error("usage: idp-process.ts <client-id> <client-secret> <redirect-uri>");
   process.exit(2);
 }
-const idp = await startDevIdp({ host: "127.0.0.1", port: 0, clientId, clientSecret, redirectUris: [redirectUri] });
+// A fourth argument `userinfo-only`: name and email only in the userinfo response.
+const claimsInIdToken = process.argv[5] !== "userinfo-only";
+const idp = await startDevIdp({ host: "127.0.0.1", port: 0, clientId, clientSecret, redirectUris: [redirectUri], claimsInIdToken });
 console.log(JSON.stringify({ issuer: idp.issuer }));
 process.once("SIGTERM", () => idp.stop().then(() => process.exit(0)));
