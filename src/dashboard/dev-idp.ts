@@ -6,6 +6,7 @@
  */
 import type { Server } from "node:http";
 import { exportJWK, generateKeyPair } from "jose";
+import { OidcMemoryStore, type StoreLimits } from "./oidc-memory-store.ts";
 
 export interface DevIdpOptions {
   /** Must be a loopback address. */
@@ -21,9 +22,13 @@ export interface DevIdpOptions {
    * several hosted providers do (the tests check the dashboard then asks userinfo). Default true.
    */
   claimsInIdToken?: boolean;
+  /** Bounds of the provider's in-memory storage (oidc-memory-store.ts); tests set small ones. */
+  storeLimits?: StoreLimits;
 }
 
 export interface DevIdp {
+  /** Entries and bytes its storage holds (tests). */
+  stored(): { entries: number; bytes: number };
   issuer: string;
   port: number;
   stop(): Promise<void>;
@@ -49,6 +54,7 @@ export async function startDevIdp(o: DevIdpOptions): Promise<DevIdp> {
     }
   }
   const Provider = await importProvider();
+  const store = new OidcMemoryStore(o.storeLimits);
   const { createServer } = await import("node:http");
   const server: Server = createServer();
   await new Promise<void>((resolve, reject) => {
@@ -62,7 +68,7 @@ export async function startDevIdp(o: DevIdpOptions): Promise<DevIdp> {
   const jwk = { ...(await exportJWK(privateKey)), kid: "dev", alg: "RS256", use: "sig" };
 
   const provider = new Provider(issuer, {
-    adapter: MemoryAdapter,
+    adapter: store.adapterClass(),
     clients: [
       {
         client_id: o.clientId,
@@ -107,6 +113,7 @@ export async function startDevIdp(o: DevIdpOptions): Promise<DevIdp> {
   return {
     issuer,
     port,
+    stored: () => store.size(),
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections?.();
@@ -202,44 +209,5 @@ async function importProvider(): Promise<any> {
     return (await import("oidc-provider")).default;
   } finally {
     console.warn = warn;
-  }
-}
-
-/** oidc-provider's storage, in memory: the development provider forgets everything on restart by design. */
-class MemoryAdapter {
-  private static store = new Map<string, { payload: any; expiresAt: number }>();
-  constructor(private readonly model: string) {}
-  private key(id: string) {
-    return `${this.model}:${id}`;
-  }
-  async upsert(id: string, payload: any, expiresIn: number) {
-    MemoryAdapter.sweep();
-    MemoryAdapter.store.set(this.key(id), { payload, expiresAt: Date.now() + expiresIn * 1000 });
-  }
-  async find(id: string) {
-    const e = MemoryAdapter.store.get(this.key(id));
-    return e && e.expiresAt > Date.now() ? e.payload : undefined;
-  }
-  async findByUserCode() {
-    return undefined;
-  }
-  async findByUid(uid: string) {
-    for (const [k, e] of MemoryAdapter.store)
-      if (k.startsWith(`${this.model}:`) && e.payload.uid === uid && e.expiresAt > Date.now()) return e.payload;
-    return undefined;
-  }
-  async consume(id: string) {
-    const e = MemoryAdapter.store.get(this.key(id));
-    if (e) e.payload.consumed = Math.floor(Date.now() / 1000);
-  }
-  async destroy(id: string) {
-    MemoryAdapter.store.delete(this.key(id));
-  }
-  async revokeByGrantId(grantId: string) {
-    for (const [k, e] of MemoryAdapter.store) if (e.payload.grantId === grantId) MemoryAdapter.store.delete(k);
-  }
-  private static sweep() {
-    const now = Date.now();
-    for (const [k, e] of MemoryAdapter.store) if (e.expiresAt <= now) MemoryAdapter.store.delete(k);
   }
 }
