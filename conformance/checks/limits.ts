@@ -16,8 +16,10 @@ export function headerProblems(ex: Exchange, limits: Limits, admitted: boolean):
   }
   if (p.length) return p;
   const [lim, rem, dlim, drem, reset] = RATE_LIMIT_HEADERS.map((n) => v[n]!) as number[];
-  if (lim !== limits.perMinute) p.push(`X-RateLimit-Limit is ${lim}, expected ${limits.perMinute}`);
-  if (dlim !== limits.perDay) p.push(`X-RateLimit-Daily-Limit is ${dlim}, expected ${limits.perDay}`);
+  // A deployment may set other limits than the spec's defaults: the kit can learn them instead.
+  const hint = " (if this deployment sets other limits, run with --limits-from-headers)";
+  if (lim !== limits.perMinute) p.push(`X-RateLimit-Limit is ${lim}, expected ${limits.perMinute}${hint}`);
+  if (dlim !== limits.perDay) p.push(`X-RateLimit-Daily-Limit is ${dlim}, expected ${limits.perDay}${hint}`);
   // An admitted request has used a slot itself, so at most limit-1 remain.
   const top = admitted ? 1 : 0;
   if (rem! > lim! - top) p.push(`X-RateLimit-Remaining is ${rem}, above ${lim! - top}`);

@@ -76,4 +76,17 @@ describe("parseArgs", () => {
     expect(parseArgs(["--help"]).kind).toBe("help");
     expect(parseArgs(["--list", "--profile", "core"])).toEqual({ kind: "list", profile: "core" });
   });
+
+  test("credentials may come from the environment, so npm and ps do not show them; a flag wins", () => {
+    const env = { GRAPH_STATS_CONFORMANCE_TOKEN: JWT, GRAPH_STATS_CONFORMANCE_SECRET: "from-env" };
+    const r = parseArgs(["--base-url", "http://h"], env);
+    if (r.kind !== "run") throw new Error("expected run");
+    expect(r.options).toMatchObject({ token: JWT, secret: "from-env", budget: 300 });
+    const flag = parseArgs(["--base-url", "http://h", "--secret", "from-flag"], env);
+    if (flag.kind !== "run") throw new Error("expected run");
+    expect(flag.options.secret).toBe("from-flag");
+    expect(() => parseArgs(["--base-url", "http://h"], { GRAPH_STATS_CONFORMANCE_TOKEN: "not-a-jwt" })).toThrow(
+      /--token must be a compact JWT/,
+    );
+  });
 });

@@ -12,6 +12,11 @@ Black-box checks of a deployment against the graph-stats interface spec.
   --secret S              the HS256 secret: the kit mints fresh users and expired, future,
                           forged and alg:none tokens itself (test deployments only)
   --budget N              most metered calls to spend (default 3 without --secret, 300 with)
+
+  The token and secret flags may come from the environment instead, so they stay out of the
+  command line (npm echoes it, and ps shows it): GRAPH_STATS_CONFORMANCE_TOKEN, _TOKEN_B,
+  _EXPIRED_TOKEN and _SECRET. A flag wins over its variable.
+
   --slow                  may wait real time, honouring Retry-After
   --limits-from-headers   learn the limits from X-RateLimit-* headers instead of expecting 1/min, 30/day
   --profile core|full     core = interface spec only (default); full adds DECISIONS.md
@@ -46,8 +51,16 @@ function positiveInt(flag: string, raw: string, min: number): number {
   return Number(raw);
 }
 
-/** Parse argv (without the program name). Throws UsageError on any problem. */
-export function parseArgs(argv: string[]): ParsedArgs {
+/** Where a credential flag may come from instead of the command line. */
+const ENV_FLAGS: Record<string, string> = {
+  "--token": "GRAPH_STATS_CONFORMANCE_TOKEN",
+  "--token-b": "GRAPH_STATS_CONFORMANCE_TOKEN_B",
+  "--expired-token": "GRAPH_STATS_CONFORMANCE_EXPIRED_TOKEN",
+  "--secret": "GRAPH_STATS_CONFORMANCE_SECRET",
+};
+
+/** Parse argv (without the program name); credentials may come from `env`. Throws UsageError on any problem. */
+export function parseArgs(argv: string[], env: Record<string, string | undefined> = process.env): ParsedArgs {
   const values = new Map<string, string>();
   const flags = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
@@ -65,6 +78,10 @@ export function parseArgs(argv: string[]): ParsedArgs {
     } else {
       throw new UsageError(`unknown option '${arg}' (see --help)`);
     }
+  }
+  for (const [flag, name] of Object.entries(ENV_FLAGS)) {
+    const fromEnv = env[name];
+    if (!values.has(flag) && fromEnv !== undefined && fromEnv !== "") values.set(flag, fromEnv);
   }
   if (flags.has("--help") || flags.has("-h")) return { kind: "help" };
   if (flags.has("--list")) return { kind: "list", profile: values.get("--profile") };
