@@ -69,7 +69,7 @@ export function createAccount(d: AccountDeps) {
         jti: t.jti,
         issuedAt: isoTime(now),
         expiresAt: isoTime(t.exp * 1000),
-        curl: `curl -H "Authorization: Bearer ${t.token}" '${d.baseUrl()}/v1/graph-stats/chart?lookback=60&graph_method=mst'`,
+        curl: `curl -s -H "Authorization: Bearer ${t.token}" '${d.baseUrl()}/v1/graph-stats/chart?lookback=60&graph_method=mst'`,
       };
     },
 

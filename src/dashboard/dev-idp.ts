@@ -159,13 +159,14 @@ function interactionRoutes(provider: any, formTargets: string) {
   };
 }
 
-function loginForm(uid: string, error: string): string {
+/** The sign-in form (exported for its test: the name pattern must compile as browsers compile it, with the v flag). */
+export function loginForm(uid: string, error: string): string {
   return `<p class="dev">development sign-in — not for production</p>
 <p>Any name signs you in as that user. Nothing is checked.</p>
 ${error ? `<p role="alert" class="err">${escapeHtml(error)}</p>` : ""}
 <form method="post" action="/interaction/${escapeHtml(uid)}/login">
 <label for="login">Name</label>
-<input id="login" name="login" autocomplete="username" required maxlength="64" pattern="[A-Za-z0-9._-]+" autofocus>
+<input id="login" name="login" autocomplete="username" required maxlength="64" pattern="[A-Za-z0-9._\\-]+" autofocus>
 <button type="submit">Continue</button>
 </form>`;
 }

@@ -92,6 +92,7 @@ describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
     const claims = decodeJwt(token);
     expect(claims.exp! - claims.iat!).toBe(86_400);
     expect(await page.getByLabel(/curl/i).first().inputValue()).toContain(`Bearer ${token}`);
+    expect(await page.getByLabel(/curl/i).first().inputValue()).toStartWith("curl -s "); // no progress meter in the output
     await shot(page, "3-token-generated");
 
     const live = await fetch(`${h.base}/v1/graph-stats/chart?lookback=30`, { headers: { Authorization: `Bearer ${token}` } });

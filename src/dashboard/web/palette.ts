@@ -28,5 +28,6 @@ export function communityClass(id: number | null | undefined): string {
 }
 
 export function communityName(id: number | null | undefined): string {
-  return id === null || id === undefined ? "no community" : `Community ${id + 1}`;
+  // The API's own number (0, 1, …), so the page and a downloaded answer name the same community.
+  return id === null || id === undefined ? "no community" : `Community ${id}`;
 }
