@@ -9,6 +9,7 @@ import { resolveAsofs } from "../engine/asofs.ts";
 import { MAX_POINTS } from "../engine/limits.ts";
 import { ChartError, INTERVALS, type ChartParams } from "../engine/types.ts";
 import { type BarCoverage, UnionCalendar } from "../market/bar-coverage.ts";
+import { formatOffset } from "../market/timestamps.ts";
 import { chooseSourceInterval, servingIntervals } from "../market/intervals.ts";
 import { maxEdges, requestCost } from "./request-cost.ts";
 import { requestBytes } from "./request-memory.ts";
@@ -83,6 +84,30 @@ function checkMembers(calendar: UnionCalendar, symbols: readonly string[], param
     `only ${symbols.length - short.length} of ${symbols.length} symbols can be used up to ${calendar.label(t).slice(0, 10)} ` +
       `(lookback ${params.lookback} at interval ${params.interval}); at least 2 are needed; without a bar at each of the ` +
       `${params.lookback + 1} bars: ${short.slice(0, 20).join(", ")}${short.length > 20 ? ", …" : ""}` +
-      (asofs.length > 1 ? "; this holds at every requested as-of" : ""),
+      (asofs.length > 1 ? "; this holds at every requested as-of" : "") +
+      mixedOffsets(calendar, symbols, params),
+  );
+}
+
+/**
+ * Daily or weekly bars of symbols at different UTC offsets start at different instants, so their
+ * dates never line up on one calendar and each symbol misses the others' bars: say so, and how to fix it.
+ */
+function mixedOffsets(calendar: UnionCalendar, symbols: readonly string[], params: ChartParams): string {
+  if (params.interval !== "1d" && params.interval !== "1w") return "";
+  const byOffset = new Map<number, string[]>();
+  for (const s of symbols) {
+    const off = calendar.offsetOf(s);
+    if (off === null) continue;
+    if (!byOffset.has(off)) byOffset.set(off, []);
+    byOffset.get(off)!.push(s);
+  }
+  if (byOffset.size < 2) return "";
+  const groups = [...byOffset].map(
+    ([off, syms]) => `${formatOffset(off)} for ${syms.slice(0, 5).join(", ")}${syms.length > 5 ? ", …" : ""}`,
+  );
+  return (
+    `; these symbols' bars are at different UTC offsets (${groups.join("; ")}), so their dates do not line up: ` +
+    "re-import them at one offset (import --default-offset … --replace)"
   );
 }

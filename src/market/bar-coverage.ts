@@ -197,6 +197,12 @@ export class UnionCalendar {
     });
   }
 
+  /** The UTC offset (minutes) of `symbol`'s latest bar, or null when it has none here. */
+  offsetOf(symbol: string): number | null {
+    const r = this.c.runs.get(symbol);
+    return r && r.length > 0 ? this.c.offsets[r[r.length - 1]!]! : null;
+  }
+
   /** How many bars `symbol` has at calendar positions from..to (inclusive). */
   barsBetween(symbol: string, from: number, to: number): number {
     const r = this.c.runs.get(symbol);

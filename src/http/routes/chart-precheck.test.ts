@@ -7,6 +7,8 @@ import { ChartError } from "../../engine/types.ts";
 import type { ChartService } from "../../compute/chart-service.ts";
 import { requestCost } from "../../compute/request-cost.ts";
 import { parseChartParams } from "../params/params.ts";
+import { openDatabase } from "../../../db/open.ts";
+import { importCsvSources } from "../../market/index.ts";
 import { body, startHarness, type Harness } from "../../../test/support/http/harness.ts";
 
 let h: Harness;
@@ -99,6 +101,26 @@ describe("refused before admission, without computing", () => {
       400,
       new RegExp(`estimated cost ${requestCost(params(COSTLY), 50, 100)} exceeds the budget of 300 \\(milliseconds of one core`),
     );
+  });
+});
+
+describe("symbols whose daily bars are at different UTC offsets", () => {
+  test("the 404 says their dates do not line up, naming the offsets, and how to fix it (#23 item 12)", async () => {
+    const days = Array.from({ length: 40 }, (_, i) => new Date(Date.UTC(2025, 0, 1 + i)).toISOString().slice(0, 10));
+    const csv = (drift: number) =>
+      `timestamp,open,high,low,close,volume\n${days.map((d, i) => `${d},10,11,9,${(10 + Math.sin(i * drift)).toFixed(4)},1`).join("\n")}\n`;
+    const writer = openDatabase(h.config.db);
+    try {
+      importCsvSources(writer, [{ file: "UTCCO.csv", text: csv(0.7) }], { universe: "mixed" });
+      importCsvSources(writer, [{ file: "ISTCO.csv", text: csv(1.3) }], { universe: "mixed", defaultOffsetMin: 330 });
+    } finally {
+      writer.sqlite.close();
+    }
+    const res = await h.get(`${LIVE}?symbols=UTCCO,ISTCO&lookback=20`, { token: await h.token("mixer") });
+    expect(res.status).toBe(404);
+    const message = (await body(res)).errors[0].message as string;
+    expect(message).toContain("these symbols' bars are at different UTC offsets (+00:00 for UTCCO; +05:30 for ISTCO)");
+    expect(message).toContain("re-import them at one offset (import --default-offset … --replace)");
   });
 });
 
