@@ -153,18 +153,15 @@ export class ChartService {
   }
 
   /**
-   * Reserves the request's share of the bound on admitted work (a release function), or null when
-   * the bound is full. An answer already in the result cache takes no share: it costs a lookup.
+   * Reserves the request's share of the bound on admitted work: its release, or, when the bound is
+   * full, what the refusal says (seconds to wait, computations under way). An answer already in the
+   * result cache takes no share: it costs a lookup.
    */
-  reserve(prepared: PreparedChart): (() => void) | null {
+  reserve(prepared: PreparedChart): { release: () => void } | { full: { retryAfterSeconds: number; jobs: number } } {
     const admitted = this.options.admitted;
-    if (!admitted || this.cache.has(prepared.key)) return () => {};
-    return admitted.reserve(prepared.cost, prepared.bytes);
-  }
-
-  /** The bound on admitted work, when there is one (for the 503's message and Retry-After). */
-  get admitted(): AdmittedWork | undefined {
-    return this.options.admitted;
+    if (!admitted || this.cache.has(prepared.key)) return { release: () => {} };
+    const release = admitted.reserve(prepared.cost, prepared.bytes);
+    return release ? { release } : { full: { retryAfterSeconds: admitted.retryAfterSeconds(), jobs: admitted.inUse().jobs } };
   }
 
   private async resolve(params: ChartParams): Promise<Omit<PreparedChart, "cost" | "bytes" | "key" | "user">> {

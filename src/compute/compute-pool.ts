@@ -154,11 +154,7 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
     if (job.cancelled) return;
     job.cancelled = true;
     cancelled++;
-    let waiting = false;
-    queue.remove((j) => {
-      if (j === job) waiting = true;
-      return j === job;
-    });
+    const waiting = queue.remove((j) => j === job) > 0;
     const t = job.thread;
     if (waiting && t) {
       t.resident.delete(job);

@@ -48,9 +48,11 @@ export class FairQueue<T> {
     return item;
   }
 
-  /** Drops the items `which` accepts. */
-  remove(which: (item: T) => boolean): void {
+  /** Drops the items `which` accepts; returns how many there were. */
+  remove(which: (item: T) => boolean): number {
+    const before = this.items.length;
     this.items = this.items.filter((e) => !which(e.item));
+    return before - this.items.length;
   }
 
   /** Every item, emptying the queue. */

@@ -36,10 +36,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Who may read /metrics (client address → allowed). */
   metricsAllowed?: (ip: string | null) => boolean;
-  /** The address users reach the service at (no trailing slash): the /docs page's examples use it. */
+  /** The address users reach the service at (no trailing slash): the /docs page's examples use it, /metrics accepts its host. */
   publicUrl?: () => string;
-  /** The public URL's host name (lower case, no port), a Host /metrics accepts besides IPs and localhost. */
-  publicHost?: () => string | null;
   /** The dashboard's pages and actions (src/dashboard); none in tests that do not need them. */
   dashboard?: DashboardRoute[];
 }

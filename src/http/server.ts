@@ -130,7 +130,6 @@ export async function startServer(config: Config, logger: Logger, options: Start
       admittedBytes: () => admitted.inUse().bytes,
     }),
     metricsAllowed: metricsAllowList(config.metricsAllow),
-    publicHost: () => (config.publicUrl ? new URL(config.publicUrl).hostname.toLowerCase() : null),
     // Called at request time, once the port (and so the default public URL) is known.
     publicUrl: () => publicUrl(),
     ...options.override,

@@ -183,7 +183,7 @@ describe("refunds", () => {
           // The real service resolves, then the computation fails unexpectedly.
           chart: {
             prepare: (p: unknown) => ({ params: p, dataVersion: 0, symbols: [], missing: [], dataSource: "x" }),
-            reserve: () => () => {},
+            reserve: () => ({ release: () => {} }),
             compute: () => {
               throw new Error("SELECT secret FROM boom");
             },

@@ -133,7 +133,7 @@ describe("after admission", () => {
         override: {
           chart: {
             prepare: (p: unknown) => ({ params: p, dataVersion: 0, symbols: [], missing: [], dataSource: "x", cost: 1 }),
-            reserve: () => () => {},
+            reserve: () => ({ release: () => {} }),
             compute: () => Promise.reject(new ChartError("no-usable-symbols", "constant prices")),
           } as unknown as ChartService,
         },

@@ -37,9 +37,9 @@ export function handleChart(deps: AppDeps, request: Request, state: RequestState
     prepare: async (user) => {
       const params = parse(query, deps.defaultUniverse);
       const prepared = await deps.chart.prepare(params, user.id);
-      const release = deps.chart.reserve(prepared);
-      if (!release) throw new WorkBoundFull(deps.chart.admitted?.retryAfterSeconds() ?? 5, deps.chart.admitted?.inUse().jobs ?? 0);
-      return { params, prepared, release };
+      const share = deps.chart.reserve(prepared);
+      if ("full" in share) throw new WorkBoundFull(share.full.retryAfterSeconds, share.full.jobs);
+      return { params, prepared, release: share.release };
     },
     done: ({ release }) => release(),
     work: async ({ params, prepared }, headers, signal) => answer(deps, request, state, params, prepared, headers, signal),

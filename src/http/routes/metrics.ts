@@ -9,7 +9,7 @@ export async function handleMetrics(deps: AppDeps, request: Request, state: Requ
   if (pathOf(request.url) !== "/metrics")
     throw new HttpError(404, "NOT_FOUND", `no route for GET ${pathOf(request.url)}; the metrics are at /metrics`);
   const host = hostnameOf(request.headers.get("host"));
-  if (!hostAllowed(host, deps.publicHost?.() ?? null)) {
+  if (!hostAllowed(host, deps.publicUrl ? new URL(deps.publicUrl()).hostname.toLowerCase() : null)) {
     throw new HttpError(
       403,
       "FORBIDDEN",
