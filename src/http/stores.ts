@@ -1,5 +1,5 @@
 /**
- * The server's stores, opened by configuration (DECISIONS §9): on SQLite (the default) everything
+ * The server's stores, opened by configuration (README.md § PostgreSQL): on SQLite (the default) everything
  * over the one file, as before; with a PostgreSQL URL the users, tokens, sessions, settings and the
  * meter over one pool shared by every instance, the schema migrated at start. Routes see only the
  * interfaces, never which database answers.
@@ -79,7 +79,7 @@ export async function pgStores(config: Config & { databaseUrl: string }, clock: 
   const pg = await openPg(config.databaseUrl, { poolSize: config.dbPool, statementTimeoutMs: config.dbStatementTimeout });
   if (pg.applied > 0) logger.info({ applied: pg.applied }, "applied PostgreSQL migrations");
   const inFlight = { n: 0 };
-  const limiter = countCalls(createPgLimiter(pg.sql, clock, bootId), inFlight);
+  const limiter = countCalls(createPgLimiter(pg.sql, clock, bootId, { lockWaitMs: config.dbStatementTimeout }), inFlight);
   const market = pgMarketStore(pg.sql);
   const t0 = performance.now();
   const loaded = await loadSampleIfFresh(pg.sql, market, { applied: pg.applied, sample: config.sample }).catch(async (err: unknown) => {

@@ -96,7 +96,7 @@ test("a refund frees the slot: the next burst admits exactly one more", async ()
 
 test("a user's meter locked beyond the statement timeout is MeterBusyError; other users are not held up", async () => {
   const pool = createPgPool(pgdb.url, { poolSize: 2, statementTimeoutMs: 300 });
-  const limiter = createPgLimiter(pool, new TestClock(Date.now()));
+  const limiter = createPgLimiter(pool, new TestClock(Date.now()), undefined, { lockWaitMs: 300 });
   const holder = await opened.sql.reserve();
   try {
     await holder`BEGIN`;
@@ -112,6 +112,53 @@ test("a user's meter locked beyond the statement timeout is MeterBusyError; othe
   } finally {
     holder.release();
     await pool.close();
+  }
+});
+
+test("a full window is refused from a read: with the user's lock held elsewhere, 20 admits are 429 at once, none busy", async () => {
+  const pool = createPgPool(pgdb.url, { poolSize: 4, statementTimeoutMs: 300 });
+  const limiter = createPgLimiter(pool, systemClock, undefined, { lockWaitMs: 300 });
+  const limits = { perMinute: 1, perDay: 100 };
+  const holder = await opened.sql.reserve();
+  try {
+    expect((await limiter.admit({ userId: "full", limits, requestId: "first", params: {} })).ok).toBe(true);
+    await holder`BEGIN`;
+    await holder`SELECT pg_advisory_xact_lock(hashtextextended(${"full"}, 0))`;
+    const t0 = performance.now();
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) => limiter.admit({ userId: "full", limits, requestId: `f${i}`, params: {} })),
+    );
+    const elapsed = performance.now() - t0;
+    await holder`COMMIT`;
+    expect(results.map((r) => (r.status === "fulfilled" ? (r.value.ok ? "ok" : r.value.code) : String(r.reason)))).toEqual(
+      Array(20).fill("RATE_LIMITED"),
+    );
+    // Well inside the 300 ms the lock may be waited for: nobody waited for it.
+    expect(elapsed).toBeLessThan(250);
+    expect(await meterRows("full")).toEqual({ total: 21, counted: 1, denied: 20, day: 1 });
+  } finally {
+    holder.release();
+    await pool.close();
+  }
+});
+
+// A 40 ms statement timeout stands in for a loaded machine: queued on the lock (as before), 46-62
+// of these 120 timed out as busy (503); refused from a read, none waits in a statement.
+test("one user's burst of 120 over two instances with a 40 ms statement timeout: exact, every refusal a 429 (none busy)", async () => {
+  const pools = [0, 1].map(() => createPgPool(pgdb.url, { poolSize: 10, statementTimeoutMs: 40 }));
+  try {
+    const limiters = pools.map((p) => createPgLimiter(p, systemClock, undefined, { lockWaitMs: 1000 }));
+    await Promise.all(pools.map((p) => p`SELECT 1`));
+    const limits = { perMinute: 2, perDay: 1000 };
+    const results = await Promise.allSettled(
+      Array.from({ length: 120 }, (_, i) => limiters[i % 2]!.admit({ userId: "burst", limits, requestId: `u${i}`, params: {} })),
+    );
+    const outcomes = results.map((r) => (r.status === "fulfilled" ? (r.value.ok ? "ok" : r.value.code) : "busy"));
+    expect(outcomes.filter((o) => o === "busy").length).toBe(0);
+    expect(outcomes.filter((o) => o === "ok").length).toBe(2);
+    expect(await meterRows("burst")).toEqual({ total: 120, counted: 2, denied: 118, day: 2 });
+  } finally {
+    await Promise.all(pools.map((p) => p.close()));
   }
 });
 

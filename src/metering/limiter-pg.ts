@@ -6,6 +6,11 @@
  * whose hashes collide merely wait for each other. The clock is read once the lock is held, so a
  * user's log order is commit order. The window arithmetic is windows.ts's decide(), unchanged.
  *
+ * The lock is for the last slot. While another request holds it, a request looks at the windows
+ * without it: a window already full is refused from that read (exact: only the lock's holder adds
+ * counted rows, so what the read saw full was full at that moment), so a burst does not queue on
+ * the lock and time out as 503s; otherwise it tries the lock again shortly, for at most lockWaitMs.
+ *
  * Every call is async (the request path never blocks the event loop on the database). A lock or
  * statement timeout becomes MeterBusyError, an unreachable database MeterUnavailableError, storage
  * refusing writes MeterStorageError (both MeterBusyErrors too; database-errors.ts): all render as 503.
@@ -17,7 +22,16 @@ import { auditParamsText } from "./redact-query.ts";
 import { newBootId } from "./boot.ts";
 import { MeterBusyError, meterError, pgWriteFailureOf } from "./database-errors.ts";
 import type { AdmitRequest, AdmitResult, Finish, UnmeteredEntry } from "./limiter.ts";
-import { decide, peekState, utcDayStart, MINUTE_MS, type Limits, type MeterState, type WindowInput } from "./windows.ts";
+import {
+  decide,
+  peekState,
+  utcDayStart,
+  MINUTE_MS,
+  type Limits,
+  type MeterState,
+  type WindowDecision,
+  type WindowInput,
+} from "./windows.ts";
 
 /** limiter.ts's Limiter, async: the interface the PostgreSQL meter (and a wrapped SQLite one) offers. */
 export interface AsyncLimiter {
@@ -39,42 +53,72 @@ const MAX_REFUSED_DURATIONS = 100_000;
 interface WindowRow {
   n: number;
   oldest: string | null;
+  kth: string | null;
   day: number | null;
+}
+
+type Denied = Extract<WindowDecision, { ok: false }>;
+
+/** Pauses between tries of a held lock: short, as a holder keeps it about a millisecond. */
+const FIRST_PAUSE_MS = 1;
+const MAX_PAUSE_MS = 16;
+
+export interface PgLimiterOptions {
+  /**
+   * How long a request may wait for its user's lock held by another (default 2000 ms, the pool's
+   * default statement timeout); then MeterBusyError. A full window is refused before then.
+   */
+  lockWaitMs?: number;
 }
 
 /**
  * Creates the limiter over a pool (db/pg/open.ts sets its size and timeouts). `bootId` marks
  * the rows this process admits, so a crash's unanswered rows can be told apart (reconcile.ts).
  */
-export function createPgLimiter(sql: SQL, clock: Clock, bootId: string = newBootId()): AsyncLimiter {
+export function createPgLimiter(
+  sql: SQL,
+  clock: Clock,
+  bootId: string = newBootId(),
+  { lockWaitMs = 2000 }: PgLimiterOptions = {},
+): AsyncLimiter {
   /**
-   * Both windows in one round trip: the minute's count and oldest entry over the
-   * (user_id, counted, ts) index, and the day's counter by primary key.
+   * Both windows in one statement, so one snapshot (a read without the lock must not mix two):
+   * the minute's count, oldest entry and the entry decide() asks for on a denial (n − perMinute,
+   * other than the oldest only after a user's limit was lowered), and the day's counter by key.
    */
   async function readWindows(q: SQL, userId: string, limits: Limits, now: number): Promise<WindowInput> {
     const after = now - MINUTE_MS;
     const day = utcDayStart(now);
-    const [row] = (await q`SELECT
-        (SELECT count(*)::int FROM request_log WHERE user_id = ${userId} AND counted = 1 AND ts > ${after}) AS n,
-        (SELECT min(ts) FROM request_log WHERE user_id = ${userId} AND counted = 1 AND ts > ${after}) AS oldest,
+    const [row] = (await q`WITH w AS (
+        SELECT ts FROM request_log WHERE user_id = ${userId} AND counted = 1 AND ts > ${after})
+      SELECT (SELECT count(*)::int FROM w) AS n,
+        (SELECT min(ts) FROM w) AS oldest,
+        (SELECT ts FROM w ORDER BY ts OFFSET greatest((SELECT count(*) FROM w) - ${limits.perMinute}, 0) LIMIT 1) AS kth,
         (SELECT admitted FROM usage_days WHERE user_id = ${userId} AND day = ${day}) AS day`) as WindowRow[];
-    const n = row!.n;
-    // decide() asks for entry 0 and, on a denial, for entry n − perMinute: fetch that one too
-    // when it is not the oldest (only after a user's limit was lowered).
-    const known = new Map<number, number>();
-    if (row!.oldest !== null) known.set(0, Number(row!.oldest));
+    const { n, oldest, kth } = row!;
     const k = n - limits.perMinute;
-    if (k > 0) {
-      const [r] =
-        await q`SELECT ts FROM request_log WHERE user_id = ${userId} AND counted = 1 AND ts > ${after} ORDER BY ts OFFSET ${k} LIMIT 1`;
-      known.set(k, Number(r!.ts));
-    }
     const nth = (i: number): number => {
-      const ts = known.get(i);
-      if (ts === undefined) throw new Error(`minute window entry ${i} was not read`);
-      return ts;
+      if (i === 0 && oldest !== null) return Number(oldest);
+      if (i === k && k > 0 && kth !== null) return Number(kth);
+      throw new Error(`minute window entry ${i} was not read`);
     };
     return { now, limits, minute: { count: n, nth }, dayCount: row!.day ?? 0 };
+  }
+
+  /**
+   * Takes the user's lock, or refuses from a read while someone else holds it and the window is
+   * full. Returns the decision made without the lock, or null once the lock is held.
+   */
+  async function lockOrRefuse(tx: SQL, req: AdmitRequest): Promise<Denied | null> {
+    const deadline = performance.now() + lockWaitMs;
+    for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(pause * 2, MAX_PAUSE_MS)) {
+      const [t] = await tx`SELECT pg_try_advisory_xact_lock(hashtextextended(${req.userId}, 0)) AS got`;
+      if (t!.got) return null;
+      const d = decide(await readWindows(tx, req.userId, req.limits, clock.now()));
+      if (!d.ok) return d;
+      if (performance.now() + pause > deadline) throw new MeterBusyError();
+      await Bun.sleep(pause * (0.5 + Math.random()));
+    }
   }
 
   const unauthenticated = new Map<string, number>();
@@ -120,10 +164,10 @@ export function createPgLimiter(sql: SQL, clock: Clock, bootId: string = newBoot
     admit: (req) =>
       guarded(() =>
         sql.begin(async (tx): Promise<AdmitResult> => {
-          await tx`SELECT pg_advisory_xact_lock(hashtextextended(${req.userId}, 0))`;
-          const now = clock.now();
-          const d = decide(await readWindows(tx, req.userId, req.limits, now));
           const params = auditParamsText(req.params);
+          const early = await lockOrRefuse(tx, req);
+          const now = early?.state.now ?? clock.now();
+          const d = early ?? decide(await readWindows(tx, req.userId, req.limits, now));
           if (d.ok) {
             // The audit row and the day's counter in one statement: one round trip fewer.
             const [r] = await tx`WITH ins AS (
