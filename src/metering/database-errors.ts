@@ -1,5 +1,5 @@
 /**
- * Which database errors are the database's condition rather than a bug (DECISIONS §4: 503, not
+ * Which database errors are the database's condition rather than a bug (docs/api.md § Errors: 503, not
  * 500): another process holding the lock, storage refusing writes (a full disk, an I/O error, a
  * read-only file), or PostgreSQL out of reach. The meter's errors name these conditions without
  * HTTP codes; src/http/http-error.ts renders them as 503 with Retry-After.
@@ -31,8 +31,23 @@ export class MeterStorageError extends MeterBusyError {
   }
 }
 
+/**
+ * The driver's own error: drizzle wraps it (DrizzleQueryError, the SQLSTATE or SQLite code in
+ * `.cause`), so a store's timeout would otherwise read as a bug and answer 500.
+ */
+function driverError(err: unknown): unknown {
+  let e = err;
+  for (let depth = 0; depth < 4; depth++) {
+    const own = e as { code?: unknown; errno?: unknown; cause?: unknown } | null;
+    if (own == null || typeof own !== "object" || own.code !== undefined || own.errno !== undefined) return e;
+    if (own.cause === undefined) return e;
+    e = own.cause;
+  }
+  return e;
+}
+
 const codeOf = (err: unknown): string => {
-  const code = (err as { code?: unknown })?.code;
+  const code = (driverError(err) as { code?: unknown })?.code;
   return typeof code === "string" ? code : "";
 };
 
@@ -56,7 +71,7 @@ export function writeFailureOf(err: unknown): string | null {
 // SQLSTATEs: 57014 statement timeout / cancel, 55P03 lock not available, 40001 / 40P01 serialization
 // failure / deadlock; class 08 and 57P0x are connection failures and server shutdown.
 const PG_BUSY_STATES = new Set(["57014", "55P03", "40001", "40P01"]);
-const sqlState = (err: unknown): string => String((err as { errno?: unknown })?.errno ?? "");
+const sqlState = (err: unknown): string => String((driverError(err) as { errno?: unknown })?.errno ?? "");
 
 const PG_WRITE_FAILURES: [RegExp, string][] = [
   [/^53100$/, "disk full"],
@@ -82,7 +97,7 @@ export function meterError(err: unknown): unknown {
   if (PG_BUSY_STATES.has(state)) return new MeterBusyError();
   const failure = pgWriteFailureOf(err);
   if (failure !== null) return new MeterStorageError(failure);
-  const code = String((err as { code?: unknown })?.code ?? "");
+  const code = codeOf(err);
   if (/^08|^57P0/.test(state) || /CONNECTION|ECONNREFUSED|ECONNRESET|TIMEOUT|ENOTFOUND|EPIPE/i.test(code))
     return new MeterUnavailableError();
   return err;
