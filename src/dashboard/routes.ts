@@ -1,5 +1,5 @@
 /**
- * The dashboard's routes (DECISIONS §5a): pages, sign-in and sign-out, and the JSON actions of a
+ * The dashboard's routes (README.md § Dashboard): pages, sign-in and sign-out, and the JSON actions of a
  * signed-in user. Every state change is a POST whose Origin must be the service's own and which
  * must carry the session's CSRF token; pages carry a strict Content-Security-Policy.
  */
@@ -336,8 +336,9 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
       handler: async (request, state) => {
         const { session } = await authorizeChange(request, request.headers.get("x-csrf-token"));
         state.userId = session.userId;
-        const jti = /^\/dashboard\/api\/tokens\/([^/]{1,100})\/revoke$/.exec(state.path)?.[1] ?? "";
-        await d.account.revoke(session.userId, decodedOrRaw(jti));
+        // The router decodes the segment; malformed escapes leave none, which names no token (404).
+        const jti = state.params.jti ?? "";
+        await d.account.revoke(session.userId, jti);
         return json(request, state, { jti, revoked: true });
       },
     },
@@ -358,15 +359,6 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
       },
     },
   ];
-}
-
-/** A path segment decoded, or as it came when its escapes are malformed (then it names no token: 404). */
-function decodedOrRaw(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
 
 function sameSecret(a: string, b: string): boolean {

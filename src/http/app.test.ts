@@ -141,6 +141,43 @@ describe("routing and envelope on every route (through the app's handler: the so
     });
   }
 
+  test("routes are declared once: a path's other methods are 405 naming its own, router params reach the route, metrics label the declared path", async () => {
+    const seen: string[] = [];
+    const labels: string[] = [];
+    const app = await startHarness(
+      {},
+      {
+        override: {
+          dashboard: [
+            {
+              method: "POST",
+              path: "/dashboard/api/tokens/:jti/revoke",
+              handler: (_req, st) => {
+                seen.push(String(st.params.jti));
+                return new Response("ok");
+              },
+            },
+          ],
+          metrics: { request: (label: string) => void labels.push(label) } as never,
+        },
+      },
+    );
+    try {
+      const wrong = await app.handle("/dashboard/api/tokens/abc/revoke");
+      expect([wrong.status, wrong.headers.get("allow"), (await body(wrong)).errors[0].code]).toEqual([405, "POST", "METHOD_NOT_ALLOWED"]);
+      expect((await app.handle("/dashboard/api/tokens/a%20b/revoke", { method: "POST" })).status).toBe(200);
+      expect(seen).toEqual(["a b"]);
+      await app.handle("/nowhere/123");
+      expect(labels).toEqual(["/dashboard/api/tokens/:jti/revoke", "/dashboard/api/tokens/:jti/revoke", "unmatched"]);
+      const missing = await body(await app.handle("/nowhere"));
+      expect(missing.errors[0].message).toBe(
+        "no route for GET /nowhere; routes: GET /health, GET /v1/demo/chart, GET /v1/graph-stats/chart, GET /openapi.json, GET /docs",
+      );
+    } finally {
+      await app.stop();
+    }
+  });
+
   test("HEAD answers headers without a body", async () => {
     const res = await h.handle("/health", { method: "HEAD" });
     expect(res.status).toBe(200);

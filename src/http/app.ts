@@ -1,6 +1,7 @@
 /**
- * The Elysia app: five GET routes (health, demo, live, the OpenAPI document and its page), CORS
- * preflight, 405 for other methods on known paths, an envelope 404 for everything else, one error renderer, one JSON log line per request.
+ * The Elysia app from one table of routes (the API's five GETs, /metrics, the dashboard's pages and
+ * actions): each route's CORS preflight, 405 for other methods on its path, its metrics label and the
+ * 404's list come from that table; one error renderer, one JSON log line per request.
  */
 import type { Server } from "bun";
 import { Elysia } from "elysia";
@@ -24,18 +25,44 @@ export const METRICS_PATH = "/metrics";
 
 type Handler = (request: Request, state: RequestState) => Response | Promise<Response>;
 
+/** A route, declared once: the app derives its handler, CORS preflight, 405, metrics label and place in the 404 from it. */
+interface Route {
+  method: "GET" | "POST";
+  path: string;
+  cors: CorsPolicy;
+  /** Part of the public API: answers the CORS preflight and is named in the 404's list of routes. */
+  api: boolean;
+  handler: Handler;
+}
+
+/** What the router hands a route (Elysia's context, the fields used). */
+interface RouterContext {
+  request: Request;
+  path: string;
+  server?: Server<unknown> | null;
+  params?: Record<string, string>;
+}
+
+const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 export function createApp(deps: AppDeps) {
   // health.ts and demo.ts make their headers from PUBLIC once (jsonTemplate), not from state.base.
-  const publicCors = PUBLIC;
   const liveCors: CorsPolicy = { kind: "list", origins: new Set(deps.corsOrigins) };
 
-  const newState = (request: Request, path: string, cors: CorsPolicy, server: Server<unknown> | null): RequestState => {
+  const newState = (
+    request: Request,
+    path: string,
+    cors: CorsPolicy,
+    server: Server<unknown> | null,
+    params: Record<string, string>,
+  ): RequestState => {
     const requestId = requestIdFrom(request.headers.get("x-request-id"));
     return {
       requestId,
       start: performance.now(),
       userId: null,
       path,
+      params,
       base: baseHeaders(cors, request.headers, requestId),
       server,
     };
@@ -51,21 +78,9 @@ export function createApp(deps: AppDeps) {
       request.method === "HEAD",
     );
 
-  // Metrics label routes, never raw paths: an unknown path must not become a series of its own.
-  const KNOWN = new Set([
-    HEALTH_PATH,
-    DEMO_PATH,
-    LIVE_PATH,
-    OPENAPI_PATH,
-    DOCS_PATH,
-    METRICS_PATH,
-    ...(deps.dashboard ?? []).map((r) => r.path),
-  ]);
-  const routeLabel = (path: string) =>
-    KNOWN.has(path) ? path : path.startsWith("/dashboard/api/tokens/") ? "/dashboard/api/tokens/:jti/revoke" : "unmatched";
-
-  const logRequest = (request: Request, state: RequestState, status: number) => {
-    deps.metrics?.request(routeLabel(state.path), status);
+  /** `label` is the route's path as declared (`…/:jti/revoke`), never the raw one: an unknown path must not become a metrics series of its own. */
+  const logRequest = (request: Request, state: RequestState, status: number, label: string) => {
+    deps.metrics?.request(label, status);
     deps.logger.request(
       state.requestId,
       request.method,
@@ -88,9 +103,9 @@ export function createApp(deps: AppDeps) {
    * A synchronous handler's response is returned as it is (no promise per request on /health).
    */
   const wrap =
-    (cors: CorsPolicy, handler: Handler) =>
-    ({ request, path, server }: { request: Request; path: string; server?: Server<unknown> | null }): Response | Promise<Response> => {
-      const state = newState(request, path, cors, server ?? null);
+    (cors: CorsPolicy, label: string, handler: Handler) =>
+    ({ request, path, server, params }: RouterContext): Response | Promise<Response> => {
+      const state = newState(request, path, cors, server ?? null, params ?? NO_PARAMS);
       let result: Response | Promise<Response>;
       try {
         result = deps.isShuttingDown()
@@ -108,102 +123,74 @@ export function createApp(deps: AppDeps) {
         result = failed(request, state, err);
       }
       if (result instanceof Response) {
-        logRequest(request, state, result.status);
+        logRequest(request, state, result.status, label);
         return result;
       }
       return result.then(
         (response) => {
-          logRequest(request, state, response.status);
+          logRequest(request, state, response.status, label);
           return response;
         },
         (err) => {
           const response = failed(request, state, err);
-          logRequest(request, state, response.status);
+          logRequest(request, state, response.status, label);
           return response;
         },
       );
     };
 
-  const preflight = (cors: CorsPolicy) =>
-    wrap(cors, (request, state) => {
+  const preflight = (cors: CorsPolicy, path: string) =>
+    wrap(cors, path, (request, state) => {
       const { "Access-Control-Expose-Headers": _exposed, ...allow } = preflightHeaders(cors, request.headers.get("origin"));
       return new Response(null, { status: 204, headers: { ...state.base, ...allow } });
     });
 
-  const notAllowed = (cors: CorsPolicy) =>
-    wrap(cors, (request, state) =>
+  const notAllowed = (cors: CorsPolicy, path: string, methods: string) =>
+    wrap(cors, path, (request, state) =>
       render(
         request,
         state,
-        new HttpError(405, "METHOD_NOT_ALLOWED", `method ${request.method} is not allowed on ${state.path}; use GET`, { Allow: "GET" }),
+        new HttpError(405, "METHOD_NOT_ALLOWED", `method ${request.method} is not allowed on ${state.path}; use ${methods}`, {
+          Allow: methods,
+        }),
       ),
     );
 
   const sameOrigin: CorsPolicy = { kind: "list", origins: new Set() };
-  // The dashboard's routes, as a named plugin: same request id, error rendering and access log.
-  const dashboard = new Elysia({ name: "dashboard" });
-  for (const route of deps.dashboard ?? []) {
-    const handle = wrap(sameOrigin, route.handler);
-    if (route.method === "GET") dashboard.get(route.path, handle);
-    else dashboard.post(route.path, handle);
-  }
+  const routes: Route[] = [
+    { method: "GET", path: HEALTH_PATH, cors: PUBLIC, api: true, handler: (req, st) => handleHealth(deps, req, st) },
+    { method: "GET", path: DEMO_PATH, cors: PUBLIC, api: true, handler: (req, st) => handleDemo(deps, req, st) },
+    { method: "GET", path: LIVE_PATH, cors: liveCors, api: true, handler: (req, st) => handleChart(deps, req, st) },
+    { method: "GET", path: OPENAPI_PATH, cors: PUBLIC, api: true, handler: (req, st) => handleOpenApi(deps, req, st) },
+    { method: "GET", path: DOCS_PATH, cors: PUBLIC, api: true, handler: (req, st) => handleDocs(deps, req, st) },
+    { method: "GET", path: METRICS_PATH, cors: sameOrigin, api: false, handler: (req, st) => handleMetrics(deps, req, st) },
+    ...(deps.dashboard ?? []).map((r): Route => ({ ...r, cors: sameOrigin, api: false })),
+  ];
+  const listed = routes
+    .filter((r) => r.api)
+    .map((r) => `${r.method} ${r.path}`)
+    .join(", ");
+
   // standardHostname: false — Elysia finds the path at the first "/" from character 11 of the URL
   // (assuming a host of 4+ characters), so `Host: x` turned /zz/health into /health (issue #12
   // item 9). From character 7 it is right for every URL Bun builds here: this server speaks plain
   // http, so request.url always starts "http://". Costs nothing: the same indexOf, another start.
-  return (
-    new Elysia({ name: "graph-stats", handler: { standardHostname: false } })
-      .use(dashboard)
-      .get(
-        HEALTH_PATH,
-        wrap(publicCors, (req, st) => handleHealth(deps, req, st)),
-      )
-      .get(
-        DEMO_PATH,
-        wrap(publicCors, (req, st) => handleDemo(deps, req, st)),
-      )
-      .get(
-        LIVE_PATH,
-        wrap(liveCors, (req, st) => handleChart(deps, req, st)),
-      )
-      .get(
-        OPENAPI_PATH,
-        wrap(publicCors, (req, st) => handleOpenApi(deps, req, st)),
-      )
-      .get(
-        DOCS_PATH,
-        wrap(publicCors, (req, st) => handleDocs(deps, req, st)),
-      )
-      .get(METRICS_PATH, ({ request, path, server }) =>
-        wrap(sameOrigin, (req, st) => handleMetrics(deps, req, st, server?.requestIP(request)?.address ?? null))({ request, path, server }),
-      )
-      .options(HEALTH_PATH, preflight(publicCors))
-      .options(DEMO_PATH, preflight(publicCors))
-      .options(LIVE_PATH, preflight(liveCors))
-      .options(OPENAPI_PATH, preflight(publicCors))
-      .options(DOCS_PATH, preflight(publicCors))
-      .all(HEALTH_PATH, notAllowed(publicCors))
-      .all(DEMO_PATH, notAllowed(publicCors))
-      .all(LIVE_PATH, notAllowed(liveCors))
-      .all(OPENAPI_PATH, notAllowed(publicCors))
-      .all(DOCS_PATH, notAllowed(publicCors))
-      .all(METRICS_PATH, notAllowed(sameOrigin))
-      // Everything else is a 404 envelope, answered by a route of its own so it goes through the same
-      // wrap (request id, CORS, access log). A global onError once cost ~30% of /health's CPU; on
-      // Elysia 1.4.30 a named plugin's onError measured free (10.37 vs 10.48 µs/req, wrk).
-      .all(
-        "/*",
-        wrap(publicCors, (request, state) =>
-          render(
-            request,
-            state,
-            new HttpError(
-              404,
-              "NOT_FOUND",
-              `no route for ${request.method} ${state.path}; routes: GET ${HEALTH_PATH}, GET ${DEMO_PATH}, GET ${LIVE_PATH}, GET ${OPENAPI_PATH}, GET ${DOCS_PATH}`,
-            ),
-          ),
-        ),
-      )
+  const app = new Elysia({ name: "graph-stats", handler: { standardHostname: false } });
+  // Each route once: its handler, then per path the API's CORS preflight and a 405 naming the
+  // methods the path has (the router prefers a method's own route to `.all`).
+  for (const r of routes) app.route(r.method, r.path, wrap(r.cors, r.path, r.handler));
+  for (const path of new Set(routes.map((r) => r.path))) {
+    const here = routes.filter((r) => r.path === path);
+    if (here.some((r) => r.api)) app.options(path, preflight(here[0]!.cors, path));
+    app.all(path, notAllowed(here[0]!.cors, path, here.map((r) => r.method).join(", ")));
+  }
+  // Everything else is a 404 envelope, answered by a route of its own so it goes through the same
+  // wrap (request id, CORS, access log). A global onError once cost ~30% of /health's CPU; on
+  // Elysia 1.4.30 a named plugin's onError measured free (10.37 vs 10.48 µs/req, wrk).
+  return app.all(
+    "/*",
+    wrap(PUBLIC, "unmatched", (request, state) =>
+      render(request, state, new HttpError(404, "NOT_FOUND", `no route for ${request.method} ${state.path}; routes: ${listed}`)),
+    ),
   );
 }

@@ -58,6 +58,8 @@ export interface RequestState {
   userId: string | null;
   /** The route's path (from the router, so no URL is parsed per request). */
   path: string;
+  /** The router's parameters of the route's path (`:jti`), decoded. */
+  params: Record<string, string>;
   /** Headers every response of this request carries: X-Request-Id and CORS. */
   base: Record<string, string>;
   /** The listening server (null through app.handle): a route lifts the idle timeout of a long answer. */

@@ -2,7 +2,7 @@
 import type { AppDeps, RequestState } from "../context.ts";
 import { HttpError } from "../http-error.ts";
 
-export async function handleMetrics(deps: AppDeps, request: Request, state: RequestState, clientIp: string | null): Promise<Response> {
+export async function handleMetrics(deps: AppDeps, request: Request, state: RequestState): Promise<Response> {
   if (!deps.metrics) throw new HttpError(404, "NOT_FOUND", "metrics are not enabled on this server");
   // One exact path: the router also matched /metrics/, //metrics and dot segments, which got past a
   // proxy's `location = /metrics` rule (docs/deploy.md).
@@ -17,6 +17,7 @@ export async function handleMetrics(deps: AppDeps, request: Request, state: Requ
         "so a web page cannot read them through DNS rebinding",
     );
   }
+  const clientIp = state.server?.requestIP(request)?.address ?? null;
   if (!(deps.metricsAllowed ?? (() => false))(clientIp)) {
     throw new HttpError(
       403,

@@ -39,6 +39,7 @@ test("/health and the demo answer the same headers as the request's base headers
             start: 0,
             userId: null,
             path,
+            params: {},
             base: baseHeaders(PUBLIC, request.headers, id),
             server: null,
           };
