@@ -2,6 +2,7 @@
  * What a signed-in user can see and do with their API access: generate a token (the same HS256
  * token as the CLI's, at most 10 an hour), list and revoke their live tokens, and read their usage.
  */
+import { StatusError, type ErrorCode } from "../status-error.ts";
 import { isoTime, type Clock } from "../clock.ts";
 import { mintToken, type AuthStore } from "../auth/index.ts";
 import { DAY_MS, MINUTE_MS, utcDayStart, type Limits } from "../metering/index.ts";
@@ -9,19 +10,27 @@ import type { AsyncLimiter } from "../metering/limiter-pg.ts";
 import type { AccountStore } from "./account-store.ts";
 import type { GeneratedToken, TokenView, UsageView } from "./view-model.ts";
 
-/** DECISIONS §5a: token generation is limited per user. */
+/** README.md § Dashboard: token generation is limited per user. */
 export const TOKENS_PER_HOUR = 10;
 const HOUR_MS = 3600_000;
 const USAGE_DAYS = 30;
 
 /** A refused account action, in the account's terms (src/http/http-error.ts gives its status); retryAfter in seconds. */
-export class AccountError extends Error {
+type AccountErrorKind = "account-disabled" | "token-limit" | "unknown-token";
+
+const ACCOUNT_STATUS: Record<AccountErrorKind, [number, ErrorCode]> = {
+  "account-disabled": [403, "FORBIDDEN"],
+  "token-limit": [429, "RATE_LIMITED"],
+  "unknown-token": [404, "NOT_FOUND"],
+};
+
+export class AccountError extends StatusError {
   constructor(
-    readonly kind: "account-disabled" | "token-limit" | "unknown-token",
+    readonly kind: AccountErrorKind,
     message: string,
     readonly retryAfter?: number,
   ) {
-    super(message);
+    super(...ACCOUNT_STATUS[kind], message, retryAfter ? { "Retry-After": String(retryAfter) } : {});
     this.name = "AccountError";
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The engine's contract: what goes in (aligned close series) and what comes out (the
- * `data` payload of DECISIONS §3 plus diagnostics). Pure data, no I/O.
+ * `data` payload of docs/api.md § The answer plus diagnostics). Pure data, no I/O.
  */
+import { StatusError, type ErrorCode } from "../status-error.ts";
 
 export const INTERVALS = ["1m", "5m", "15m", "30m", "1h", "1d", "1w"] as const;
 export type Interval = (typeof INTERVALS)[number];
@@ -184,12 +185,27 @@ export type ChartErrorKind =
   | "too-few-symbols";
 
 /** A request the data cannot serve; the message says why and what to ask instead. */
-export class ChartError extends Error {
+/** The status each refusal of the data gets (docs/api.md § Errors): what does not exist is a 404. */
+const CHART_STATUS: Record<ChartErrorKind, [number, ErrorCode]> = {
+  "no-data": [404, "NOT_FOUND"],
+  "no-usable-symbols": [404, "NOT_FOUND"],
+  "interval-unavailable": [400, "BAD_REQUEST"],
+  "insufficient-history": [400, "BAD_REQUEST"],
+  "out-of-range": [400, "BAD_REQUEST"],
+  "too-large": [400, "BAD_REQUEST"],
+  "over-budget": [400, "BAD_REQUEST"],
+  "invalid-parameter": [400, "BAD_REQUEST"],
+  "unknown-universe": [404, "NOT_FOUND"],
+  "unknown-symbols": [404, "NOT_FOUND"],
+  "too-few-symbols": [404, "NOT_FOUND"],
+};
+
+export class ChartError extends StatusError {
   constructor(
     readonly kind: ChartErrorKind,
     message: string,
   ) {
-    super(message);
+    super(...CHART_STATUS[kind], message);
     this.name = "ChartError";
   }
 }

@@ -1,8 +1,9 @@
 import { describe as group, expect, test } from "bun:test";
 import { AccountError } from "../dashboard/account.ts";
 import { ChartError, type ChartErrorKind } from "../engine/types.ts";
-import { MeterBusyError, MeterStorageError, MeterUnavailableError } from "../metering/database-errors.ts";
+import { DatabaseBusyError, DatabaseStorageError, DatabaseUnavailableError } from "../../db/errors.ts";
 import { MarketUnavailableError } from "../market/store-errors.ts";
+import { StatusError } from "../status-error.ts";
 import { HttpError, toHttpError } from "./http-error.ts";
 
 const sqliteError = (code: string) => Object.assign(new Error(code), { code });
@@ -51,19 +52,19 @@ group("toHttpError: the one mapping from what was thrown to the answer", () => {
       message: "database busy; retry shortly (request req-1)",
       headers: { "Retry-After": "1" },
     };
-    expect(answer(new MeterBusyError())).toEqual(busy);
+    expect(answer(new DatabaseBusyError())).toEqual(busy);
     expect(answer(sqliteError("SQLITE_BUSY"))).toEqual(busy);
     expect(answer(sqliteError("SQLITE_LOCKED_SHAREDCACHE"))).toEqual(busy);
     expect(answer(pgError("55P03"))).toEqual(busy);
     // A PostgreSQL storage failure is one of the meter's busy errors (its 503 says busy).
-    expect(answer(new MeterStorageError("disk full (53100)"))).toEqual(busy);
+    expect(answer(new DatabaseStorageError("disk full (53100)"))).toEqual(busy);
     const unreachable = {
       status: 503,
       code: "SERVICE_UNAVAILABLE",
       message: "the database is unreachable; retry shortly (request req-1)",
       headers: { "Retry-After": "2" },
     };
-    expect(answer(new MeterUnavailableError())).toEqual(unreachable);
+    expect(answer(new DatabaseUnavailableError())).toEqual(unreachable);
     expect(answer(pgError("08006"))).toEqual(unreachable);
     expect(answer(sqliteError("SQLITE_FULL"))).toEqual({
       status: 503,
@@ -92,4 +93,20 @@ group("toHttpError: the one mapping from what was thrown to the answer", () => {
     const e = new HttpError(405, "METHOD_NOT_ALLOWED", "use GET", { Allow: "GET" });
     expect(toHttpError(e, "req-1")).toBe(e);
   });
+});
+
+test("any module's StatusError is answered as it says, headers included: http-error.ts knows no module", async () => {
+  class QuotaSoldOut extends StatusError {
+    constructor() {
+      super(429, "RATE_LIMITED", "sold out for today", { "Retry-After": "60" });
+    }
+  }
+  expect(answer(new QuotaSoldOut())).toEqual({
+    status: 429,
+    code: "RATE_LIMITED",
+    message: "sold out for today",
+    headers: { "Retry-After": "60" },
+  });
+  const source = await Bun.file(new URL("./http-error.ts", import.meta.url)).text();
+  expect(source.match(/from "[^"]+"/g)).toEqual(['from "../status-error.ts"', 'from "../../db/errors.ts"']);
 });

@@ -3,25 +3,23 @@
  * than a bug: the chart service answers those 503 so clients retry, and the instance recovers by
  * itself when PostgreSQL is back. SQLite's own conditions are mapped by the route as before.
  */
+import { DatabaseBusyError, DatabaseStorageError, DatabaseUnavailableError, databaseError } from "../../db/errors.ts";
+import { StatusError } from "../status-error.ts";
 
-/** The market store cannot answer now (src/http/http-error.ts makes it a 503 with Retry-After). */
-export class MarketUnavailableError extends Error {
+/** The market store cannot answer now: a 503 with Retry-After. */
+export class MarketUnavailableError extends StatusError {
   constructor(readonly reason: string) {
-    super(`market data unavailable (${reason}); retry shortly`);
+    super(503, "SERVICE_UNAVAILABLE", `market data unavailable (${reason}); retry shortly`, { "Retry-After": "5" });
     this.name = "MarketUnavailableError";
   }
 }
 
-// SQLSTATE class 08 (connection), 57P0x (shutdown), 57014 (statement timeout / cancel).
-const UNAVAILABLE_STATE = /^08|^57P0|^57014$/;
-const UNAVAILABLE_CODE = /CONNECTION|ECONNREFUSED|ECONNRESET|TIMEOUT|ENOTFOUND|EPIPE/i;
-
-/** A short reason when `err` says the PostgreSQL store cannot be reached now; null otherwise. */
+/** A short reason when `err` says the store cannot answer now (db/errors.ts decides which); null otherwise. */
 export function storeUnavailable(err: unknown): string | null {
-  const state = String((err as { errno?: unknown })?.errno ?? "");
-  const code = String((err as { code?: unknown })?.code ?? "");
-  if (state === "57014") return "database statement timed out";
-  if (UNAVAILABLE_STATE.test(state) || UNAVAILABLE_CODE.test(code)) return "database unreachable";
+  const e = databaseError(err);
+  if (e instanceof DatabaseUnavailableError) return "database unreachable";
+  if (e instanceof DatabaseStorageError) return `database cannot write: ${e.failure}`;
+  if (e instanceof DatabaseBusyError) return "database busy or statement timed out";
   return null;
 }
 

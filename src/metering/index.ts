@@ -20,7 +20,14 @@ export { reconcileUnanswered, STALE_OPEN_MS, type Reconciled } from "./reconcile
 export { redactQuery } from "./redact-query.ts";
 export { startAuditMaintenance, type AuditMaintenance } from "./maintenance.ts";
 export { pruneAudit, DEFAULT_AUDIT_RETENTION_DAYS, type Pruned } from "./retention.ts";
-export { isBusy, meterError, writeFailureOf, MeterBusyError, MeterStorageError, MeterUnavailableError } from "./database-errors.ts";
+export {
+  isBusy,
+  databaseError,
+  writeFailureOf,
+  DatabaseBusyError,
+  DatabaseStorageError,
+  DatabaseUnavailableError,
+} from "../../db/errors.ts";
 export { asyncLimiter } from "./async-limiter.ts";
 export { createPgLimiter, type AsyncLimiter } from "./limiter-pg.ts";
 export { createLastKnown, type LastKnown } from "./last-known.ts";

@@ -1,7 +1,7 @@
 /**
- * Exactness of the PostgreSQL meter when several instances share the database (DECISIONS §9):
+ * Exactness of the PostgreSQL meter when several instances share the database (README.md § PostgreSQL):
  * bursts of one user through separate pools and separate processes admit exactly the limits, a
- * refund frees the slot, a lock held too long is a MeterBusyError, and the meter survives
+ * refund frees the slot, a lock held too long is a DatabaseBusyError, and the meter survives
  * PostgreSQL being stopped and started again, or refusing writes for a while.
  */
 import { test, expect, beforeAll, afterAll, beforeEach } from "bun:test";
@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { startPostgres, type TestDatabase } from "../../test/support/postgres.ts";
 import { openPg, createPgPool, type OpenedPg } from "../../db/pg/open.ts";
 import { systemClock, TestClock } from "../clock.ts";
-import { MeterBusyError, MeterStorageError, MeterUnavailableError } from "./database-errors.ts";
+import { DatabaseBusyError, DatabaseStorageError, DatabaseUnavailableError } from "../../db/errors.ts";
 import { createPgLimiter } from "./limiter-pg.ts";
 
 const WORKER = join(import.meta.dir, "../../test/support/metering/admit-worker-pg.ts");
@@ -94,7 +94,7 @@ test("a refund frees the slot: the next burst admits exactly one more", async ()
   expect(await meterRows("racer")).toMatchObject({ total: 40, counted: 3, day: 3 });
 });
 
-test("a user's meter locked beyond the statement timeout is MeterBusyError; other users are not held up", async () => {
+test("a user's meter locked beyond the statement timeout is DatabaseBusyError; other users are not held up", async () => {
   const pool = createPgPool(pgdb.url, { poolSize: 2, statementTimeoutMs: 300 });
   const limiter = createPgLimiter(pool, new TestClock(Date.now()), undefined, { lockWaitMs: 300 });
   const holder = await opened.sql.reserve();
@@ -104,7 +104,7 @@ test("a user's meter locked beyond the statement timeout is MeterBusyError; othe
     const t0 = performance.now();
     await expect(
       limiter.admit({ userId: "stuck", limits: { perMinute: 5, perDay: 5 }, requestId: "s1", params: {} }),
-    ).rejects.toBeInstanceOf(MeterBusyError);
+    ).rejects.toBeInstanceOf(DatabaseBusyError);
     expect(performance.now() - t0).toBeLessThan(2_000);
     expect((await limiter.admit({ userId: "free", limits: { perMinute: 5, perDay: 5 }, requestId: "f1", params: {} })).ok).toBe(true);
     await holder`COMMIT`;
@@ -162,7 +162,7 @@ test("one user's burst of 120 over two instances with a 40 ms statement timeout:
   }
 });
 
-test("PostgreSQL stopped: admits fail fast with MeterUnavailableError; started again: the same pool recovers, windows kept", async () => {
+test("PostgreSQL stopped: admits fail fast with DatabaseUnavailableError; started again: the same pool recovers, windows kept", async () => {
   const pool = createPgPool(pgdb.url, { poolSize: 4, connectTimeoutS: 2 });
   const limiter = createPgLimiter(pool, systemClock);
   const limits = { perMinute: 2, perDay: 100 };
@@ -176,7 +176,7 @@ test("PostgreSQL stopped: admits fail fast with MeterUnavailableError; started a
     const down = await Promise.allSettled(
       Array.from({ length: 5 }, (_, i) => limiter.admit({ userId: "racer", limits, requestId: `down${i}`, params: {} })),
     );
-    expect(down.every((r) => r.status === "rejected" && r.reason instanceof MeterUnavailableError)).toBe(true);
+    expect(down.every((r) => r.status === "rejected" && r.reason instanceof DatabaseUnavailableError)).toBe(true);
     expect(performance.now() - t0).toBeLessThan(5_000);
     await pgdb.server.start();
     let back: Awaited<ReturnType<typeof limiter.admit>> | undefined;
@@ -203,7 +203,7 @@ test("PostgreSQL stopped: admits fail fast with MeterUnavailableError; started a
   await opened.sql`SELECT 1`;
 });
 
-test("a database refusing writes (read-only) is MeterStorageError and writeFailure(); outcomes wait and are written once it takes writes", async () => {
+test("a database refusing writes (read-only) is DatabaseStorageError and writeFailure(); outcomes wait and are written once it takes writes", async () => {
   const admin = new SQL(pgdb.url.replace(/\/[^/]+$/, "/postgres"), { max: 1 });
   const pool = createPgPool(pgdb.url, { poolSize: 1 });
   const limiter = createPgLimiter(pool, systemClock);
@@ -215,13 +215,13 @@ test("a database refusing writes (read-only) is MeterStorageError and writeFailu
     const refused = await limiter.admit({ userId: "racer", limits, requestId: "ro", params: {} }).catch((e: unknown) => e);
     // The first call after the terminate may see the dropped connection; the next one the read-only database.
     const err =
-      refused instanceof MeterStorageError
+      refused instanceof DatabaseStorageError
         ? refused
         : await limiter.admit({ userId: "racer", limits, requestId: "ro2", params: {} }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(MeterStorageError);
+    expect(err).toBeInstanceOf(DatabaseStorageError);
     expect(limiter.writeFailure()).toBe("database is read-only (25006)");
     await limiter.finish(first.logId, 500, 1); // waits instead of failing the answer
-    await expect(limiter.flush()).rejects.toBeInstanceOf(MeterStorageError);
+    await expect(limiter.flush()).rejects.toBeInstanceOf(DatabaseStorageError);
 
     await admin.unsafe(`ALTER DATABASE "${pgdb.name}" RESET default_transaction_read_only`);
     await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${pgdb.name} AND pid <> pg_backend_pid()`;

@@ -1,5 +1,5 @@
 /**
- * The meter on PostgreSQL (DECISIONS §6, §9): the same rules as limiter.ts (sliding minute, UTC
+ * The meter on PostgreSQL (docs/api.md § Metering; README.md § PostgreSQL): the same rules as limiter.ts (sliding minute, UTC
  * day, refunds give the day back), shared by every instance on one database. Check and record are
  * one transaction serialised per user by a transaction-level advisory lock on the hashed user id:
  * it needs no users row, is released by COMMIT, ROLLBACK or a dropped connection, and two users
@@ -12,15 +12,15 @@
  * the lock and time out as 503s; otherwise it tries the lock again shortly, for at most lockWaitMs.
  *
  * Every call is async (the request path never blocks the event loop on the database). A lock or
- * statement timeout becomes MeterBusyError, an unreachable database MeterUnavailableError, storage
- * refusing writes MeterStorageError (both MeterBusyErrors too; database-errors.ts): all render as 503.
+ * statement timeout becomes DatabaseBusyError, an unreachable database DatabaseUnavailableError, storage
+ * refusing writes DatabaseStorageError (both DatabaseBusyErrors too; database-errors.ts): all render as 503.
  */
 import type { SQL } from "bun";
 import type { Clock } from "../clock.ts";
 import { denialMessage } from "./headers.ts";
 import { auditParamsText } from "./redact-query.ts";
 import { newBootId } from "./boot.ts";
-import { MeterBusyError, meterError, pgWriteFailureOf } from "./database-errors.ts";
+import { DatabaseBusyError, databaseError, pgWriteFailureOf } from "../../db/errors.ts";
 import type { AdmitRequest, AdmitResult, Finish, UnmeteredEntry } from "./limiter.ts";
 import {
   decide,
@@ -66,7 +66,7 @@ const MAX_PAUSE_MS = 16;
 export interface PgLimiterOptions {
   /**
    * How long a request may wait for its user's lock held by another (default 2000 ms, the pool's
-   * default statement timeout); then MeterBusyError. A full window is refused before then.
+   * default statement timeout); then DatabaseBusyError. A full window is refused before then.
    */
   lockWaitMs?: number;
 }
@@ -116,7 +116,7 @@ export function createPgLimiter(
       if (t!.got) return null;
       const d = decide(await readWindows(tx, req.userId, req.limits, clock.now()));
       if (!d.ok) return d;
-      if (performance.now() + pause > deadline) throw new MeterBusyError();
+      if (performance.now() + pause > deadline) throw new DatabaseBusyError();
       await Bun.sleep(pause * (0.5 + Math.random()));
     }
   }
@@ -136,7 +136,7 @@ export function createPgLimiter(
       return result;
     } catch (err) {
       lastWriteFailure = pgWriteFailureOf(err) ?? lastWriteFailure;
-      throw meterError(err);
+      throw databaseError(err);
     }
   }
 
@@ -196,7 +196,7 @@ export function createPgLimiter(
       try {
         await guarded(() => finishOnce(job));
       } catch (err) {
-        if (!(err instanceof MeterBusyError) && lastWriteFailure === null) throw err;
+        if (!(err instanceof DatabaseBusyError) && lastWriteFailure === null) throw err;
         unfinished.push(job);
       }
     },

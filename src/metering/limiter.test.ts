@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../db/open.ts";
 import { TestClock } from "../clock.ts";
-import { MeterBusyError } from "./database-errors.ts";
+import { DatabaseBusyError } from "../../db/errors.ts";
 import { createLimiter } from "./limiter.ts";
 import { rateLimitHeaders } from "./headers.ts";
 
@@ -193,12 +193,12 @@ test("a restart (close and reopen the file) keeps the windows", () => {
   reopened.sqlite.close();
 });
 
-test("a database locked beyond busy_timeout gives MeterBusyError, leaves no transaction open, and recovers", async () => {
+test("a database locked beyond busy_timeout gives DatabaseBusyError, leaves no transaction open, and recovers", async () => {
   const { path, sqlite, admit, counted } = setup();
   sqlite.exec("PRAGMA busy_timeout = 20");
   const other = openDatabase(path).sqlite;
   other.exec("BEGIN IMMEDIATE");
-  expect(() => admit()).toThrow(MeterBusyError);
+  expect(() => admit()).toThrow(DatabaseBusyError);
   expect(sqlite.inTransaction).toBe(false);
   other.exec("COMMIT");
   other.close();

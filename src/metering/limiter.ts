@@ -1,5 +1,5 @@
 /**
- * The meter on SQLite (DECISIONS §6). Check and record happen in one BEGIN IMMEDIATE transaction,
+ * The meter on SQLite (docs/api.md § Metering). Check and record happen in one BEGIN IMMEDIATE transaction,
  * so several server processes on one database file never admit more than the limits allow.
  * Table `request_log` is both the audit log and the meter: rows with counted = 1 consume the windows.
  */
@@ -8,7 +8,7 @@ import type { Clock } from "../clock.ts";
 import { denialMessage } from "./headers.ts";
 import { auditParamsText } from "./redact-query.ts";
 import { newBootId } from "./boot.ts";
-import { isBusy, MeterBusyError, writeFailureOf } from "./database-errors.ts";
+import { isBusy, DatabaseBusyError, writeFailureOf } from "../../db/errors.ts";
 import { createUnauthenticatedCounter } from "./unauthenticated-counter.ts";
 import { createAuditQueue } from "./audit-queue.ts";
 import {
@@ -205,7 +205,7 @@ export function createLimiter(sqlite: Database, clock: Clock, bootId: string = n
           return tracked(() => admitOnce(req));
         } catch (err) {
           if (!isBusy(err)) throw err;
-          if (attempt >= BUSY_RETRIES) throw new MeterBusyError();
+          if (attempt >= BUSY_RETRIES) throw new DatabaseBusyError();
         }
       }
     },

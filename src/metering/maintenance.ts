@@ -9,7 +9,7 @@ import type { Clock } from "../clock.ts";
 import type { Logger } from "../logger.ts";
 import type { Limiter } from "./limiter.ts";
 import { pruneAudit } from "./retention.ts";
-import { isBusy } from "./database-errors.ts";
+import { isBusy } from "../../db/errors.ts";
 
 const FLUSH_MS = 1000;
 const PRUNE_MS = 3600_000;

@@ -1,33 +1,34 @@
 /**
  * Which database errors are the database's condition rather than a bug (docs/api.md § Errors: 503, not
  * 500): another process holding the lock, storage refusing writes (a full disk, an I/O error, a
- * read-only file), or PostgreSQL out of reach. The meter's errors name these conditions without
- * HTTP codes; src/http/http-error.ts renders them as 503 with Retry-After.
+ * read-only file), or PostgreSQL out of reach. Every store (the meter, users, tokens, sessions) on
+ * either database names its condition with these classes, without HTTP codes;
+ * src/http/http-error.ts renders them as 503 with Retry-After.
  */
 
 /** The database stayed locked beyond its timeout and the retries. */
-export class MeterBusyError extends Error {
+export class DatabaseBusyError extends Error {
   constructor() {
-    super("the usage meter is busy; retry the request shortly");
-    this.name = "MeterBusyError";
+    super("the database is busy; retry the request shortly");
+    this.name = "DatabaseBusyError";
   }
 }
 
 /** The database could not be reached (down, restarting, network). */
-export class MeterUnavailableError extends MeterBusyError {
+export class DatabaseUnavailableError extends DatabaseBusyError {
   constructor() {
     super();
-    this.message = "the usage meter's database is unreachable; retry the request shortly";
-    this.name = "MeterUnavailableError";
+    this.message = "the database is unreachable; retry the request shortly";
+    this.name = "DatabaseUnavailableError";
   }
 }
 
 /** Storage refusing writes (full disk, read-only database…), like a full SQLite disk. */
-export class MeterStorageError extends MeterBusyError {
+export class DatabaseStorageError extends DatabaseBusyError {
   constructor(readonly failure: string) {
     super();
-    this.message = `the usage meter cannot write (${failure}); retry the request shortly`;
-    this.name = "MeterStorageError";
+    this.message = `the database cannot write (${failure}); retry the request shortly`;
+    this.name = "DatabaseStorageError";
   }
 }
 
@@ -52,7 +53,7 @@ const codeOf = (err: unknown): string => {
 };
 
 /** The one test for "locked, retry shortly": the meter's own busy errors or SQLite's BUSY/LOCKED. */
-export const isBusy = (err: unknown): boolean => err instanceof MeterBusyError || /^SQLITE_(BUSY|LOCKED)/.test(codeOf(err));
+export const isBusy = (err: unknown): boolean => err instanceof DatabaseBusyError || /^SQLITE_(BUSY|LOCKED)/.test(codeOf(err));
 
 const WRITE_FAILURES: [RegExp, string][] = [
   [/^SQLITE_FULL/, "disk full"],
@@ -91,14 +92,14 @@ export function pgWriteFailureOf(err: unknown): string | null {
  * Maps PostgreSQL driver errors to the meter's own; anything else (a bug) is returned as is. Used
  * by the other stores' callers too: a PostgreSQL outage seen by the auth store is the same 503.
  */
-export function meterError(err: unknown): unknown {
-  if (err instanceof MeterBusyError) return err;
+export function databaseError(err: unknown): unknown {
+  if (err instanceof DatabaseBusyError) return err;
   const state = sqlState(err);
-  if (PG_BUSY_STATES.has(state)) return new MeterBusyError();
+  if (PG_BUSY_STATES.has(state)) return new DatabaseBusyError();
   const failure = pgWriteFailureOf(err);
-  if (failure !== null) return new MeterStorageError(failure);
+  if (failure !== null) return new DatabaseStorageError(failure);
   const code = codeOf(err);
   if (/^08|^57P0/.test(state) || /CONNECTION|ECONNREFUSED|ECONNRESET|TIMEOUT|ENOTFOUND|EPIPE/i.test(code))
-    return new MeterUnavailableError();
+    return new DatabaseUnavailableError();
   return err;
 }
