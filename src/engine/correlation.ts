@@ -1,10 +1,19 @@
 /**
- * Correlation matrices for the network engine (DECISIONS §2.3): Pearson, or Spearman as
+ * Correlation matrices for the network engine (README.md § How the numbers are computed, step 3): Pearson, or Spearman as
  * Pearson on average ranks. Pure functions on typed arrays: the only state is the SIMD kernel's
- * scratch memory (simd/dot-kernel.ts), which no result refers to.
+ * scratch memory (simd/dot-kernel.ts) and the OpenBLAS handle (blas/openblas.ts), which no result refers to.
  */
+import { openBlas } from "./blas/openblas.ts";
+import { blasCorrelation } from "./correlation-blas.ts";
 import { dotWorkspace } from "./simd/dot-kernel.ts";
 import type { CorrMethod } from "./types.ts";
+
+/**
+ * Who computes the dot products: OpenBLAS (blas/openblas.ts) where it loads, else the WebAssembly
+ * kernel (simd/dot-kernel.ts) where it runs, else the scalar loops. "simd" and "scalar" skip the
+ * earlier ones (the tests compare all three).
+ */
+export type CorrelationKernel = "blas" | "simd" | "scalar";
 
 function clip(x: number): number {
   return x > 1 ? 1 : Math.max(x, -1);
@@ -37,16 +46,17 @@ export function correlationMatrix(
   method: CorrMethod,
   start = 0,
   length = series.length > 0 ? series[0].length - start : 0,
-  simd = true,
+  kernel: CorrelationKernel = "blas",
 ): Float64Array {
   const n = series.length;
   const L = length;
-  // The WebAssembly kernel (simd/dot-kernel.ts) where it runs, else the loops below; both give
-  // bit-identical matrices. `simd` false forces the loops (the tests compare the two).
-  const ws = simd ? dotWorkspace(n, L) : null;
+  // The WebAssembly kernel and the loops below give bit-identical matrices; OpenBLAS sums in its
+  // own order (within rounding of them) and keeps exact ties exact explicitly (correlation-blas.ts).
+  const blas = kernel === "blas" && n >= 2 && L >= 1 ? openBlas : null;
+  const ws = blas === null && kernel !== "scalar" ? dotWorkspace(n, L) : null;
   // Centre, then rho = sxy / sqrt(sxx * syy): identical series give exactly 1 and rank-negated
   // series exactly -1 (sqrt(v * v) === v), so exact ties stay exact, as in the fixture generator.
-  // The kernel reads the centred series k-major (T[k*n + i]), the loops row after row.
+  // The kernel reads the centred series k-major (T[k*n + i]), BLAS and the loops row after row.
   const packed = ws ? ws.T : new Float64Array(n * L);
   const si = ws ? 1 : L;
   const sk = ws ? n : 1;
@@ -67,6 +77,7 @@ export function correlationMatrix(
     }
     ss[i] = sq;
   }
+  if (blas) return blasCorrelation(blas, packed, ss, n, L);
   if (ws) {
     ws.dots();
     ws.normalize();
