@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { openDatabase } from "../../db/open.ts";
 import { TestClock } from "../clock.ts";
 import { createAuditQueue, type AuditRow } from "./audit-queue.ts";
+import { sqliteAuditStatements } from "./audit-statements-sqlite.ts";
 import { createLimiter } from "./limiter.ts";
 
 const T = Date.parse("2026-11-22T10:00:00Z");
@@ -23,7 +24,7 @@ const row = (i: number, over: Partial<AuditRow> = {}): AuditRow => ({
 
 test("past its byte bound the queue aggregates per minute, user, status and code instead of dropping; flush writes rows and groups", () => {
   const { sqlite } = openDatabase(":memory:");
-  const queue = createAuditQueue(sqlite, 4096);
+  const queue = createAuditQueue(4096);
   let kept = 0;
   for (let i = 0; i < 100; i++) if (queue.add(row(i))) kept++;
   queue.add(row(100, { status: 404, code: "NOT_FOUND" }));
@@ -31,7 +32,7 @@ test("past its byte bound the queue aggregates per minute, user, status and code
   expect(kept).toBeGreaterThan(5);
   expect(kept).toBeLessThan(100);
   expect(queue.bytes()).toBeLessThanOrEqual(4096);
-  queue.flush();
+  queue.flush(sqliteAuditStatements(sqlite).writeAudit);
   const written = sqlite.query("SELECT count(*) AS n FROM request_log WHERE request_id <> 'aggregated'").get() as { n: number };
   expect(written.n).toBe(kept);
   const groups = sqlite
@@ -81,4 +82,25 @@ test("flush({ noWait }) under another connection's write lock fails at once and 
     { request_id: "bad", status: 400, duration_ms: 1, counted: 0, params: "lookback=x&token=[redacted]" },
   ]);
   expect(sqlite.query("SELECT code, count FROM unauthenticated_counts").all()).toEqual([{ code: "UNAUTHORIZED", count: 1 }]);
+});
+
+test("a batch that fails to write goes back in front of what was queued meanwhile, within the byte bound", async () => {
+  const queue = createAuditQueue(800);
+  for (let i = 0; i < 4; i++) queue.add(row(i)); // two rows fit, two are grouped
+  const seen: string[][] = [];
+  await expect(
+    queue.flushAsync(async (batch) => {
+      queue.add(row(9, { ts: T + 9 })); // arrives while the write is in flight
+      seen.push(batch.rows.map((r) => r.requestId));
+      throw new Error("database unreachable");
+    }),
+  ).rejects.toThrow("database unreachable");
+  const written: { rows: string[]; groups: number[] }[] = [];
+  await queue.flushAsync(async (batch) => {
+    written.push({ rows: batch.rows.map((r) => r.requestId), groups: batch.groups.map((g) => g.n) });
+  });
+  // r9 arrived while two rows were in flight: they still counted, so it was grouped, not queued past the bound.
+  expect(seen).toEqual([["r0", "r1"]]);
+  expect(written).toEqual([{ rows: ["r0", "r1"], groups: [3] }]);
+  expect([queue.pending(), queue.bytes()]).toEqual([0, 0]);
 });

@@ -4,9 +4,9 @@
  * process holds the write lock, a request must not wait for it on the event loop (issue #12
  * item 7). Memory is bounded in bytes; past the bound, requests are counted per minute, user,
  * status and code and written as one row per group (request_id 'aggregated', params
- * {"aggregated":n}), never dropped.
+ * {"aggregated":n}), never dropped. The queue is the policy, on both databases; each database
+ * only writes a batch (audit-statements-sqlite.ts, audit-statements-pg.ts).
  */
-import type { Database } from "bun:sqlite";
 import { MINUTE_MS } from "./windows.ts";
 
 export interface AuditRow {
@@ -19,13 +19,31 @@ export interface AuditRow {
   durationMs: number;
 }
 
+/** Requests past the byte bound, counted per minute, user, status and code. */
+export interface AggregateGroup {
+  minute: number;
+  userId: string;
+  status: number;
+  code: string | null;
+  n: number;
+}
+
+/** What one flush writes, in one transaction: rows, 429 durations (`[logId, ms]`) and groups. */
+export interface AuditBatch {
+  rows: AuditRow[];
+  durations: [number, number][];
+  groups: AggregateGroup[];
+}
+
 export interface AuditQueue {
   /** Queues a row; returns false when it was aggregated because the queue is full. */
   add(row: AuditRow): boolean;
   /** Queues the duration of a row already written (a 429 recorded inside the meter's transaction). */
   setDuration(logId: number, durationMs: number): void;
-  /** Writes everything queued in one transaction; on failure keeps it all for the next flush. */
-  flush(): void;
+  /** Hands everything queued to `write`; if it throws, all of it stays queued for the next flush. */
+  flush(write: (batch: AuditBatch) => void): void;
+  /** As flush, for a database whose writes are async: what is queued meanwhile waits behind the batch. */
+  flushAsync(write: (batch: AuditBatch) => Promise<void>): Promise<void>;
   /** Entries waiting (rows, updates and aggregate groups). */
   pending(): number;
   bytes(): number;
@@ -35,17 +53,43 @@ export const AUDIT_QUEUE_BYTES = 2 ** 20;
 
 /** A row's weight: its strings (UTF-16 in memory) plus a fixed allowance for the object. */
 const weight = (r: AuditRow) => 2 * (r.requestId.length + r.userId.length + r.params.length + (r.code?.length ?? 0)) + 96;
+const DURATION_BYTES = 32;
 
-export function createAuditQueue(sqlite: Database, maxBytes = AUDIT_QUEUE_BYTES): AuditQueue {
-  const insert = sqlite.prepare<unknown, [string, string, number, number, number | null, string | null, string]>(
-    "INSERT INTO request_log (request_id, user_id, ts, status, duration_ms, counted, code, params) VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
-  );
-  const update = sqlite.prepare<unknown, [number, number]>("UPDATE request_log SET duration_ms = ?1 WHERE id = ?2 AND status = 429");
+export function createAuditQueue(maxBytes = AUDIT_QUEUE_BYTES): AuditQueue {
   let rows: AuditRow[] = [];
-  let updates: [number, number][] = [];
-  let aggregated = new Map<string, { minute: number; userId: string; status: number; code: string | null; n: number }>();
+  let durations: [number, number][] = [];
+  let groups = new Map<string, AggregateGroup>();
   let used = 0;
+  let inFlight = 0;
 
+  const pending = () => rows.length + durations.length + groups.size;
+  // A batch being written still counts against the bound (`used`), so rows queued while it is
+  // in flight cannot take the queue past it, however many flushes fail in a row.
+  const take = (): { batch: AuditBatch; bytes: number } => {
+    const taken = { batch: { rows, durations, groups: [...groups.values()] }, bytes: used };
+    rows = [];
+    durations = [];
+    groups = new Map();
+    inFlight = taken.bytes;
+    return taken;
+  };
+  const written = ({ bytes }: { bytes: number }) => {
+    used -= bytes;
+    inFlight = 0;
+  };
+  /** A batch that was not written goes back in front of what came since (its groups merge). */
+  const putBack = ({ batch }: { batch: AuditBatch }) => {
+    rows = batch.rows.concat(rows);
+    durations = batch.durations.concat(durations);
+    const since = groups;
+    groups = new Map(batch.groups.map((g) => [groupKey(g.minute, g.userId, g.status, g.code), g]));
+    for (const [key, g] of since) {
+      const earlier = groups.get(key);
+      if (earlier) earlier.n += g.n;
+      else groups.set(key, g);
+    }
+    inFlight = 0;
+  };
   return {
     add(row) {
       const w = weight(row);
@@ -55,36 +99,43 @@ export function createAuditQueue(sqlite: Database, maxBytes = AUDIT_QUEUE_BYTES)
         return true;
       }
       const minute = Math.floor(row.ts / MINUTE_MS) * MINUTE_MS;
-      const key = JSON.stringify([minute, row.userId, row.status, row.code]);
-      const group = aggregated.get(key);
+      const key = groupKey(minute, row.userId, row.status, row.code);
+      const group = groups.get(key);
       if (group) group.n++;
-      else aggregated.set(key, { minute, userId: row.userId, status: row.status, code: row.code, n: 1 });
+      else groups.set(key, { minute, userId: row.userId, status: row.status, code: row.code, n: 1 });
       return false;
     },
     setDuration(logId, durationMs) {
-      if (used + 32 > maxBytes) return; // only a duration: past the bound it is the one thing given up
-      updates.push([logId, durationMs]);
-      used += 32;
+      if (used + DURATION_BYTES > maxBytes) return; // only a duration: past the bound it is the one thing given up
+      durations.push([logId, durationMs]);
+      used += DURATION_BYTES;
     },
-    flush() {
-      if (rows.length + updates.length + aggregated.size === 0) return;
-      sqlite.exec("BEGIN IMMEDIATE");
+    flush(write) {
+      if (pending() === 0 || inFlight > 0) return;
+      const taken = take();
       try {
-        for (const r of rows) insert.run(r.requestId, r.userId, r.ts, r.status, r.durationMs, r.code, r.params);
-        for (const [id, ms] of updates) update.run(ms, id);
-        for (const g of aggregated.values())
-          insert.run("aggregated", g.userId, g.minute, g.status, null, g.code, JSON.stringify({ aggregated: g.n }));
-        sqlite.exec("COMMIT");
+        write(taken.batch);
+        written(taken);
       } catch (err) {
-        if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+        putBack(taken);
         throw err;
       }
-      rows = [];
-      updates = [];
-      aggregated = new Map();
-      used = 0;
     },
-    pending: () => rows.length + updates.length + aggregated.size,
+    async flushAsync(write) {
+      // One batch in flight at a time: a second flush leaves what came since for the next one.
+      if (pending() === 0 || inFlight > 0) return;
+      const taken = take();
+      try {
+        await write(taken.batch);
+        written(taken);
+      } catch (err) {
+        putBack(taken);
+        throw err;
+      }
+    },
+    pending,
     bytes: () => used,
   };
 }
+
+const groupKey = (minute: number, userId: string, status: number, code: string | null) => JSON.stringify([minute, userId, status, code]);

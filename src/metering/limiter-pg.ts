@@ -19,6 +19,9 @@ import type { SQL } from "bun";
 import type { Clock } from "../clock.ts";
 import { denialMessage } from "./headers.ts";
 import { auditParamsText } from "./redact-query.ts";
+import { createAuditQueue } from "./audit-queue.ts";
+import { pgAuditStatements } from "./audit-statements-pg.ts";
+import { createUnauthenticatedCounter } from "./unauthenticated-counter.ts";
 import { newBootId } from "./boot.ts";
 import { DatabaseBusyError, databaseError, pgWriteFailureOf } from "../../db/errors.ts";
 import type { AdmitRequest, AdmitResult, Finish, UnmeteredEntry } from "./limiter.ts";
@@ -46,9 +49,6 @@ export interface AsyncLimiter {
   /** Why writes are failing (e.g. `disk full (53100)`), null once one succeeds again. */
   writeFailure(): string | null;
 }
-
-/** 429 durations kept for the next flush (16 bytes each: 1.6 MB at most). */
-const MAX_REFUSED_DURATIONS = 100_000;
 
 interface WindowRow {
   n: number;
@@ -121,9 +121,10 @@ export function createPgLimiter(
     }
   }
 
-  const unauthenticated = new Map<string, number>();
-  /** 429 durations waiting for flush(); past the bound they are the one thing given up (as audit-queue.ts). */
-  let refusedDurations: [number, number][] = [];
+  // The same queue and counter as SQLite's (the policy), written by this database's statements.
+  const unauthenticated = createUnauthenticatedCounter(clock);
+  const audit = createAuditQueue();
+  const statements = pgAuditStatements(sql);
   let lastWriteFailure: string | null = null;
   /** Outcomes of answered requests not yet written (database down or full); flush() retries them in order. */
   const unfinished: Finish[] = [];
@@ -202,29 +203,33 @@ export function createPgLimiter(
     },
 
     finishRefused(logId, durationMs) {
-      if (refusedDurations.length < MAX_REFUSED_DURATIONS) refusedDurations.push([logId, durationMs]);
+      audit.setDuration(logId, durationMs);
     },
 
-    logUnmetered: (e) =>
-      guarded(async () => {
-        if (e.userId === null) {
-          // Counted per UTC minute and code, written by flush() (as unauthenticated-counter.ts does).
-          const key = `${Math.floor(clock.now() / MINUTE_MS) * MINUTE_MS} ${e.code ?? String(e.status)}`;
-          unauthenticated.set(key, (unauthenticated.get(key) ?? 0) + 1);
-          return null;
-        }
-        const [r] = await sql`INSERT INTO request_log (request_id, user_id, ts, status, duration_ms, counted, code, params)
-          VALUES (${e.requestId}, ${e.userId}, ${clock.now()}, ${e.status}, ${e.durationMs}, 0, ${e.code}, ${auditParamsText(e.params)}) RETURNING id`;
-        return Number(r!.id);
-      }),
+    // Nothing is written on the request path, as on SQLite: a known user's row waits in the audit
+    // queue, an unknown caller is only counted per minute and code; flush() writes both.
+    async logUnmetered(e) {
+      if (e.userId === null) unauthenticated.add(e.code ?? String(e.status));
+      else
+        audit.add({
+          requestId: e.requestId,
+          userId: e.userId,
+          ts: clock.now(),
+          status: e.status,
+          code: e.code,
+          params: auditParamsText(e.params),
+          durationMs: e.durationMs,
+        });
+      return null;
+    },
 
     async flush() {
       while (unfinished.length > 0) {
         await guarded(() => finishOnce(unfinished[0]!));
         unfinished.shift();
       }
-      if (unauthenticated.size > 0) await guarded(writeUnauthenticated);
-      if (refusedDurations.length > 0) await guarded(writeRefusedDurations);
+      if (audit.pending() > 0) await guarded(() => audit.flushAsync(statements.writeAudit));
+      if (unauthenticated.pending() > 0) await guarded(() => unauthenticated.flushAsync(statements.writeCounts));
       // While writes fail and nothing else is waiting, a one-row write finds out when they work again.
       if (lastWriteFailure !== null) {
         await guarded(
@@ -236,36 +241,4 @@ export function createPgLimiter(
 
     writeFailure: () => lastWriteFailure,
   };
-
-  /** The gathered 429 durations in one transaction; on failure they stay for the next flush. */
-  async function writeRefusedDurations(): Promise<void> {
-    const batch = refusedDurations;
-    refusedDurations = [];
-    try {
-      await sql.begin(async (tx) => {
-        for (const [id, ms] of batch) await tx`UPDATE request_log SET duration_ms = ${ms} WHERE id = ${id} AND status = 429`;
-      });
-    } catch (err) {
-      refusedDurations = batch.concat(refusedDurations).slice(0, MAX_REFUSED_DURATIONS);
-      throw err;
-    }
-  }
-
-  /** The gathered unauthenticated counts in one transaction; on failure they stay for the next flush. */
-  async function writeUnauthenticated(): Promise<void> {
-    const batch = [...unauthenticated];
-    unauthenticated.clear();
-    try {
-      await sql.begin(async (tx) => {
-        for (const [key, n] of batch) {
-          const space = key.indexOf(" ");
-          await tx`INSERT INTO unauthenticated_counts (minute, code, count) VALUES (${Number(key.slice(0, space))}, ${key.slice(space + 1)}, ${n})
-            ON CONFLICT (minute, code) DO UPDATE SET count = unauthenticated_counts.count + ${n}`;
-        }
-      });
-    } catch (err) {
-      for (const [key, n] of batch) unauthenticated.set(key, (unauthenticated.get(key) ?? 0) + n);
-      throw err;
-    }
-  }
 }

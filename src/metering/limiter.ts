@@ -11,6 +11,7 @@ import { newBootId } from "./boot.ts";
 import { isBusy, DatabaseBusyError, writeFailureOf } from "../../db/errors.ts";
 import { createUnauthenticatedCounter } from "./unauthenticated-counter.ts";
 import { createAuditQueue } from "./audit-queue.ts";
+import { sqliteAuditStatements } from "./audit-statements-sqlite.ts";
 import {
   decide,
   peekState,
@@ -115,8 +116,9 @@ export function createLimiter(sqlite: Database, clock: Clock, bootId: string = n
     "UPDATE request_log SET status = ?1, duration_ms = ?2, counted = CASE WHEN ?1 >= 500 OR ?4 THEN 0 ELSE counted END WHERE id = ?3",
   );
 
-  const unauthenticated = createUnauthenticatedCounter(sqlite, clock);
-  const audit = createAuditQueue(sqlite);
+  const unauthenticated = createUnauthenticatedCounter(clock);
+  const audit = createAuditQueue();
+  const statements = sqliteAuditStatements(sqlite);
   let aggregated = 0;
   let queued = () => {};
 
@@ -279,8 +281,8 @@ export function createLimiter(sqlite: Database, clock: Clock, bootId: string = n
       tracked(() => finishOnce(unfinished[0]!));
       unfinished.shift();
     }
-    if (audit.pending() > 0) tracked(() => audit.flush());
-    if (unauthenticated.pending() > 0) tracked(() => unauthenticated.flush());
+    if (audit.pending() > 0) tracked(() => audit.flush(statements.writeAudit));
+    if (unauthenticated.pending() > 0) tracked(() => unauthenticated.flush(statements.writeCounts));
     // While writes fail and nothing else is waiting to be written, a one-row write finds out when they work again.
     if (lastWriteFailure !== null) tracked(() => probe.run(String(clock.now())));
   }

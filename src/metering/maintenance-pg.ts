@@ -1,5 +1,5 @@
 /**
- * maintenance.ts on PostgreSQL: what the meter gathered (unauthenticated counts, 429 durations,
+ * maintenance.ts on PostgreSQL: what the meter gathered (the audit queue, unauthenticated counts,
  * outcomes that could not be written during an outage) flushed every second, one flush at a time,
  * and audit rows past the retention pruned at start and hourly. Failures are logged once per
  * outage and retried; they never reach a request.
@@ -9,10 +9,7 @@ import type { Clock } from "../clock.ts";
 import type { Logger } from "../logger.ts";
 import type { AsyncLimiter } from "./limiter-pg.ts";
 import { pruneAuditPg } from "./retention-pg.ts";
-import type { AuditMaintenance } from "./maintenance.ts";
-
-const FLUSH_MS = 1000;
-const PRUNE_MS = 3600_000;
+import { FLUSH_MS, PRUNE_MS, type AuditMaintenance } from "./maintenance.ts";
 
 export function startAuditMaintenancePg(
   sql: SQL,

@@ -11,8 +11,9 @@ import type { Limiter } from "./limiter.ts";
 import { pruneAudit } from "./retention.ts";
 import { isBusy } from "../../db/errors.ts";
 
-const FLUSH_MS = 1000;
-const PRUNE_MS = 3600_000;
+/** How often gathered audit rows and counts are written, and past-retention rows pruned (both databases). */
+export const FLUSH_MS = 1000;
+export const PRUNE_MS = 3600_000;
 
 export interface AuditMaintenance {
   /** Writes what is still gathered; call before closing the database. */
