@@ -108,6 +108,7 @@ describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
       .getByRole("button", { name: /^Revoke/ })
       .first()
       .click();
+    await page.getByRole("button", { name: /^Confirm revoke/ }).click();
     expect(
       await settled(
         () => page.getByRole("button", { name: /^Revoke/ }).count(),
@@ -151,6 +152,117 @@ describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
     expect(still.data.tokens.map((t: any) => t.jti)).toEqual([carolJti]);
     await a.context.close();
     await b.context.close();
+  });
+
+  /** A token for `page`'s user, generated as the page would, and a call with it as curl would make. */
+  async function tokenFor(context: BrowserContext, page: Page): Promise<{ jti: string; call: () => Promise<number> }> {
+    const res = await context.request.post(`${h.base}/dashboard/api/tokens`, {
+      headers: { Origin: h.base, "X-CSRF-Token": await csrfOf(page) },
+    });
+    expect(res.status()).toBe(201);
+    const { token, jti } = ((await res.json()) as any).data;
+    const call = async () =>
+      (await fetch(`${h.base}/v1/graph-stats/chart?lookback=30`, { headers: { Authorization: `Bearer ${token}` } })).status;
+    return { jti, call };
+  }
+
+  test("usage follows calls made elsewhere: every 30 s while the page is in view, and when it comes back into view", async () => {
+    const { context, page, cspErrors } = await signIn("kate");
+    const { call } = await tokenFor(context, page);
+    // The page's timers run on a clock the test moves, so nobody waits 30 s.
+    await page.clock.install();
+    await page.reload();
+    await page.getByRole("button", { name: "Sign out" }).waitFor();
+    await page.clock.pauseAt(Date.now() + 1000);
+    const today = async () => (await page.locator(".usage-today").textContent()) ?? "";
+    const stateRequests: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().endsWith("/dashboard/api/state")) stateRequests.push(r.method());
+    });
+    expect(await today()).toContain("0 of 30 requests used today");
+
+    expect(await call()).toBe(200);
+    await page.clock.fastForward(30_000);
+    expect(await settled(today, (t) => t.includes("1 of 30"))).toContain("1 of 30 requests used today");
+
+    h.clock.tick(61_000);
+    expect(await call()).toBe(200);
+    await page.evaluate("document.dispatchEvent(new Event('visibilitychange'))");
+    expect(await settled(today, (t) => t.includes("2 of 30"))).toContain("2 of 30 requests used today");
+
+    h.clock.tick(61_000);
+    expect(await call()).toBe(200);
+    await page.evaluate("window.dispatchEvent(new Event('focus'))");
+    expect(await settled(today, (t) => t.includes("3 of 30"))).toContain("3 of 30 requests used today");
+    expect(stateRequests.every((m) => m === "GET")).toBe(true);
+
+    // A page out of view asks nothing, however long it stays hidden.
+    await page.evaluate(
+      "Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true }); document.dispatchEvent(new Event('visibilitychange'))",
+    );
+    const asked = stateRequests.length;
+    await page.clock.fastForward(120_000);
+    // A request made after the timers ran: by the time it is seen, any request they made was seen too.
+    const marker = page.waitForRequest((r) => r.url().endsWith("/dashboard/after-the-timers"));
+    await page.evaluate("void fetch('/dashboard/after-the-timers')");
+    await marker;
+    expect(stateRequests.length).toBe(asked);
+    expect(cspErrors).toEqual([]);
+    await context.close();
+  });
+
+  test("Revoke asks first: one click revokes nothing, Cancel and Escape keep the token, Confirm revokes it", async () => {
+    const { context, page, cspErrors } = await signIn("liam");
+    const { jti, call } = await tokenFor(context, page);
+    await page.reload();
+    const revokes: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().endsWith("/revoke")) revokes.push(r.method());
+    });
+    const live = async () => ((await (await context.request.get(`${h.base}/dashboard/api/state`)).json()) as any).data.tokens.length;
+    const revoke = page.getByRole("button", { name: /^Revoke token/ });
+    const confirm = page.getByRole("button", { name: /^Confirm revoke/ });
+    const cancel = page.getByRole("button", { name: /^Cancel/ });
+
+    await revoke.click();
+    await confirm.waitFor({ timeout: 2000 });
+    expect(await confirm.evaluate((el: any) => el === el.ownerDocument.activeElement)).toBe(true);
+    expect(await revoke.count()).toBe(0);
+    expect(revokes).toEqual([]);
+    expect(await live()).toBe(1);
+
+    await cancel.click();
+    await revoke.waitFor({ timeout: 2000 });
+    expect(await revoke.evaluate((el: any) => el === el.ownerDocument.activeElement)).toBe(true);
+    expect(await confirm.count()).toBe(0);
+    await revoke.click();
+    await confirm.waitFor({ timeout: 2000 });
+    await page.keyboard.press("Escape");
+    await revoke.waitFor({ timeout: 2000 });
+    expect(revokes).toEqual([]);
+    expect(await live()).toBe(1);
+
+    await revoke.click();
+    await confirm.click();
+    expect(
+      await settled(
+        () => page.getByRole("button", { name: /Revoke/ }).count(),
+        (n) => n === 0,
+      ),
+    ).toBe(0);
+    expect(revokes).toEqual(["POST"]);
+    expect(await live()).toBe(0);
+    const said = `Token ${jti.slice(0, 8)}… revoked.`;
+    expect(
+      await settled(
+        async () => (await page.locator("#token-status").textContent()) ?? "",
+        (t) => t.includes(said),
+      ),
+    ).toContain(said);
+    h.clock.tick(61_000);
+    expect(await call()).toBe(401);
+    expect(cspErrors).toEqual([]);
+    await context.close();
   });
 
   test("the /docs page fits a 1280 px window: no table wider than the page (#23 item 15)", async () => {

@@ -13,10 +13,16 @@ echarts.use([BarChart, GraphChart, LineChart, GridComponent, LegendComponent, To
 
 export type Chart = echarts.ECharts;
 
-/** A chart in `el`, resized with its container (the layout changes between phone and desktop). */
-export function makeChart(el: HTMLElement): Chart {
+/**
+ * A chart in `el`, resized with its container (the layout changes between phone and desktop).
+ * `redraw` runs after each resize, for charts whose option depends on their size.
+ */
+export function makeChart(el: HTMLElement, redraw?: () => void): Chart {
   const chart = echarts.init(el, undefined, { renderer: "canvas" });
-  new ResizeObserver(() => chart.resize()).observe(el);
+  new ResizeObserver(() => {
+    chart.resize();
+    redraw?.();
+  }).observe(el);
   return chart;
 }
 

@@ -7,19 +7,34 @@ import type { SignedInView, TokenView, UsageView } from "../view-model.ts";
 import { dailyUsageText, minuteUsageText, shortJti, utcMinute } from "./format.ts";
 import { escapeHtml as e } from "./html.ts";
 
-/** One list item per live token, each with a Revoke button named after the token. */
-export function tokenListHtml(tokens: TokenView[]): string {
+/**
+ * One list item per live token, each with a Revoke button named after the token; the token whose
+ * revocation awaits confirmation (`confirming`) shows Confirm revoke and Cancel instead.
+ */
+export function tokenListHtml(tokens: TokenView[], confirming: string | null = null): string {
   if (tokens.length === 0) return `<li class="token-empty">No live tokens.</li>`;
   return tokens
-    .map((t) => {
-      const short = shortJti(t.jti);
-      return `<li class="token-row" data-jti="${e(t.jti)}">
-<code class="token-id" title="${e(t.jti)}">${e(short)}</code>
+    .map(
+      (t) => `<li class="token-row" data-jti="${e(t.jti)}">
+<code class="token-id" title="${e(t.jti)}">${e(shortJti(t.jti))}</code>
 <span class="token-dates"><span>issued ${e(utcMinute(t.issuedAt))}</span><span>expires ${e(utcMinute(t.expiresAt))}</span></span>
-<button type="button" class="button danger" data-revoke="${e(t.jti)}" aria-label="Revoke token ${e(short)}">Revoke</button>
-</li>`;
-    })
+<span class="token-actions">${revokeActionsHtml(t.jti, t.jti === confirming)}</span>
+</li>`,
+    )
     .join("\n");
+}
+
+/**
+ * A token's Revoke button, or, once clicked, the second step: revoking cannot be undone and stops
+ * every program using the token, so one click only asks (docs/dashboard.md).
+ */
+export function revokeActionsHtml(jti: string, confirming: boolean): string {
+  const short = e(shortJti(jti));
+  if (!confirming) {
+    return `<button type="button" class="button danger" data-revoke="${e(jti)}" aria-label="Revoke token ${short}">Revoke</button>`;
+  }
+  return `<button type="button" class="button danger confirm" data-revoke-confirm="${e(jti)}" aria-label="Confirm revoke token ${short}">Confirm revoke</button>
+<button type="button" class="button secondary" data-revoke-cancel="${e(jti)}" aria-label="Cancel revoking token ${short}">Cancel</button>`;
 }
 
 /** Whether the user may generate a token now, and the sentence that says why (not). */

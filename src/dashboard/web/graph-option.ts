@@ -4,7 +4,7 @@
  */
 import { metricLabel } from "./format.ts";
 import type { NetworkModel } from "./network-data.ts";
-import { forceLayout } from "./force-layout.ts";
+import { forceLayout, type Point } from "./force-layout.ts";
 import { communityColour, communityName } from "./palette.ts";
 import { edgeTooltip, nodeTooltip } from "./tooltips.ts";
 
@@ -12,6 +12,35 @@ const MIN_SIZE = 7;
 const MAX_SIZE = 34;
 /** Node sizes were chosen for a drawing area about this wide (px); smaller ones scale them down. */
 const TUNED_WIDTH = 660;
+/** ECharts' gap (px) between a node and its label. */
+const LABEL_GAP = 5;
+/** Clear space (px) between a node or label and the canvas edge. */
+const MARGIN = 4;
+
+/**
+ * Estimated width (px) of text in ECharts' sans-serif before anything is drawn. Generous (0.75 em
+ * a character: tickers are capitals), so a label judged to fit does.
+ */
+function textWidth(text: string, fontSize: number): number {
+  return text.length * fontSize * 0.75;
+}
+
+/** Estimated height (px) of the legend across the top, wrapped to `width` as ECharts wraps it. */
+function legendHeight(names: string[], width: number, fontSize: number, gap: number): number {
+  if (names.length === 0) return 0;
+  const padding = 5; // ECharts' legend padding on each side
+  let rows = 1;
+  let x = 0;
+  for (const name of names) {
+    const item = 10 + 5 + name.length * fontSize * 0.6; // icon, its gap, the text
+    if (x > 0 && x + item > width - 2 * padding) {
+      rows++;
+      x = 0;
+    }
+    x += item + gap;
+  }
+  return 2 * padding + rows * (fontSize + 6) + (rows - 1) * gap;
+}
 
 /** Symbol sizes (px) of a metric's values, from MIN_SIZE to MAX_SIZE times `scale` (null → smallest). */
 export function nodeSizes(values: (number | null)[], scale = 1): number[] {
@@ -38,10 +67,18 @@ export interface GraphViewport {
   height: number;
 }
 
+/**
+ * The option for a canvas of `opts.width` × `opts.height`. The layout is computed in pixels and
+ * drawn at one canvas pixel per layout pixel: ECharts stretches a layout to fill its box, nodes
+ * included, which drew ellipses when the two proportions differed (few stocks, a phone). A margin
+ * of the largest node's radius keeps nodes in; a label that would cross the right edge goes left.
+ */
 export function graphOption(model: NetworkModel, metric: string, opts: GraphViewport) {
   const scale = Math.min(1.2, Math.max(0.5, opts.width / TUNED_WIDTH));
   const narrow = opts.width < 480;
-  const box = { top: narrow ? 64 : 44, bottom: 12, left: 16, right: narrow ? 40 : 64 };
+  const fontSize = narrow ? 9 : 10;
+  const legendFont = narrow ? 10 : 12;
+  const legendGap = narrow ? 6 : 12;
   const ids = [...new Set(model.stocks.map((s) => s.community).filter((c): c is number => c !== null))].sort((a, b) => a - b);
   const counts = new Map<number, number>();
   for (const s of model.stocks) if (s.community !== null) counts.set(s.community, (counts.get(s.community) ?? 0) + 1);
@@ -58,24 +95,43 @@ export function graphOption(model: NetworkModel, metric: string, opts: GraphView
   );
   const index = new Map(stocks.map((s, i) => [s.symbol, i]));
   const edgeList = (model.graph.edge_list ?? []).filter((e) => index.has(e.source) && index.has(e.target));
-  const layout = forceLayout(
-    stocks.length,
-    edgeList.map((e) => ({ source: index.get(e.source)!, target: index.get(e.target)!, weight: e.weight })),
-    stocks.map((s) => s.community),
-    Math.max(100, opts.width - box.left - box.right),
-    Math.max(100, opts.height - box.top - box.bottom),
+  // Node centres stay this far from the sides (the border is 1 px), and vertically from a label's half height too.
+  const reach = Math.max(1, ...sizes) / 2 + 1 + MARGIN;
+  const reachY = Math.max(reach, fontSize * 0.7 + MARGIN);
+  const legend = legendHeight(
+    categories.map((c) => c.name),
+    opts.width,
+    legendFont,
+    legendGap,
   );
-  const nodes = stocks.map((s, i) => ({
-    id: s.symbol,
-    name: s.symbol,
-    symbolSize: sizes[i],
-    category: s.community === null ? undefined : categoryIndex.get(s.community),
-    value: s.values[metric],
-    community: s.community,
-    values: s.values,
-    x: layout[i].x,
-    y: layout[i].y,
-  }));
+  const box = { left: reach, right: reach, top: legend + reachY, bottom: reachY };
+  const inner = { width: Math.max(100, opts.width - box.left - box.right), height: Math.max(100, opts.height - box.top - box.bottom) };
+  const layout = fitToBox(
+    forceLayout(
+      stocks.length,
+      edgeList.map((e) => ({ source: index.get(e.source)!, target: index.get(e.target)!, weight: e.weight })),
+      stocks.map((s) => s.community),
+      inner.width,
+      inner.height,
+    ),
+    inner.width,
+    inner.height,
+  );
+  const nodes = stocks.map((s, i) => {
+    const right = box.left + layout[i].x + sizes[i] / 2 + 1 + LABEL_GAP + textWidth(s.symbol, fontSize);
+    return {
+      id: s.symbol,
+      name: s.symbol,
+      symbolSize: sizes[i],
+      category: s.community === null ? undefined : categoryIndex.get(s.community),
+      value: s.values[metric],
+      community: s.community,
+      values: s.values,
+      x: layout[i].x,
+      y: layout[i].y,
+      ...(right > opts.width - MARGIN ? { label: { position: "left" } } : {}),
+    };
+  });
   const edges = edgeList.map((e) => ({
     source: e.source,
     target: e.target,
@@ -93,8 +149,8 @@ export function graphOption(model: NetworkModel, metric: string, opts: GraphView
       icon: "circle",
       itemWidth: 10,
       itemHeight: 10,
-      itemGap: narrow ? 6 : 12,
-      textStyle: { color: "#2b3340", fontSize: narrow ? 10 : 12 },
+      itemGap: legendGap,
+      textStyle: { color: "#2b3340", fontSize: legendFont },
     },
     tooltip: {
       className: "gs-tooltip",
@@ -114,13 +170,59 @@ export function graphOption(model: NetworkModel, metric: string, opts: GraphView
         categories,
         data: nodes,
         links: edges,
-        ...box,
+        ...viewRect(layout, box),
+        // Exactly the layout's own proportions already; this keeps them if a rounding differs.
+        preserveAspect: true,
         itemStyle: { borderColor: "#ffffff", borderWidth: 1 },
         lineStyle: { color: "#4a5463", curveness: 0 },
-        label: { show: true, position: "right", fontSize: narrow ? 9 : 10, color: "#2b3340" },
+        label: { show: true, position: "right", distance: LABEL_GAP, fontSize, color: "#2b3340" },
         labelLayout: { hideOverlap: true },
         emphasis: { focus: "adjacency", lineStyle: { width: 4 }, label: { fontWeight: "bold" } },
       },
     ],
+  };
+}
+
+/** How much more the layout may be stretched one way than the other to fill a box of other proportions. */
+const MAX_STRETCH = 1.5;
+
+/**
+ * The points scaled to fill the box, centred where they do not. Only positions stretch (nodes are
+ * drawn in pixels, round), and at most MAX_STRETCH unevenly, so a near-straight chain stays one.
+ */
+function fitToBox(points: Point[], width: number, height: number): Point[] {
+  const xs = points.map((p) => p.x);
+  const ys = points.map((p) => p.y);
+  const minX = Math.min(...xs);
+  const minY = Math.min(...ys);
+  const spanX = Math.max(...xs) - minX;
+  const spanY = Math.max(...ys) - minY;
+  const fitX = spanX > 0 ? width / spanX : Infinity;
+  const fitY = spanY > 0 ? height / spanY : Infinity;
+  const even = Math.min(fitX, fitY);
+  if (!Number.isFinite(even)) return points.map(() => ({ x: width / 2, y: height / 2 }));
+  const kx = Math.min(fitX, even * MAX_STRETCH);
+  const ky = Math.min(fitY, even * MAX_STRETCH);
+  const dx = (width - spanX * kx) / 2;
+  const dy = (height - spanY * ky) / 2;
+  return points.map((p) => ({ x: dx + (p.x - minX) * kx, y: dy + (p.y - minY) * ky }));
+}
+
+/**
+ * Where ECharts draws the layout: the box its points span, offset by the margins, so one layout
+ * pixel is one canvas pixel. A span of 0 (one node, or all in a line) is 2 wide, as ECharts pads it.
+ */
+function viewRect(points: Point[], box: { left: number; top: number }) {
+  const xs = points.map((p) => p.x);
+  const ys = points.map((p) => p.y);
+  const minX = Math.min(...xs);
+  const minY = Math.min(...ys);
+  const spanX = Math.max(...xs) - minX;
+  const spanY = Math.max(...ys) - minY;
+  return {
+    left: box.left + minX - (spanX === 0 ? 1 : 0),
+    top: box.top + minY - (spanY === 0 ? 1 : 0),
+    width: spanX === 0 ? 2 : spanX,
+    height: spanY === 0 ? 2 : spanY,
   };
 }

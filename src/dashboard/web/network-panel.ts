@@ -42,8 +42,9 @@ export function initNetwork(onMetered: () => void): void {
   const graphEl = byId("graph-chart");
   const rollingEl = byId("rolling-chart");
   if (!graphEl || !rollingEl) return;
-  graph = makeChart(graphEl);
-  rolling = makeChart(rollingEl);
+  // Both options are laid out for the chart's size: a phone turned sideways gets a new one.
+  graph = makeChart(graphEl, drawGraph);
+  rolling = makeChart(rollingEl, drawRollingChart);
   graph.on("click", (p: { dataType?: string; name?: string }) => {
     if (p.dataType === "node" && p.name) toggle(p.name);
   });
@@ -161,6 +162,12 @@ function drawRolling(): void {
       ? `${metricLabel(rollingMetric())} at ${m.rolling.dates.length} as-of dates. Tap a node or tick a stock to add it.`
       : "No stocks chosen: tick some below, or tap nodes in the graph.";
   }
+  drawRollingChart();
+}
+
+function drawRollingChart(): void {
+  const m = state.model;
+  if (!m?.rolling || !rolling) return;
   rolling.setOption(rollingOption(m, rollingMetric(), state.selected, rolling.getWidth()), true);
 }
 

@@ -1,10 +1,13 @@
-/** The ECharts option of the rolling chart: one line per chosen stock, coloured by community. */
+/**
+ * The ECharts option of the rolling chart: one line per chosen stock, each in its own colour
+ * (stocks of one community would otherwise look alike); the tooltip names each one's community.
+ */
 import { isoDate, metricLabel } from "./format.ts";
 import type { NetworkModel } from "./network-data.ts";
-import { communityColour } from "./palette.ts";
+import { LINE_COLOURS, lineColour } from "./palette.ts";
 import { seriesTooltip } from "./tooltips.ts";
 
-/** Dashes tell apart stocks of one community, which share a colour. */
+/** Once every colour is taken, the next round of lines is dashed, then dotted. */
 const DASHES = ["solid", "dashed", "dotted"] as const;
 
 /** Rough height (px) of a wrapping legend, so the plot starts below it instead of under it. */
@@ -18,14 +21,11 @@ export function rollingOption(model: NetworkModel, metric: string, symbols: stri
   const rolling = model.rolling;
   const dates = (rolling?.dates ?? []).map(isoDate);
   const bySymbol = new Map(model.stocks.map((s) => [s.symbol, s]));
-  const perCommunity = new Map<number | null, number>();
   const series = symbols
     .filter((sym) => rolling?.series[sym])
-    .map((sym) => {
-      const community = bySymbol.get(sym)?.community ?? null;
-      const nth = perCommunity.get(community) ?? 0;
-      perCommunity.set(community, nth + 1);
-      const colour = communityColour(community);
+    .map((sym, nth) => {
+      const colour = lineColour(nth);
+      const dash = DASHES[Math.floor(nth / LINE_COLOURS.length) % DASHES.length];
       return {
         type: "line",
         name: sym,
@@ -33,7 +33,7 @@ export function rollingOption(model: NetworkModel, metric: string, symbols: stri
         connectNulls: false,
         showSymbol: dates.length <= 30,
         symbolSize: 5,
-        lineStyle: { width: 2, color: colour, type: DASHES[nth % DASHES.length] },
+        lineStyle: { width: 2, color: colour, type: dash },
         itemStyle: { color: colour },
       };
     });
@@ -45,10 +45,11 @@ export function rollingOption(model: NetworkModel, metric: string, symbols: stri
       trigger: "axis",
       className: "gs-tooltip",
       confine: true,
-      formatter: (params: { seriesName: string; dataIndex: number; value: number | null }[]) => {
+      formatter: (params: { seriesName: string; seriesIndex: number; dataIndex: number; value: number | null }[]) => {
         if (!params.length) return "";
         const rows = params.map((p) => ({
           symbol: p.seriesName,
+          line: p.seriesIndex,
           community: bySymbol.get(p.seriesName)?.community ?? null,
           value: p.value,
         }));

@@ -4,12 +4,16 @@ import type { GeneratedToken, SignedInView } from "../view-model.ts";
 import { callApi } from "./api.ts";
 import { announce, byId } from "./dom.ts";
 import { shortJti } from "./format.ts";
-import { generateState, tokenListHtml } from "./fragments.ts";
+import { generateState, revokeActionsHtml, tokenListHtml } from "./fragments.ts";
+
+/** The token whose Revoke was clicked and awaits Confirm revoke or Cancel. */
+let confirming: string | null = null;
 
 /** Re-renders the token list and the Generate button from a fresh state. */
 export function renderTokens(view: SignedInView): void {
   const list = byId("token-list");
-  if (list) list.innerHTML = tokenListHtml(view.tokens);
+  if (confirming && !view.tokens.some((t) => t.jti === confirming)) confirming = null;
+  if (list) list.innerHTML = tokenListHtml(view.tokens, confirming);
   const button = byId<HTMLButtonElement>("generate-token");
   const hint = byId("generate-hint");
   const gen = generateState(view);
@@ -41,26 +45,65 @@ export function initTokens(refresh: () => Promise<void>): void {
     await refresh();
   });
 
-  byId("token-list")?.addEventListener("click", async (ev) => {
-    const button = (ev.target as HTMLElement).closest<HTMLButtonElement>("button[data-revoke]");
-    if (!button) return;
-    const jti = button.dataset.revoke ?? "";
-    announce(error, "");
-    button.disabled = true;
-    const res = await callApi<unknown>("POST", `/dashboard/api/tokens/${encodeURIComponent(jti)}/revoke`);
-    if (!res.ok) {
-      button.disabled = false;
-      announce(error, res.message);
-      return;
-    }
-    button.closest("li")?.remove();
-    announce(status, `Token ${shortJti(jti)} revoked.`);
-    await refresh();
+  const list = byId("token-list");
+  list?.addEventListener("click", async (ev) => {
+    const target = ev.target as HTMLElement;
+    const ask = target.closest<HTMLButtonElement>("button[data-revoke]");
+    const cancel = target.closest<HTMLButtonElement>("button[data-revoke-cancel]");
+    const confirm = target.closest<HTMLButtonElement>("button[data-revoke-confirm]");
+    if (ask) askToRevoke(ask.dataset.revoke ?? "");
+    else if (cancel) stopAsking(true);
+    else if (confirm) await revoke(confirm, error, status, refresh);
+  });
+  list?.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape" && confirming) stopAsking(true);
   });
 
   for (const b of document.querySelectorAll<HTMLButtonElement>("button[data-copy]")) {
     b.addEventListener("click", () => copyFrom(b, status));
   }
+}
+
+function rowActions(jti: string): HTMLElement | null {
+  return byId("token-list")?.querySelector<HTMLElement>(`[data-jti="${CSS.escape(jti)}"] .token-actions`) ?? null;
+}
+
+/** First click: the row's Revoke becomes Confirm revoke and Cancel, with the focus on Confirm. */
+function askToRevoke(jti: string): void {
+  stopAsking(false);
+  const actions = rowActions(jti);
+  if (!actions) return;
+  confirming = jti;
+  actions.innerHTML = revokeActionsHtml(jti, true);
+  actions.querySelector<HTMLButtonElement>("button[data-revoke-confirm]")?.focus();
+}
+
+/** Back to the Revoke button; `refocus` when the user cancelled, so the keyboard stays in the row. */
+function stopAsking(refocus: boolean): void {
+  const jti = confirming;
+  confirming = null;
+  const actions = jti ? rowActions(jti) : null;
+  if (!jti || !actions) return;
+  actions.innerHTML = revokeActionsHtml(jti, false);
+  if (refocus) actions.querySelector<HTMLButtonElement>("button[data-revoke]")?.focus();
+}
+
+/** Second click: the POST (with the CSRF header, as every change), then the row goes. */
+async function revoke(button: HTMLButtonElement, error: HTMLElement | null, status: HTMLElement | null, refresh: () => Promise<void>) {
+  const jti = button.dataset.revokeConfirm ?? "";
+  const buttons = button.parentElement?.querySelectorAll<HTMLButtonElement>("button") ?? [];
+  announce(error, "");
+  for (const b of buttons) b.disabled = true;
+  const res = await callApi<unknown>("POST", `/dashboard/api/tokens/${encodeURIComponent(jti)}/revoke`);
+  if (!res.ok) {
+    for (const b of buttons) b.disabled = false;
+    announce(error, res.message);
+    return;
+  }
+  confirming = null;
+  button.closest("li")?.remove();
+  announce(status, `Token ${shortJti(jti)} revoked.`);
+  await refresh();
 }
 
 function showNewToken(t: GeneratedToken): void {

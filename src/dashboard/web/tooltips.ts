@@ -4,10 +4,15 @@
  */
 import { metricLabel, metricValue } from "./format.ts";
 import { escapeHtml as e } from "./html.ts";
-import { communityClass, communityName } from "./palette.ts";
+import { communityClass, communityName, lineClass } from "./palette.ts";
 
 export function swatch(community: number | null): string {
   return `<span class="swatch ${communityClass(community)}"></span>`;
+}
+
+/** A short bar in the colour of the rolling chart's `nth` line. */
+export function lineSwatch(nth: number): string {
+  return `<span class="swatch line ${lineClass(nth)}"></span>`;
 }
 
 /** A node: its symbol, community and every metric. */
@@ -23,15 +28,18 @@ export function edgeTooltip(source: string, target: string, corr: number): strin
   return `<div class="tt-title">${e(source)} — ${e(target)}</div><div>ρ = ${metricValue(corr)}</div>`;
 }
 
-/** The rolling chart at one date: each shown stock's value, highest first. */
+/** The rolling chart at one date: each shown stock's value, highest first, marked with its line's colour. */
 export function seriesTooltip(
   date: string,
   metric: string,
-  rows: { symbol: string; community: number | null; value: number | null }[],
+  rows: { symbol: string; line: number; community: number | null; value: number | null }[],
 ): string {
   const body = [...rows]
     .sort((a, b) => (b.value ?? -Infinity) - (a.value ?? -Infinity))
-    .map((r) => `<tr><th>${swatch(r.community)}${e(r.symbol)}</th><td>${metricValue(r.value)}</td></tr>`)
+    .map(
+      (r) =>
+        `<tr><th>${lineSwatch(r.line)}${e(r.symbol)} <span class="tt-community">${e(communityName(r.community))}</span></th><td>${metricValue(r.value)}</td></tr>`,
+    )
     .join("");
   return `<div class="tt-title">${e(date)}</div><div class="tt-sub">${e(metricLabel(metric))}</div><table class="tt-table">${body}</table>`;
 }

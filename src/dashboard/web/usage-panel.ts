@@ -8,6 +8,8 @@ import { escapeHtml } from "./html.ts";
 
 let chart: Chart | null = null;
 let refreshTimer: number | undefined;
+/** The usage last drawn: an unchanged answer is not redrawn, so the live region stays quiet. */
+let drawn = "";
 
 /** ECharts option of the 30-day bar chart; today's bar in the accent colour. */
 export function usageChartOption(usage: UsageView) {
@@ -56,12 +58,14 @@ export function renderUsage(usage: UsageView, refresh: () => void): void {
   const figures = byId("usage-figures");
   const table = byId("usage-table");
   const el = byId("usage-chart");
-  if (figures) figures.innerHTML = usageFiguresHtml(usage);
-  if (table) table.innerHTML = usageTableHtml(usage);
-  if (el) {
+  const key = JSON.stringify(usage);
+  if (figures && key !== drawn) figures.innerHTML = usageFiguresHtml(usage);
+  if (table && key !== drawn) table.innerHTML = usageTableHtml(usage);
+  if (el && (key !== drawn || !chart)) {
     chart ??= makeChart(el);
     chart.setOption(usageChartOption(usage), true);
   }
+  drawn = key;
   window.clearTimeout(refreshTimer);
   if (usage.minute.used >= usage.minute.limit) {
     const wait = usage.minute.resetAt * 1000 - Date.now() + 1000;
