@@ -8,3 +8,4 @@ export { createSqliteAuthStore } from "./auth-store-sqlite.ts";
 export { createPgAuthStore } from "./auth-store-pg.ts";
 export { recordToken, listTokens, revokeToken, isRevoked, type TokenRecord, type RevokeOutcome } from "./token-store.ts";
 export { ensureUser, getUser, createUser, setDisabled, setLimits, type UserRecord } from "./user-store.ts";
+export { assertEnabled, effectiveLimits, type UserAccess } from "./user-access.ts";

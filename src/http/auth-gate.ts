@@ -1,8 +1,9 @@
 /**
  * Turns an Authorization header into a known, enabled user with effective limits — or an
- * HttpError carrying the exact 401/403 of DECISIONS §5, with RFC 6750 WWW-Authenticate.
+ * HttpError carrying the exact 401/403 of docs/api.md § Tokens, with RFC 6750 WWW-Authenticate.
  */
 import type { VerifyResult } from "../auth/verify-token.ts";
+import { assertEnabled, effectiveLimits } from "../auth/user-access.ts";
 import type { Limits } from "../metering/windows.ts";
 import { HttpError } from "./http-error.ts";
 
@@ -31,16 +32,8 @@ export function createAuthGate(deps: AuthGateDeps): AuthGate {
     }
     const { sub, email } = result.claims;
     const user = await deps.ensureUser(sub, email);
-    if (user.disabled) {
-      throw new HttpError(403, "FORBIDDEN", `user '${sub}' is disabled; ask the operator to enable it`);
-    }
-    return {
-      id: sub,
-      limits: {
-        perMinute: user.perMinute ?? deps.defaults.perMinute,
-        perDay: user.perDay ?? deps.defaults.perDay,
-      },
-    };
+    assertEnabled(sub, user);
+    return { id: sub, limits: effectiveLimits(user, deps.defaults) };
   };
 }
 

@@ -1,0 +1,83 @@
+/**
+ * GET /auth/callback: finishes a sign-in. A pending sign-in is single-use whatever the outcome,
+ * callbacks are limited per client address, and the provider's own error text goes only to the log.
+ */
+import type { DashboardHandler } from "../../http/context.ts";
+import { readCookie, setCookie } from "../cookies.ts";
+import type { OidcClient } from "../oidc-client.ts";
+import { CallbackRate, SpentSignIns } from "../spent-sign-ins.ts";
+import { LOGIN_COOKIE, LOGIN_TTL_S, type DashboardContext } from "./context.ts";
+import { errorText } from "./error-text.ts";
+
+export function callback(c: DashboardContext): DashboardHandler {
+  const { d } = c;
+  const spent = new SpentSignIns(() => d.app.clock.now(), LOGIN_TTL_S * 1000);
+  const callbacks = new CallbackRate(() => d.app.clock.now());
+  return async (request, state) => {
+    const clearLogin = setCookie(LOGIN_COOKIE, "", { secure: c.secure(), path: "/auth", maxAge: 0 });
+    const fail = (text: string, status = 400) =>
+      c.html(state, { dev: d.dev, signedIn: null, notice: { kind: "error", text } }, status, { "Set-Cookie": clearLogin });
+    const client = d.signIn();
+    if (!client) return fail("Sign-in is not configured on this server.", 404);
+    const query = new URL(request.url).search;
+    const params = new URLSearchParams(query);
+    if (params.has("error")) {
+      // The provider's own words go to the log, never onto our page: anyone can put any text in this URL.
+      d.app.logger.warn(
+        {
+          request_id: state.requestId,
+          error: (params.get("error") ?? "").slice(0, 100),
+          error_description: (params.get("error_description") ?? "").slice(0, 200),
+        },
+        "the identity provider refused the sign-in",
+      );
+      return fail("The identity provider did not complete the sign-in. Sign in again; if it keeps failing, ask your administrator.");
+    }
+    const wait = callbacks.take(state.server?.requestIP(request)?.address ?? "unknown");
+    if (wait > 0) {
+      return c.html(
+        state,
+        {
+          dev: d.dev,
+          signedIn: null,
+          notice: { kind: "error", text: `Too many sign-in attempts from this address. Try again in ${wait}s.` },
+        },
+        429,
+        { "Retry-After": String(wait), "Set-Cookie": clearLogin },
+      );
+    }
+    const pending = await d.loginSealer.open(readCookie(request.headers.get("cookie"), LOGIN_COOKIE));
+    if (!pending) return fail("This sign-in expired or was started in another browser. Sign in again.");
+    // Single use, whatever the outcome: a second callback with this cookie never reaches the provider.
+    const use = spent.spend(pending.state);
+    if (use === "spent") return fail("This sign-in was already used. Sign in again.");
+    if (use === "full") {
+      return c.html(
+        state,
+        { dev: d.dev, signedIn: null, notice: { kind: "error", text: "Too many sign-ins are under way. Try again in a minute." } },
+        503,
+        { "Retry-After": "60", "Set-Cookie": clearLogin },
+      );
+    }
+    let identity: Awaited<ReturnType<OidcClient["finish"]>>;
+    try {
+      identity = await client.finish(new URL(`${d.publicUrl()}/auth/callback${query}`), pending);
+    } catch (err) {
+      d.app.logger.warn({ request_id: state.requestId, err: errorText(err) }, "sign-in callback refused");
+      return fail("The sign-in could not be verified. Sign in again.");
+    }
+    const userId = await d.sessions.signIn(identity);
+    state.userId = userId;
+    const { id } = await d.sessions.create(userId, identity.issuer);
+    // The callback URL carries the authorization code: it is never sent on as a Referer.
+    const headers = new Headers({
+      ...state.base,
+      Location: "/dashboard",
+      "Cache-Control": "no-store",
+      "Referrer-Policy": "no-referrer",
+    });
+    headers.append("Set-Cookie", clearLogin);
+    headers.append("Set-Cookie", setCookie(c.sessionCookie(), id, { secure: c.secure(), path: "/" }));
+    return new Response(null, { status: 303, headers });
+  };
+}

@@ -1,0 +1,161 @@
+/**
+ * What every dashboard endpoint shares, built once per app: its dependencies, the session cookie,
+ * the page and JSON responses, and the two guards — requireSession for reads, authorizeChange
+ * (Origin, session, CSRF token) for every state change.
+ */
+import { timingSafeEqual } from "node:crypto";
+import { effectiveLimits, type UserRecord } from "../../auth/index.ts";
+import type { RequestState } from "../../http/context.ts";
+import { baseMeta, jsonResponse, successBody } from "../../http/envelope.ts";
+import { HttpError } from "../../http/http-error.ts";
+import { cookieName, readCookie, setCookie } from "../cookies.ts";
+import { renderDashboard } from "../pages.ts";
+import type { Session } from "../session-store.ts";
+import type { DashboardView, SignedInView } from "../view-model.ts";
+import type { DashboardDeps } from "./deps.ts";
+
+export const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/** How long a pending sign-in's cookie lives (seconds); server.ts seals it with this lifetime. */
+export const LOGIN_TTL_S = 600;
+export const LOGIN_COOKIE = "gs_login";
+
+export interface SignedIn {
+  id: string;
+  session: Session;
+}
+
+export interface DashboardContext {
+  d: DashboardDeps;
+  secure(): boolean;
+  sessionCookie(): string;
+  /** The Set-Cookie that ends the session cookie. */
+  clearSession(): string;
+  html(state: RequestState, view: DashboardView, status?: number, extra?: Record<string, string>): Promise<Response>;
+  json(request: Request, state: RequestState, data: unknown, status?: number, extra?: Record<string, string>): Response;
+  currentSession(request: Request): Promise<SignedIn | null>;
+  /** The live session, or 401. */
+  requireSession(request: Request): Promise<SignedIn>;
+  /** A state change: our own Origin, a live session, and its CSRF token (compared in constant time); else 403/401. */
+  authorizeChange(request: Request, csrfGiven: string | null): Promise<SignedIn>;
+  /** The session's user, or 401 when the account is gone. */
+  userOf(session: Session): Promise<UserRecord>;
+  signedInView(session: Session): Promise<SignedInView>;
+  /** A 302 to the canonical host when the page was opened at another name for it (see DashboardDeps). */
+  elsewhere(request: Request, state: RequestState): Response | null;
+}
+
+export function createDashboardContext(d: DashboardDeps): DashboardContext {
+  const secure = () => d.publicUrl().startsWith("https:");
+  const sessionCookie = () => cookieName("gs_session", { secure: secure(), path: "/" });
+
+  const pageHeaders = (state: RequestState): Record<string, string> => ({
+    ...state.base,
+    "Content-Type": "text/html; charset=utf-8",
+    "Content-Security-Policy": CSP,
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    // No Referer to other sites; not no-referrer, under which Chromium sends `Origin: null` on the sign-out form.
+    "Referrer-Policy": "same-origin",
+  });
+
+  const currentSession = async (request: Request): Promise<SignedIn | null> => {
+    const id = readCookie(request.headers.get("cookie"), sessionCookie());
+    if (!id) return null;
+    const session = await d.sessions.get(id);
+    return session ? { id, session } : null;
+  };
+
+  const userOf = async (session: Session): Promise<UserRecord> => {
+    const user = await d.auth.getUser(session.userId);
+    if (!user) throw new HttpError(401, "UNAUTHORIZED", "your account no longer exists; sign in again");
+    return user;
+  };
+
+  const requireSession = async (request: Request): Promise<SignedIn> => {
+    const current = await currentSession(request);
+    if (!current) throw new HttpError(401, "UNAUTHORIZED", "not signed in, or the session expired; sign in again");
+    return current;
+  };
+
+  return {
+    d,
+    secure,
+    sessionCookie,
+    clearSession: () => setCookie(sessionCookie(), "", { secure: secure(), path: "/", maxAge: 0 }),
+
+    async html(state, view, status = 200, extra = {}) {
+      const assets = await d.assets();
+      return new Response(renderDashboard(view, { js: assets.jsUrl, css: assets.cssUrl }), {
+        status,
+        headers: { ...pageHeaders(state), ...extra },
+      });
+    },
+
+    json: (request, state, data, status = 200, extra = {}) =>
+      jsonResponse(
+        successBody(data, baseMeta(d.app.clock.now(), state.requestId)),
+        status,
+        { ...state.base, "Cache-Control": "no-store", ...extra },
+        request.headers.get("accept-encoding"),
+      ),
+
+    currentSession,
+    requireSession,
+
+    async authorizeChange(request, csrfGiven) {
+      const origin = request.headers.get("origin");
+      const ours = new URL(d.publicUrl()).origin;
+      if (origin !== ours) {
+        throw new HttpError(
+          403,
+          "FORBIDDEN",
+          `cross-origin request refused: Origin ${origin === null ? "missing" : `'${origin.slice(0, 100)}'`} is not ${ours}`,
+        );
+      }
+      const current = await requireSession(request);
+      if (!csrfGiven || !sameSecret(csrfGiven, current.session.csrf)) {
+        throw new HttpError(403, "FORBIDDEN", "missing or wrong CSRF token; reload the dashboard and try again");
+      }
+      return current;
+    },
+
+    userOf,
+
+    async signedInView(session) {
+      const user = await userOf(session);
+      const [name, usage, tokens, tokensLeftThisHour] = await Promise.all([
+        d.sessions.identityName(user.id, session.issuer),
+        d.account.usage(user.id, effectiveLimits(user, d.defaults)),
+        d.account.liveTokens(user.id),
+        d.account.tokensLeftThisHour(user.id),
+      ]);
+      return {
+        user: { id: user.id, email: user.email, name, disabled: user.disabled },
+        csrf: session.csrf,
+        baseUrl: d.publicUrl(),
+        usage,
+        tokens,
+        tokensLeftThisHour,
+      };
+    },
+
+    elsewhere(request, state) {
+      if (d.publicUrlConfigured) return null;
+      const canonical = new URL(d.publicUrl());
+      if (request.headers.get("host") === canonical.host) return null;
+      return new Response(null, {
+        status: 302,
+        headers: { ...state.base, Location: `${canonical.origin}${state.path}`, "Cache-Control": "no-store" },
+      });
+    },
+  };
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
