@@ -1,11 +1,12 @@
 /**
  * The comparison baselines for `/health` and `/v1/demo/chart`: a bare Bun.serve returning the same
  * bytes and headers our server returned, with none of our work (routing, envelope, CORS, metrics).
- * `--stamped`: each answer carries a new request id and the time (meta.request_id, meta.generated_at,
- * X-Request-Id), written into one buffer per path the cheapest way we know (as our demo route does).
- * `--logged <file>`: stamped, plus the access line every request needs (DECISIONS §8) from our own
- * logger, batched into that file: the least any server answering these bodies must do per request.
- * Usage: bun bench/bare-server.ts <captured.json> [--stamped | --logged <file>]  (prints {"port":N})
+ * `--stamped`: each answer carries a new request id and the time (meta.request_id,
+ * meta.generated_at, X-Request-Id), written into one buffer per path the cheapest way we know (as
+ * our demo route does). `--logged <file>`: stamped, plus the access line every request needs
+ * (README.md § Operations) from our own logger, batched into that file: the least any server
+ * answering these bodies must do per request. Usage: bun bench/bare-server.ts <captured.json>
+ * [--stamped | --logged <file>]  (prints {"port":N})
  */
 import { openSync } from "node:fs";
 import { createLogger } from "../src/logger.ts";

@@ -3,8 +3,8 @@
  * networkx's louvain_communities (seed 42) on NIFTY as-ofs that are not golden fixtures: the
  * holdout set (480 graphs, lookback 60) and the validation set (456 graphs on other dates with
  * other lookbacks, knn_k and thresholds; see bench/networkx/bench_networkx.py).
- * DECISIONS §2.7 asks for modularity within 0.01 of networkx (or above); the golden fixtures
- * test that, this shows how the rule does beyond them.
+ * README.md § How the numbers are computed, step 7, asks for modularity within 0.01 of networkx
+ * (or above); the golden fixtures test that, this shows how the rule does beyond them.
  * Run: `npx bun bench/engine-louvain-holdout.ts [holdout|validation]`.
  */
 import { join } from "node:path";

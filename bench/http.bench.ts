@@ -126,8 +126,8 @@ Server CPU time (user + system, from /proc/<pid>/stat) per request answered. \`w
 ${ROUNDS} rounds per endpoint, each running every server twice in palindromic order (${[...SIDE_ORDER, ...SIDE_ORDER.toReversed()].map((side) => LABEL[side]).join(" → ")});
 figures are the median (range) of the rounds. The servers (bench/bare-server.ts for the first three):
 - **bare**: \`Bun.serve\` returning the bytes and headers our server returned, the same every time;
-- **stamped**: the same, writing a new request id and the time into each body and X-Request-Id (DECISIONS §3, §7);
-- **floor**: stamped, plus the access line (DECISIONS §8) from our logger to a file: the least any server answering these bodies must do;
+- **stamped**: the same, writing a new request id and the time into each body and X-Request-Id (docs/api.md § The envelope, § Headers);
+- **floor**: stamped, plus the access line (README.md § Operations) from our logger to a file: the least any server answering these bodies must do;
 - **ours**: graph-stats as deployed (routing, envelope, request id, CORS, metrics counter, access line to a file);
 - **ours, log off**: the same at \`--log-level warn\`.
 

@@ -32,7 +32,7 @@ describe("cli exit codes", () => {
   test("--list prints every check id with its profile and citation", async () => {
     const r = await run(["--list"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^limits\.burst\tcore\tinterface-spec §8\t/m);
-    expect(r.stdout).toMatch(/^auth\.not-yet-valid\tfull\tDECISIONS §5\t/m);
+    expect(r.stdout).toMatch(/^limits\.burst\tcore\tdocs\/api\.md § Metering\t/m);
+    expect(r.stdout).toMatch(/^auth\.not-yet-valid\tfull\tdocs\/api\.md § Tokens\t/m);
   });
 });

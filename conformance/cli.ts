@@ -1,5 +1,5 @@
 #!/usr/bin/env bun
-/** graph-stats-conformance: black-box checks of a deployment against the interface spec. Exit 0/1/2. */
+/** graph-stats-conformance: black-box checks of a deployment against its documented HTTP interface (docs/api.md). Exit 0/1/2. */
 import { ALL_CHECKS } from "./checks/index.ts";
 import { parseArgs, USAGE } from "./lib/args.ts";
 import { exitCode, runKit, summaryLine } from "./lib/runner.ts";

@@ -1,7 +1,7 @@
 /**
  * The kit's full profile against real server processes backed by a real PostgreSQL (issue #14):
  * everything — users, tokens, metering, bars — lives in PostgreSQL, loaded by `migrate
- * --database-url`. Once at the spec's limits (1/min, 30/day), once at 5/min and 3/day with
+ * --database-url`. Once at the default limits (1/min, 30/day), once at 5/min and 3/day with
  * --limits-from-headers so the daily-quota checks run too.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
@@ -58,7 +58,7 @@ async function kit(base: string, extra: string[] = []) {
 const tally = (results: { outcome: string }[]) =>
   Object.fromEntries(["passed", "failed", "skipped"].map((o) => [o, results.filter((r) => r.outcome === o).length]));
 
-test("full profile at the spec's limits: no check fails", async () => {
+test("full profile at the default limits: no check fails", async () => {
   const s = await serve(1, 30);
   const r = await kit(s.base);
   const failed = r.report.results.filter((x) => x.outcome === "failed");

@@ -106,7 +106,7 @@ export const requestLog = sqliteTable(
 
 /**
  * Unauthenticated and invalid-token requests, counted per UTC minute and error code rather than
- * one audit row each, so a flood of them cannot grow the database (DECISIONS §6).
+ * one audit row each, so a flood of them cannot grow the database (docs/api.md § The audit log).
  */
 export const unauthenticatedCounts = sqliteTable(
   "unauthenticated_counts",
@@ -137,7 +137,7 @@ export const usageDays = sqliteTable(
 
 /**
  * Dashboard sign-ins: an identity-provider account (issuer, subject) mapped to the API user
- * whose tokens it generates (DECISIONS §5a). The first sign-in creates both.
+ * whose tokens it generates (README.md § Dashboard). The first sign-in creates both.
  */
 export const identities = sqliteTable(
   "identities",

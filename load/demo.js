@@ -42,7 +42,7 @@ export const options = withDefaults({
   },
 });
 
-/** Per VU: the first demo `data` seen, which must never change (DECISIONS §7). @type {string | null} */
+/** Per VU: the first demo `data` seen, which must never change (docs/api.md § GET /v1/demo/chart). @type {string | null} */
 let firstData = null;
 
 export function setup() {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 /**
- * `graph-stats` — one program, several commands (DECISIONS §8). The same entry runs from source
+ * `graph-stats` — one program, several commands (README.md § CLI). The same entry runs from source
  * (`bun src/cli.ts …`) and as the compiled binary.
  */
 import { runCli } from "./cli/run.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { loadConfig } from "./config.ts";
 
-describe("previous JWT secrets (DECISIONS §8: each ≥ 16 characters, like the secret)", () => {
+describe("previous JWT secrets (README.md § Configuration: each ≥ 16 characters, like the secret)", () => {
   test("a short previous secret from the environment is refused naming the option and its variable", () => {
     expect(() => loadConfig({}, { GRAPH_STATS_JWT_PREVIOUS_SECRETS: "a,b" })).toThrow(
       "--jwt-previous-secrets (GRAPH_STATS_JWT_PREVIOUS_SECRETS): each previous jwt secret must be at least 16 characters",

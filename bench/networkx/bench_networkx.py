@@ -46,7 +46,7 @@ def window_returns_at(symbols, closes, t, lookback):
 
 
 def build_graph(symbols, closes, t, lookback, graph_method, corr_method="pearson", knn_k=4, threshold=0.5):
-    """Window -> log returns -> drop rules -> correlation -> graph, as DECISIONS §2 (1-5)."""
+    """Window -> log returns -> drop rules -> correlation -> graph, as README.md § How the numbers are computed, steps 1-5."""
     nodes, rets = window_returns_at(symbols, closes, t, lookback)
     c = corr_matrix(rets, corr_method)
     G = nx.Graph()

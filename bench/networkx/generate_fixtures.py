@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Golden fixtures for the graph-stats engine, computed with networkx 2.8.8 (DECISIONS §2).
+"""Golden fixtures for the graph-stats engine, computed with networkx 2.8.8 (README.md § How the numbers are computed).
 
 Usage: /usr/bin/python3 bench/networkx/generate_fixtures.py [DATA_DIR]
 DATA_DIR (the NIFTY-50 daily CSVs) defaults to $GRAPH_STATS_NIFTY_DIR, else to

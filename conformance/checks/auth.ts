@@ -1,4 +1,4 @@
-/** Token handling on the live endpoint (spec §5, §7; DECISIONS §5). */
+/** Token handling on the live endpoint (docs/api.md § Tokens, § Errors, § Headers). */
 import { errorEnvelopeProblems, firstError, must } from "../lib/assert.ts";
 import type { Context } from "../lib/context.ts";
 import { fakeSignedJwt, signJwt, tamperSignature, unsignedJwt, userClaims } from "../lib/jwt.ts";
@@ -9,7 +9,7 @@ interface Probe {
   label: string;
   /** Full Authorization header value, or undefined for none. */
   auth?: string;
-  /** DECISIONS §5 message in the full profile. */
+  /** The exact 401 message of docs/api.md § Tokens, checked in the full profile. */
   message: string;
 }
 
@@ -90,8 +90,8 @@ function refusalCheck(kind: string, title: string, profile: Profile): Check {
     title:
       profile === "core"
         ? `${title} is refused in the error envelope`
-        : `${title} gets 401 UNAUTHORIZED with its DECISIONS message and WWW-Authenticate`,
-    cites: profile === "core" ? "interface-spec §4 (Bearer JWT required), §5.1, §7" : "DECISIONS §5",
+        : `${title} gets 401 UNAUTHORIZED with its documented message and WWW-Authenticate`,
+    cites: profile === "core" ? "docs/api.md § Tokens, § Errors" : "docs/api.md § Tokens, § Headers",
     profile,
     run: async (ctx) => judge(ctx, await probes(ctx, kind), profile),
   };
@@ -110,7 +110,7 @@ export const AUTH_CHECKS: Check[] = [
   {
     id: "auth.expired",
     title: "an expired token gets 401 UNAUTHORIZED whose message says the token expired",
-    cites: "interface-spec §5.5, §7",
+    cites: "docs/api.md § Tokens, § Errors",
     profile: "core",
     async run(ctx) {
       const ex = await ctx.live(await ctx.expiredToken(), "", { unmetered: true });
@@ -125,8 +125,8 @@ export const AUTH_CHECKS: Check[] = [
   ...KINDS.map(([k, t]) => refusalCheck(k, t, "full")),
   {
     id: "auth.expired-401",
-    title: "an expired token gets the DECISIONS message and WWW-Authenticate with error=invalid_token",
-    cites: "DECISIONS §5",
+    title: "an expired token gets the documented message and WWW-Authenticate with error=invalid_token",
+    cites: "docs/api.md § Tokens, § Headers",
     profile: "full",
     async run(ctx) {
       const ex = await ctx.live(await ctx.expiredToken(), "", { unmetered: true });
@@ -138,7 +138,7 @@ export const AUTH_CHECKS: Check[] = [
   {
     id: "auth.not-yet-valid",
     title: "a token issued an hour in the future gets 401 'token not yet valid'",
-    cites: "DECISIONS §5",
+    cites: "docs/api.md § Tokens",
     profile: "full",
     async run(ctx) {
       if (!ctx.options.secret) throw new Skip("needs --secret to mint a future token");

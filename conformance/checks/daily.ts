@@ -1,4 +1,4 @@
-/** The daily quota and its 429 (spec §7, §8; DECISIONS §6). */
+/** The daily quota and its 429 (docs/api.md § Metering, § Errors). */
 import { errorEnvelopeProblems, firstError, must } from "../lib/assert.ts";
 import { dailyRun } from "../lib/scenarios.ts";
 import { intHeader, parseDailyQuotaMessage, secondsToUtcMidnight } from "../lib/spec-forms.ts";
@@ -9,7 +9,7 @@ export const DAILY_CHECKS: Check[] = [
   {
     id: "limits.daily-quota",
     title: "after the daily limit of admitted calls the next is 429 DAILY_QUOTA_EXCEEDED with Retry-After and the headers",
-    cites: "interface-spec §7, §8",
+    cites: "docs/api.md § Errors, § Metering",
     profile: "core",
     async run(ctx) {
       const run = await dailyRun(ctx);
@@ -51,7 +51,7 @@ export const DAILY_CHECKS: Check[] = [
   {
     id: "limits.daily-details",
     title: "DAILY_QUOTA_EXCEEDED: Retry-After = seconds to next UTC midnight; message 'daily quota exceeded: N requests/day. Resets at …'",
-    cites: "DECISIONS §6",
+    cites: "docs/api.md § Metering",
     profile: "full",
     async run(ctx) {
       const { rejected } = await dailyRun(ctx);

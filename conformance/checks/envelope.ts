@@ -1,4 +1,4 @@
-/** Envelope sweeps over every recorded response, plus routes that only DECISIONS defines (404, 405). */
+/** Envelope sweeps over every recorded response, plus the 404 and 405 of docs/api.md § Errors. */
 import { envelopeProblems, errorEnvelopeProblems, firstError, must } from "../lib/assert.ts";
 import { LIVE_PATH, type Context } from "../lib/context.ts";
 import type { Check } from "../lib/check.ts";
@@ -6,7 +6,7 @@ import type { Exchange } from "../lib/types.ts";
 
 function sweep(list: Exchange[]): void {
   for (const ex of list) {
-    // Health data has no stocks: the spec's data.stocks rule is for chart responses.
+    // Health data has no stocks: the data.stocks rule is for chart responses.
     const p = envelopeProblems(ex).filter((s) => !(ex.path.startsWith("/health") && s.includes("stocks")));
     must(p.length === 0, `${ex.method} ${ex.path} → ${ex.status}: ${p.join("; ")}`, ex);
   }
@@ -20,8 +20,8 @@ async function ensureLiveError(ctx: Context): Promise<void> {
 export const ENVELOPE_CHECKS: Check[] = [
   {
     id: "envelope.live",
-    title: "every live-endpoint response this run saw (200, 401, 429, …) carries the spec envelope",
-    cites: "interface-spec §2, §7",
+    title: "every live-endpoint response this run saw (200, 401, 429, …) carries the envelope",
+    cites: "docs/api.md § The envelope, § Errors",
     profile: "core",
     async run(ctx) {
       await ensureLiveError(ctx);
@@ -31,7 +31,7 @@ export const ENVELOPE_CHECKS: Check[] = [
   {
     id: "envelope.all-routes",
     title: "every response of every route (health, demo, 404, 405) carries the envelope as application/json; charset=utf-8",
-    cites: "DECISIONS §4",
+    cites: "docs/api.md § The envelope",
     profile: "full",
     async run(ctx) {
       await ensureLiveError(ctx);
@@ -50,7 +50,7 @@ export const ENVELOPE_CHECKS: Check[] = [
   {
     id: "http.not-found",
     title: "an unknown route answers 404 NOT_FOUND in the error envelope",
-    cites: "DECISIONS §4",
+    cites: "docs/api.md § Errors",
     profile: "full",
     async run(ctx) {
       const ex = await ctx.client.request("/v1/no-such-route");
@@ -62,7 +62,7 @@ export const ENVELOPE_CHECKS: Check[] = [
   {
     id: "http.method-not-allowed",
     title: "POST on a known path answers 405 METHOD_NOT_ALLOWED with Allow: GET",
-    cites: "DECISIONS §4",
+    cites: "docs/api.md § Errors",
     profile: "full",
     async run(ctx) {
       const ex = await ctx.client.request("/health", { method: "POST" });
@@ -73,7 +73,7 @@ export const ENVELOPE_CHECKS: Check[] = [
   {
     id: "http.request-id",
     title: "a valid X-Request-Id is echoed back",
-    cites: "DECISIONS §4",
+    cites: "docs/api.md § Headers",
     profile: "full",
     async run(ctx) {
       const id = `conf-${ctx.runId}`;

@@ -1,4 +1,4 @@
-/** Rate-limit headers, the per-minute limit and its 429 (spec §7, §8). */
+/** Rate-limit headers, the per-minute limit and its 429 (docs/api.md § Metering, § Headers). */
 import { errorEnvelopeProblems, firstError, must } from "../lib/assert.ts";
 import type { Limits } from "../lib/context.ts";
 import { firstRejection, minuteSequence, rateLimited, userBCall } from "../lib/scenarios.ts";
@@ -6,7 +6,7 @@ import { intHeader, parseRateLimitedMessage, RATE_LIMIT_HEADERS } from "../lib/s
 import type { Check } from "../lib/check.ts";
 import { type Exchange, Skip } from "../lib/types.ts";
 
-/** The five headers as integers, with spec-derived bounds. */
+/** The five headers as integers, within the bounds docs/api.md § Headers implies. */
 export function headerProblems(ex: Exchange, limits: Limits, admitted: boolean): string[] {
   const p: string[] = [];
   const v: Record<string, number | undefined> = {};
@@ -16,7 +16,7 @@ export function headerProblems(ex: Exchange, limits: Limits, admitted: boolean):
   }
   if (p.length) return p;
   const [lim, rem, dlim, drem, reset] = RATE_LIMIT_HEADERS.map((n) => v[n]!) as number[];
-  // A deployment may set other limits than the spec's defaults: the kit can learn them instead.
+  // A deployment may set other limits than the defaults (1/min, 30/day): the kit can learn them instead.
   const hint = " (if this deployment sets other limits, run with --limits-from-headers)";
   if (lim !== limits.perMinute) p.push(`X-RateLimit-Limit is ${lim}, expected ${limits.perMinute}${hint}`);
   if (dlim !== limits.perDay) p.push(`X-RateLimit-Daily-Limit is ${dlim}, expected ${limits.perDay}${hint}`);
@@ -35,8 +35,8 @@ const dailyRemaining = (ex: Exchange) => intHeader(ex.headers, "X-RateLimit-Dail
 export const LIMIT_CHECKS: Check[] = [
   {
     id: "limits.headers-200",
-    title: "every 200 carries the five X-RateLimit-* headers with the spec's values",
-    cites: "interface-spec §4, §8",
+    title: "every 200 carries the five X-RateLimit-* headers with the documented values",
+    cites: "docs/api.md § Headers, § Metering",
     profile: "core",
     async run(ctx) {
       const seq = await minuteSequence(ctx);
@@ -51,7 +51,7 @@ export const LIMIT_CHECKS: Check[] = [
   {
     id: "limits.minute-limit",
     title: "once the minute window is used up the next call is refused with 429, never a 200",
-    cites: "interface-spec §7, §8",
+    cites: "docs/api.md § Metering, § Errors",
     profile: "core",
     async run(ctx) {
       const seq = await minuteSequence(ctx);
@@ -73,7 +73,7 @@ export const LIMIT_CHECKS: Check[] = [
   {
     id: "limits.rate-limited",
     title: "the per-minute 429 has code RATE_LIMITED, the error envelope and the five headers (Remaining 0)",
-    cites: "interface-spec §7, §8",
+    cites: "docs/api.md § Errors, § Headers",
     profile: "core",
     async run(ctx) {
       const { rejected } = await rateLimited(ctx);
@@ -87,7 +87,7 @@ export const LIMIT_CHECKS: Check[] = [
   {
     id: "limits.retry-after",
     title: "Retry-After on RATE_LIMITED is whole seconds in [1, 60] and agrees with X-RateLimit-Reset",
-    cites: "interface-spec §7, §8",
+    cites: "docs/api.md § Headers",
     profile: "core",
     async run(ctx) {
       const { rejected } = await rateLimited(ctx);
@@ -109,7 +109,7 @@ export const LIMIT_CHECKS: Check[] = [
   {
     id: "limits.message",
     title: "the RATE_LIMITED message reads 'rate limit exceeded: 1 request/minute. Retry in <n>s.' with n = Retry-After",
-    cites: "interface-spec §7",
+    cites: "docs/api.md § Metering",
     profile: "core",
     async run(ctx) {
       const { rejected } = await rateLimited(ctx);
@@ -134,7 +134,7 @@ export const LIMIT_CHECKS: Check[] = [
   {
     id: "limits.users-independent",
     title: "user B is admitted right after user A was refused (windows are per user)",
-    cites: "interface-spec §8 (per user)",
+    cites: "docs/api.md § Metering",
     profile: "core",
     async run(ctx) {
       const { rejected } = await firstRejection(ctx);
@@ -145,7 +145,7 @@ export const LIMIT_CHECKS: Check[] = [
   {
     id: "limits.burst",
     title: "a concurrent burst of one fresh user admits exactly the per-minute limit",
-    cites: "interface-spec §8",
+    cites: "docs/api.md § Metering",
     profile: "core",
     async run(ctx) {
       const limits = await ctx.limits();
@@ -168,7 +168,7 @@ export const LIMIT_CHECKS: Check[] = [
   {
     id: "limits.refusal-not-counted",
     title: "a 429 does not use the daily quota (Daily-Remaining unchanged by it)",
-    cites: "DECISIONS §6 (only admitted requests count)",
+    cites: "docs/api.md § Metering",
     profile: "full",
     async run(ctx) {
       const { seq, rejected } = await rateLimited(ctx);
@@ -195,7 +195,7 @@ export const LIMIT_CHECKS: Check[] = [
   {
     id: "limits.window-arithmetic",
     title: "a fresh user's headers count down by one per admitted call; Reset = first call + 60 s; message n = Retry-After",
-    cites: "DECISIONS §6",
+    cites: "docs/api.md § Metering, § Headers",
     profile: "full",
     async run(ctx) {
       const seq = await minuteSequence(ctx);
@@ -240,7 +240,7 @@ export const LIMIT_CHECKS: Check[] = [
   {
     id: "limits.ietf-headers",
     title: "RateLimit-Policy and RateLimit (IETF draft) accompany the X-RateLimit-* headers",
-    cites: "DECISIONS §6",
+    cites: "docs/api.md § Headers",
     profile: "full",
     async run(ctx) {
       const seq = await minuteSequence(ctx);

@@ -1,4 +1,4 @@
-/** The live endpoint's success responses (spec §2, §4; DECISIONS §3, §4). */
+/** The live endpoint's success responses (docs/api.md § The envelope, § The answer, § Headers). */
 import { errorEnvelopeProblems, firstError, must, successEnvelopeProblems } from "../lib/assert.ts";
 import { firstOk, userBCall } from "../lib/scenarios.ts";
 import { isIsoUtc, isToIsoStringForm } from "../lib/spec-forms.ts";
@@ -13,7 +13,7 @@ export const LIVE_CHECKS: Check[] = [
   {
     id: "live.ok",
     title: "a valid token gets 200 with success true, data.stocks an array, meta.generated_at set",
-    cites: "interface-spec §2, §4",
+    cites: "docs/api.md § The envelope, § The answer",
     profile: "core",
     async run(ctx) {
       const ex = await firstOk(ctx);
@@ -24,7 +24,7 @@ export const LIVE_CHECKS: Check[] = [
   {
     id: "live.generated-at",
     title: "meta.generated_at is an ISO 8601 UTC timestamp close to now",
-    cites: "interface-spec §2 (meta)",
+    cites: "docs/api.md § The envelope",
     profile: "core",
     async run(ctx) {
       const ex = await firstOk(ctx);
@@ -37,7 +37,7 @@ export const LIVE_CHECKS: Check[] = [
   {
     id: "live.generated-at-form",
     title: "meta.generated_at has exactly the toISOString() form (milliseconds, Z)",
-    cites: "DECISIONS §3",
+    cites: "docs/api.md § The envelope",
     profile: "full",
     async run(ctx) {
       const ex = await firstOk(ctx);
@@ -51,7 +51,7 @@ export const LIVE_CHECKS: Check[] = [
   {
     id: "live.rolling",
     title: "periods > 1 returns 200 with data.stocks an array (a rolling series in one response)",
-    cites: "interface-spec §4 (periods)",
+    cites: "docs/api.md § The answer",
     profile: "core",
     async run(ctx) {
       const ex = await userBCall(ctx);
@@ -63,7 +63,7 @@ export const LIVE_CHECKS: Check[] = [
   {
     id: "live.rolling-shape",
     title: "periods=3 returns type rolling, 3 as-of dates and 3 points per stock",
-    cites: "DECISIONS §3 (rolling)",
+    cites: "docs/api.md § The answer",
     profile: "full",
     async run(ctx) {
       const ex = await userBCall(ctx);
@@ -78,7 +78,7 @@ export const LIVE_CHECKS: Check[] = [
   {
     id: "live.snapshot-shape",
     title: "periods=1 returns type snapshot with per-stock symbols",
-    cites: "DECISIONS §3 (snapshot)",
+    cites: "docs/api.md § The answer",
     profile: "full",
     async run(ctx) {
       const ex = await firstOk(ctx);
@@ -91,7 +91,7 @@ export const LIVE_CHECKS: Check[] = [
   {
     id: "live.headers",
     title: "live responses carry Cache-Control: no-store, JSON content type and X-Request-Id",
-    cites: "DECISIONS §4",
+    cites: "docs/api.md § The envelope, § Headers",
     profile: "full",
     async run(ctx) {
       const ex = await firstOk(ctx);
@@ -111,7 +111,7 @@ export const LIVE_CHECKS: Check[] = [
   {
     id: "live.bad-request",
     title: "a bad parameter gets 400 BAD_REQUEST naming it, and does not use the user's quota",
-    cites: "DECISIONS §3, §6 (400 never counts)",
+    cites: "docs/api.md § GET /v1/graph-stats/chart, § Metering",
     profile: "full",
     async run(ctx) {
       const token = await ctx.freshToken("the 400 check");

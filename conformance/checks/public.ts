@@ -1,4 +1,4 @@
-/** Health and demo: public, unmetered, never asking for a token (spec §4, §5.7, §8; DECISIONS §7). */
+/** Health and demo: public, unmetered, never asking for a token (docs/api.md § GET /health, § GET /v1/demo/chart). */
 import { errorEnvelopeProblems, must, rateLimitHeadersPresent, successEnvelopeProblems } from "../lib/assert.ts";
 import { DEMO_PATH, HEALTH_PATH, type Context } from "../lib/context.ts";
 import type { Check } from "../lib/check.ts";
@@ -19,13 +19,13 @@ function mustBePublicAndUnmetered(list: Exchange[], what: string): void {
   }
 }
 
-/** Both public endpoints, checked the same way. */
-function publicChecks(name: "health" | "demo", path: string, authCites: string, authProfile: "core" | "full"): Check[] {
+/** Both public endpoints, checked the same way; `cites` is the endpoint's section of docs/api.md. */
+function publicChecks(name: "health" | "demo", path: string, cites: string, authProfile: "core" | "full"): Check[] {
   return [
     {
       id: `${name}.public-unmetered`,
       title: `${path} answers 200 without a token, repeatedly, with no rate-limit headers`,
-      cites: "interface-spec §4, §8",
+      cites,
       profile: "core",
       async run(ctx) {
         // More calls than the per-minute limit of the live endpoint: a metered route would refuse some.
@@ -36,7 +36,7 @@ function publicChecks(name: "health" | "demo", path: string, authCites: string, 
     {
       id: `${name}.ignores-authorization`,
       title: `${path} ignores any Authorization header, even garbage or an expired token`,
-      cites: authCites,
+      cites,
       profile: authProfile,
       async run(ctx) {
         const list: Exchange[] = [];
@@ -50,12 +50,12 @@ function publicChecks(name: "health" | "demo", path: string, authCites: string, 
 }
 
 export const PUBLIC_CHECKS: Check[] = [
-  ...publicChecks("health", HEALTH_PATH, "interface-spec §4 (auth: none); DECISIONS §7", "full"),
-  ...publicChecks("demo", DEMO_PATH, "interface-spec §4 (any Authorization header is ignored)", "core"),
+  ...publicChecks("health", HEALTH_PATH, "docs/api.md § GET /health", "full"),
+  ...publicChecks("demo", DEMO_PATH, "docs/api.md § GET /v1/demo/chart", "core"),
   {
     id: "health.body",
     title: "/health reports status ok in the envelope",
-    cites: "DECISIONS §4, §7",
+    cites: "docs/api.md § GET /health, § The envelope",
     profile: "full",
     async run(ctx) {
       const ex = await ctx.client.request(HEALTH_PATH);
@@ -72,7 +72,7 @@ export const PUBLIC_CHECKS: Check[] = [
   {
     id: "demo.fixed",
     title: "/v1/demo/chart is a fixed snapshot: identical data across calls, meta.demo true",
-    cites: "DECISIONS §7",
+    cites: "docs/api.md § GET /v1/demo/chart",
     profile: "full",
     async run(ctx) {
       const [a, b] = await burst(ctx, DEMO_PATH, 2);

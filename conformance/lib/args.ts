@@ -3,7 +3,7 @@ import { type KitOptions, UsageError } from "./types.ts";
 
 export const USAGE = `graph-stats-conformance --base-url URL [options]
 
-Black-box checks of a deployment against the graph-stats interface spec.
+Black-box checks of a deployment against the graph-stats HTTP interface (docs/api.md).
 
   --base-url URL          target, e.g. https://api.example.com (required)
   --token JWT             a valid token of user A
@@ -19,7 +19,8 @@ Black-box checks of a deployment against the graph-stats interface spec.
 
   --slow                  may wait real time, honouring Retry-After
   --limits-from-headers   learn the limits from X-RateLimit-* headers instead of expecting 1/min, 30/day
-  --profile core|full     core = interface spec only (default); full adds DECISIONS.md
+  --profile core|full     core = what any implementation must do (default); full adds this
+                          implementation's exact forms (401 messages, 404/405, IETF headers, ...)
   --only ID,...           run only these check ids (or id prefixes ending in '.')
   --reporter text|json|junit   output format (default text)
   --output FILE           write the report to FILE instead of stdout

@@ -10,7 +10,7 @@ export function must(condition: unknown, message: string, ...evidence: Exchange[
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Problems with the spec §2 envelope of a success response (empty when fine). */
+/** Problems with the envelope of a success response, docs/api.md § The envelope (empty when fine). */
 export function successEnvelopeProblems(ex: Exchange): string[] {
   const p: string[] = [];
   const body = ex.json;
@@ -25,7 +25,7 @@ export function successEnvelopeProblems(ex: Exchange): string[] {
   return p;
 }
 
-/** Problems with the spec §7 error envelope (empty when fine). */
+/** Problems with the error envelope, docs/api.md § The envelope (empty when fine). */
 export function errorEnvelopeProblems(ex: Exchange): string[] {
   const p: string[] = [];
   const body = ex.json;

@@ -6,7 +6,7 @@ import type { Profile } from "./types.ts";
 export interface Check {
   id: string;
   title: string;
-  /** Spec section, e.g. "interface-spec §8" or "DECISIONS §6". */
+  /** The docs/api.md sections it enforces, e.g. "docs/api.md § Metering, § Headers". */
   cites: string;
   profile: Profile;
   run(ctx: Context): Promise<void>;

@@ -7,7 +7,7 @@ import { type Exchange, type KitOptions, Skip } from "./types.ts";
 export const LIVE_PATH = "/v1/graph-stats/chart";
 export const DEMO_PATH = "/v1/demo/chart";
 export const HEALTH_PATH = "/health";
-/** Spec §8 values. */
+/** The default limits, docs/api.md § Metering. */
 export const SPEC_LIMITS = { perMinute: 1, perDay: 30 } as const;
 
 export interface Limits {
@@ -104,7 +104,7 @@ export class Context {
     if (perMinute !== undefined && perDay !== undefined && perMinute > 0 && perDay > 0) this.learned = { perMinute, perDay };
   }
 
-  /** The limits checks assert: the spec's, or with --limits-from-headers those the target announced. */
+  /** The limits checks assert: the defaults, or with --limits-from-headers those the target announced. */
   async limits(): Promise<Limits> {
     if (!this.options.limitsFromHeaders) return SPEC_LIMITS;
     if (!this.learned) await this.firstLiveA();

@@ -6,7 +6,7 @@ const SECRET = "a-test-secret-of-enough-length";
 const key = new TextEncoder().encode(SECRET);
 
 describe("kit-minted tokens, verified by an independent implementation (jose)", () => {
-  test("HS256 token with the spec's claims verifies", async () => {
+  test("HS256 token with the documented claims verifies", async () => {
     const token = await signJwt(userClaims("alice"), SECRET);
     const { payload, protectedHeader } = await jwtVerify(token, key, { algorithms: ["HS256"], issuer: "graph-stats" });
     expect(protectedHeader).toEqual({ alg: "HS256", typ: "JWT" });

@@ -61,7 +61,7 @@ export function tamperSignature(token: string): string {
   return `${h}.${p}.${first}${s.slice(1)}`;
 }
 
-/** Claims for a kit-minted user token: sub, iat, exp, jti, iss as the spec's issuer mints them. */
+/** Claims for a kit-minted user token: sub, iat, exp, jti, iss as the service mints them (docs/api.md § Tokens). */
 export function userClaims(sub: string, opts: { iatOffsetS?: number; ttlS?: number; iss?: string } = {}): JwtClaims {
   const now = Math.floor(Date.now() / 1000);
   const iat = now + (opts.iatOffsetS ?? 0);

@@ -22,7 +22,7 @@ export interface MinuteSequence {
 
 /**
  * User A calls the live endpoint back to back until refused: at most per-minute limit + 1 calls.
- * With the spec's limits that is one 200 and one 429.
+ * With the default limits that is one 200 and one 429.
  */
 export function minuteSequence(ctx: Context): Promise<MinuteSequence> {
   return ctx.once("minute-seq", async () => {

@@ -37,7 +37,7 @@ describe("isIsoUtc", () => {
 });
 
 describe("rate-limit messages", () => {
-  test("the spec's per-minute form parses, with the seconds", () => {
+  test("the documented per-minute form parses, with the seconds", () => {
     expect(parseRateLimitedMessage("rate limit exceeded: 1 request/minute. Retry in 47s.")).toEqual({
       limit: 1,
       noun: "request",

@@ -1,6 +1,6 @@
-/** Pure parsers and predicates for the textual forms the spec fixes: timestamps, messages, header values. */
+/** Pure parsers and predicates for the textual forms docs/api.md fixes: timestamps, messages, header values. */
 
-/** ISO 8601 UTC timestamp (date, time, optional fraction, `Z` or a zero offset). Spec §2 `generated_at`. */
+/** ISO 8601 UTC timestamp (date, time, optional fraction, `Z` or a zero offset). `meta.generated_at`, docs/api.md § The envelope. */
 export function isIsoUtc(value: unknown): boolean {
   if (typeof value !== "string") return false;
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]00:?00)$/.exec(value);
@@ -10,7 +10,7 @@ export function isIsoUtc(value: unknown): boolean {
   return date.getUTCFullYear() === y && date.getUTCMonth() === mo! - 1 && date.getUTCDate() === d && h! < 24 && mi! < 60 && s! < 60;
 }
 
-/** Exactly the `new Date().toISOString()` form (DECISIONS §3). */
+/** Exactly the `new Date().toISOString()` form (docs/api.md § The envelope). */
 export function isToIsoStringForm(value: unknown): boolean {
   return typeof value === "string" && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(value) && isIsoUtc(value);
 }
@@ -21,7 +21,7 @@ export interface RateLimitedMessage {
   retrySeconds: number;
 }
 
-/** Parse `rate limit exceeded: <n> request(s)/minute. Retry in <s>s.` (spec §7); undefined when it does not match. */
+/** Parse `rate limit exceeded: <n> request(s)/minute. Retry in <s>s.` (docs/api.md § Metering); undefined when it does not match. */
 export function parseRateLimitedMessage(message: unknown): RateLimitedMessage | undefined {
   if (typeof message !== "string") return undefined;
   const m = /^rate limit exceeded: (\d+) (requests?)\/minute\. Retry in (\d+)s\.$/.exec(message);
@@ -29,7 +29,7 @@ export function parseRateLimitedMessage(message: unknown): RateLimitedMessage | 
   return { limit: Number(m[1]), noun: m[2] as "request" | "requests", retrySeconds: Number(m[3]) };
 }
 
-/** Parse `daily quota exceeded: <n> requests/day. Resets at <ISO>.` (DECISIONS §6). */
+/** Parse `daily quota exceeded: <n> requests/day. Resets at <ISO>.` (docs/api.md § Metering). */
 export function parseDailyQuotaMessage(message: unknown): { limit: number; noun: string; resetsAt: string } | undefined {
   if (typeof message !== "string") return undefined;
   const m = /^daily quota exceeded: (\d+) (requests?)\/day\. Resets at (\S+)\.$/.exec(message);
@@ -51,7 +51,7 @@ export function secondsToUtcMidnight(nowMs: number): number {
   return (next - nowMs) / 1000;
 }
 
-/** The five rate-limit headers of spec §8. */
+/** The five rate-limit headers of docs/api.md § Headers. */
 export const RATE_LIMIT_HEADERS = [
   "X-RateLimit-Limit",
   "X-RateLimit-Remaining",

@@ -17,7 +17,7 @@ export interface KitOptions {
   only?: string[];
   reporter: ReporterName;
   output?: string;
-  /** Learn per-minute/per-day limits from X-RateLimit-* headers instead of expecting the spec's 1 and 30. */
+  /** Learn per-minute/per-day limits from X-RateLimit-* headers instead of expecting the defaults, 1 and 30. */
   limitsFromHeaders: boolean;
   /** Per-request timeout in milliseconds. */
   timeoutMs: number;
@@ -70,7 +70,7 @@ export class Skip extends Error {
   override name = "Skip";
 }
 
-/** Thrown by a check when the target violates the spec. */
+/** Thrown by a check when the target violates the documented interface. */
 export class Failure extends Error {
   override name = "Failure";
   constructor(

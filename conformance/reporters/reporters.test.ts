@@ -25,18 +25,27 @@ const report: RunReport = {
   startedAt: "2026-11-22T00:00:00.000Z",
   ms: 12,
   results: [
-    { id: "a.pass", title: "passes", cites: "§1", profile: "core", outcome: "passed", evidence: [], ms: 1 },
+    { id: "a.pass", title: "passes", cites: "docs/api.md § The envelope", profile: "core", outcome: "passed", evidence: [], ms: 1 },
     {
       id: "b.fail",
       title: 'fails <here> & "there"',
-      cites: "§7",
+      cites: "docs/api.md § Errors",
       profile: "core",
       outcome: "failed",
       reason: "Retry-After is 47 & \u0007bad",
       evidence: [exchange],
       ms: 2,
     },
-    { id: "c.skip", title: "skips", cites: "§8", profile: "full", outcome: "skipped", reason: "needs --secret", evidence: [], ms: 0 },
+    {
+      id: "c.skip",
+      title: "skips",
+      cites: "docs/api.md § Metering",
+      profile: "full",
+      outcome: "skipped",
+      reason: "needs --secret",
+      evidence: [],
+      ms: 0,
+    },
   ],
 };
 

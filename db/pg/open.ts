@@ -1,5 +1,5 @@
 /**
- * Opening PostgreSQL (DECISIONS §9): one connection pool per process, then the embedded
+ * Opening PostgreSQL (README.md § PostgreSQL): one connection pool per process, then the embedded
  * migrations (db/pg/migrate.ts, under an advisory lock, so instances starting together apply
  * them once).
  *

@@ -1,8 +1,8 @@
 /**
- * The whole database schema for PostgreSQL (DECISIONS §9), table for table and column for column
- * the same as db/schema.ts (SQLite), so one store interface can sit over either. drizzle-kit turns
- * it into SQL migrations under db/pg/migrations (`npm run db:generate:pg`); db/pg/migrate.ts applies
- * them at start.
+ * The whole database schema for PostgreSQL (README.md § PostgreSQL), table for table and column for
+ * column the same as db/schema.ts (SQLite), so one store interface can sit over either. drizzle-kit
+ * turns it into SQL migrations under db/pg/migrations (`npm run db:generate:pg`); db/pg/migrate.ts
+ * applies them at start.
  *
  * Times are epoch milliseconds (UTC) in `bigint` columns read as JS numbers (exact below 2^53,
  * i.e. for the next 285 000 years); SQLite's `real` is `double precision`, its 0/1 booleans stay
@@ -106,7 +106,7 @@ export const requestLog = pgTable(
   ],
 );
 
-/** Unauthenticated and invalid-token requests, counted per UTC minute and error code (DECISIONS §6). */
+/** Unauthenticated and invalid-token requests, counted per UTC minute and error code (docs/api.md § The audit log). */
 export const unauthenticatedCounts = pgTable(
   "unauthenticated_counts",
   {

@@ -1,4 +1,4 @@
-// The `WWW-Authenticate` challenge of a 401 (DECISIONS §5, RFC 6750 §3): always the realm; the error code
+// The `WWW-Authenticate` challenge of a 401 (docs/api.md § Headers, RFC 6750 §3): always the realm; the error code
 // and its description only when a bearer token was actually presented, since a request without one
 // (no header, another scheme, a bare `Bearer`) carries "no authentication information" (RFC 6750 §3.1).
 

@@ -1,4 +1,4 @@
-// The response envelope of interface-spec §2 and DECISIONS §4, checked as a pure function.
+// The response envelope of docs/api.md § The envelope, checked as a pure function.
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 

@@ -14,7 +14,7 @@ describe("checkEnvelope", () => {
   const cases: [string, unknown, Parameters<typeof checkEnvelope>[1], string[]][] = [
     ["a success with stocks passes", ok, { success: true, stocks: true }, []],
     [
-      "errors may be absent on success (interface spec §4)",
+      "errors may be absent on success (another implementation may leave it out)",
       { success: true, data: { stocks: [] }, meta: META },
       { success: true, stocks: true },
       [],

@@ -82,7 +82,7 @@ export function parsePolicy(raw) {
 }
 
 /**
- * Headers every response of every route carries (DECISIONS §4).
+ * Headers every response of every route carries (docs/api.md § Headers).
  * @param {HeaderMap} headers
  * @returns {string[]} problems, empty when all is well
  */

@@ -26,7 +26,7 @@ export function signJwt(header, claims, secret, signer) {
 }
 
 /**
- * The claims of a service token (DECISIONS §5).
+ * The claims of a service token (docs/api.md § Tokens).
  * @param {{ sub: string, nowSec: number, ttlSec?: number, jti: string }} p
  * @returns {{ sub: string, iat: number, exp: number, jti: string, iss: string }}
  */
@@ -48,7 +48,7 @@ export function mintServiceToken(secret, p, signer) {
 
 /**
  * @typedef {{ name: string, authorization: string | null, message: string, tokenSent: boolean }} BadTokenCase
- *   `authorization` null means no Authorization header; `message` is the exact 401 message (DECISIONS §5);
+ *   `authorization` null means no Authorization header; `message` is the exact 401 message (docs/api.md § Tokens);
  *   `tokenSent` says whether a bearer token was presented (a non-empty credential after `Bearer `), which
  *   decides whether the challenge carries `error="invalid_token"` (RFC 6750 §3.1).
  */

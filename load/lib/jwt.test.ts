@@ -58,7 +58,7 @@ describe("badTokenCases", () => {
     expect(decodeProtectedHeader(tokenOf("alg-none")).alg).toBe("none");
     expect(tokenOf("alg-none").endsWith(".")).toBe(true);
   });
-  test("every case carries the exact DECISIONS §5 message", () => {
+  test("every case carries the exact message of docs/api.md § Tokens", () => {
     expect(byName.missing).toEqual({ name: "missing", authorization: null, message: "missing bearer token", tokenSent: false });
     expect(cases.filter((c) => !c.tokenSent).map((c) => c.name)).toEqual(["missing", "wrong-scheme", "scheme-only"]);
     expect(byName["wrong-scheme"].message).toBe("malformed authorization header: expected 'Bearer <token>'");

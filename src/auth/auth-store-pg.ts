@@ -1,5 +1,5 @@
 /**
- * The AuthStore on PostgreSQL (DECISIONS §9): drizzle's typed queries over pg-core, prepared
+ * The AuthStore on PostgreSQL (README.md § PostgreSQL): drizzle's typed queries over pg-core, prepared
  * once per process (named statements; a few per request at most: the user's flags and the
  * revocation check). Results match auth-store-sqlite.ts exactly (shared tests in auth-store.test.ts).
  */

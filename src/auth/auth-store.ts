@@ -1,7 +1,8 @@
 /**
  * Users, tokens and settings behind one interface, so the server, the dashboard and the CLI do not
- * know which database they talk to (DECISIONS §9): auth-store-sqlite.ts over the embedded file,
- * auth-store-pg.ts over a shared PostgreSQL. Every call is async; on SQLite it answers at once.
+ * know which database they talk to (README.md § PostgreSQL): auth-store-sqlite.ts over the embedded
+ * file, auth-store-pg.ts over a shared PostgreSQL. Every call is async; on SQLite it answers at
+ * once.
  */
 import type { UserRecord } from "./user-store.ts";
 import type { RevokeOutcome, TokenRecord } from "./token-store.ts";

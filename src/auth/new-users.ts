@@ -1,6 +1,6 @@
 /**
- * The request path's view of a user (DECISIONS §6: a first-time user is a user with no rows — the
- * defaults, everything remaining; whether a user is new never changes the headers or makes the
+ * The request path's view of a user (docs/api.md § Tokens: a first-time user is a user with no rows —
+ * the defaults, everything remaining; whether a user is new never changes the headers or makes the
  * request wait on a lock). It only reads; creating a first-time user (or filling a missing email)
  * is queued and written shortly after, without waiting for a lock another process holds: on
  * SQLite, creating the row on the event loop stalled every request (and /health) for the busy

@@ -1,7 +1,7 @@
 /**
  * Where the signing secret comes from: configuration, else one generated once and kept in the
  * database. The database also keeps a fingerprint of the secret the server last started with, so
- * the CLI never mints tokens with a secret the server does not use (DECISIONS §5).
+ * the CLI never mints tokens with a secret the server does not use (docs/api.md § Tokens).
  */
 import type { AuthStore } from "./auth-store.ts";
 import { createHmac } from "node:crypto";

@@ -1,7 +1,7 @@
 /**
- * Audit finding on DECISIONS §5 verification: only `exp` and `sub` are required claims. A correctly
- * signed HS256 token without `iat`/`jti` (e.g. from the dashboard of a later step, or another tool
- * sharing the secret) must be accepted.
+ * Audit finding on token verification (docs/api.md § Tokens): only `exp` and `sub` are required
+ * claims. A correctly signed HS256 token without `iat`/`jti` (e.g. from the dashboard of a later
+ * step, or another tool sharing the secret) must be accepted.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SignJWT } from "jose";

@@ -1,6 +1,6 @@
 /**
- * Bearer token verification for the live endpoint (DECISIONS §5). Every failure is a return value
- * with one of the documented 401 messages; checks run in a fixed order: header, token shape,
+ * Bearer token verification for the live endpoint (docs/api.md § Tokens). Every failure is a return
+ * value with one of the documented 401 messages; checks run in a fixed order: header, token shape,
  * algorithm, signature, claims, revocation.
  */
 import { compactVerify, errors } from "jose";
@@ -66,7 +66,7 @@ function decodeJsonObject(part: string): Record<string, unknown> | null {
 const isNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
 
 /**
- * Builds the verifier. Required claims (DECISIONS §5), checked in this order: `sub` (non-empty
+ * Builds the verifier. Required claims (docs/api.md § Tokens), checked in this order: `sub` (non-empty
  * string), `exp` (number). `iat`, `nbf` (numbers) and `jti` (non-empty string) are optional but
  * checked when present; `iss` may be absent, and when present must equal the issuer.
  */

@@ -1,7 +1,8 @@
 /**
- * Issue #12 item 14 (DECISIONS §5, §8): the CLI and a running server agree on the signing secret,
- * the token lifetime and the default limits, because `serve` keeps them (the secret only as a
- * fingerprint) in the database. Real server process, real CLI processes, one database file.
+ * Issue #12 item 14 (README.md § CLI; docs/api.md § Tokens): the CLI and a running server agree on
+ * the signing secret, the token lifetime and the default limits, because `serve` keeps them (the
+ * secret only as a fingerprint) in the database. Real server process, real CLI processes, one
+ * database file.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * Audit findings on the CLI (DECISIONS §1 and §8, README "CLI"): read-only commands must not
+ * Audit findings on the CLI (README.md § CLI): read-only commands must not
  * create a database at a mistyped path, contradictory flags are a usage error (exit 2), and a
  * timestamp that is neither ISO 8601 with an offset nor a plain date rejects the file with
  * `file:line: reason`.
@@ -61,7 +61,7 @@ describe("compute threads", () => {
   }, 30_000);
 });
 
-describe("import timestamps (DECISIONS §1: ISO 8601 with offset, or a plain date)", () => {
+describe("import timestamps (README.md § CLI: ISO 8601 with offset, or a plain date)", () => {
   test("a date-time without an offset rejects the file with file:line: reason (exit 1)", async () => {
     const dir = tempDir();
     const file = join(dir, "NAIVE.csv");

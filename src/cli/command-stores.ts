@@ -25,7 +25,7 @@ export interface CommandStores {
 
 /**
  * Opens the configured database. Only serve, migrate and import create a missing SQLite file
- * (DECISIONS §1); the others refuse, so a mistyped --db cannot silently create an empty database
+ * (README.md § CLI); the others refuse, so a mistyped --db cannot silently create an empty database
  * with a new generated secret. A PostgreSQL database exists already: its schema is brought up to date.
  */
 export async function openCommandStores(args: ParsedArgs, mayCreate = false): Promise<CommandStores> {

@@ -1,6 +1,6 @@
 /**
  * The market store a one-shot command (`migrate`, `import`) works on: the SQLite file at --db
- * (created when missing, with the sample as DECISIONS §1 says), or with --database-url the shared
+ * (created when missing, with the sample as README.md § CLI says), or with --database-url the shared
  * PostgreSQL, migrated first and given the sample when this open created its schema (fresh-sample.ts).
  */
 import { openPg } from "../../db/pg/open.ts";

@@ -1,5 +1,5 @@
 /**
- * Issue #12 item 11 (DECISIONS §8: `serve --workers N` replaces a worker that dies): a real
+ * Issue #12 item 11 (README.md § Operations: `serve --workers N` replaces a worker that dies): a real
  * supervisor with two real workers on one port; its workers are SIGKILLed and it must replace
  * them, log each restart, and on SIGTERM stop restarting and exit with everything it started.
  */

@@ -1,5 +1,5 @@
 /**
- * Settings the CLI must agree on with the server (DECISIONS §8): `serve` records its token
+ * Settings the CLI must agree on with the server (README.md § CLI): `serve` records its token
  * lifetime and default limits in the database; `token create` and `user limits` use them unless
  * given on their own command line. The environment of a one-shot command may be stale, so a
  * recorded value beats it.

@@ -1,7 +1,7 @@
 /**
  * `serve --workers N`: N copies of the program on one port (SO_REUSEPORT), each replaced when it
- * dies, with backoff so a worker that cannot start does not spin (DECISIONS §8). SIGTERM/SIGINT
- * are forwarded and end the restarts; the supervisor exits once every worker has.
+ * dies, with backoff so a worker that cannot start does not spin (README.md § Operations).
+ * SIGTERM/SIGINT are forwarded and end the restarts; the supervisor exits once every worker has.
  */
 import type { Subprocess } from "bun";
 import type { Logger } from "../logger.ts";

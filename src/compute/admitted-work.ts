@@ -1,10 +1,10 @@
 /**
- * The bound on a process's admitted-but-unfinished live work (DECISIONS §6): the estimated cost
- * (milliseconds of one core) and memory (bytes) of every computation admitted and not yet answered.
- * Without it, sixteen heavy requests at once all computed side by side (their slices interleaved)
- * and RSS went from 250 MB to 2.39 GB. A request that would cross either bound is refused before
- * admission (503 with Retry-After, not counted); a request alone is always let in, since the cost
- * budget already bounds it.
+ * The bound on a process's admitted-but-unfinished live work (docs/api.md § Heavy requests): the
+ * estimated cost (milliseconds of one core) and memory (bytes) of every computation admitted and
+ * not yet answered. Without it, sixteen heavy requests at once all computed side by side (their
+ * slices interleaved) and RSS went from 250 MB to 2.39 GB. A request that would cross either bound
+ * is refused before admission (503 with Retry-After, not counted); a request alone is always let
+ * in, since the cost budget already bounds it.
  */
 export interface WorkLimits {
   /** Milliseconds of one core, summed over the admitted computations. */

@@ -135,9 +135,9 @@ export class ChartService {
 
   /**
    * Resolves what to compute and decides, from metadata only, everything the data can refuse
-   * (DECISIONS §6): an unknown universe, too few known symbols, history, size and cost, each a
-   * ChartError kind (src/http/http-error.ts gives the status). Nothing here loads a series, so a
-   * refusal costs about as little as a 400.
+   * (docs/api.md § Refused before metering): an unknown universe, too few known symbols, history,
+   * size and cost, each a ChartError kind (src/http/http-error.ts gives the status). Nothing here
+   * loads a series, so a refusal costs about as little as a 400.
    */
   async prepare(params: ChartParams, user = ""): Promise<PreparedChart> {
     try {
@@ -213,7 +213,7 @@ export class ChartService {
           const source = fromFile ?? {
             input: (await this.store.loadSeries(symbols, params.interval).catch((e) => Promise.reject(storeFailure(e)))).input,
           };
-          return this.pool.compute(source, { ...params }, user, flightSignal);
+          return this.pool.compute(source, { ...params }, user, flightSignal, prepared.cost);
         },
         (c) => this.cache.set(key, { key, computed: c }),
         signal,

@@ -1,8 +1,9 @@
 /**
- * The compute pool's waiting work, handed out round-robin across users: the next slice goes to
- * the waiting user served least recently (first come first served among one user's work), so a
- * user with many or long jobs cannot hold the threads while another user waits (DECISIONS §6).
- * Memory is bounded by the jobs in the pool: a user's turn record goes when their last job ends.
+ * The compute pool's waiting work, handed out round-robin across users: the next slice goes to the
+ * waiting user served least recently (first come first served among one user's work), so a user
+ * with many or long jobs cannot hold the threads while another user waits
+ * (docs/api.md § Heavy requests). Memory is bounded by the jobs in the pool: a user's turn record
+ * goes when their last job ends.
  */
 export class FairQueue<T> {
   private items: { item: T; user: string }[] = [];

@@ -1,9 +1,10 @@
 /**
- * Every refusal the data can cause, decided before admission from bar metadata (DECISIONS §6):
- * the interval, the as-of dates (history length, range, before the first bar), the response size
- * (points plus the edges returned) and the computation cost. It runs the engine's own as-of
- * resolution on the union calendar the metadata describes, so its answers and messages are the
- * ones computeChart would give after loading the series — without loading them.
+ * Every refusal the data can cause, decided before admission from bar metadata
+ * (docs/api.md § Refused before metering): the interval, the as-of dates (history length, range,
+ * before the first bar), the response size (points plus the edges returned) and the computation
+ * cost. It runs the engine's own as-of resolution on the union calendar the metadata describes, so
+ * its answers and messages are the ones computeChart would give after loading the series — without
+ * loading them.
  */
 import { resolveAsofs } from "../engine/asofs.ts";
 import { MAX_POINTS } from "../engine/limits.ts";
@@ -45,7 +46,7 @@ export function precheck(meta: BarCoverage, symbols: readonly string[], params: 
     throw new ChartError(
       "over-budget",
       `estimated cost ${cost} exceeds the budget of ${budget} (milliseconds of one core, estimated from ${n} symbols, ` +
-        `${asofs.length} as-of dates and the parameters; see docs/api.md, "Request cost"); request fewer symbols or periods, ` +
+        `${asofs.length} as-of dates and the parameters; see docs/api.md § Request cost); request fewer symbols or periods, ` +
         `a shorter lookback, pearson, a sparse graph_method (mst, tmfg, knn with a smaller knn_k), fewer centrality metrics ` +
         `or include_graph=false`,
     );

@@ -1,9 +1,9 @@
 /**
- * The cost model against measurement (DECISIONS §6, issue #20): on a fixed grid of shapes covering
- * every graph method with its knobs, every correlation method, shrinkage, market mode,
- * include_graph, metric sets and formats, the compute CPU time measured here is within 3× of the
- * estimate either way. Threshold graphs are priced at their worst case (every pair kept), so there
- * the estimate is only an upper bound: checked one-sided at a high threshold, two-sided at 0.
+ * The cost model against measurement (docs/api.md § Request cost, issue #20): on a fixed grid of
+ * shapes covering every graph method with its knobs, every correlation method, shrinkage, market
+ * mode, include_graph, metric sets and formats, the compute CPU time measured here is within 3× of
+ * the estimate either way. Threshold graphs are priced at their worst case (every pair kept), so
+ * there the estimate is only an upper bound: checked one-sided at a high threshold, two-sided at 0.
  */
 import { describe, expect, test } from "bun:test";
 import { factorInput } from "../../test/support/engine/random-returns.ts";

@@ -1,7 +1,7 @@
 /**
  * What a chart request will cost, in milliseconds of one core on the reference machine, estimated
  * from its parameters, the symbol count and the as-of count alone (no series loaded), so it is
- * refused before admission when over the budget (DECISIONS §6).
+ * refused before admission when over the budget (docs/api.md § Request cost).
  *
  * The estimate is a sum of work terms, one per stage of the engine and its output, each the
  * stage's operation count (`costTerms`), times a coefficient fitted to measured compute CPU time

@@ -1,4 +1,4 @@
-/** Token generation through the account, on both databases (DECISIONS §5a: at most 10 an hour per user). */
+/** Token generation through the account, on both databases (README.md § Dashboard: at most 10 an hour per user). */
 import { afterAll, describe, expect, test } from "bun:test";
 import { closeBackends, freshAuthStore, KINDS, secondAuthStore, type Backend } from "../../test/support/both-databases.ts";
 import { drizzleOf } from "../../db/open.ts";

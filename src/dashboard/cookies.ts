@@ -1,4 +1,4 @@
-/** Reading and writing the dashboard's cookies (RFC 6265), with the flags DECISIONS §5a asks for. */
+/** Reading and writing the dashboard's cookies (RFC 6265), with the flags README.md § Dashboard names. */
 
 export interface CookieOptions {
   /** Under https: Secure, and the `__Host-` prefix where the path is `/`. */

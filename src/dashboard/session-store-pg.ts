@@ -1,7 +1,8 @@
 /**
- * Dashboard sessions and sign-in identities on PostgreSQL (DECISIONS §9): a session created on one
- * instance opens on every other. Same rules as session-store.ts (idle expiry, touch at most once a
- * minute, only the id's hash stored), on drizzle's typed pg-core queries; the per-page read is prepared.
+ * Dashboard sessions and sign-in identities on PostgreSQL (README.md § PostgreSQL): a session
+ * created on one instance opens on every other. Same rules as session-store.ts (idle expiry, touch
+ * at most once a minute, only the id's hash stored), on drizzle's typed pg-core queries; the
+ * per-page read is prepared.
  */
 import { and, eq, lt, sql } from "drizzle-orm";
 import { identities, sessions, users } from "../../db/pg/schema.ts";

@@ -7,7 +7,7 @@ import { identities, sessions, users } from "../../db/schema.ts";
 import type { Db } from "../../db/open.ts";
 import type { Clock } from "../clock.ts";
 
-/** Sessions end after 12 hours without a request (DECISIONS §5a). */
+/** Sessions end after 12 hours without a request (README.md § Dashboard). */
 export const SESSION_IDLE_MS = 12 * 3600_000;
 /** lastSeenAt is written at most once a minute per session, not on every request. */
 const TOUCH_EVERY_MS = 60_000;

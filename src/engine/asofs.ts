@@ -26,7 +26,7 @@ export function resolveAsofs(input: SeriesInput, params: ChartParams): number[] 
   return asofs;
 }
 
-/** The first as-of lacks lookback bars before it (the message for periods is DECISIONS' original). */
+/** The first as-of lacks lookback bars before it: a 400 saying how many bars exist (docs/api.md § GET /v1/graph-stats/chart). */
 function tooFewBars(input: SeriesInput, params: ChartParams, asofs: number[]): ChartError {
   const { labels } = input;
   const last = asofs[asofs.length - 1];

@@ -29,7 +29,7 @@ describeNifty("snapshot payload", () => {
   const nifty = loadNifty();
   const data = snapshot(nifty, "asof=2024-06-28");
 
-  test("has exactly the keys of DECISIONS §3, stocks in input order", () => {
+  test("has exactly the keys of docs/api.md § The answer, stocks in input order", () => {
     expect(Object.keys(data)).toEqual(["type", "asof_date", "interval", "metrics", "stocks", "graph", "graph_stats"]);
     expect(data.type).toBe("snapshot");
     expect(data.asof_date).toBe("2024-06-28T00:00:00+05:30");

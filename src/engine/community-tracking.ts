@@ -2,7 +2,7 @@
  * Community labels that persist across the as-ofs of a rolling request: Louvain numbers each
  * date's communities afresh, so each date's communities are matched to the previous date's
  * labels, greedily by overlap (deterministic under ties; never merges, a split keeps the label on
- * its larger part, labels are never reused). The rule in full: docs/engine.md, "Community tracking".
+ * its larger part, labels are never reused). The rule in full: docs/engine.md § Community tracking.
  */
 export class CommunityTracker {
   /** Label of each input symbol at the last as-of with communities; -1 when absent there. */

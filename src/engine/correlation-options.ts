@@ -2,7 +2,7 @@
  * The cleaner correlations of issue 15 on one window of log returns: market_mode=remove (OLS
  * residuals on the equal-weighted market return), corr_method=ewma (pandas' ewm(halflife).corr())
  * and shrinkage=ledoit_wolf (sklearn's LedoitWolf). Formulas, and why the equal-weighted market
- * rather than the first principal component: docs/engine.md, "Correlation".
+ * rather than the first principal component: docs/engine.md § Correlation.
  */
 import { correlationMatrix } from "./correlation.ts";
 import type { ChartParams } from "./types.ts";

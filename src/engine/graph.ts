@@ -1,7 +1,7 @@
 /**
- * Correlation graph construction (DECISIONS §2.4–2.5): edges with w = |rho| and
- * d = sqrt(2(1 - |rho|)), stored as a sorted edge list plus a CSR adjacency. The CSR form is
- * what the metric kernels iterate over; building it once per as-of avoids allocating a
+ * Correlation graph construction (README.md § How the numbers are computed, steps 4–5): edges with
+ * w = |rho| and d = sqrt(2(1 - |rho|)), stored as a sorted edge list plus a CSR adjacency. The CSR
+ * form is what the metric kernels iterate over; building it once per as-of avoids allocating a
  * general-purpose graph object (graphology) for every window of a rolling request.
  */
 import { tmfg } from "./tmfg.ts";
@@ -111,7 +111,7 @@ function knnPairs(corr: Float64Array, n: number, k: number): number[] {
     let size = 0;
     const row = i * n;
     // Candidates arrive in ascending j, so a strictly greater |rho| is the only way to overtake:
-    // equal |rho| keeps the lower index first (DECISIONS §2.5).
+    // equal |rho| keeps the lower index first (README.md § How the numbers are computed, step 5).
     for (let j = 0; j < n; j++) {
       if (j === i) continue;
       const wj = Math.abs(corr[row + j]);
@@ -182,7 +182,7 @@ export function mstPairs(corr: Float64Array, n: number): number[] {
   return pairs;
 }
 
-/** Builds the correlation graph of DECISIONS §2.5 from an n*n row-major correlation matrix. */
+/** Builds the correlation graph of README.md § How the numbers are computed, step 5, from an n*n row-major correlation matrix. */
 export function buildGraph(corr: Float64Array, n: number, method: GraphMethod, opts: { knnK: number; threshold: number }): Graph {
   switch (method) {
     case "complete":

@@ -1,8 +1,8 @@
 /**
- * Deterministic Louvain community detection (DECISIONS §2.7): networkx 2.8's
- * `louvain_communities` with three fixed first-level visiting orders instead of a seeded shuffle,
- * so a request always gets the same communities, and the best of the three kept. Why those three,
- * and how they were validated against networkx: docs/engine.md, "Louvain".
+ * Deterministic Louvain community detection (README.md § How the numbers are computed, step 7):
+ * networkx 2.8's `louvain_communities` with three fixed first-level visiting orders instead of a
+ * seeded shuffle, so a request always gets the same communities, and the best of the three kept.
+ * Why those three, and how they were validated against networkx: docs/engine.md § Louvain.
  */
 import type { Graph } from "./graph.ts";
 import { aggregate, compactLabels, identity, LevelScratch, levelFromGraph, oneLevel, type Level } from "./louvain-level.ts";

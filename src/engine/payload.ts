@@ -1,5 +1,5 @@
 /**
- * Turns per-as-of results into the `data` payloads of DECISIONS §3 (snapshot and rolling),
+ * Turns per-as-of results into the `data` payloads of docs/api.md § The answer (snapshot and rolling),
  * with rounding and sorting. Dates in the payload are the as-of bars' full local ISO 8601
  * labels (e.g. `2025-09-30T00:00:00+05:30`), so intraday as-ofs stay distinct.
  */
@@ -54,7 +54,7 @@ function metricValue(r: AsofResult, m: Metric, p: number): MetricValue {
 export function graphOut(r: AsofResult, symbols: string[], params: ChartParams): GraphOut {
   const g = r.graph;
   const summary = { nodes: g ? g.n : 0, edges: r.edges, method: params.graph_method };
-  // DECISIONS §3: include_graph=false keeps only nodes, edges and method.
+  // docs/api.md § The answer: include_graph=false keeps only nodes, edges and method.
   if (!params.include_graph) return summary;
   const out: GraphOut = { asof_date: r.label, ...summary };
   const name = (p: number) => symbols[r.nodes[p]];

@@ -1,7 +1,7 @@
 /**
- * Output rounding (DECISIONS §2.8): 6 decimals, halves away from zero (so a weight always
- * equals the absolute value of its rounded corr); NaN or ±Infinity become null, never 0 or
- * a string. -0 is printed as 0.
+ * Output rounding (README.md § How the numbers are computed, step 10): 6 decimals, halves away from
+ * zero (so a weight always equals the absolute value of its rounded corr); NaN or ±Infinity become
+ * null, never 0 or a string. -0 is printed as 0.
  */
 
 const SCALE = 1e6;

@@ -3,7 +3,7 @@
  * tetrahedron of the 4 strongest nodes, then insert each outside node into the face that gains most.
  * Each face remembers its best outside node, so an insertion re-scans only the faces it touched:
  * O(n²) in practice instead of the paper's O(n³) (test/reference/tmfg.ts). Steps and tie rules:
- * docs/engine.md, "Graphs".
+ * docs/engine.md § Graphs.
  */
 
 export interface Tmfg {

@@ -1,6 +1,7 @@
 /**
- * Per-window participation and returns (DECISIONS §2.1–2.2). Returns are computed once for
- * the span all requested windows cover; a window is then a slice of them.
+ * Per-window participation and returns (README.md § How the numbers are computed, steps 1–2).
+ * Returns are computed once for the span all requested windows cover; a window is then a slice of
+ * them.
  */
 
 /** Log returns of every symbol over calendar bars `base+1 … end`, plus what a window needs to know. */

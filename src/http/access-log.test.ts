@@ -1,7 +1,7 @@
 /**
- * Audit of the request log (DECISIONS §8): one JSON line per request, written when the request is
- * served (an operator tailing stdout must see it; a crash must not lose a quiet hour of lines),
- * and never a token or secret.
+ * Audit of the request log (README.md § Operations): one JSON line per request, written when the
+ * request is served (an operator tailing stdout must see it; a crash must not lose a quiet hour of
+ * lines), and never a token or secret.
  */
 import { describe, expect, test } from "bun:test";
 import { mintToken } from "../auth/index.ts";

@@ -15,6 +15,7 @@ import { handleDemo } from "./routes/demo.ts";
 import { handleDocs, handleOpenApi } from "./routes/docs.ts";
 import { handleHealth } from "./routes/health.ts";
 import { handleMetrics } from "./routes/metrics.ts";
+import { unavailableReason } from "./unavailable-reason.ts";
 
 export const LIVE_PATH = "/v1/graph-stats/chart";
 export const DEMO_PATH = "/v1/demo/chart";
@@ -81,6 +82,8 @@ export function createApp(deps: AppDeps) {
   /** `label` is the route's path as declared (`…/:jti/revoke`), never the raw one: an unknown path must not become a metrics series of its own. */
   const logRequest = (request: Request, state: RequestState, status: number, label: string) => {
     deps.metrics?.request(label, status);
+    // Counted here, once per answer, wherever the 503 was decided (its reason set on the state).
+    if (status === 503) deps.metrics?.unavailable(state.unavailable ?? "other");
     deps.logger.request(
       state.requestId,
       request.method,
@@ -94,6 +97,7 @@ export function createApp(deps: AppDeps) {
   /** Renders what a handler threw; only a server fault (5xx) is an error line: a 4xx is the client's, in the access line. */
   const failed = (request: Request, state: RequestState, err: unknown): Response => {
     const e = toHttpError(err, state.requestId);
+    if (e.status === 503) state.unavailable ??= unavailableReason(err);
     if (e.status >= 500) deps.logger.error({ request_id: state.requestId, err: describe(err) }, "request failed");
     return render(request, state, e);
   };
@@ -108,7 +112,9 @@ export function createApp(deps: AppDeps) {
       const state = newState(request, path, cors, server ?? null, params ?? NO_PARAMS);
       let result: Response | Promise<Response>;
       try {
-        result = deps.isShuttingDown()
+        const shuttingDown = deps.isShuttingDown();
+        if (shuttingDown) state.unavailable = "shutting_down";
+        result = shuttingDown
           ? render(
               request,
               state,

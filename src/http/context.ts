@@ -11,6 +11,7 @@ import type { AuthGate } from "./auth-gate.ts";
 import type { AsyncLimiter } from "../metering/limiter-pg.ts";
 import type { LastKnown } from "../metering/last-known.ts";
 import type { Metrics } from "./metrics.ts";
+import type { UnavailableReason } from "./unavailable-reason.ts";
 
 export interface AppDeps {
   clock: Clock;
@@ -64,4 +65,6 @@ export interface RequestState {
   base: Record<string, string>;
   /** The listening server (null through app.handle): a route lifts the idle timeout of a long answer. */
   server: Server<unknown> | null;
+  /** Why this request is answered 503, set where that is decided; app.ts counts it ("other" when unset). */
+  unavailable?: UnavailableReason;
 }

@@ -1,7 +1,7 @@
 /**
- * CORS (DECISIONS §4): the public routes allow any origin; the live endpoint only the configured
- * origins. Rate-limit headers, Retry-After and X-Request-Id are exposed so browser clients can
- * honour the limits.
+ * CORS (docs/api.md § Headers): the public routes allow any origin; the live endpoint only the
+ * configured origins. Rate-limit headers, Retry-After and X-Request-Id are exposed so browser
+ * clients can honour the limits.
  */
 import { RATE_LIMIT_HEADER_NAMES } from "../metering/headers.ts";
 

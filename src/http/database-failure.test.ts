@@ -1,7 +1,7 @@
 /**
- * Audit findings on DECISIONS §4/§7 "503 SERVICE_UNAVAILABLE when the database is unreachable"
- * (README: "unreachable or busy"): a database locked by another process, or a database file that
- * has been deleted under the running server.
+ * Audit findings on "503 SERVICE_UNAVAILABLE when the database is unreachable or busy"
+ * (docs/api.md § Errors, § GET /health): a database locked by another process, or a database
+ * file that has been deleted under the running server.
  */
 import { describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
@@ -52,7 +52,7 @@ describe("database busy (write lock held by another process)", () => {
           expect(l.res.status).toBe(503);
           expect(l.res.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
           expect((await body(l.res)).errors[0].code).toBe("SERVICE_UNAVAILABLE");
-          // DECISIONS §6: a known user's 5xx carries the rate-limit headers; peeking is a read, which WAL serves under the lock.
+          // docs/api.md § Headers: a known user's 5xx carries the rate-limit headers; peeking is a read, which WAL serves under the lock.
           // The first request was admitted 61 s ago, so the window is empty and today's count is 1.
           expect(l.res.headers.get("x-ratelimit-limit")).toBe("1");
           expect(l.res.headers.get("x-ratelimit-remaining")).toBe("1");

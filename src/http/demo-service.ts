@@ -1,11 +1,11 @@
 /**
- * The public demo (DECISIONS §7): a fixed snapshot (or, for periods=2…10, a fixed rolling
- * series) computed from the synthetic sample at a fixed as-of with default parameters. The
- * sample is generated in memory from its seed, so the demo is byte-identical across calls,
- * restarts and installs — even one started with --no-sample or with a changed database.
- * The first call per periods value computes in a compute thread (generating the sample and
- * computing takes ~150 ms, which on the event loop held up every other request); every later
- * call is answered from memory, synchronously.
+ * The public demo (docs/api.md § GET /v1/demo/chart): a fixed snapshot (or, for periods=2…10, a
+ * fixed rolling series) computed from the synthetic sample at a fixed as-of with default
+ * parameters. The sample is generated in memory from its seed, so the demo is byte-identical across
+ * calls, restarts and installs — even one started with --no-sample or with a changed database. The
+ * first call per periods value computes in a compute thread (generating the sample and computing
+ * takes ~150 ms, which on the event loop held up every other request); every later call is answered
+ * from memory, synchronously.
  */
 import { parseChartParams } from "./params/params.ts";
 import type { ComputePool } from "../compute/compute-pool.ts";

@@ -1,5 +1,5 @@
 /**
- * The response envelope of interface-spec §2 and DECISIONS §4, serialised once and
+ * The response envelope of docs/api.md § The envelope, serialised once and
  * gzip-compressed when the client accepts it and the body is over 1 KiB.
  */
 import { gzip } from "node:zlib";

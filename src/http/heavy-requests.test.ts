@@ -1,8 +1,8 @@
 /**
- * The heavy live path over real sockets (DECISIONS §6, issue #20): an admitted request is answered
- * however long it computes, and a client that goes away cancels its job, which is refunded and
- * audited as 499. A real server, real tokens, a real SQLite file holding a generated 200-symbol
- * universe, real compute threads.
+ * The heavy live path over real sockets (docs/api.md § Heavy requests, issue #20): an admitted
+ * request is answered however long it computes, and a client that goes away cancels its job, which
+ * is refunded and audited as 499. A real server, real tokens, a real SQLite file holding a
+ * generated 200-symbol universe, real compute threads.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeBigUniverse } from "../../test/support/big-universe.ts";

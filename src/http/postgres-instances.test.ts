@@ -1,10 +1,11 @@
 /**
- * Several real server processes sharing one real PostgreSQL (DECISIONS §9): a burst of one user
- * spread over 2 and 3 instances admits exactly the limits, a killed instance loses nothing admitted
- * and its unanswered requests are refunded once, PostgreSQL stopped under load gives live 503s with
- * the rate-limit headers and /health 503 and service resumes by itself, and tokens, revocations and
- * dashboard sessions made on one instance hold on the others. The instances keep nothing in SQLite:
- * the sample is loaded into PostgreSQL by `migrate --database-url`, and every bar comes from there.
+ * Several real server processes sharing one real PostgreSQL (README.md § PostgreSQL): a burst of
+ * one user spread over 2 and 3 instances admits exactly the limits, a killed instance loses nothing
+ * admitted and its unanswered requests are refunded once, PostgreSQL stopped under load gives live
+ * 503s with the rate-limit headers and /health 503 and service resumes by itself, and tokens,
+ * revocations and dashboard sessions made on one instance hold on the others. The instances keep
+ * nothing in SQLite: the sample is loaded into PostgreSQL by `migrate --database-url`, and every
+ * bar comes from there.
  */
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { SQL } from "bun";

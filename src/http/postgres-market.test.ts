@@ -1,8 +1,8 @@
 /**
- * Market data on a shared PostgreSQL (DECISIONS §9), against real server processes and the real
- * CLI: a fresh database gets the synthetic sample once even when three instances start together,
- * --no-sample (or GRAPH_STATS_SAMPLE=false) keeps it empty, and an import through the CLI is served
- * by every running instance within about a second, their result caches following it.
+ * Market data on a shared PostgreSQL (README.md § PostgreSQL), against real server processes and
+ * the real CLI: a fresh database gets the synthetic sample once even when three instances start
+ * together, --no-sample (or GRAPH_STATS_SAMPLE=false) keeps it empty, and an import through the CLI
+ * is served by every running instance within about a second, their result caches following it.
  */
 import { afterAll, afterEach, expect, test } from "bun:test";
 import { SQL } from "bun";

@@ -1,7 +1,8 @@
 /**
  * Audit findings on requests the HTTP layer refuses before routing: every one must still be the
- * JSON envelope of DECISIONS §4 (with X-Request-Id), and the live endpoint's order is
- * authenticate → validate (§6), so a known user's 400 carries the rate-limit headers.
+ * JSON envelope of docs/api.md § The envelope (with X-Request-Id), and the live endpoint's order is
+ * authenticate → validate (docs/api.md § Metering), so a known user's 400 carries the rate-limit
+ * headers.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect } from "node:net";

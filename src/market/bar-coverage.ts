@@ -2,8 +2,9 @@
  * Which bars exist, without their prices: per symbol, the stored intervals and, per (stored,
  * wanted) interval pair, the runs of calendar slots the symbol covers. The live endpoint decides
  * every refusal the data can cause (history length, as-of range, the interval) from this before a
- * request is admitted (DECISIONS §6), so a refused request never loads a series. Built once per
- * data version from the primary-key index (timestamps only) and cached by the caller.
+ * request is admitted (docs/api.md § Refused before metering), so a refused request never loads a
+ * series. Built once per data version from the primary-key index (timestamps only) and cached by
+ * the caller.
  */
 import { INTERVALS, type Interval } from "../engine/types.ts";
 import { rawDb, type DbHandle } from "./db-handle.ts";
@@ -126,9 +127,9 @@ function build(rowsBySymbol: Map<string, TimestampRows>, source: Interval, wante
 }
 
 /**
- * The union calendar of some symbols (DECISIONS §2: the sorted union of their bar timestamps),
- * as disjoint runs of global slots; position k is the k-th bar of that calendar, as the engine
- * numbers it after loading the series.
+ * The union calendar of some symbols (README.md § How the numbers are computed: the sorted union of
+ * their bar times), as disjoint runs of global slots; position k is the k-th bar of that calendar,
+ * as the engine numbers it after loading the series.
  */
 export class UnionCalendar {
   private readonly starts: number[] = [];

@@ -1,6 +1,6 @@
 /**
  * Interval arithmetic: bucket boundaries in exchange-local time and which stored interval
- * can serve a requested one (DECISIONS §1).
+ * can serve a requested one (src/market/README.md § Rules).
  */
 import { INTERVALS, type Interval } from "../engine/types.ts";
 

@@ -1,9 +1,10 @@
 /**
- * DECISIONS §1: a bar of 1d or longer is identified by its symbol, interval and local date. The
- * same daily bars imported once plainly and once with `--default-offset +05:30` used to be two
- * bars per day (every row "new"), which silently changed every correlation; now an import whose
- * bars fall on dates the symbol already has at another offset is refused, naming both offsets,
- * unless `--replace` replaces the stored ones. One rule here; each store reads its own bars.
+ * README.md § CLI (import): a bar of 1d or longer is identified by its symbol, interval and local
+ * date. The same daily bars imported once plainly and once with `--default-offset +05:30` used to
+ * be two bars per day (every row "new"), which silently changed every correlation; now an import
+ * whose bars fall on dates the symbol already has at another offset is refused, naming both
+ * offsets, unless `--replace` replaces the stored ones. One rule here; each store reads its own
+ * bars.
  */
 import type { Interval } from "../engine/types.ts";
 import { formatOffset } from "./timestamps.ts";

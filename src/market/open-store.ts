@@ -1,4 +1,4 @@
-/** The MarketStore for an opened database: SQLite (the embedded default) or PostgreSQL (DECISIONS §9). */
+/** The MarketStore for an opened database: SQLite (the embedded default) or PostgreSQL (README.md § PostgreSQL). */
 import type { Database } from "bun:sqlite";
 import type { SQL } from "bun";
 import { pgMarketStore } from "./pg/pg-store.ts";

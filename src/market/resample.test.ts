@@ -34,7 +34,7 @@ describe("bucketStart", () => {
 });
 
 describe("interval choice", () => {
-  test("divides follows DECISIONS §1", () => {
+  test("divides follows src/market/README.md § Rules (interval choice)", () => {
     expect(divides("1m", "5m")).toBe(true);
     expect(divides("5m", "15m")).toBe(true);
     expect(divides("15m", "1h")).toBe(true);

@@ -1,7 +1,8 @@
 /**
- * The synthetic sample universe (DECISIONS §1): a deterministic factor model — market + sector +
- * idiosyncratic log returns — giving daily bars over several years and 1-minute bars for the
- * last trading days. Every run on every machine produces the same bars (fixed seed and dates).
+ * The synthetic sample universe (src/market/README.md § The synthetic sample): a deterministic
+ * factor model — market + sector + idiosyncratic log returns — giving daily bars over several years
+ * and 1-minute bars for the last trading days. Every run on every machine produces the same bars
+ * (fixed seed and dates).
  */
 import type { Bar } from "./bar.ts";
 import { Prng } from "./prng.ts";

@@ -23,7 +23,7 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\
  * Parses `2020-10-01`, `2020-10-01 00:00:00+05:30`, `2020-10-01T00:00:00+05:30`,
  * `2020-10-01T00:00:00Z` (also without seconds, with fractional seconds, or `+0530`).
  * A plain date is local midnight at `defaultOffsetMin` (UTC when not given). A date-time
- * without an offset is ambiguous (DECISIONS §1 allows only ISO 8601 with an offset, or a plain
+ * without an offset is ambiguous (README.md § CLI allows only ISO 8601 with an offset, or a plain
  * date), so it is refused unless the caller gave a default offset explicitly.
  * Returns a reason string when the value is not a valid time.
  */

@@ -1,4 +1,4 @@
-/** Universes: named, ordered symbol lists (DECISIONS §1), through drizzle's typed queries on db/schema.ts. */
+/** Universes: named, ordered symbol lists (src/market/README.md § Rules), through drizzle's typed queries on db/schema.ts. */
 import { asc, eq, max, sql } from "drizzle-orm";
 import { perConnection } from "../../db/open.ts";
 import { universeMembers, universes } from "../../db/schema.ts";

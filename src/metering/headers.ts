@@ -1,4 +1,4 @@
-/** Rate-limit headers and 429 messages, pure (DECISIONS §6). */
+/** Rate-limit headers and 429 messages, pure (docs/api.md § Headers, § Metering). */
 import { MINUTE_MS, type DenialCode, type MeterState } from "./windows.ts";
 
 /** The names of the headers rateLimitHeaders() sets: CORS exposes them, the OpenAPI document lists them. */

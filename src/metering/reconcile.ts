@@ -1,7 +1,7 @@
 /**
- * Requests admitted but never answered because their process died (SIGKILL, power loss, OOM)
- * stay counted with no status. At start the server refunds them (DECISIONS §6: a crash before the
- * answer is a server fault): counted 0, code UNANSWERED, and the day's count given back, in one
+ * Requests admitted but never answered because their process died (SIGKILL, power loss, OOM) stay
+ * counted with no status. At start the server refunds them (docs/api.md § Metering: a crash before
+ * the answer is a server fault): counted 0, code UNANSWERED, and the day's count given back, in one
  * transaction.
  *
  * Only rows of processes that are certainly gone are touched: a live process's in-flight rows

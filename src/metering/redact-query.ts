@@ -1,6 +1,7 @@
 /**
- * Credentials out of stored query strings (DECISIONS §6): a token passed as `?access_token=…`
- * must not sit in the audit log, where anyone with a copy of the database could replay it.
+ * Credentials out of stored query strings (docs/api.md § The audit log): a token passed as
+ * `?access_token=…` must not sit in the audit log, where anyone with a copy of the database could
+ * replay it.
  */
 
 /** Parameter names that carry a credential, compared lower-case with `-` read as `_`. */

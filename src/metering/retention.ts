@@ -1,7 +1,8 @@
 /**
- * Audit retention (DECISIONS §6): request_log rows, per-day counts and unauthenticated counts
- * older than the retention are deleted, so the audit log does not grow without bound. Deleted
- * in batches, each its own short transaction, so the write lock is never held for long.
+ * Audit retention (docs/api.md § The audit log): request_log rows, per-day counts and
+ * unauthenticated counts older than the retention are deleted, so the audit log does not grow
+ * without bound. Deleted in batches, each its own short transaction, so the write lock is never
+ * held for long.
  */
 import type { Database } from "bun:sqlite";
 import type { Clock } from "../clock.ts";

@@ -1,7 +1,8 @@
 /**
- * The window arithmetic, pure (DECISIONS §6). Minute: sliding window log over (now − 60 000 ms, now]
- * — a request exactly 60.000 s after an admitted one is admitted, at 59.999 s it is not.
- * Day: the UTC calendar day. Both exhausted → DAILY_QUOTA_EXCEEDED, since waiting a minute would not help.
+ * The window arithmetic, pure (docs/api.md § Metering). Minute: sliding window log over (now − 60
+ * 000 ms, now] — a request exactly 60.000 s after an admitted one is admitted, at 59.999 s it is
+ * not. Day: the UTC calendar day. Both exhausted → DAILY_QUOTA_EXCEEDED, since waiting a minute
+ * would not help.
  */
 
 export const MINUTE_MS = 60_000;

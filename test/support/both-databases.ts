@@ -1,5 +1,5 @@
 /**
- * The same store tests against both databases (DECISIONS §9): a fresh SQLite file, or a fresh
+ * The same store tests against both databases (README.md § PostgreSQL): a fresh SQLite file, or a fresh
  * PostgreSQL database from test/support/postgres.ts (migrated by openPg), per call.
  */
 import { mkdtempSync } from "node:fs";

@@ -9,6 +9,7 @@ export const generateToken =
     state.userId = session.userId;
     // A refusal is an AccountError, which carries its own status.
     const token = await c.d.account.generate(await c.userOf(session));
+    c.d.app.metrics?.tokenGenerated();
     c.d.app.logger.info({ request_id: state.requestId, user_id: session.userId, jti: token.jti }, "token generated in the dashboard");
     return c.json(request, state, token, 201);
   };

@@ -9,7 +9,7 @@ export function formParams(form: HTMLFormElement): Record<string, string> {
     const value = String(raw).trim();
     if (value) params[name] = value;
   }
-  // `symbols` replaces the universe (docs/api.md § `GET /v1/graph-stats/chart`): sending both would only confuse the reader of the audit log.
+  // `symbols` replaces the universe (docs/api.md § GET /v1/graph-stats/chart): sending both would only confuse the reader of the audit log.
   if (params.symbols) {
     params.symbols = params.symbols
       .split(/[\s,]+/)

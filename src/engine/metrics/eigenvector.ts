@@ -5,7 +5,7 @@
  * Power iteration alone took up to seconds on graphs whose components have nearly equal top
  * eigenvalues, so after a budget of literal steps the engine replays networkx's stopping rule
  * over each component's Perron pair (Lanczos) instead, and falls back to the literal iteration
- * when its error bound is too large. The derivation: docs/engine.md, "Eigenvector centrality".
+ * when its error bound is too large. The derivation: docs/engine.md § Eigenvector centrality.
  */
 import type { Graph } from "../graph.ts";
 import { connectedComponents } from "./components.ts";

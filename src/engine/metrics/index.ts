@@ -1,7 +1,8 @@
 /**
- * Per-node centrality metrics of DECISIONS §2.6 on a CSR Graph. Every kernel is hand-written on
- * typed arrays: graphology's closeness ignores edge weights, and building a graphology object for
- * every as-of of a rolling request would cost more than the metrics themselves.
+ * Per-node centrality metrics of README.md § How the numbers are computed, step 6, on a CSR Graph.
+ * Every kernel is hand-written on typed arrays: graphology's closeness ignores edge weights, and
+ * building a graphology object for every as-of of a rolling request would cost more than the
+ * metrics themselves.
  */
 import type { Graph } from "../graph.ts";
 import type { Metric } from "../types.ts";

@@ -1,7 +1,7 @@
 /**
  * Perron pair of one connected component by Lanczos with full reorthogonalisation, started from
  * the uniform vector: power iteration needs tens of thousands of products on graphs with a small
- * spectral gap, Lanczos a few dozen (docs/engine.md, "Eigenvector centrality").
+ * spectral gap, Lanczos a few dozen (docs/engine.md § Eigenvector centrality).
  */
 import type { Graph } from "../graph.ts";
 import { gershgorin, tridiagonalEigenvalue, tridiagonalEigenvector } from "./tridiagonal.ts";

@@ -14,7 +14,7 @@ export const SOLVE_MAX_AVG_DEGREE = 4;
  * nx.pagerank(G, alpha=0.85, weight="weight"). A linear solve on small components of sparse or
  * disconnected graphs, where the power iteration mixes slowly; networkx's power iteration
  * elsewhere, where the solve's cubic cost loses. Both are exact (within ~1e-11 of each other);
- * the derivation and the measured crossover: docs/engine.md, "PageRank".
+ * the derivation and the measured crossover: docs/engine.md § PageRank.
  */
 export function pagerank(g: Graph, alpha = PAGERANK_ALPHA, tol = PAGERANK_TOL, maxIter = PAGERANK_MAX_ITER): Float64Array | null {
   if (g.n > 0) {

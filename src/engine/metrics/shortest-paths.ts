@@ -193,7 +193,7 @@ export function dijkstraPathMetrics(g: Graph, wantBetweenness: boolean, wantClos
           far = dv;
           for (let i = head; i < tail; i++) if (fk[i] > far) far = fk[i];
         }
-        // No edge of v can improve or tie any more (docs/engine.md, "Pruning"): skip them.
+        // No edge of v can improve or tie any more (docs/engine.md § Betweenness and closeness, "Pruning"): skip them.
         if (dv + shortest[v] > far) continue;
       }
       // Branch-free gathering while the search grows (whether an edge improves is a coin toss to

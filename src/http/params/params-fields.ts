@@ -1,7 +1,7 @@
 /**
- * One zod schema per query parameter of `GET /v1/graph-stats/chart` (DECISIONS §3): its
- * default, bounds and the exact message a caller sees. `params.ts` adds the checks that
- * involve several parameters.
+ * One zod schema per query parameter of `GET /v1/graph-stats/chart`
+ * (docs/api.md § GET /v1/graph-stats/chart): its default, bounds and the exact message a caller
+ * sees. `params.ts` adds the checks that involve several parameters.
  */
 import { z } from "zod";
 import { MAX_POINTS, PERIODS } from "../../engine/limits.ts";

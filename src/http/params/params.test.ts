@@ -76,7 +76,7 @@ describe("bounds at the edges", () => {
     });
   }
 
-  test("the example message of the decisions", () => {
+  test("the example message of docs/api.md § The envelope", () => {
     expect(errors("lookback=5000")).toEqual(["lookback must be an integer from 2 to 1000, got '5000'"]);
   });
 

@@ -35,7 +35,7 @@ async function expect401(res: Response, message: string, tokenSent: boolean) {
   expect(res.headers.get("x-ratelimit-limit")).toBeNull();
 }
 
-describe("401 UNAUTHORIZED, one distinct message per cause (DECISIONS §5)", () => {
+describe("401 UNAUTHORIZED, one distinct message per cause (docs/api.md § Tokens)", () => {
   test("missing bearer token", async () => {
     await expect401(await h.get(PATH), "missing bearer token", false);
   });

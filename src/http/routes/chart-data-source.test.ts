@@ -1,6 +1,6 @@
 /**
  * Audit finding: the synthetic sample must be labelled synthetic in `meta.diagnostics.data_source`
- * (DECISIONS §1) however it is asked for — by universe name or by listing its symbols.
+ * (docs/api.md § The answer) however it is asked for — by universe name or by listing its symbols.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { body, startHarness, tempDbPath, type Harness } from "../../../test/support/http/harness.ts";

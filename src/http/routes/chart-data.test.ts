@@ -22,7 +22,7 @@ function liveEndpoint(start: () => Promise<Harness>) {
 describe("live endpoint payloads on the synthetic sample", () => {
   const get = liveEndpoint(() => startHarness({ ratePerMinute: "1000", ratePerDay: "100000" }));
 
-  test("snapshot: shape of DECISIONS §3 with graph, communities and every effective parameter in meta", async () => {
+  test("snapshot: shape of docs/api.md § The answer with graph, communities and every effective parameter in meta", async () => {
     const { res, b } = await get("asof=2024-06-28");
     expect(res.status).toBe(200);
     expect(b.data.type).toBe("snapshot");

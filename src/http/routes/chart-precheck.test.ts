@@ -1,6 +1,7 @@
 /**
- * DECISIONS §6: everything the data can refuse is decided before admission, from metadata, with
- * no computation started; after admission only server faults are refunded (issue 12, item 1).
+ * docs/api.md § Refused before metering: everything the data can refuse is decided before
+ * admission, from metadata, with no computation started; after admission only server faults are
+ * refunded (issue 12, item 1).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ChartError } from "../../engine/types.ts";

@@ -13,7 +13,7 @@ import { HttpError } from "../http-error.ts";
 import { metered, NO_STORE, WorkBoundFull } from "../metered.ts";
 import { parseChartParams } from "../params/params.ts";
 
-/** DECISIONS §4: a query string over 8 KiB is refused before any other work. */
+/** docs/api.md § GET /v1/graph-stats/chart: a query string over 8 KiB is refused before any other work. */
 export const MAX_QUERY_BYTES = 8 * 1024;
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The demo's rolling sample carries issue 15's per-date structure: every point its tracked
  * community and data.graph_stats one entry per as-of (the demo ignores every other parameter,
- * DECISIONS §7, so this is what a first-time user sees of it).
+ * docs/api.md § GET /v1/demo/chart, so this is what a first-time user sees of it).
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { body, startHarness, type Harness } from "../../../test/support/http/harness.ts";

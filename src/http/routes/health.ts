@@ -34,6 +34,7 @@ function answer(deps: AppDeps, request: Request, state: RequestState, up: boolea
   if (writeFailure !== null) database = `write failing: ${writeFailure}`;
   const head = request.method === "HEAD";
   if (database !== "ok" || deps.isShuttingDown()) {
+    state.unavailable = writeFailure !== null ? "database_write_failing" : database !== "ok" ? "database_unreachable" : "shutting_down";
     const why =
       writeFailure !== null
         ? `database check failed: writes are failing (${writeFailure}); reads still answer`

@@ -1,9 +1,9 @@
 /**
- * The synthetic sample on a fresh PostgreSQL database, with SQLite's rule (DECISIONS §1): loaded
- * when this start's migrations created the schema and the database holds no market data, unless
- * --no-sample. The migrations run under their advisory lock, so of several instances starting
- * together only one applies them all and loads the sample; loadSamplePg re-checks under the market
- * lock besides, so even two that both try load it once.
+ * The synthetic sample on a fresh PostgreSQL database, with SQLite's rule (README.md § PostgreSQL):
+ * loaded when this start's migrations created the schema and the database holds no market data,
+ * unless --no-sample. The migrations run under their advisory lock, so of several instances
+ * starting together only one applies them all and loads the sample; loadSamplePg re-checks under
+ * the market lock besides, so even two that both try load it once.
  */
 import type { SQL } from "bun";
 import { PG_MIGRATIONS } from "../../../db/pg/migrations.ts";

@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL MarketStore (DECISIONS §9), shared by any number of instances. Cold paths
+ * The PostgreSQL MarketStore (README.md § PostgreSQL), shared by any number of instances. Cold paths
  * (universes, settings) go through drizzle; bars are read with raw parameterised SQL as value
  * arrays: reading the 50 sample symbols' 1m bars (187 500 rows) took 550 / 666 ms through
  * drizzle's select (row objects, bigint ts mapped per row) against 432 / 551 ms raw (two runs of
