@@ -8,7 +8,7 @@
 import type { ImportProgress } from "../market/csv-import.ts";
 import { parseColumnMap, type PriceColumn } from "../market/csv-columns.ts";
 import { UsageError, type ParsedArgs } from "./args.ts";
-import { openCommandMarket } from "./migrate-market.ts";
+import { openCommandStores } from "./command-stores.ts";
 
 export async function importCommand(args: ParsedArgs): Promise<number> {
   const universe = args.flags.universe;
@@ -24,9 +24,9 @@ export async function importCommand(args: ParsedArgs): Promise<number> {
     throw new UsageError((err as Error).message);
   }
   const progress = process.stderr.isTTY ? terminalProgress() : undefined;
-  const market = await openCommandMarket(args);
+  const opened = await openCommandStores(args, true);
   try {
-    const s = await market.store.importCsvFiles(args.positionals, {
+    const s = await opened.market.importCsvFiles(args.positionals, {
       universe,
       interval: args.flags.interval ?? "1d",
       defaultOffsetMin,
@@ -49,7 +49,7 @@ export async function importCommand(args: ParsedArgs): Promise<number> {
     return s.filesRejected > 0 ? 1 : 0;
   } finally {
     progress?.clear();
-    await market.close();
+    await opened.close();
   }
 }
 

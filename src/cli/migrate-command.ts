@@ -4,10 +4,10 @@
  * synthetic sample unless --no-sample.
  */
 import type { ParsedArgs } from "./args.ts";
-import { openCommandMarket } from "./migrate-market.ts";
+import { openCommandStores } from "./command-stores.ts";
 
 export async function migrateCommand(args: ParsedArgs): Promise<number> {
-  const market = await openCommandMarket(args);
+  const market = await openCommandStores(args, true);
   await market.close();
   const what = args.config.databaseUrl ? "migrations applied" : "created";
   console.log(`database ${market.where} is up to date${market.created ? ` (${what})` : ""}`);

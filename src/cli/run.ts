@@ -1,5 +1,5 @@
 /** Dispatches `graph-stats <command>`; returns the exit code (0 ok, 1 failure, 2 usage). */
-import { VERSION } from "../http/server.ts";
+import { VERSION } from "../version.ts";
 import { parseCli, UsageError, type ParsedArgs } from "./args.ts";
 import { importCommand } from "./import-command.ts";
 import { migrateCommand } from "./migrate-command.ts";

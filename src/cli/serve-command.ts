@@ -7,7 +7,6 @@ import { createLogger } from "../logger.ts";
 import { startServer } from "../http/server.ts";
 import { redactDatabaseUrl } from "../config.ts";
 import { openCommandStores } from "./command-stores.ts";
-import { openCommandMarket } from "./migrate-market.ts";
 import { resolveSecret } from "../auth/index.ts";
 import { parseDuration } from "../auth/duration.ts";
 import { UsageError, type ParsedArgs } from "./args.ts";
@@ -84,7 +83,6 @@ export async function serveCommand(args: ParsedArgs): Promise<number> {
 async function supervise(args: ParsedArgs, logger: ReturnType<typeof createLogger>): Promise<number> {
   const { config } = args;
   // The schema and, on a fresh database, the sample first (as one serve would), then the settings.
-  await (await openCommandMarket(args)).close();
   const stores = await openCommandStores(args, true);
   try {
     await resolveSecret(stores.auth, config.jwtSecret, (msg) => logger.warn(msg));

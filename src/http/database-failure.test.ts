@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { body, startHarness } from "../../test/support/http/harness.ts";
-import { HEALTH_CHECK_MS } from "./server.ts";
+import { HEALTH_CHECK_MS } from "../stores/health-cache.ts";
 
 const LOCK_SECONDS = 25;
 

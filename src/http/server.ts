@@ -3,15 +3,13 @@
  * and listens. Used by `serve` (and by tests, which pass their own clock and port 0).
  */
 import type { Server } from "bun";
-import { statSync } from "node:fs";
-import pkg from "../../package.json" with { type: "json" };
-import { openDatabase, type OpenedDb } from "../../db/open.ts";
+import type { OpenedDb } from "../../db/open.ts";
 import { createVerifier, resolveSecret } from "../auth/index.ts";
 import { systemClock, type Clock } from "../clock.ts";
 import { redactDatabaseUrl, type Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { createLastKnown, newBootId } from "../metering/index.ts";
-import { loadSample, SAMPLE_END_DATE } from "../market/index.ts";
+import { SAMPLE_END_DATE } from "../market/index.ts";
 import { createApp } from "./app.ts";
 import { createAuthGate } from "./auth-gate.ts";
 import { createNewUsers } from "../auth/new-users.ts";
@@ -29,9 +27,9 @@ import { checkSignInConfig, defaultPublicUrl, setUpSignIn, type SignInSetup } fr
 import { loadWebAssets } from "../dashboard/web-assets.ts";
 import { createMetrics, metricsAllowList } from "./metrics.ts";
 import { DRAIN_MAX_MS, DRAIN_QUIET_MS, waitForQuiet } from "./drain.ts";
-import { pgStores, sqliteStores, type Stores } from "./stores.ts";
-
-export const VERSION: string = pkg.version;
+import { openStores } from "../stores/open-stores.ts";
+import type { Stores } from "../stores/stores.ts";
+import { VERSION } from "../version.ts";
 
 export interface RunningServer {
   port: number;
@@ -60,29 +58,13 @@ export interface StartOptions {
 /** A silent connection is closed after this long; the live endpoint lifts it while it computes (metered.ts). */
 const IDLE_TIMEOUT_S = 30;
 
-/** The server's lock wait: short, because a wait blocks the event loop (see db/open.ts). */
-export const SERVER_BUSY_TIMEOUT_MS = 1000;
-
-/** Opens the database (loading the sample when it creates the file) and returns it. */
-export function prepareDatabase(config: Config, logger: Logger, busyTimeoutMs?: number): OpenedDb {
-  const opened = openDatabase(config.db, { busyTimeoutMs });
-  if (opened.created && config.sample) {
-    const t0 = performance.now();
-    const loaded = loadSample(opened);
-    logger.info({ ...loaded, ms: Math.round(performance.now() - t0) }, "loaded the synthetic sample universe");
-  }
-  return opened;
-}
-
 export async function startServer(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
   checkSignInConfig(config);
   const bootId = newBootId();
   // On PostgreSQL every store lives there: no SQLite file is opened (nor created with a sample of its own).
-  const opened = config.databaseUrl ? null : prepareDatabase(config, logger, SERVER_BUSY_TIMEOUT_MS);
-  const stores = opened
-    ? sqliteStores(opened, clock, bootId, sqliteHealth(config.db, opened))
-    : await pgStores({ ...config, databaseUrl: config.databaseUrl! }, clock, bootId, logger);
+  const opening = await openStores(config, { clock, bootId, logger, purpose: "serve", mayCreate: true });
+  const { stores, opened } = opening;
   if (config.databaseUrl) logger.info({ database: redactDatabaseUrl(config.databaseUrl), pool: config.dbPool }, "using PostgreSQL");
   const secret = await resolveSecret(stores.auth, config.jwtSecret, (msg) => logger.warn(msg));
   const verifierOptions = { secret, previousSecrets: config.jwtPreviousSecrets, clock };
@@ -128,6 +110,9 @@ export async function startServer(config: Config, logger: Logger, options: Start
       dbConnectionsInUse: stores.connectionsInUse,
       admittedCostMs: () => admitted.inUse().costMs,
       admittedBytes: () => admitted.inUse().bytes,
+      // Read through deps when scraped: the same probe and meter as /health's (a test's override included).
+      databaseUp: () => deps.checkDatabase(),
+      meterWriteFailing: () => deps.limiter.writeFailure() !== null,
     }),
     metricsAllowed: metricsAllowList(config.metricsAllow),
     // Called at request time, once the port (and so the default public URL) is known.
@@ -194,8 +179,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
       await newUsers.flush().catch(() => {});
       checkpointer.stop();
       await auditMaintenance.stop();
-      await stores.close();
-      opened?.sqlite.close();
+      await opening.close();
     },
   };
 }
@@ -208,43 +192,5 @@ async function reconcileAtStart(stores: Stores, bootId: string, logger: Logger):
   } catch (err) {
     // Serving stays possible; the next start tries again.
     logger.error({ err: (err as Error).message }, "could not reconcile unanswered requests");
-  }
-}
-
-/** SQLite's liveness: the file must still be the one opened (deleted or replaced → writes would be lost) and answer. */
-function sqliteHealth(path: string, opened: OpenedDb): () => boolean {
-  const fileIdentity = databaseIdentity(path);
-  const health = opened.sqlite.query("SELECT 1 AS ok");
-  return reuseHealthy(() => databaseIdentity(path) === fileIdentity && (health.get() as { ok: number } | null)?.ok === 1);
-}
-
-/** How long a healthy database check is reused; see reuseHealthy. */
-export const HEALTH_CHECK_MS = 100;
-
-/**
- * Reuses a healthy answer for HEALTH_CHECK_MS (monotonic time, not the injected clock); a failing
- * answer is never reused. The stat(2) and the query cost ~10% of /health's CPU under load
- * (bench/http.bench.ts), and every live request runs the check too. So a deleted, replaced or
- * closed database is reported within 100 ms, which is what a liveness probe needs.
- */
-function reuseHealthy(check: () => boolean): () => boolean {
-  let healthyUntil = -Infinity;
-  return () => {
-    const now = performance.now();
-    if (now < healthyUntil) return true;
-    if (!check()) return false;
-    healthyUntil = now + HEALTH_CHECK_MS;
-    return true;
-  };
-}
-
-/** Device and inode of the database file ("memory" for :memory:, null when it is missing). */
-function databaseIdentity(path: string): string | null {
-  if (path === ":memory:") return "memory";
-  try {
-    const st = statSync(path);
-    return `${st.dev}:${st.ino}`;
-  } catch {
-    return null;
   }
 }

@@ -1,0 +1,19 @@
+/** Opening the SQLite file: the synthetic sample is loaded when this open creates it. */
+import { openDatabase, type OpenedDb } from "../../db/open.ts";
+import type { Config } from "../config.ts";
+import type { Logger } from "../logger.ts";
+import { loadSample } from "../market/index.ts";
+
+/** The server's lock wait: short, because a wait blocks the event loop (see db/open.ts). */
+export const SERVER_BUSY_TIMEOUT_MS = 1000;
+
+/** Opens the database (loading the sample when it creates the file) and returns it. */
+export function prepareDatabase(config: Config, logger: Logger, busyTimeoutMs?: number): OpenedDb {
+  const opened = openDatabase(config.db, { busyTimeoutMs });
+  if (opened.created && config.sample) {
+    const t0 = performance.now();
+    const loaded = loadSample(opened);
+    logger.info({ ...loaded, ms: Math.round(performance.now() - t0) }, "loaded the synthetic sample universe");
+  }
+  return opened;
+}

@@ -1,0 +1,52 @@
+/** The stores over one SQLite file (stores.ts); its liveness check sees a deleted or replaced file. */
+import { statSync } from "node:fs";
+import type { OpenedDb } from "../../db/open.ts";
+import { createSqliteAuthStore } from "../auth/index.ts";
+import type { Clock } from "../clock.ts";
+import { createSqliteAccountStore } from "../dashboard/account-store.ts";
+import { createSessionStore } from "../dashboard/session-store.ts";
+import { sqliteMarketStore } from "../market/sqlite-store.ts";
+import { asyncLimiter, createLimiter, reconcileUnanswered, startAuditMaintenance } from "../metering/index.ts";
+import { createSqliteUsageReport } from "../metering/usage-report.ts";
+import { reuseHealthy } from "./health-cache.ts";
+import type { Stores } from "./stores.ts";
+
+export function sqliteStores(opened: OpenedDb, clock: Clock, bootId: string, checkDatabase: () => boolean): Stores {
+  const { sqlite } = opened;
+  const meter = createLimiter(sqlite, clock, bootId);
+  return {
+    kind: "sqlite",
+    auth: createSqliteAuthStore(sqlite),
+    sessions: createSessionStore(opened.db, clock),
+    account: createSqliteAccountStore(opened.db),
+    limiter: asyncLimiter(meter),
+    market: sqliteMarketStore(sqlite, opened.path),
+    usage: createSqliteUsageReport(sqlite),
+    checkDatabase,
+    connectionsInUse: () => (sqlite.inTransaction ? 1 : 0),
+    reconcile: async (self) => reconcileUnanswered(sqlite, self, clock),
+    startMaintenance(retentionDays, logger) {
+      const m = startAuditMaintenance(sqlite, meter, clock, retentionDays, logger);
+      return { stop: async () => m.stop() };
+    },
+    close: async () => {},
+  };
+}
+
+/** SQLite's liveness: the file must still be the one opened (deleted or replaced → writes would be lost) and answer. */
+export function sqliteHealth(path: string, opened: OpenedDb): () => boolean {
+  const fileIdentity = databaseIdentity(path);
+  const health = opened.sqlite.query("SELECT 1 AS ok");
+  return reuseHealthy(() => databaseIdentity(path) === fileIdentity && (health.get() as { ok: number } | null)?.ok === 1);
+}
+
+/** Device and inode of the database file ("memory" for :memory:, null when it is missing). */
+function databaseIdentity(path: string): string | null {
+  if (path === ":memory:") return "memory";
+  try {
+    const st = statSync(path);
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * Every store the service uses, over one database (README.md § PostgreSQL): on SQLite (the default)
+ * everything over the one file; with a PostgreSQL URL everything over one pool shared by every
+ * instance. Routes and commands see only these interfaces, never which database answers.
+ */
+import type { AuthStore } from "../auth/index.ts";
+import type { AccountStore } from "../dashboard/account-store.ts";
+import type { SessionStore } from "../dashboard/session-store.ts";
+import type { Logger } from "../logger.ts";
+import type { MarketStore } from "../market/store.ts";
+import type { AsyncLimiter, Reconciled } from "../metering/index.ts";
+import type { UsageReport } from "../metering/usage-report.ts";
+
+export interface Stores {
+  kind: "sqlite" | "postgres";
+  auth: AuthStore;
+  sessions: SessionStore;
+  account: AccountStore;
+  limiter: AsyncLimiter;
+  /** Bars, universes and the data version: the SQLite file, or the shared PostgreSQL. */
+  market: MarketStore;
+  /** A cheap liveness probe; PostgreSQL's answers at once from its last ping (see pgHealth). */
+  checkDatabase(): boolean | Promise<boolean>;
+  /** Database calls in flight (for /metrics). */
+  connectionsInUse(): number;
+  /** Usage per user and day (the CLI's `usage`). */
+  usage: UsageReport;
+  reconcile(bootId: string): Promise<Reconciled>;
+  /** Flushes and prunes in the background; `stop` writes what is still gathered. */
+  startMaintenance(retentionDays: number, logger: Logger): { stop(): Promise<void> };
+  close(): Promise<void>;
+}
