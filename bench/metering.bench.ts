@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../db/open.ts";
 import { systemClock } from "../src/clock.ts";
-import { createLimiter } from "../src/metering/limiter.ts";
+import { createSqliteMeter } from "../src/metering/meter-sqlite.ts";
 
 const [calls = 5000, users = 500, history = 100_000] = process.argv.slice(2).map(Number);
 const dir = mkdtempSync(join(tmpdir(), "gs-bench-meter-"));
@@ -22,7 +22,7 @@ sqlite.transaction(() => {
   for (let i = 0; i < history; i++) insertHistory.run(`h${i}`, `user-${i % users}`, start + i * 1000);
 })();
 
-const limiter = createLimiter(sqlite, systemClock);
+const limiter = createSqliteMeter(sqlite, systemClock);
 const limits = { perMinute: 1_000_000, perDay: 1_000_000 };
 const run = (n: number, tag: string) => {
   const samples = new Float64Array(n);

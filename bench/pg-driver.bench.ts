@@ -19,10 +19,10 @@ import { join } from "node:path";
 import { startPostgres } from "../test/support/postgres.ts";
 import { migratePg } from "../db/pg/migrate.ts";
 import { createPgPool } from "../db/pg/open.ts";
-import { createPgLimiter } from "../src/metering/limiter-pg.ts";
+import { createPgMeter } from "../src/metering/meter-pg.ts";
 import { openDatabase } from "../db/open.ts";
 import { systemClock } from "../src/clock.ts";
-import { createLimiter } from "../src/metering/limiter.ts";
+import { createSqliteMeter } from "../src/metering/meter-sqlite.ts";
 
 const [runs = 3000, users = 50] = process.argv.slice(2).map(Number);
 const db = await startPostgres();
@@ -111,7 +111,7 @@ function nodePg(lock: string): { txn: Txn; close(): Promise<void> } {
 /** The meter itself (src/metering/limiter-pg.ts) on the chosen driver. */
 function pgLimiter(): { txn: Txn; close(): Promise<void> } {
   const sql = createPgPool(db.url, { poolSize: 1 });
-  const limiter = createPgLimiter(sql, systemClock, "bench");
+  const limiter = createPgMeter(sql, systemClock, "bench");
   const limits = { perMinute: 1_000_000, perDay: 1_000_000 };
   return {
     txn: async (user, i) => void (await limiter.admit({ userId: user, limits, requestId: `r${i}`, params: { interval: "1d" } })),
@@ -123,7 +123,7 @@ function pgLimiter(): { txn: Txn; close(): Promise<void> } {
 function sqlite(): { txn: Txn; close(): Promise<void> } {
   const dir = mkdtempSync(join(tmpdir(), "gs-bench-pgdrv-"));
   const opened = openDatabase(join(dir, "bench.sqlite"));
-  const limiter = createLimiter(opened.sqlite, systemClock);
+  const limiter = createSqliteMeter(opened.sqlite, systemClock);
   const limits = { perMinute: 1_000_000, perDay: 1_000_000 };
   return {
     txn: async (user, i) => void limiter.admit({ userId: user, limits, requestId: `r${i}`, params: { interval: "1d" } }),

@@ -62,17 +62,23 @@ const WRITE_FAILURES: [RegExp, string][] = [
   [/^SQLITE_CANTOPEN/, "database file cannot be opened"],
 ];
 
-/** A short description of a SQLite storage failure, e.g. `disk full (SQLITE_FULL)`; null for anything else. */
+/**
+ * A short description of a storage failure on either database, e.g. `disk full (SQLITE_FULL)` or
+ * `disk full (53100)`; null for anything else.
+ */
 export function writeFailureOf(err: unknown): string | null {
+  if (err instanceof DatabaseStorageError) return err.failure;
   const code = codeOf(err);
   for (const [re, what] of WRITE_FAILURES) if (re.test(code)) return `${what} (${code})`;
-  return null;
+  return pgWriteFailureOf(err);
 }
 
 // SQLSTATEs: 57014 statement timeout / cancel, 55P03 lock not available, 40001 / 40P01 serialization
 // failure / deadlock; class 08 and 57P0x are connection failures and server shutdown.
 const PG_BUSY_STATES = new Set(["57014", "55P03", "40001", "40P01"]);
-const sqlState = (err: unknown): string => String((driverError(err) as { errno?: unknown })?.errno ?? "");
+/** PostgreSQL's SQLSTATE; "" for SQLite's errors, whose numeric errno could look like one. */
+const sqlState = (err: unknown): string =>
+  codeOf(err).startsWith("SQLITE_") ? "" : String((driverError(err) as { errno?: unknown })?.errno ?? "");
 
 const PG_WRITE_FAILURES: [RegExp, string][] = [
   [/^53100$/, "disk full"],
@@ -81,8 +87,8 @@ const PG_WRITE_FAILURES: [RegExp, string][] = [
   [/^25006$/, "database is read-only"],
 ];
 
-/** The PostgreSQL twin of writeFailureOf, e.g. `disk full (53100)`. */
-export function pgWriteFailureOf(err: unknown): string | null {
+/** PostgreSQL's storage failures, e.g. `disk full (53100)`. */
+function pgWriteFailureOf(err: unknown): string | null {
   const state = sqlState(err);
   for (const [re, what] of PG_WRITE_FAILURES) if (re.test(state)) return `${what} (${state})`;
   return null;

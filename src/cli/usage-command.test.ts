@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../db/open.ts";
 import { TestClock } from "../clock.ts";
-import { createLimiter } from "../metering/index.ts";
+import { createSqliteMeter } from "../metering/index.ts";
 import { runCli } from "../../test/support/http/process.ts";
-import { createPgLimiter } from "../metering/limiter-pg.ts";
+import { createPgMeter } from "../metering/meter-pg.ts";
 import { openPg } from "../../db/pg/open.ts";
 import { startPostgres, type TestDatabase } from "../../test/support/postgres.ts";
 
@@ -23,21 +23,21 @@ test("usage: per user and UTC day from request_log; unauthenticated requests per
   const db = join(mkdtempSync(join(tmpdir(), "gs-usage-")), "db.sqlite");
   const opened = openDatabase(db);
   const clock = new TestClock(today - DAY + 3_600_000);
-  const limiter = createLimiter(opened.sqlite, clock);
+  const limiter = createSqliteMeter(opened.sqlite, clock);
   const limits = { perMinute: 1, perDay: 100 };
   const anon = (code: string) => limiter.logUnmetered({ userId: null, requestId: "x", status: 401, code, params: "", durationMs: 0 });
-  const a = limiter.admit({ userId: "alice", limits, requestId: "a1", params: "" });
-  if (a.ok) limiter.finish(a.logId, 200, 1);
-  limiter.admit({ userId: "alice", limits, requestId: "a2", params: "" }); // 429
-  anon("UNAUTHORIZED");
-  anon("UNAUTHORIZED");
+  const a = await limiter.admit({ userId: "alice", limits, requestId: "a1", params: "" });
+  if (a.ok) await limiter.finish(a.logId, 200, 1);
+  await limiter.admit({ userId: "alice", limits, requestId: "a2", params: "" }); // 429
+  await anon("UNAUTHORIZED");
+  await anon("UNAUTHORIZED");
   clock.set(today + 3_600_000);
-  limiter.logUnmetered({ userId: "alice", requestId: "a3", status: 400, code: "BAD_REQUEST", params: "lookback=x", durationMs: 1 });
-  anon("UNAUTHORIZED");
+  await limiter.logUnmetered({ userId: "alice", requestId: "a3", status: 400, code: "BAD_REQUEST", params: "lookback=x", durationMs: 1 });
+  await anon("UNAUTHORIZED");
   clock.tick(120_000);
-  anon("UNAUTHORIZED");
-  anon("INVALID_TOKEN");
-  limiter.flush();
+  await anon("UNAUTHORIZED");
+  await anon("INVALID_TOKEN");
+  await limiter.flush();
   opened.sqlite.close();
 
   const r = await runCli(["usage", "--db", db, "--days", "2", "--json"]);
@@ -62,7 +62,7 @@ test("usage --database-url: the same report from PostgreSQL, aggregated audit ro
   pgdb = await startPostgres();
   const pg = await openPg(pgdb.url, { poolSize: 2 });
   const clock = new TestClock(today - DAY + 3_600_000);
-  const limiter = createPgLimiter(pg.sql, clock);
+  const limiter = createPgMeter(pg.sql, clock);
   const limits = { perMinute: 1, perDay: 100 };
   const a = await limiter.admit({ userId: "alice", limits, requestId: "a1", params: "" });
   if (a.ok) await limiter.finish(a.logId, 200, 1);

@@ -4,7 +4,7 @@ import { closeBackends, freshAuthStore, KINDS, secondAuthStore, type Backend } f
 import { drizzleOf } from "../../db/open.ts";
 import { TestClock } from "../clock.ts";
 import type { AuthStore } from "../auth/auth-store.ts";
-import type { AsyncLimiter } from "../metering/limiter-pg.ts";
+import type { Meter } from "../metering/meter.ts";
 import { AccountError, createAccount, TOKENS_PER_HOUR } from "./account.ts";
 import { createSqliteAccountStore } from "./account-store.ts";
 import { createPgAccountStore } from "./account-store-pg.ts";
@@ -18,7 +18,7 @@ function account(backend: Backend, auth: AuthStore, clock: TestClock) {
     store,
     auth,
     clock,
-    limiter: {} as AsyncLimiter, // generation never meters
+    limiter: {} as Meter, // generation never meters
     secret: "account-test-secret-0123456789",
     ttlSeconds: 3600,
     baseUrl: () => "http://127.0.0.1:8080",

@@ -6,7 +6,7 @@ import { StatusError, type ErrorCode } from "../status-error.ts";
 import { isoTime, type Clock } from "../clock.ts";
 import { mintToken, type AuthStore } from "../auth/index.ts";
 import { DAY_MS, MINUTE_MS, utcDayStart, type Limits } from "../metering/index.ts";
-import type { AsyncLimiter } from "../metering/limiter-pg.ts";
+import type { Meter } from "../metering/meter.ts";
 import type { AccountStore } from "./account-store.ts";
 import type { GeneratedToken, TokenView, UsageView } from "./view-model.ts";
 
@@ -39,7 +39,7 @@ export interface AccountDeps {
   store: AccountStore;
   auth: AuthStore;
   clock: Clock;
-  limiter: AsyncLimiter;
+  limiter: Meter;
   secret: string;
   ttlSeconds: number;
   baseUrl: () => string;

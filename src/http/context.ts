@@ -8,7 +8,7 @@ import type { Logger } from "../logger.ts";
 import type { ChartService } from "../compute/chart-service.ts";
 import type { DemoService } from "./demo-service.ts";
 import type { AuthGate } from "./auth-gate.ts";
-import type { AsyncLimiter } from "../metering/limiter-pg.ts";
+import type { Meter } from "../metering/meter.ts";
 import type { LastKnown } from "../metering/last-known.ts";
 import type { Metrics } from "./metrics.ts";
 import type { UnavailableReason } from "./unavailable-reason.ts";
@@ -22,7 +22,7 @@ export interface AppDeps {
   defaultUniverse: string;
   corsOrigins: string[];
   auth: AuthGate;
-  limiter: AsyncLimiter;
+  limiter: Meter;
   /** The last meter state seen per user: rate-limit headers when the database cannot be read. */
   lastKnown?: LastKnown;
   /** The user a bearer token names, from its signature alone (no database): who a 503 is for. */

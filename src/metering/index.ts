@@ -1,4 +1,4 @@
-/** Metering: the pure window arithmetic, the headers and messages, and the SQLite-backed limiter. */
+/** Metering: the pure window arithmetic, the headers and messages, and the meter on either database. */
 export {
   decide,
   peekState,
@@ -14,7 +14,9 @@ export {
   type WindowDecision,
 } from "./windows.ts";
 export { rateLimitHeaders, denialMessage } from "./headers.ts";
-export { createLimiter, type Limiter, type AdmitRequest, type AdmitResult, type UnmeteredEntry } from "./limiter.ts";
+export type { Meter, AdmitRequest, AdmitResult, UnmeteredEntry } from "./meter.ts";
+export { createSqliteMeter } from "./meter-sqlite.ts";
+export { createPgMeter } from "./meter-pg.ts";
 export { newBootId, bootIsGone } from "./boot.ts";
 export { reconcileUnanswered, STALE_OPEN_MS, type Reconciled } from "./reconcile.ts";
 export { redactQuery } from "./redact-query.ts";
@@ -28,11 +30,8 @@ export {
   DatabaseStorageError,
   DatabaseUnavailableError,
 } from "../../db/errors.ts";
-export { asyncLimiter } from "./async-limiter.ts";
-export { createPgLimiter, type AsyncLimiter } from "./limiter-pg.ts";
 export { createLastKnown, type LastKnown } from "./last-known.ts";
 export { reconcileUnansweredPg } from "./reconcile-pg.ts";
 export { pruneAuditPg } from "./retention-pg.ts";
-export { startAuditMaintenancePg } from "./maintenance-pg.ts";
 export { createSqliteUsageReport, type UsageReport, type UsageRow } from "./usage-report.ts";
 export { createPgUsageReport } from "./usage-report-pg.ts";

@@ -11,7 +11,7 @@ import { startPostgres, type TestDatabase } from "../../test/support/postgres.ts
 import { openPg, createPgPool, type OpenedPg } from "../../db/pg/open.ts";
 import { systemClock, TestClock } from "../clock.ts";
 import { DatabaseBusyError, DatabaseStorageError, DatabaseUnavailableError } from "../../db/errors.ts";
-import { createPgLimiter } from "./limiter-pg.ts";
+import { createPgMeter } from "./meter-pg.ts";
 
 const WORKER = join(import.meta.dir, "../../test/support/metering/admit-worker-pg.ts");
 let pgdb: TestDatabase;
@@ -40,7 +40,7 @@ const meterRows = async (user: string) => {
 async function burstOverTwoPools(limits: { perMinute: number; perDay: number }) {
   const pools = [createPgPool(pgdb.url, { poolSize: 10 }), createPgPool(pgdb.url, { poolSize: 10 })];
   try {
-    const limiters = pools.map((p) => createPgLimiter(p, systemClock));
+    const limiters = pools.map((p) => createPgMeter(p, systemClock));
     await Promise.all(pools.map((p) => p`SELECT 1`));
     const results = await Promise.all(
       Array.from({ length: 200 }, (_, i) => limiters[i % 2]!.admit({ userId: "racer", limits, requestId: `b${i}`, params: {} })),
@@ -78,7 +78,7 @@ test("3 processes x 70 concurrent admits with 10/minute admit exactly 10", async
 });
 
 test("a refund frees the slot: the next burst admits exactly one more", async () => {
-  const limiter = createPgLimiter(opened.sql, systemClock);
+  const limiter = createPgMeter(opened.sql, systemClock);
   const limits = { perMinute: 3, perDay: 1000 };
   const first = await Promise.all(
     Array.from({ length: 20 }, (_, i) => limiter.admit({ userId: "racer", limits, requestId: `a${i}`, params: {} })),
@@ -96,7 +96,7 @@ test("a refund frees the slot: the next burst admits exactly one more", async ()
 
 test("a user's meter locked beyond the statement timeout is DatabaseBusyError; other users are not held up", async () => {
   const pool = createPgPool(pgdb.url, { poolSize: 2, statementTimeoutMs: 300 });
-  const limiter = createPgLimiter(pool, new TestClock(Date.now()), undefined, { lockWaitMs: 300 });
+  const limiter = createPgMeter(pool, new TestClock(Date.now()), undefined, { lockWaitMs: 300 });
   const holder = await opened.sql.reserve();
   try {
     await holder`BEGIN`;
@@ -117,7 +117,7 @@ test("a user's meter locked beyond the statement timeout is DatabaseBusyError; o
 
 test("a full window is refused from a read: with the user's lock held elsewhere, 20 admits are 429 at once, none busy", async () => {
   const pool = createPgPool(pgdb.url, { poolSize: 4, statementTimeoutMs: 300 });
-  const limiter = createPgLimiter(pool, systemClock, undefined, { lockWaitMs: 300 });
+  const limiter = createPgMeter(pool, systemClock, undefined, { lockWaitMs: 300 });
   const limits = { perMinute: 1, perDay: 100 };
   const holder = await opened.sql.reserve();
   try {
@@ -147,7 +147,7 @@ test("a full window is refused from a read: with the user's lock held elsewhere,
 test("one user's burst of 120 over two instances with a 40 ms statement timeout: exact, every refusal a 429 (none busy)", async () => {
   const pools = [0, 1].map(() => createPgPool(pgdb.url, { poolSize: 10, statementTimeoutMs: 40 }));
   try {
-    const limiters = pools.map((p) => createPgLimiter(p, systemClock, undefined, { lockWaitMs: 1000 }));
+    const limiters = pools.map((p) => createPgMeter(p, systemClock, undefined, { lockWaitMs: 1000 }));
     await Promise.all(pools.map((p) => p`SELECT 1`));
     const limits = { perMinute: 2, perDay: 1000 };
     const results = await Promise.allSettled(
@@ -164,7 +164,7 @@ test("one user's burst of 120 over two instances with a 40 ms statement timeout:
 
 test("PostgreSQL stopped: admits fail fast with DatabaseUnavailableError; started again: the same pool recovers, windows kept", async () => {
   const pool = createPgPool(pgdb.url, { poolSize: 4, connectTimeoutS: 2 });
-  const limiter = createPgLimiter(pool, systemClock);
+  const limiter = createPgMeter(pool, systemClock);
   const limits = { perMinute: 2, perDay: 100 };
   try {
     const before = await limiter.admit({ userId: "racer", limits, requestId: "before", params: {} });
@@ -206,7 +206,7 @@ test("PostgreSQL stopped: admits fail fast with DatabaseUnavailableError; starte
 test("a database refusing writes (read-only) is DatabaseStorageError and writeFailure(); outcomes wait and are written once it takes writes", async () => {
   const admin = new SQL(pgdb.url.replace(/\/[^/]+$/, "/postgres"), { max: 1 });
   const pool = createPgPool(pgdb.url, { poolSize: 1 });
-  const limiter = createPgLimiter(pool, systemClock);
+  const limiter = createPgMeter(pool, systemClock);
   const limits = { perMinute: 5, perDay: 100 };
   try {
     const first = await limiter.admit({ userId: "racer", limits, requestId: "rw", params: {} });

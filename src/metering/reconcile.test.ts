@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { openDatabase } from "../../db/open.ts";
 import { TestClock } from "../clock.ts";
 import { bootIsGone, newBootId } from "./boot.ts";
-import { createLimiter } from "./limiter.ts";
+import { createSqliteMeter } from "./meter-sqlite.ts";
 import { reconcileUnanswered, STALE_OPEN_MS } from "./reconcile.ts";
 
 const LIMITS = { perMinute: 100, perDay: 100 };
@@ -16,7 +16,7 @@ function setup() {
   const { sqlite } = openDatabase(join(mkdtempSync(join(tmpdir(), "gs-reconcile-")), "r.sqlite"));
   const clock = new TestClock(T);
   const admitAs = (bootId: string, n: number) => {
-    const limiter = createLimiter(sqlite, clock, bootId);
+    const limiter = createSqliteMeter(sqlite, clock, bootId);
     for (let i = 0; i < n; i++) limiter.admit({ userId: "u", limits: LIMITS, requestId: `${bootId}-${i}`, params: "" });
   };
   const open = (bootId: string | null) =>

@@ -4,29 +4,29 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { JOURNAL_SIZE_LIMIT, openDatabase } from "../../db/open.ts";
 import { TestClock } from "../clock.ts";
-import { createLimiter } from "./limiter.ts";
+import { createSqliteMeter } from "./meter-sqlite.ts";
 import { pruneAudit } from "./retention.ts";
 import { DAY_MS } from "./windows.ts";
 
 const T = Date.parse("2026-11-22T10:00:00Z");
 const fresh = () => openDatabase(join(mkdtempSync(join(tmpdir(), "gs-retention-")), "r.sqlite"));
 
-test("audit rows, day counts and unauthenticated counts past the retention are pruned; younger ones and the meter stay", () => {
+test("audit rows, day counts and unauthenticated counts past the retention are pruned; younger ones and the meter stay", async () => {
   const { sqlite } = fresh();
   const clock = new TestClock(T - 91 * DAY_MS);
-  const limiter = createLimiter(sqlite, clock);
+  const limiter = createSqliteMeter(sqlite, clock);
   const limits = { perMinute: 10_000, perDay: 10_000 };
-  const admitAndAnswer = (n: number) => {
+  const admitAndAnswer = async (n: number) => {
     for (let i = 0; i < n; i++) {
-      const a = limiter.admit({ userId: "u", limits, requestId: `r${i}`, params: "" });
-      if (a.ok) limiter.finish(a.logId, 200, 1);
-      limiter.logUnmetered({ userId: null, requestId: "x", status: 401, code: "UNAUTHORIZED", params: "", durationMs: 0 });
+      const a = await limiter.admit({ userId: "u", limits, requestId: `r${i}`, params: "" });
+      if (a.ok) await limiter.finish(a.logId, 200, 1);
+      await limiter.logUnmetered({ userId: null, requestId: "x", status: 401, code: "UNAUTHORIZED", params: "", durationMs: 0 });
     }
-    limiter.flush();
+    await limiter.flush();
   };
-  admitAndAnswer(5_500); // more than one delete batch (5,000), 91 days ago
+  await admitAndAnswer(5_500); // more than one delete batch (5,000), 91 days ago
   clock.set(T - 89 * DAY_MS);
-  admitAndAnswer(3);
+  await admitAndAnswer(3);
   clock.set(T);
   admitAndAnswer(1);
   expect(pruneAudit(sqlite, clock, 90)).toEqual({ requests: 5_500, days: 1, counts: 1 });

@@ -10,7 +10,7 @@ import type { LoadSampleResult } from "../market/load-sample.ts";
 import { loadSampleIfFresh } from "../market/pg/fresh-sample.ts";
 import { pgMarketStore } from "../market/pg/pg-store.ts";
 import type { Logger } from "../logger.ts";
-import { createPgLimiter, reconcileUnansweredPg, startAuditMaintenancePg } from "../metering/index.ts";
+import { createPgMeter, pruneAuditPg, reconcileUnansweredPg, startAuditMaintenance } from "../metering/index.ts";
 import { createPgUsageReport } from "../metering/usage-report-pg.ts";
 import { reuseHealthy } from "./health-cache.ts";
 import type { Stores } from "./stores.ts";
@@ -41,7 +41,7 @@ export async function pgStores(
   const pg = await openPg(config.databaseUrl, { poolSize: pool.size, statementTimeoutMs: pool.statementTimeoutMs });
   if (pg.applied > 0) logger.info({ applied: pg.applied }, "applied PostgreSQL migrations");
   const inFlight = { n: 0 };
-  const limiter = countCalls(createPgLimiter(pg.sql, clock, bootId, { lockWaitMs: pool.statementTimeoutMs }), inFlight);
+  const limiter = countCalls(createPgMeter(pg.sql, clock, bootId, { lockWaitMs: pool.statementTimeoutMs }), inFlight);
   const market = pgMarketStore(pg.sql);
   const t0 = performance.now();
   const loaded = await loadSampleIfFresh(pg.sql, market, { applied: pg.applied, sample: config.sample }).catch(async (err: unknown) => {
@@ -62,8 +62,7 @@ export async function pgStores(
     connectionsInUse: () => Math.min(inFlight.n, pool.size),
     reconcile: (self) => reconcileUnansweredPg(pg.sql, self, clock),
     startMaintenance(retentionDays, log) {
-      const m = startAuditMaintenancePg(pg.sql, limiter, clock, retentionDays, log);
-      return { stop: () => m.stopAsync() };
+      return startAuditMaintenance(limiter, () => pruneAuditPg(pg.sql, clock, retentionDays), clock, retentionDays, log);
     },
     close: () => pg.close(),
   };

@@ -6,28 +6,27 @@ import type { Clock } from "../clock.ts";
 import { createSqliteAccountStore } from "../dashboard/account-store.ts";
 import { createSessionStore } from "../dashboard/session-store.ts";
 import { sqliteMarketStore } from "../market/sqlite-store.ts";
-import { asyncLimiter, createLimiter, reconcileUnanswered, startAuditMaintenance } from "../metering/index.ts";
+import { createSqliteMeter, pruneAudit, reconcileUnanswered, startAuditMaintenance } from "../metering/index.ts";
 import { createSqliteUsageReport } from "../metering/usage-report.ts";
 import { reuseHealthy } from "./health-cache.ts";
 import type { Stores } from "./stores.ts";
 
 export function sqliteStores(opened: OpenedDb, clock: Clock, bootId: string, checkDatabase: () => boolean): Stores {
   const { sqlite } = opened;
-  const meter = createLimiter(sqlite, clock, bootId);
+  const meter = createSqliteMeter(sqlite, clock, bootId);
   return {
     kind: "sqlite",
     auth: createSqliteAuthStore(sqlite),
     sessions: createSessionStore(opened.db, clock),
     account: createSqliteAccountStore(opened.db),
-    limiter: asyncLimiter(meter),
+    limiter: meter,
     market: sqliteMarketStore(sqlite, opened.path),
     usage: createSqliteUsageReport(sqlite),
     checkDatabase,
     connectionsInUse: () => (sqlite.inTransaction ? 1 : 0),
     reconcile: async (self) => reconcileUnanswered(sqlite, self, clock),
     startMaintenance(retentionDays, logger) {
-      const m = startAuditMaintenance(sqlite, meter, clock, retentionDays, logger);
-      return { stop: async () => m.stop() };
+      return startAuditMaintenance(meter, () => pruneAudit(sqlite, clock, retentionDays), clock, retentionDays, logger);
     },
     close: async () => {},
   };

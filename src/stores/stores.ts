@@ -8,7 +8,7 @@ import type { AccountStore } from "../dashboard/account-store.ts";
 import type { SessionStore } from "../dashboard/session-store.ts";
 import type { Logger } from "../logger.ts";
 import type { MarketStore } from "../market/store.ts";
-import type { AsyncLimiter, Reconciled } from "../metering/index.ts";
+import type { Meter, Reconciled } from "../metering/index.ts";
 import type { UsageReport } from "../metering/usage-report.ts";
 
 export interface Stores {
@@ -16,7 +16,7 @@ export interface Stores {
   auth: AuthStore;
   sessions: SessionStore;
   account: AccountStore;
-  limiter: AsyncLimiter;
+  limiter: Meter;
   /** Bars, universes and the data version: the SQLite file, or the shared PostgreSQL. */
   market: MarketStore;
   /** A cheap liveness probe; PostgreSQL's answers at once from its last ping (see pgHealth). */

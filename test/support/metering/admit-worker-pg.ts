@@ -5,11 +5,11 @@
  */
 import { createPgPool } from "../../../db/pg/open.ts";
 import { systemClock } from "../../../src/clock.ts";
-import { createPgLimiter } from "../../../src/metering/limiter-pg.ts";
+import { createPgMeter } from "../../../src/metering/meter-pg.ts";
 
 const [url, userId, perMinute, perDay, calls, startAt] = process.argv.slice(2);
 const sql = createPgPool(url!, { poolSize: 5 });
-const limiter = createPgLimiter(sql, systemClock);
+const limiter = createPgMeter(sql, systemClock);
 const limits = { perMinute: Number(perMinute), perDay: Number(perDay) };
 await sql`SELECT 1`; // connected before the start instant
 await Bun.sleep(Math.max(0, Number(startAt) - Date.now()));

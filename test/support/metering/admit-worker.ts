@@ -5,15 +5,15 @@
  */
 import { openDatabase } from "../../../db/open.ts";
 import { systemClock } from "../../../src/clock.ts";
-import { createLimiter } from "../../../src/metering/limiter.ts";
+import { createSqliteMeter } from "../../../src/metering/meter-sqlite.ts";
 
 const [path, userId, perMinute, perDay, calls, startAt] = process.argv.slice(2);
 const { sqlite } = openDatabase(path);
-const limiter = createLimiter(sqlite, systemClock);
+const limiter = createSqliteMeter(sqlite, systemClock);
 await Bun.sleep(Math.max(0, Number(startAt) - Date.now()));
 let admitted = 0;
 for (let i = 0; i < Number(calls); i++) {
-  const r = limiter.admit({
+  const r = await limiter.admit({
     userId,
     limits: { perMinute: Number(perMinute), perDay: Number(perDay) },
     requestId: `${process.pid}-${i}`,

@@ -1,0 +1,122 @@
+/**
+ * The meter's rules, written once for both databases (docs/api.md § Metering): decide() on the
+ * windows each database reads inside its lock; a busy database retried, then a 503; a write the
+ * storage refuses remembered until one succeeds; answered requests whose outcome could not be
+ * written kept in order for the next flush (the row keeps counting until then, never twice);
+ * audit rows and unauthenticated counts gathered in memory and written by flush(), never on the
+ * request path. Each database supplies only its statements (meter-sqlite.ts, meter-pg.ts).
+ */
+import { DatabaseBusyError, databaseError, isBusy, writeFailureOf } from "../../db/errors.ts";
+import type { Clock } from "../clock.ts";
+import { createAuditQueue } from "./audit-queue.ts";
+import { denialMessage } from "./headers.ts";
+import type { Finish, Meter } from "./meter.ts";
+import type { Maybe, MeterPort } from "./meter-port.ts";
+import { auditParamsText } from "./redact-query.ts";
+import { createUnauthenticatedCounter } from "./unauthenticated-counter.ts";
+import { decide, peekState } from "./windows.ts";
+
+export function createMeter(port: MeterPort, clock: Clock): Meter {
+  const unauthenticated = createUnauthenticatedCounter(clock);
+  const audit = createAuditQueue();
+  let aggregated = 0;
+  let queued = () => {};
+  /** Set by a write the storage refused (full disk…), cleared by the next write that succeeds. */
+  let lastWriteFailure: string | null = null;
+  /** Outcomes of answered requests not yet written (database locked, down or full), in order. */
+  const unfinished: Finish[] = [];
+
+  /** Runs a database call: driver errors become db/errors.ts's; a write's outcome sets or clears writeFailure(). */
+  async function tracked<T>(run: () => Maybe<T>, writes = true): Promise<T> {
+    try {
+      const result = await run();
+      if (writes) lastWriteFailure = null;
+      return result;
+    } catch (err) {
+      lastWriteFailure = writeFailureOf(err) ?? lastWriteFailure;
+      throw databaseError(err);
+    }
+  }
+
+  /** Whether a failed outcome may wait for flush(): the database's condition, not a bug. */
+  const canWait = (err: unknown) => isBusy(err) || lastWriteFailure !== null;
+
+  async function flushAll(wait: boolean): Promise<void> {
+    while (unfinished.length > 0) {
+      await tracked(() => port.finish(unfinished[0]!, wait));
+      unfinished.shift();
+    }
+    if (audit.pending() > 0) await tracked(() => audit.flushAsync(async (batch) => port.writeAudit(batch, wait)));
+    if (unauthenticated.pending() > 0) await tracked(() => unauthenticated.flushAsync(async (counts) => port.writeCounts(counts, wait)));
+    // While writes fail and nothing else is waiting, a one-row write finds out when they work again.
+    if (lastWriteFailure !== null) await tracked(() => port.probe(clock.now(), wait));
+  }
+
+  return {
+    peek: (userId, limits) => tracked(async () => peekState(await port.windows(userId, limits, clock.now())), false),
+
+    async admit(req) {
+      const params = auditParamsText(req.params);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const { decision: d, logId } = await tracked(() => port.admit(req, params, decide));
+          if (d.ok) return { ok: true, logId, state: d.state };
+          const message = denialMessage(d.code, { ...d.state, retryAfter: d.retryAfter });
+          return { ok: false, code: d.code, retryAfter: d.retryAfter, message, state: d.state, logId };
+        } catch (err) {
+          if (!isBusy(err)) throw err;
+          // The database's own condition (unreachable, refusing writes) is kept; a raw lock error becomes busy.
+          if (attempt >= port.busyRetries) throw err instanceof DatabaseBusyError ? err : new DatabaseBusyError();
+        }
+      }
+    },
+
+    async finish(logId, status, durationMs, opts) {
+      const job: Finish = { logId, status, durationMs, refund: status >= 500 || opts?.refund === true };
+      try {
+        await tracked(() => port.finish(job, true));
+      } catch (err) {
+        // The answer stands and the row keeps counting; its outcome is written once the database takes writes.
+        if (!canWait(err)) throw err;
+        unfinished.push(job);
+      }
+    },
+
+    finishRefused(logId, durationMs) {
+      audit.setDuration(logId, durationMs);
+      queued();
+    },
+
+    async logUnmetered(e) {
+      if (e.userId === null) {
+        unauthenticated.add(e.code ?? String(e.status));
+        return;
+      }
+      const row = {
+        requestId: e.requestId,
+        userId: e.userId,
+        ts: clock.now(),
+        status: e.status,
+        code: e.code,
+        params: auditParamsText(e.params),
+        durationMs: e.durationMs,
+      };
+      if (!audit.add(row)) aggregated++;
+      queued();
+    },
+
+    flush: (opts) => flushAll(!opts?.noWait),
+
+    takeAggregated() {
+      const n = aggregated;
+      aggregated = 0;
+      return n;
+    },
+
+    whenQueued(listener) {
+      queued = listener;
+    },
+
+    writeFailure: () => lastWriteFailure,
+  };
+}

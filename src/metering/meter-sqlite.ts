@@ -1,0 +1,121 @@
+/**
+ * The meter's statements on SQLite (meter-port.ts). Check and record happen in one BEGIN IMMEDIATE
+ * transaction, so several server processes on one database file never admit more than the limits
+ * allow. Table `request_log` is both the audit log and the meter: rows with counted = 1 consume
+ * the windows. Every call is synchronous and complete: no transaction stays open across an await.
+ */
+import type { Database } from "bun:sqlite";
+import type { Clock } from "../clock.ts";
+import { sqliteAuditStatements } from "./audit-statements-sqlite.ts";
+import { newBootId } from "./boot.ts";
+import type { Meter } from "./meter.ts";
+import { createMeter } from "./meter-policy.ts";
+import type { MeterPort } from "./meter-port.ts";
+import { MINUTE_MS, utcDayStart, type Limits, type MinuteWindow, type WindowInput } from "./windows.ts";
+
+/** Creates the meter over an open database (db/open.ts sets busy_timeout and WAL); `bootId` marks this process's admitted rows (reconcile.ts). */
+export function createSqliteMeter(sqlite: Database, clock: Clock, bootId: string = newBootId()): Meter {
+  return createMeter(sqliteMeterPort(sqlite, clock, bootId), clock);
+}
+
+export function sqliteMeterPort(sqlite: Database, clock: Clock, bootId: string): MeterPort {
+  const begin = sqlite.prepare("BEGIN IMMEDIATE");
+  const commit = sqlite.prepare("COMMIT");
+  const rollback = sqlite.prepare("ROLLBACK");
+  // Aggregates over the (user_id, counted, ts) index: a user with thousands of requests in the
+  // window (raised limits) costs an index count, not thousands of rows copied into JS.
+  const minuteAgg = sqlite.prepare<{ n: number; oldest: number | null }, [string, number]>(
+    "SELECT count(*) AS n, min(ts) AS oldest FROM request_log WHERE user_id = ? AND counted = 1 AND ts > ?",
+  );
+  const minuteNth = sqlite.prepare<{ ts: number }, [string, number, number]>(
+    "SELECT ts FROM request_log WHERE user_id = ? AND counted = 1 AND ts > ? ORDER BY ts LIMIT 1 OFFSET ?",
+  );
+  const dayCount = sqlite.prepare<{ n: number }, [string, number]>("SELECT admitted AS n FROM usage_days WHERE user_id = ? AND day = ?");
+  const countDay = sqlite.prepare<unknown, [string, number, number]>(
+    "INSERT INTO usage_days (user_id, day, admitted) VALUES (?1, ?2, ?3) ON CONFLICT (user_id, day) DO UPDATE SET admitted = admitted + ?3",
+  );
+  const loggedRow = sqlite.prepare<{ userId: string | null; ts: number; counted: number }, [number]>(
+    "SELECT user_id AS userId, ts, counted FROM request_log WHERE id = ?",
+  );
+  const insert = sqlite.prepare<
+    { id: number },
+    [string, string | null, number, number | null, number | null, number, string | null, string, string | null]
+  >(
+    "INSERT INTO request_log (request_id, user_id, ts, status, duration_ms, counted, code, params, boot_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+  );
+  const finishStmt = sqlite.prepare(
+    "UPDATE request_log SET status = ?1, duration_ms = ?2, counted = CASE WHEN ?1 >= 500 OR ?4 THEN 0 ELSE counted END WHERE id = ?3",
+  );
+  const probe = sqlite.prepare<unknown, [string]>(
+    "INSERT INTO settings (key, value) VALUES ('write_probe', ?1) ON CONFLICT (key) DO UPDATE SET value = ?1",
+  );
+  const audit = sqliteAuditStatements(sqlite);
+
+  function transaction<T>(run: () => T): T {
+    begin.run();
+    try {
+      const result = run();
+      commit.run();
+      return result;
+    } catch (err) {
+      if (sqlite.inTransaction) rollback.run();
+      throw err;
+    }
+  }
+
+  /** Runs `run` with busy_timeout 0 when `wait` is false; nothing else runs on this thread meanwhile. */
+  function waiting<T>(wait: boolean, run: () => T): T {
+    if (wait) return run();
+    const previous = (sqlite.query("PRAGMA busy_timeout").get() as { timeout: number }).timeout;
+    sqlite.exec("PRAGMA busy_timeout = 0");
+    try {
+      return run();
+    } finally {
+      sqlite.exec(`PRAGMA busy_timeout = ${previous}`);
+    }
+  }
+
+  function minuteWindow(userId: string, after: number): MinuteWindow {
+    const { n, oldest } = minuteAgg.get(userId, after)!;
+    return { count: n, nth: (k) => (k === 0 && oldest !== null ? oldest : minuteNth.get(userId, after, k)!.ts) };
+  }
+
+  function windows(userId: string, limits: Limits, now: number): WindowInput {
+    return { now, limits, minute: minuteWindow(userId, now - MINUTE_MS), dayCount: dayCount.get(userId, utcDayStart(now))?.n ?? 0 };
+  }
+
+  return {
+    busyRetries: 1,
+    windows,
+    admit: (req, params, decide) =>
+      transaction(() => {
+        // The clock is read once the write lock is held, so log order matches commit order.
+        const now = clock.now();
+        const decision = decide(windows(req.userId, req.limits, now));
+        const logId = decision.ok
+          ? insert.get(req.requestId, req.userId, now, null, null, 1, null, params, bootId)!.id
+          : insert.get(req.requestId, req.userId, now, 429, null, 0, decision.code, params, null)!.id;
+        if (decision.ok) countDay.run(req.userId, utcDayStart(now), 1);
+        return { decision, logId };
+      }),
+    finish: ({ logId, status, durationMs, refund }, wait) =>
+      waiting(wait, () => {
+        if (!refund) {
+          finishStmt.run(status, durationMs, logId, 0);
+          return;
+        }
+        // A refund gives the day's count back too, in the same transaction as the log row, once.
+        transaction(() => {
+          const row = loggedRow.get(logId);
+          finishStmt.run(status, durationMs, logId, 1);
+          if (row?.counted === 1 && row.userId !== null) countDay.run(row.userId, utcDayStart(row.ts), -1);
+        });
+      }),
+    writeAudit: (batch, wait) => waiting(wait, () => audit.writeAudit(batch)),
+    writeCounts: (counts, wait) => waiting(wait, () => audit.writeCounts(counts)),
+    probe: (now, wait) =>
+      waiting(wait, () => {
+        probe.run(String(now));
+      }),
+  };
+}
