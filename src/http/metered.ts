@@ -1,14 +1,16 @@
 /**
- * The metering wrapper of a live request (DECISIONS §6): database check → authenticate → prepare
- * (everything that can refuse before anything counts) → admit → work → finish (a server fault
- * refunded) → rate-limit headers → audit. Only admitted requests count; every request, answered or
- * refused, lands in the audit log. A denial is the limiter's returned value, rendered here as 429.
+ * The metering wrapper of a live request (docs/api.md § Metering): database check → authenticate →
+ * prepare (everything that can refuse before anything counts) → admit → work → finish (a server
+ * fault refunded) → rate-limit headers → audit. Only admitted requests count; every request,
+ * answered or refused, lands in the audit log. A denial is the limiter's returned value, rendered
+ * here as 429.
  */
 import { rateLimitHeaders } from "../metering/index.ts";
 import type { AuthedUser } from "./auth-gate.ts";
 import type { AppDeps, RequestState } from "./context.ts";
 import { baseMeta, errorBody, jsonResponse } from "./envelope.ts";
 import { describe, HttpError, toHttpError, type ErrorObject } from "./http-error.ts";
+import { unavailableReason } from "./unavailable-reason.ts";
 
 /** A metered answer is never cached: it carries the caller's windows. */
 export const NO_STORE = { "Cache-Control": "no-store" };
@@ -32,7 +34,7 @@ export interface MeteredSteps<P> {
   work(prepared: P, headers: Record<string, string>, signal: AbortSignal): Promise<Response>;
 }
 
-/** nginx's 499: the client closed the connection before the answer (DECISIONS §6). */
+/** nginx's 499: the client closed the connection before the answer (docs/api.md § Heavy requests). */
 export const CLIENT_CLOSED = 499;
 
 /**
@@ -66,6 +68,7 @@ export async function metered<P>(deps: AppDeps, request: Request, state: Request
   let prepared: { value: P } | null = null;
   try {
     if (!(await deps.checkDatabase())) {
+      state.unavailable = "database_unreachable";
       throw new HttpError(503, "SERVICE_UNAVAILABLE", "the database is unavailable; retry shortly", { "Retry-After": "5" });
     }
     user = await steps.authenticate();
@@ -101,10 +104,11 @@ export async function metered<P>(deps: AppDeps, request: Request, state: Request
     return response;
   } catch (err) {
     const failure = request.signal.aborted ? clientClosed() : toHttpError(err, state.requestId);
+    if (failure.status === 503) state.unavailable ??= err instanceof WorkBoundFull ? "work_bound_full" : unavailableReason(err);
     if (failure.status >= 500) deps.logger.error({ request_id: state.requestId, err: describe(err) }, "live request failed");
     try {
       if (logId !== null) {
-        // Admitted but not served: only a server fault is refunded (DECISIONS §6; what the data
+        // Admitted but not served: only a server fault is refunded (docs/api.md § Metering; what the data
         // refuses was decided before admission), then report the windows as they now stand.
         await deps.limiter.finish(logId, failure.status, performance.now() - state.start, {
           refund: failure.status >= 500 || failure.status === CLIENT_CLOSED,

@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
 import { createMetrics, metricsAllowList } from "./metrics.ts";
+import { UNAVAILABLE_REASONS } from "./unavailable-reason.ts";
 
 test("metrics render the counters, the histogram and the scraped gauges", async () => {
   let depth = 3;
@@ -37,4 +38,35 @@ test.each([
 test("a bad allow-list entry is refused with its text", () => {
   expect(() => metricsAllowList(["10.0.0.0/33"])).toThrow("10.0.0.0/33");
   expect(() => metricsAllowList(["prometheus.internal"])).toThrow("prometheus.internal");
+});
+
+test("503s by reason start at 0 for every reason; tokens counted; the database and meter gauges read when scraped", async () => {
+  let up: boolean | Promise<boolean> = true;
+  let failing = false;
+  const m = createMetrics({
+    computeQueueDepth: () => 0,
+    cacheBytes: () => 0,
+    dbConnectionsInUse: () => 0,
+    databaseUp: () => up,
+    meterWriteFailing: () => failing,
+  });
+  let text = await m.render();
+  for (const reason of UNAVAILABLE_REASONS) expect(text).toContain(`graphstats_unavailable_total{reason="${reason}"} 0`);
+  expect(text).toContain("graphstats_tokens_generated_total 0");
+  expect(text).toContain("graphstats_database_up 1");
+  expect(text).toContain("graphstats_meter_write_failing 0");
+  m.unavailable("database_busy");
+  m.unavailable("database_busy");
+  m.tokenGenerated();
+  up = Promise.resolve(false);
+  failing = true;
+  text = await m.render();
+  expect(text).toContain('graphstats_unavailable_total{reason="database_busy"} 2');
+  expect(text).toContain('graphstats_unavailable_total{reason="shutting_down"} 0');
+  expect(text).toContain("graphstats_tokens_generated_total 1");
+  expect(text).toContain("graphstats_database_up 0");
+  expect(text).toContain("graphstats_meter_write_failing 1");
+  // A probe that throws is a database down, not a failed scrape.
+  up = Promise.reject(new Error("ECONNREFUSED"));
+  expect(await m.render()).toContain("graphstats_database_up 0");
 });

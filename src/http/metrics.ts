@@ -1,10 +1,13 @@
 /**
- * Prometheus metrics at /metrics (DECISIONS §8) with prom-client: requests by route and status,
- * meter decisions by outcome, compute time, and gauges read when scraped (compute queue depth,
- * result-cache bytes, database connections in use), plus the process's CPU and memory.
+ * Prometheus metrics at /metrics (README.md § Operations) with prom-client: requests by route and
+ * status, 503s by reason, meter decisions by outcome, compute time, tokens generated, and gauges
+ * read when scraped (compute queue depth, result-cache bytes, database connections in use, database
+ * up, meter writes failing), plus the process's CPU and memory. docs/deploy.md § Monitoring has the
+ * alerts over them (deploy/prometheus/rules.yml).
  */
 import { BlockList, isIPv4, isIPv6 } from "node:net";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { UNAVAILABLE_REASONS, type UnavailableReason } from "./unavailable-reason.ts";
 
 export interface MetricsSources {
   computeQueueDepth(): number;
@@ -14,13 +17,21 @@ export interface MetricsSources {
   /** Estimated cost (ms of one core) and bytes of the live computations admitted and not yet answered. */
   admittedCostMs?(): number;
   admittedBytes?(): number;
+  /** The database answers its liveness probe (the check /health and every live request make). */
+  databaseUp?(): boolean | Promise<boolean>;
+  /** The meter's last write was refused by the storage (full disk…): cleared by the next write that succeeds. */
+  meterWriteFailing?(): boolean;
 }
 
 export interface Metrics {
   request(route: string, status: number): void;
   /** "admitted", or the refusal code (RATE_LIMITED, DAILY_QUOTA_EXCEEDED). */
   decision(outcome: string): void;
+  /** A 503 answered, counted once per response (src/http/app.ts). */
+  unavailable(reason: UnavailableReason): void;
   computed(ms: number): void;
+  /** A token minted in the dashboard (src/dashboard/endpoints/generate-token.ts). */
+  tokenGenerated(): void;
   render(): Promise<string>;
   contentType: string;
 }
@@ -47,19 +58,32 @@ export function createMetrics(sources: MetricsSources): Metrics {
     labelNames: ["outcome"],
     registers: [registry],
   });
+  const unavailable = new Counter({
+    name: "graphstats_unavailable_total",
+    help: "503 answers, by reason",
+    labelNames: ["reason"],
+    registers: [registry],
+  });
+  // Every reason from the start at 0, so rate() sees the first 503 of a reason rather than a new series.
+  for (const reason of UNAVAILABLE_REASONS) unavailable.labels(reason).inc(0);
+  const tokens = new Counter({
+    name: "graphstats_tokens_generated_total",
+    help: "API tokens generated in the dashboard",
+    registers: [registry],
+  });
   const compute = new Histogram({
     name: "graphstats_compute_seconds",
     help: "Time to obtain a live result (cache hits included), seconds",
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   });
-  const gauge = (name: string, help: string, read: () => number) =>
+  const gauge = (name: string, help: string, read: () => number | Promise<number>) =>
     new Gauge({
       name,
       help,
       registers: [registry],
-      collect() {
-        this.set(read());
+      async collect() {
+        this.set(await read());
       },
     });
   gauge("graphstats_compute_queue_depth", "Live computations waiting for a compute thread", sources.computeQueueDepth);
@@ -75,6 +99,23 @@ export function createMetrics(sources: MetricsSources): Metrics {
     "Estimated memory of the live computations admitted and not yet answered",
     sources.admittedBytes ?? (() => 0),
   );
+  const databaseUp = sources.databaseUp;
+  if (databaseUp) {
+    // A probe that throws is a database that does not answer, as /health reads it.
+    gauge("graphstats_database_up", "1 when the database answers its liveness probe, else 0", async () =>
+      (await Promise.resolve()
+        .then(databaseUp)
+        .catch(() => false))
+        ? 1
+        : 0,
+    );
+  }
+  const writeFailing = sources.meterWriteFailing;
+  if (writeFailing) {
+    gauge("graphstats_meter_write_failing", "1 while the meter's writes are refused by the storage (full disk…), else 0", () =>
+      writeFailing() ? 1 : 0,
+    );
+  }
 
   return {
     request(route, status) {
@@ -87,8 +128,14 @@ export function createMetrics(sources: MetricsSources): Metrics {
     decision(outcome) {
       decisions.labels(outcome).inc();
     },
+    unavailable(reason) {
+      unavailable.labels(reason).inc();
+    },
     computed(ms) {
       compute.observe(ms / 1000);
+    },
+    tokenGenerated() {
+      tokens.inc();
     },
     render: () => registry.metrics(),
     contentType: registry.contentType,

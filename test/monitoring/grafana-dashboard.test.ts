@@ -1,0 +1,39 @@
+/**
+ * deploy/grafana/graph-stats.json charts what the rules compute: every recording rule of
+ * deploy/prometheus/rules.yml is a panel query, and every query names only series that exist
+ * (a recording rule, a series the server exports, or Prometheus's own `up`).
+ */
+import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { DASHBOARD, RULES } from "../support/prometheus.ts";
+import { createMetrics } from "../../src/http/metrics.ts";
+
+const rules = readFileSync(RULES, "utf8");
+const recorded = [...rules.matchAll(/^\s+- record: (\S+)$/gm)].map((m) => m[1]!);
+const dashboard = JSON.parse(readFileSync(DASHBOARD, "utf8"));
+const queries: string[] = dashboard.panels.flatMap((p: any) => p.targets.map((t: any) => t.expr));
+
+test("every recording rule is charted", () => {
+  expect(recorded.length).toBe(7);
+  for (const name of recorded) expect({ name, charted: queries.some((q) => q.includes(name)) }).toEqual({ name, charted: true });
+});
+
+test("every series a panel queries is a recording rule, one the server exports, or up", async () => {
+  const exported = new Set(
+    [
+      ...(
+        await createMetrics({
+          computeQueueDepth: () => 0,
+          cacheBytes: () => 0,
+          dbConnectionsInUse: () => 0,
+          databaseUp: () => true,
+          meterWriteFailing: () => false,
+        }).render()
+      ).matchAll(/^# TYPE (\S+)/gm),
+    ].map((m) => m[1]!),
+  );
+  const known = new Set([...recorded, ...exported, "up"]);
+  const names = queries.flatMap((q) => [...q.matchAll(/[a-z_:][a-z0-9_:]*(?=\{|$|\))/g)].map((m) => m[0]));
+  expect(names.length).toBeGreaterThanOrEqual(queries.length);
+  expect(names.filter((n) => !known.has(n))).toEqual([]);
+});

@@ -1,0 +1,56 @@
+/**
+ * deploy/prometheus/rules.yml through the real promtool: the rules parse, and the unit tests in
+ * rules.test.yml see every alert fire and stay quiet over series shaped like our /metrics output.
+ */
+import { describe, expect, test } from "bun:test";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PROMETHEUS_MISSING, PROMTOOL, RULES, RULES_TEST } from "../support/prometheus.ts";
+
+function run(...args: string[]) {
+  const p = Bun.spawnSync([PROMTOOL!, ...args], { stdout: "pipe", stderr: "pipe" });
+  return { code: p.exitCode, out: `${p.stdout.toString()}${p.stderr.toString()}` };
+}
+
+/** The alert names rules.yml declares. */
+const alerts = [...readFileSync(RULES, "utf8").matchAll(/^\s+- alert: (\w+)$/gm)].map((m) => m[1]!);
+
+describe.skipIf(!PROMTOOL)(PROMTOOL ? "promtool over deploy/prometheus" : `promtool over deploy/prometheus (${PROMETHEUS_MISSING})`, () => {
+  test("promtool check rules: the file parses and every expression is valid PromQL", () => {
+    const r = run("check", "rules", RULES);
+    expect(r.out).toContain("SUCCESS: 15 rules found");
+    expect(r.code).toBe(0);
+  });
+
+  test("promtool test rules: every unit test passes", () => {
+    const r = run("test", "rules", RULES_TEST);
+    expect(r.out).toContain("SUCCESS");
+    expect(r.code).toBe(0);
+  });
+
+  test("every alert has a firing and a not-firing case in rules.test.yml", () => {
+    const tests = readFileSync(RULES_TEST, "utf8");
+    expect(alerts.length).toBe(8);
+    for (const name of alerts) {
+      const cases = [...tests.matchAll(new RegExp(`alertname: ${name}\\n\\s+exp_alerts:(.*)`, "g"))].map((m) => m[1]!.trim());
+      expect({ name, quiet: cases.includes("[]") }).toEqual({ name, quiet: true });
+      expect({ name, fires: cases.includes("") }).toEqual({ name, fires: true });
+    }
+  });
+
+  test("a wrong expectation fails: promtool's verdict is read, not assumed", () => {
+    const dir = mkdtempSync(join(tmpdir(), "gs-promtool-"));
+    try {
+      copyFileSync(RULES, join(dir, "rules.yml"));
+      const tests = readFileSync(RULES_TEST, "utf8");
+      expect(tests).toContain("value: 0.2\n");
+      writeFileSync(join(dir, "rules.test.yml"), tests.replace("value: 0.2\n", "value: 0.3\n"));
+      const r = run("test", "rules", join(dir, "rules.test.yml"));
+      expect(r.out).toContain("FAILED");
+      expect(r.code).not.toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

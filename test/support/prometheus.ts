@@ -1,0 +1,22 @@
+/**
+ * Debian's prometheus package (promtool and prometheus) for the monitoring tests: where the
+ * binaries are, and the one reason given when they are not (CI installs them, .ci/run).
+ */
+import { resolve } from "node:path";
+
+export const PROMTOOL = Bun.which("promtool");
+export const PROMETHEUS = Bun.which("prometheus");
+export const PROMETHEUS_MISSING =
+  "skipped: Debian's prometheus package is not installed (apt-get install prometheus gives promtool and prometheus)";
+
+export const RULES = resolve(import.meta.dir, "../../deploy/prometheus/rules.yml");
+export const RULES_TEST = resolve(import.meta.dir, "../../deploy/prometheus/rules.test.yml");
+export const DASHBOARD = resolve(import.meta.dir, "../../deploy/grafana/graph-stats.json");
+
+/** A loopback port free a moment ago (the OS picks it; the listener is closed at once). */
+export function freeLoopbackPort(): number {
+  const listener = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = listener.port;
+  listener.stop(true);
+  return port;
+}
