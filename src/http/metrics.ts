@@ -2,7 +2,7 @@
  * Prometheus metrics at /metrics (README.md § Operations) with prom-client: requests by route and
  * status, 503s by reason, meter decisions by outcome, compute time, tokens generated, and gauges
  * read when scraped (compute queue depth, result-cache bytes, database connections in use, database
- * up, meter writes failing), plus the process's CPU and memory. docs/deploy.md § Monitoring has the
+ * up, meter writes failing), plus the process's CPU and memory. docs/deploy.md § 9. Monitoring has the
  * alerts over them (deploy/prometheus/rules.yml).
  */
 import { BlockList, isIPv4, isIPv6 } from "node:net";

@@ -1,6 +1,6 @@
 /**
  * Why a 503 was answered, as the label of graphstats_unavailable_total: a fixed set, so the series
- * stay bounded, each naming what the operator does about it (docs/deploy.md § Monitoring).
+ * stay bounded, each naming what the operator does about it (docs/deploy.md § 9. Monitoring).
  */
 import { DatabaseStorageError, DatabaseUnavailableError, databaseError, isBusy, writeFailureOf } from "../../db/errors.ts";
 import { MarketUnavailableError } from "../market/store-errors.ts";

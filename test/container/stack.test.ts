@@ -1,5 +1,5 @@
 /**
- * The container image and the compose stack, for real (docs/deploy.md § Containers): the local
+ * The container image and the compose stack, for real (docs/deploy.md § Containers: the whole stack in one command): the local
  * Debian base (kept between runs), the three images, PostgreSQL + two instances + nginx started by
  * podman-compose, then a live call, the per-minute limit shared by both instances, /metrics
  * refused at nginx, and a stop after which every container has exited 0. Runs as root where
