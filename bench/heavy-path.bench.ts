@@ -149,7 +149,7 @@ console.log(
     "## The heavy path",
     "",
     "Command: `npx bun bench/heavy-path.bench.ts` — the server process (`serve`, defaults: cost budget 10,000 ms of one core, " +
-      "admitted work 40,000 ms and 1,024 MiB, compute threads = cores − 1) on a generated universe of 500 symbols × 1,300 daily bars.",
+      "admitted work 40,000 ms and 1,024 MiB, compute threads = cores, 1 to 8) on a generated universe of 500 symbols × 1,300 daily bars.",
     "",
     `**${USERS} users at once**, each \`${HEAVY}\` (a different lookback each, so nothing is shared or cached):`,
     "",

@@ -1,6 +1,7 @@
 /**
  * Configuration: command-line flags over GRAPH_STATS_* environment variables over defaults
- * (DECISIONS §8). Validated with zod so a bad value stops the program with a clear message.
+ * (README.md § Configuration). Validated with zod so a bad value stops the program with a clear
+ * message.
  */
 import { availableParallelism } from "node:os";
 import { z } from "zod";
@@ -27,7 +28,7 @@ export const CONFIG_SCHEMA = z.object({
   port: intFrom("port", 0, 65535).default(8080),
   host: z.string().min(1).default("0.0.0.0"),
   db: z.string().min(1).default("./data/graph-stats.sqlite"),
-  /** PostgreSQL (DECISIONS §9): when set, everything but the embedded sample lives there, and it wins over `db`. */
+  /** PostgreSQL (README.md § PostgreSQL): when set, everything but the embedded sample lives there, and it wins over `db`. */
   databaseUrl: z
     .string()
     .refine(
@@ -65,8 +66,11 @@ export const CONFIG_SCHEMA = z.object({
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   sample: boolish.default(true),
   workers: intFrom("workers", 1, 64).default(1),
-  /** One per core but the event loop's, so one user's slices and another's run side by side where cores allow. */
-  computeThreads: intFrom("compute threads", 0, 64).default(Math.max(1, Math.min(8, availableParallelism() - 1))),
+  /**
+   * One per core: the event loop mostly waits while threads compute, and with one core left to it a
+   * 2-core machine had no idle thread to split a heavy request into (README.md § Operations, Splitting heavy requests).
+   */
+  computeThreads: intFrom("compute threads", 0, 64).default(Math.max(1, Math.min(8, availableParallelism()))),
   /** Audit rows (request_log, per-day and unauthenticated counts) older than this many days are pruned. */
   auditRetentionDays: intFrom("audit retention days", 1, 36_500).default(90),
   /** Upper bound on the result cache's memory (MiB of cached JSON plus overhead). */

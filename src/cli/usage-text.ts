@@ -49,7 +49,7 @@ export function serveFlags(): string {
     const d = defaults[key];
     const shown =
       key === "computeThreads"
-        ? ` (default: cores − 1, from 1 to 8; ${d} here)`
+        ? ` (default: cores, from 1 to 8; ${d} here)`
         : d === undefined || switchTo !== undefined || (Array.isArray(d) && d.length === 0)
           ? ""
           : ` (default ${Array.isArray(d) ? d.join(",") : d})`;

@@ -19,6 +19,15 @@ const params = (q: string): ChartParams => {
   return r.params;
 };
 const silent = createLogger("silent");
+
+/** Waits for `cond`, polling (a slice still running ends within about 50 ms plus one as-of). */
+async function until(cond: () => boolean, ms = 10_000): Promise<void> {
+  const end = performance.now() + ms;
+  while (!cond()) {
+    if (performance.now() > end) throw new Error("condition not reached");
+    await Bun.sleep(10);
+  }
+}
 const src = { input: sample };
 
 describe("compute threads", () => {
@@ -105,12 +114,109 @@ describe("cancelling a job whose caller went away", () => {
       // The thread dropped a's state and is free: a small job is answered next, correctly.
       const p = params("asof=2024-06-28&graph_method=knn");
       expect((await pool.compute(src, p)).body).toBe(inlineCompute(sample, p).body);
+      expect(pool.held()).toBe(0);
       // An already aborted signal never starts a job.
       expect(await pool.compute(src, p, "c", AbortSignal.abort()).catch((e) => e)).toBeInstanceOf(ComputeCancelled);
     } finally {
       pool.stop();
     }
   });
+});
+
+describe("a heavy rolling job on idle threads", () => {
+  // Every rolling job estimated at 1 ms or more is split here, so small shapes exercise the split path.
+  const pool = startComputePool(2, silent, undefined, { splitFromMs: 1 });
+  afterAll(() => pool.stop());
+
+  test("is split across them and gives byte-identical data and diagnostics to computing it inline", async () => {
+    const cases = [
+      "periods=40&step=3&lookback=30&graph_method=knn&include_graph=true",
+      "periods=30&step=5&graph_method=mst&corr_method=spearman&include_graph=false",
+      "periods=12&step=10&graph_method=complete&include_graph=all&metrics=pagerank",
+      "periods=25&graph_method=tmfg&include_graph=true&format=csv",
+      "start=2023-01-01&end=2023-06-30&step=3&graph_method=threshold&corr_threshold=0.3&include_graph=true",
+    ].map(params);
+    for (const p of cases) {
+      const before = pool.split();
+      const got = await pool.compute(src, p, "u", undefined, 1);
+      expect(pool.split()).toBe(before + 1);
+      const want = inlineCompute(sample, p);
+      expect(got.body).toBe(want.body);
+      expect(got.diagnostics).toEqual(want.diagnostics);
+      expect(got.nSymbols).toBe(want.nSymbols);
+    }
+    // The parts load the series from the database file themselves, each on its thread.
+    const path = sampleDb();
+    const p = params("periods=20&step=2&graph_method=knn&include_graph=true");
+    const got = await pool.compute({ db: path, symbols: sample.symbols }, p, "u", undefined, 1);
+    expect(got.body).toBe(inlineCompute(sample, p).body);
+    expect(pool.held()).toBe(0);
+  });
+
+  test("is not split below the threshold, without an estimate, as a snapshot, or when no other thread is idle", async () => {
+    const before = pool.split();
+    const rolling = params("periods=20&graph_method=knn");
+    await pool.compute(src, rolling, "u", undefined, 0);
+    await pool.compute(src, rolling, "u");
+    await pool.compute(src, params("asof=2024-06-28&graph_method=knn"), "u", undefined, 1);
+    // Two jobs at once: the first is split in two, so the second finds no idle thread.
+    const heavy = params("periods=60&lookback=200&graph_method=complete&corr_method=spearman");
+    const jobs = [pool.compute(src, heavy, "a", undefined, 1), pool.compute(src, { ...heavy, lookback: 199 }, "b", undefined, 1)];
+    const [a, b] = await Promise.all(jobs);
+    expect(pool.split()).toBe(before + 1);
+    expect(a!.body).toBe(inlineCompute(sample, heavy).body);
+    expect(b!.body).toBe(inlineCompute(sample, { ...heavy, lookback: 199 }).body);
+  });
+
+  test("a ChartError from the parts rejects the job once, and the threads hold nothing after", async () => {
+    const p = params("periods=5&asof=2001-01-01");
+    const err = await pool.compute(src, p, "u", undefined, 1).catch((e) => e);
+    expect(err).toBeInstanceOf(ChartError);
+    expect((err as ChartError).message).toBe(
+      ((): string => {
+        try {
+          inlineCompute(sample, p);
+          return "";
+        } catch (e) {
+          return (e as Error).message;
+        }
+      })(),
+    );
+    await until(() => pool.held() === 0); // the other part's reply, dropped
+    expect(pool.queued()).toBe(0);
+  });
+});
+
+test("cancelling a split job drops every part, running or waiting, and frees both threads", async () => {
+  const pool = startComputePool(2, silent, undefined, { splitFromMs: 1 });
+  try {
+    const heavy = params("periods=250&lookback=300&corr_method=spearman&graph_method=complete&include_graph=true");
+    const leaving = new AbortController();
+    const a = pool.compute(src, heavy, "a", leaving.signal, 1).catch((e) => e);
+    expect(pool.split()).toBe(1);
+    await Bun.sleep(100); // both parts are computing
+    expect(pool.held()).toBe(2);
+    leaving.abort();
+    expect(await a).toBeInstanceOf(ComputeCancelled);
+    expect(pool.cancelled()).toBe(1);
+    expect(pool.queued()).toBe(0);
+    // Each part stops at its slice's end and its thread drops its state: both threads answer next.
+    const p = params("asof=2024-06-28&graph_method=knn");
+    const next = await Promise.all([pool.compute(src, p, "b"), pool.compute(src, { ...p, knn_k: 3 }, "c")]);
+    expect(next[0]!.body).toBe(inlineCompute(sample, p).body);
+    expect(next[1]!.body).toBe(inlineCompute(sample, { ...p, knn_k: 3 }).body);
+    await until(() => pool.held() === 0);
+    // A split job that is cancelled after its parts are done but before the join drops the join.
+    const small = params("periods=6&graph_method=mst&include_graph=true");
+    const ac = new AbortController();
+    const b = pool.compute(src, small, "d", ac.signal, 1).catch((e) => e);
+    ac.abort();
+    expect(await b).toBeInstanceOf(ComputeCancelled);
+    expect((await pool.compute(src, small, "d", undefined, 1)).body).toBe(inlineCompute(sample, small).body);
+    await until(() => pool.held() === 0); // a part's slice still running when the answer came ends and is dropped
+  } finally {
+    pool.stop();
+  }
 });
 
 describe("a compute thread that dies", () => {

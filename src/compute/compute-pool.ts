@@ -5,17 +5,24 @@
  * in the accept queue when SIGTERM came was reset instead of drained. Here computations run in
  * `size` worker threads, and the event loop only waits.
  *
- * Fairness (DECISIONS §6): a thread computes a job in slices of about SLICE_MS (whole as-ofs,
+ * Fairness (docs/api.md § Heavy requests): a thread computes a job in slices of about SLICE_MS (whole as-ofs,
  * engine/chart.ts computeChartSteps) and between slices the pool gives the thread to the waiting
  * user served least recently, so one user's heavy request delays another's small one by one slice,
  * not by its whole run. A started job stays on its thread (its state lives there).
  * The threads also load the series themselves, from the database file: a cold load of 50 symbols
  * is 20–60 ms (docs/benchmarks.md), which on the event loop delayed everything else as well.
  *
- * A thread that dies fails the job it held (the route answers 500 and refunds) and is replaced.
+ * Splitting (README.md § Operations, Splitting heavy requests): a heavy rolling job that arrives while
+ * threads are idle is cut into one part per idle thread, contiguous shares of its as-ofs
+ * (engine/chart.ts computeChartPartSteps), and a last task joins them on whichever thread is free.
+ * Parts are queued as the job's user's work like any slice, so another user's request still gets
+ * the next free thread; only idle threads are split into, and a busy pool does not split.
+ *
+ * A thread that dies fails the jobs it held (the route answers 500 and refunds) and is replaced.
  * size 0, or threads that cannot start, mean computing on the event loop as before.
  */
-import { computeChart } from "../engine/chart.ts";
+import { computeChart, type ChartPart } from "../engine/chart.ts";
+import { isRolling } from "../engine/asofs.ts";
 import { ChartError, type ChartParams, type EngineDiagnostics, type SeriesInput } from "../engine/types.ts";
 import type { Logger } from "../logger.ts";
 import { FairQueue } from "./fair-queue.ts";
@@ -29,6 +36,14 @@ export interface ComputeRequest {
   id: number;
   source: SeriesSource;
   params: ChartParams;
+  /** Only this share of the as-ofs (a split job): part `index` of `of`, answered as a ChartPart. */
+  part?: { index: number; of: number };
+}
+
+/** Tells a thread to join a split job's parts (in order) into its answer. */
+export interface ComputeJoin {
+  id: number;
+  join: { symbols: string[]; params: ChartParams; parts: ChartPart[] };
 }
 
 /** Tells a thread to compute the next slice of a job it holds. */
@@ -55,6 +70,7 @@ export const READY = { ready: true } as const;
 export type ComputeReply =
   | ({ id: number; ok: true } & Computed)
   | { id: number; yielded: true }
+  | { id: number; part: ChartPart; symbols: string[] }
   | { id: number; ok: false; chartError: { kind: ChartError["kind"]; message: string } }
   | { id: number; ok: false; internal: string };
 
@@ -75,12 +91,18 @@ export interface ComputePool {
   queued(): number;
   /** Jobs cancelled because their caller went away (for tests and diagnostics). */
   cancelled(): number;
+  /** Jobs split across idle threads so far (for tests and diagnostics). */
+  split(): number;
+  /** Tasks whose state the threads hold: started and not yet finished or dropped (for tests). */
+  held(): number;
   /**
    * computeChart on the source's series, serialised; rejects with its ChartError, or an Error when
    * a thread failed. `user` is whose request it is, for fair scheduling ("" for unmetered work).
    * When `signal` aborts, the job's remaining slices are dropped and it rejects with ComputeCancelled.
+   * `estimatedMs` (ms of one core, request-cost.ts): a rolling job estimated at splitFromMs or more
+   * is split across the idle threads; without it the job is not split.
    */
-  compute(source: SeriesSource, params: ChartParams, user?: string, signal?: AbortSignal): Promise<Computed>;
+  compute(source: SeriesSource, params: ChartParams, user?: string, signal?: AbortSignal, estimatedMs?: number): Promise<Computed>;
   /** Stops the threads (an idle one closes its database connection first); jobs still queued or running fail. */
   stop(): void;
 }
@@ -91,142 +113,202 @@ export function inlineCompute(input: SeriesInput, params: ChartParams): Computed
   return { body: serialise(result.data, params.format), diagnostics: result.diagnostics, nSymbols: input.symbols.length };
 }
 
+export interface ComputePoolOptions {
+  /** Rolling jobs estimated at this many ms of one core or more are split across idle threads. */
+  splitFromMs?: number;
+}
+
+/**
+ * Below this a job is not split: each part costs its own series load (cold, tens of ms for
+ * hundreds of symbols), returns panel and message round trips, and the join a copy of the parts.
+ */
+export const SPLIT_FROM_MS = 200;
+
 interface Job {
-  request: ComputeRequest;
   user: string;
+  source: SeriesSource;
+  params: ChartParams;
   resolve(c: Computed): void;
   reject(e: Error): void;
+  /** Answered, failed or cancelled: a slice of it still running is its last. */
+  over: boolean;
+  /** Its tasks not yet finished: queued, running or holding state on a thread. */
+  tasks: Set<Task>;
+  /** A split job's parts by index, as they arrive (null: not yet); null for a job computed whole. */
+  parts: ({ part: ChartPart; symbols: string[] } | null)[] | null;
+}
+
+/** What a thread runs for a job: the whole of it, one part, or the join of its parts. */
+interface Task {
+  job: Job;
+  start: ComputeRequest | ComputeJoin;
   /** The thread holding its state once started. */
   thread: Thread | null;
-  /** Its caller went away: the slice running now is its last. */
-  cancelled: boolean;
 }
 
 interface Thread {
   worker: Worker;
-  /** The job whose slice is running. */
-  job: Job | null;
-  /** Started jobs whose state this thread holds. */
-  resident: Set<Job>;
+  /** The task whose slice is running. */
+  task: Task | null;
+  /** Started tasks whose state this thread holds. */
+  resident: Set<Task>;
   /** It has loaded (posted READY). */
   ready: boolean;
 }
 
-export function startComputePool(size: number, logger: Logger, specifier = workerSpecifier()): ComputePool {
+export function startComputePool(
+  size: number,
+  logger: Logger,
+  specifier = workerSpecifier(),
+  options: ComputePoolOptions = {},
+): ComputePool {
+  const splitFromMs = options.splitFromMs ?? SPLIT_FROM_MS;
   const threads: Thread[] = [];
-  const queue = new FairQueue<Job>();
+  const queue = new FairQueue<Task>();
+  const jobs = new Set<Job>();
   let nextId = 1;
   let started = 0;
   let cancelled = 0;
+  let split = 0;
   let stopped = false;
 
-  const settle = (job: Job, reply: Exclude<ComputeReply, { yielded: true }>) => {
+  /** The job leaves the pool: it is answered or rejected once, and its waiting tasks are dropped. */
+  const end = (job: Job) => {
+    job.over = true;
+    jobs.delete(job);
+    queue.remove((task) => task.job === job);
+    for (const task of job.tasks) {
+      const t = task.thread;
+      // A task whose slice is running is dropped when the slice ends (onmessage).
+      if (t && t.task !== task && threads.includes(t)) {
+        t.resident.delete(task);
+        t.worker.postMessage({ drop: task.start.id } satisfies ComputeDrop);
+      }
+    }
     queue.finished(job.user);
+  };
+
+  const fail = (job: Job, err: Error) => {
+    if (job.over) return;
+    end(job);
+    job.reject(err);
+  };
+
+  const answer = (job: Job, reply: Exclude<ComputeReply, { yielded: true } | { part: ChartPart }>) => {
     if (reply.ok) {
+      end(job);
       const { id: _id, ok: _ok, ...computed } = reply;
       job.resolve(computed);
-    } else if ("chartError" in reply) job.reject(new ChartError(reply.chartError.kind, reply.chartError.message));
-    else job.reject(new Error(`compute thread: ${reply.internal}`));
+    } else if ("chartError" in reply) fail(job, new ChartError(reply.chartError.kind, reply.chartError.message));
+    else fail(job, new Error(`compute thread: ${reply.internal}`));
+  };
+
+  const addTask = (job: Job, start: Task["start"]) => {
+    const task: Task = { job, start, thread: null };
+    job.tasks.add(task);
+    queue.push(task, job.user);
+  };
+
+  /** A part arrived; once all have, the join is queued as the job's next task. */
+  const partDone = (job: Job, index: number, done: { part: ChartPart; symbols: string[] }) => {
+    const parts = job.parts!;
+    parts[index] = done;
+    if (parts.some((p) => p === null)) return;
+    const ready = parts as { part: ChartPart; symbols: string[] }[];
+    addTask(job, { id: nextId++, join: { symbols: ready[0].symbols, params: job.params, parts: ready.map((p) => p.part) } });
   };
 
   const dispatch = () => {
     for (const t of threads) {
-      if (t.job !== null) continue;
-      const job = queue.take((j) => j.thread === null || j.thread === t);
-      if (!job) continue;
-      t.job = job;
-      if (job.thread === null) {
-        job.thread = t;
-        t.resident.add(job);
-        t.worker.postMessage(job.request);
+      if (t.task !== null) continue;
+      const task = queue.take((k) => k.thread === null || k.thread === t);
+      if (!task) continue;
+      t.task = task;
+      if (task.thread === null) {
+        task.thread = t;
+        t.resident.add(task);
+        t.worker.postMessage(task.start);
       } else {
-        t.worker.postMessage({ resume: job.request.id } satisfies ComputeResume);
+        t.worker.postMessage({ resume: task.start.id } satisfies ComputeResume);
       }
+    }
+    // A computing thread keeps the process's event loop waiting on it: with only unreferenced
+    // workers pending, Bun's loop spins on a core instead of sleeping (one of two cores, on 2).
+    for (const t of threads) {
+      if (t.task) t.worker.ref();
+      else t.worker.unref();
     }
   };
 
   /**
-   * The caller went away: a waiting job leaves the queue (a started one's thread drops its state);
-   * a job whose slice is running stops at the slice's end (onmessage). Either way it rejects now, so
-   * the route answers and refunds without waiting for the slice.
+   * The caller went away: the job's waiting tasks leave the queue (their threads drop their state);
+   * a task whose slice is running stops at the slice's end (onmessage). Either way it rejects now,
+   * so the route answers and refunds without waiting for the slice.
    */
   const cancelJob = (job: Job) => {
-    if (job.cancelled) return;
-    job.cancelled = true;
+    if (job.over) return;
     cancelled++;
-    const waiting = queue.remove((j) => j === job) > 0;
-    const t = job.thread;
-    if (waiting && t) {
-      t.resident.delete(job);
-      t.worker.postMessage({ drop: job.request.id } satisfies ComputeDrop);
-    }
-    queue.finished(job.user);
-    job.reject(new ComputeCancelled());
+    fail(job, new ComputeCancelled());
     dispatch();
   };
 
   /** A job computed on this thread after all (its thread could not start). */
   const runInline = (job: Job) => {
-    queue.finished(job.user);
+    if (job.over) return;
+    end(job);
     try {
-      job.resolve(inlineCompute(inputOf(job.request.source, job.request.params), job.request.params));
+      job.resolve(inlineCompute(inputOf(job.source, job.params), job.params));
     } catch (err) {
       job.reject(err as Error);
     }
   };
 
   const spawn = (): Thread => {
-    const t: Thread = { worker: new Worker(specifier), job: null, resident: new Set(), ready: false };
+    const t: Thread = { worker: new Worker(specifier), task: null, resident: new Set(), ready: false };
     t.worker.onmessage = (event: MessageEvent<ComputeReply | typeof READY>) => {
       if ("ready" in event.data) {
         t.ready = true;
         return;
       }
-      const job = t.job;
-      t.job = null;
+      const task = t.task;
+      t.task = null;
       const reply = event.data;
-      if (job && job.request.id === reply.id) {
-        if (job.cancelled) {
-          t.resident.delete(job);
-          if ("yielded" in reply) t.worker.postMessage({ drop: job.request.id } satisfies ComputeDrop);
-        } else if ("yielded" in reply) queue.push(job, job.user);
+      if (task && task.start.id === reply.id) {
+        const job = task.job;
+        if ("yielded" in reply && !job.over) queue.push(task, job.user);
         else {
-          t.resident.delete(job);
-          settle(job, reply);
+          t.resident.delete(task);
+          job.tasks.delete(task);
+          if ("yielded" in reply) t.worker.postMessage({ drop: task.start.id } satisfies ComputeDrop);
+          else if (job.over) {
+            // Cancelled or failed meanwhile: the reply is dropped.
+          } else if ("part" in reply) partDone(job, (task.start as ComputeRequest).part!.index, reply);
+          else answer(job, reply);
         }
       }
       dispatch();
     };
     // An uncaught error or an exit ends the thread. One that had loaded is replaced and fails the
-    // job it held (the route answers 500 and refunds). One that never loaded could not start (a
+    // jobs it held (the route answers 500 and refunds). One that never loaded could not start (a
     // build without the worker, say): it is not restarted, which would only fail again, and its
     // job and everything after it are computed on the event loop.
-    const fail = (why: string) => {
+    const died = (why: string) => {
       const i = threads.indexOf(t);
       if (i < 0) return;
       threads.splice(i, 1);
       t.worker.terminate();
-      // A cancelled job has already left the pool and rejected.
-      const job = t.job?.cancelled ? null : t.job;
-      t.job = null;
-      // Jobs whose state died with the thread fail with it (the route answers 500 and refunds).
-      const lost = [...t.resident].filter((j) => j !== job);
-      queue.remove((j) => j.thread === t);
+      const held = [...new Set([...(t.task ? [t.task] : []), ...t.resident].map((task) => task.job))];
+      t.task = null;
       t.resident.clear();
-      for (const j of lost) {
-        queue.finished(j.user);
-        j.reject(new Error(stopped ? "compute threads stopped" : `compute thread failed: ${why}`));
-      }
       if (stopped) {
-        job?.reject(new Error("compute threads stopped"));
+        for (const job of held) fail(job, new Error("compute threads stopped"));
         return;
       }
       if (!t.ready) {
         logger.warn({ err: why }, "compute thread could not start; computing on the event loop");
-        if (job) runInline(job);
+        held.forEach(runInline);
       } else {
-        if (job) queue.finished(job.user);
-        job?.reject(new Error(`compute thread failed: ${why}`));
+        for (const job of held) fail(job, new Error(`compute thread failed: ${why}`));
         logger.error({ err: why }, "compute thread failed; starting another");
         try {
           threads.push(spawn());
@@ -234,11 +316,11 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
           logger.error({ err: (err as Error).message }, "could not start a compute thread");
         }
       }
-      if (threads.length === 0) queue.drain().forEach(runInline);
+      if (threads.length === 0) [...new Set(queue.drain().map((task) => task.job))].forEach(runInline);
       else dispatch();
     };
-    t.worker.onerror = (event) => fail(event.message);
-    t.worker.addEventListener("close", () => fail("exited"));
+    t.worker.onerror = (event) => died(event.message);
+    t.worker.addEventListener("close", () => died("exited"));
     t.worker.unref();
     return t;
   };
@@ -258,6 +340,8 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
       started: () => started,
       queued: () => 0,
       cancelled: () => 0,
+      split: () => 0,
+      held: () => 0,
       compute: async (source, params) => {
         started++;
         return inlineCompute(inputOf(source, params), params);
@@ -266,6 +350,16 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
     };
   }
 
+  /**
+   * Into how many parts a new job is cut: one per idle thread (dispatch has given every waiting task
+   * it can, so an idle thread is one nothing waits for), at most one per as-of of a counted request.
+   */
+  const partsFor = (params: ChartParams, estimatedMs: number | undefined): number => {
+    if (estimatedMs === undefined || estimatedMs < splitFromMs || !isRolling(params)) return 1;
+    const idle = threads.filter((t) => t.task === null).length;
+    return Math.max(1, Math.min(idle, params.start === null ? params.periods : idle));
+  };
+
   return {
     get size() {
       return threads.length;
@@ -273,14 +367,16 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
     started: () => started,
     queued: () => queue.length,
     cancelled: () => cancelled,
-    compute(source, params, user = "", signal) {
+    split: () => split,
+    held: () => threads.reduce((n, t) => n + t.resident.size, 0),
+    compute(source, params, user = "", signal, estimatedMs) {
       if (stopped) return Promise.reject(new Error("compute threads stopped"));
       if (signal?.aborted) return Promise.reject(new ComputeCancelled());
       started++;
       // The work goes to the event loop when every thread has died and none could be restarted.
       if (threads.length === 0) return Promise.resolve().then(() => inlineCompute(inputOf(source, params), params));
       return new Promise<Computed>((resolve, reject) => {
-        const job: Job = { request: { id: nextId++, source, params }, user, resolve, reject, thread: null, cancelled: false };
+        const job: Job = { user, source, params, resolve, reject, over: false, tasks: new Set(), parts: null };
         const cancel = () => cancelJob(job);
         signal?.addEventListener("abort", cancel, { once: true });
         job.resolve = (c) => {
@@ -291,24 +387,29 @@ export function startComputePool(size: number, logger: Logger, specifier = worke
           signal?.removeEventListener("abort", cancel);
           reject(e);
         };
+        jobs.add(job);
         queue.started(user);
-        queue.push(job, user);
+        const of = partsFor(params, estimatedMs);
+        if (of === 1) addTask(job, { id: nextId++, source, params });
+        else {
+          split++;
+          job.parts = Array.from({ length: of }, () => null);
+          for (let index = 0; index < of; index++) addTask(job, { id: nextId++, source, params, part: { index, of } });
+        }
         dispatch();
       });
     },
     stop() {
       stopped = true;
       for (const t of threads.splice(0)) {
-        if (t.resident.size > 0) {
-          t.worker.terminate();
-          for (const j of t.resident) j.reject(new Error("compute threads stopped"));
-        } else {
+        if (t.resident.size > 0) t.worker.terminate();
+        else {
           // An idle thread closes its connection and exits; terminated after a second if it has not.
           t.worker.postMessage(CLOSE);
           setTimeout(() => t.worker.terminate(), 1000).unref();
         }
       }
-      for (const job of queue.drain()) if (job.thread === null) job.reject(new Error("compute threads stopped"));
+      for (const job of [...jobs]) fail(job, new Error("compute threads stopped"));
     },
   };
 }

@@ -3,15 +3,25 @@
  * connection to the server's database, with the market layer's cache, or the generated sample) and runs the engine's
  * computeChart in slices of about SLICE_MS (whole as-ofs): after each slice it posts `yielded` and
  * waits for the pool to say which job to resume, so other users' jobs get the thread in between.
+ * A part of a split request (its share of the as-ofs) is computed the same way and posted back
+ * unserialised; the thread given the join assembles and serialises the answer.
  * The result is serialised here, in the requested format, so the event loop only receives a string. A ChartError (the data cannot serve the request) comes back as its kind and message;
  * anything else as an internal failure whose message is for the log only.
  */
 import type { Database } from "bun:sqlite";
 import { openDatabase } from "../../db/open.ts";
-import { computeChartSteps } from "../engine/chart.ts";
+import { computeChartPartSteps, computeChartSteps, joinChart, type ChartPart } from "../engine/chart.ts";
 import { ChartError, type ChartResult, type Format } from "../engine/types.ts";
 import { serialise } from "./serialise.ts";
-import { READY, type CLOSE, type ComputeDrop, type ComputeReply, type ComputeRequest, type ComputeResume } from "./compute-pool.ts";
+import {
+  READY,
+  type CLOSE,
+  type ComputeDrop,
+  type ComputeJoin,
+  type ComputeReply,
+  type ComputeRequest,
+  type ComputeResume,
+} from "./compute-pool.ts";
 import { inputOf } from "./series-source.ts";
 
 declare const self: Worker;
@@ -30,23 +40,35 @@ function connection(path: string): Database {
 /** A slice runs whole as-ofs until this long has passed, then yields the thread. */
 const SLICE_MS = 50;
 
-const jobs = new Map<number, { steps: Generator<void, ChartResult>; nSymbols: number; format: Format }>();
+type Steps = { whole: Generator<void, ChartResult> } | { part: Generator<void, ChartPart>; symbols: string[] };
+
+const jobs = new Map<number, Steps & { nSymbols: number; format: Format }>();
 
 function slice(id: number, start?: ComputeRequest): ComputeReply {
   try {
     if (start) {
       const input = inputOf(start.source, start.params, connection);
-      jobs.set(id, { steps: computeChartSteps(input, start.params), nSymbols: input.symbols.length, format: start.params.format });
+      const steps: Steps = start.part
+        ? { part: computeChartPartSteps(input, start.params, start.part.index, start.part.of), symbols: input.symbols }
+        : { whole: computeChartSteps(input, start.params) };
+      jobs.set(id, { ...steps, nSymbols: input.symbols.length, format: start.params.format });
     }
     const job = jobs.get(id);
     if (!job) return { id, ok: false, internal: "unknown job" };
     const until = performance.now() + SLICE_MS;
     for (;;) {
-      const r = job.steps.next();
-      if (r.done) {
-        jobs.delete(id);
-        const body = serialise(r.value.data, job.format);
-        return { id, ok: true, body, diagnostics: r.value.diagnostics, nSymbols: job.nSymbols };
+      if ("part" in job) {
+        const r = job.part.next();
+        if (r.done) {
+          jobs.delete(id);
+          return { id, part: r.value, symbols: job.symbols };
+        }
+      } else {
+        const r = job.whole.next();
+        if (r.done) {
+          jobs.delete(id);
+          return finished(id, r.value, job.format, job.nSymbols);
+        }
       }
       if (performance.now() >= until) return { id, yielded: true };
     }
@@ -56,13 +78,26 @@ function slice(id: number, start?: ComputeRequest): ComputeReply {
   }
 }
 
+function finished(id: number, result: ChartResult, format: Format, nSymbols: number): ComputeReply {
+  return { id, ok: true, body: serialise(result.data, format), diagnostics: result.diagnostics, nSymbols };
+}
+
+/** A split request's parts, joined and serialised here: one step, like the last slice of an unsplit one. */
+function join(j: ComputeJoin): ComputeReply {
+  try {
+    return finished(j.id, joinChart(j.join.symbols, j.join.params, j.join.parts), j.join.params.format, j.join.symbols.length);
+  } catch (err) {
+    return failure(j.id, err);
+  }
+}
+
 function failure(id: number, err: unknown): ComputeReply {
   return err instanceof ChartError
     ? { id, ok: false, chartError: { kind: err.kind, message: err.message } }
     : { id, ok: false, internal: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
 }
 
-self.onmessage = (event: MessageEvent<ComputeRequest | ComputeResume | ComputeDrop | typeof CLOSE>) => {
+self.onmessage = (event: MessageEvent<ComputeRequest | ComputeResume | ComputeDrop | ComputeJoin | typeof CLOSE>) => {
   if ("close" in event.data) {
     db?.sqlite.close();
     db = null;
@@ -74,7 +109,8 @@ self.onmessage = (event: MessageEvent<ComputeRequest | ComputeResume | ComputeDr
     jobs.delete(event.data.drop);
     return;
   }
-  postMessage("resume" in event.data ? slice(event.data.resume) : slice(event.data.id, event.data));
+  if ("join" in event.data) postMessage(join(event.data));
+  else postMessage("resume" in event.data ? slice(event.data.resume) : slice(event.data.id, event.data));
 };
 
 postMessage(READY);

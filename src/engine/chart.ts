@@ -1,8 +1,9 @@
 /**
  * The engine's entry point: aligned closes + effective parameters → chart payload and
- * diagnostics (DECISIONS §2 and §3). Pure: no I/O, no clock.
+ * diagnostics (README.md § How the numbers are computed; docs/api.md § The answer). Pure: no
+ * I/O, no clock.
  *
- * Choices the decisions leave open:
+ * Choices those rules leave open:
  * - Every input symbol appears in `stocks`; one that does not take part at an as-of has
  *   null metrics (and community) there.
  * - Rolling: an as-of where fewer than 2 symbols take part has null metrics for everyone;
@@ -22,7 +23,7 @@ import { computeMetrics } from "./metrics/index.ts";
 import { isRolling, resolveAsofs } from "./asofs.ts";
 import { MAX_POINTS } from "./limits.ts";
 import { rollingData, snapshotData, type AsofResult } from "./payload.ts";
-import { SlidingMoments } from "./rolling-moments.ts";
+import { lastFullRebuild, SlidingMoments } from "./rolling-moments.ts";
 import { ChartError, type ChartParams, type ChartResult, type EngineDiagnostics, type SeriesInput } from "./types.ts";
 import { buildReturnsPanel, windowMembers, windowStart, type ReturnsPanel } from "./window.ts";
 
@@ -40,27 +41,72 @@ export function computeChart(input: SeriesInput, params: ChartParams): ChartResu
  * interleave other requests' work between them (src/compute/compute-pool.ts), and returns the result.
  */
 export function* computeChartSteps(input: SeriesInput, params: ChartParams): Generator<void, ChartResult> {
+  const part = yield* computeChartPartSteps(input, params, 0, 1);
+  return joinChart(input.symbols, params, [part]);
+}
+
+/**
+ * One contiguous share of a request's as-ofs, computed independently of the others: part `index`
+ * of `of` covers as-ofs [⌊index·n/of⌋, ⌊(index+1)·n/of⌋). joinChart of every part, in order, is
+ * bit for bit computeChart (docs/engine.md § Splitting a rolling request).
+ */
+export interface ChartPart {
+  /** Its as-ofs' results, oldest first; only the last keeps its edges unless include_graph=all. */
+  results: AsofResult[];
+  /** How many as-ofs the whole request has. */
+  asofs: number;
+}
+
+/** Like computeChartSteps, for the part `index` of `of` of the request's as-ofs (ChartPart). */
+export function* computeChartPartSteps(input: SeriesInput, params: ChartParams, index: number, of: number): Generator<void, ChartPart> {
   checkInput(input);
   const asofs = resolveAsofs(input, params);
+  const from = Math.floor((index * asofs.length) / of);
+  const to = Math.floor(((index + 1) * asofs.length) / of);
   const panel = buildReturnsPanel(input.closes, asofs[0], asofs[asofs.length - 1], params.lookback);
   const plainPearson = params.corr_method === "pearson" && !usesOptions(params);
   const moments = asofs.length > 1 && plainPearson ? new SlidingMoments(panel) : null;
+  if (moments) warmUp(moments, panel, asofs.slice(0, from));
   const rows = new RowBudget(params, asofs.length * input.symbols.length);
   const results: AsofResult[] = [];
-  for (const t of asofs) {
-    const r = computeAsof(input, panel, params, t, moments);
-    rows.addEdges(r);
+  for (let k = from; k < to; k++) {
+    const r = computeAsof(input, panel, params, asofs[k], moments);
     // Only the latest graph's edges are returned (all of them with include_graph=all): an earlier
     // as-of's edge arrays go once it is done. They were most of a rolling job's memory (≈125 MB for
     // 500 symbols × 100 as-ofs with knn_k=50).
     if (params.include_graph !== "all" && results.length > 0) hollow(results[results.length - 1]);
     results.push(r);
+    // This part's own rows already exceed the bound, so the request's do by this as-of: joinChart
+    // reports it, with the request's count, without the rest being computed.
+    if (rows.over(r)) break;
     yield;
   }
-  if (!results.some((r) => r.graph)) throw tooFewSymbols(input, params, results[results.length - 1]);
-  if (params.include_graph) trackCommunities(results, input.symbols.length);
-  const data = isRolling(params) ? rollingData(results, input.symbols, params) : snapshotData(results[0], input.symbols, params);
-  return { data, diagnostics: diagnostics(input, params, results) };
+  return { results, asofs: asofs.length };
+}
+
+/** The request's answer from all its parts, in order (community tracking runs across them here). */
+export function joinChart(symbols: string[], params: ChartParams, parts: ChartPart[]): ChartResult {
+  const results = parts.flatMap((p) => p.results);
+  const rows = new RowBudget(params, parts[0].asofs * symbols.length);
+  for (const r of results) rows.addEdges(r);
+  if (params.include_graph !== "all") for (let k = 0; k < results.length - 1; k++) hollow(results[k]);
+  if (!results.some((r) => r.graph)) throw tooFewSymbols(symbols, params, results[results.length - 1]);
+  if (params.include_graph) trackCommunities(results, symbols.length);
+  const data = isRolling(params) ? rollingData(results, symbols, params) : snapshotData(results[0], symbols, params);
+  return { data, diagnostics: diagnostics(symbols, params, results) };
+}
+
+/**
+ * Brings fresh sliding sums to the state the unsplit run has after the as-ofs `before`: it replays
+ * those with a graph (the only ones that move the window) from the last that rebuilds from scratch.
+ */
+function warmUp(moments: SlidingMoments, panel: ReturnsPanel, before: number[]): void {
+  const moved = before.map((t) => ({ t, nodes: windowMembers(panel, t).nodes })).filter((m) => m.nodes.length >= 2);
+  const first = lastFullRebuild(
+    moved.map((m) => m.t),
+    panel.lookback,
+  );
+  for (const m of moved.slice(first)) moments.moveTo(m.t, m.nodes);
 }
 
 function checkInput(input: SeriesInput): void {
@@ -143,10 +189,16 @@ class RowBudget {
     private readonly points: number,
   ) {}
 
+  /** Counts the as-of's edges; true once points plus edges exceed MAX_POINTS. */
+  over(r: AsofResult): boolean {
+    if (this.params.include_graph !== "all" || !r.graph) return false;
+    this.edges += r.edges;
+    return this.points + this.edges > MAX_POINTS;
+  }
+
+  /** Counts the as-of's edges; throws the request's ChartError once points plus edges exceed MAX_POINTS. */
   addEdges(r: AsofResult): void {
-    if (this.params.include_graph !== "all" || !r.graph) return;
-    this.edges += r.graph.src.length;
-    if (this.points + this.edges > MAX_POINTS) {
+    if (this.over(r)) {
       throw new ChartError(
         "too-large",
         `include_graph=all returns every as-of's edges, and ${this.points} points plus the edges up to ` +
@@ -157,10 +209,10 @@ class RowBudget {
   }
 }
 
-function tooFewSymbols(input: SeriesInput, params: ChartParams, r: AsofResult): ChartError {
-  const names = (idx: number[]) => idx.map((i) => input.symbols[i]).join(", ");
+function tooFewSymbols(symbols: string[], params: ChartParams, r: AsofResult): ChartError {
+  const names = (idx: number[]) => idx.map((i) => symbols[i]).join(", ");
   const parts = [
-    `only ${r.nodes.length} of ${input.symbols.length} symbols can be used up to ${r.label.slice(0, 10)} ` +
+    `only ${r.nodes.length} of ${symbols.length} symbols can be used up to ${r.label.slice(0, 10)} ` +
       `(lookback ${params.lookback} at interval ${params.interval}); at least 2 are needed`,
   ];
   if (r.droppedBars.length > 0) {
@@ -171,8 +223,8 @@ function tooFewSymbols(input: SeriesInput, params: ChartParams, r: AsofResult): 
   return new ChartError("no-usable-symbols", parts.join("; "));
 }
 
-function diagnostics(input: SeriesInput, params: ChartParams, results: AsofResult[]): EngineDiagnostics {
-  const names = (idx: number[]) => idx.map((i) => input.symbols[i]);
+function diagnostics(symbols: string[], params: ChartParams, results: AsofResult[]): EngineDiagnostics {
+  const names = (idx: number[]) => idx.map((i) => symbols[i]);
   const latest = results[results.length - 1];
   const notConverged = [...new Set(results.flatMap((r) => r.notConverged))];
   const perAsof = (pick: (r: AsofResult) => number[]) => {

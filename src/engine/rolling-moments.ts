@@ -8,6 +8,29 @@ import { windowStart, type ReturnsPanel } from "./window.ts";
 
 const REBASE_AFTER = 4;
 
+/** Whether moving the window from as-of `from` (-1: none yet) to `t`, `slid` bars after the last full rebuild, rebuilds from scratch. */
+function rebuildsAt(from: number, t: number, slid: number, L: number): boolean {
+  const jump = t - from;
+  return from < 0 || jump <= 0 || jump >= L || slid + jump > REBASE_AFTER * L;
+}
+
+/**
+ * Index in `asofs` (the as-ofs SlidingMoments is moved to, in order) of the last one at which the
+ * sums are rebuilt from scratch: the state after it depends on nothing before it.
+ */
+export function lastFullRebuild(asofs: readonly number[], lookback: number): number {
+  let last = 0;
+  let slid = 0;
+  for (let k = 0; k < asofs.length; k++) {
+    const from = k > 0 ? asofs[k - 1] : -1;
+    if (rebuildsAt(from, asofs[k], slid, lookback)) {
+      last = k;
+      slid = 0;
+    } else slid += asofs[k] - from;
+  }
+  return last;
+}
+
 export class SlidingMoments {
   private readonly N: number;
   private readonly L: number;
@@ -53,9 +76,14 @@ export class SlidingMoments {
     return pearsonFromMoments(this.L, s, ss, sxy, n);
   }
 
-  private moveTo(t: number, nodes: number[]): void {
+  /**
+   * Moves the window to end at as-of `t` with `nodes` as members without building a matrix: a part
+   * of a split rolling request replays the as-ofs before its own from the last full rebuild, so its
+   * sums are bit for bit those of the unsplit run (lastFullRebuild).
+   */
+  moveTo(t: number, nodes: number[]): void {
     const jump = t - this.asof;
-    const rebuild = this.asof < 0 || jump <= 0 || jump >= this.L || this.slidSinceRebuild + jump > REBASE_AFTER * this.L;
+    const rebuild = rebuildsAt(this.asof, t, this.slidSinceRebuild, this.L);
     const next = new Uint8Array(this.N);
     for (const i of nodes) next[i] = 1;
     if (rebuild) {
