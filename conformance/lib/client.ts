@@ -1,6 +1,6 @@
 /** HTTP client that records every exchange (for evidence and envelope sweeps) and enforces the metered-call budget. */
 import { describeToken } from "./jwt.ts";
-import { type Exchange, Skip, UsageError } from "./types.ts";
+import { type Exchange, type KitClock, REAL_TIME, Skip, UsageError } from "./types.ts";
 
 export interface RequestInit {
   method?: string;
@@ -30,6 +30,7 @@ export class Client {
     readonly baseUrl: string,
     readonly budget: number,
     readonly timeoutMs: number,
+    readonly clock: KitClock = REAL_TIME,
   ) {}
 
   /** Metered calls still allowed. */
@@ -48,7 +49,7 @@ export class Client {
     const url = this.baseUrl + path;
     const method = init.method ?? "GET";
     const headers = init.headers ?? {};
-    const sentAt = Date.now();
+    const sentAt = this.clock.now();
     let res: Response;
     try {
       res = await fetch(url, { method, headers, redirect: "manual", signal: AbortSignal.timeout(this.timeoutMs) });
@@ -72,7 +73,7 @@ export class Client {
       body,
       json,
       sentAt,
-      receivedAt: Date.now(),
+      receivedAt: this.clock.now(),
     };
     this.log.push(ex);
     return ex;

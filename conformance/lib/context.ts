@@ -24,7 +24,7 @@ export class Context {
   private learned?: Limits;
 
   constructor(readonly options: KitOptions) {
-    this.client = new Client(options.baseUrl, options.budget, options.timeoutMs);
+    this.client = new Client(options.baseUrl, options.budget, options.timeoutMs, options.clock);
   }
 
   /** Run `fn` once per run; later callers share the result (or the Skip). */

@@ -1,7 +1,7 @@
 /** Request sequences several checks judge; each runs at most once per run (memoised on the context). */
 import type { Context } from "./context.ts";
 import { intHeader } from "./spec-forms.ts";
-import { type Exchange, Skip } from "./types.ts";
+import { type Exchange, REAL_TIME, Skip } from "./types.ts";
 
 function errorCode(ex: Exchange): string | undefined {
   const errors = (ex.json as { errors?: unknown })?.errors;
@@ -125,7 +125,7 @@ export function dailyRun(ctx: Context): Promise<DailyRun> {
         limited.push(ex);
         if (!ctx.options.slow) throw new Skip("hit RATE_LIMITED before the daily quota; pass --slow");
         const wait = intHeader(ex.headers, "Retry-After") ?? 60;
-        await Bun.sleep(Math.min(wait, 120) * 1000 + 200);
+        await (ctx.options.clock ?? REAL_TIME).sleep(Math.min(wait, 120) * 1000 + 200);
       } else return { oks, rejected: ex, limited };
     }
     throw new Skip(`the daily quota never refused after ${limits.perDay * 3 + 10} calls`);

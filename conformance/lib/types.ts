@@ -21,7 +21,20 @@ export interface KitOptions {
   limitsFromHeaders: boolean;
   /** Per-request timeout in milliseconds. */
   timeoutMs: number;
+  /**
+   * The kit's time: when it sent and received each request, and how it waits out a Retry-After.
+   * Real time unless given; a test of the kit against a server with a test clock passes one that
+   * moves both, so waiting a minute costs no real minute.
+   */
+  clock?: KitClock;
 }
+
+export interface KitClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+export const REAL_TIME: KitClock = { now: () => Date.now(), sleep: (ms) => Bun.sleep(ms) };
 
 /** One HTTP request and its response, as recorded by the client. */
 export interface Exchange {
