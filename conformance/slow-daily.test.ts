@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { SECRET, startHarness, type Harness } from "../test/support/http/harness.ts";
 import { runKit } from "./lib/runner.ts";
-import type { KitClock } from "./lib/types.ts";
+import type { KitClock, KitOptions } from "./lib/types.ts";
 
 let h: Harness;
 let waited = 0;
@@ -24,19 +24,18 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.stop());
 
-const options = (slow: boolean) =>
-  ({
-    baseUrl: h.base,
-    secret: SECRET,
-    budget: 20,
-    slow,
-    profile: "full",
-    reporter: "text",
-    limitsFromHeaders: true,
-    timeoutMs: 15_000,
-    only: ["limits.daily-quota", "limits.daily-details"],
-    clock,
-  }) as const;
+const options = (slow: boolean): KitOptions => ({
+  baseUrl: h.base,
+  secret: SECRET,
+  budget: 20,
+  slow,
+  profile: "full",
+  reporter: "text",
+  limitsFromHeaders: true,
+  timeoutMs: 15_000,
+  only: ["limits.daily-quota", "limits.daily-details"],
+  clock,
+});
 
 test("without --slow the daily checks skip, with the reason", async () => {
   const r = await runKit({ ...options(false), only: ["limits.daily-quota"] });
