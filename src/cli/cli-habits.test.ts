@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runCli } from "../../test/support/http/process.ts";
+import { runCliInProcess as runCli } from "../../test/support/cli-in-process.ts";
 
 describe("per-command help", () => {
   for (const name of ["serve", "migrate", "import", "token", "user", "usage"]) {
@@ -30,7 +30,7 @@ describe("per-command help", () => {
 test("token revoke: a known jti exits 0; an unknown one exits 1 and says so", async () => {
   const db = join(mkdtempSync(join(tmpdir(), "gs-habits-")), "db.sqlite");
   expect((await runCli(["migrate", "--db", db, "--no-sample"])).code).toBe(0);
-  const minted = await runCli(["token", "create", "--db", db, "--user", "u1", "--json"], { env: { GRAPH_STATS_JWT_SECRET: "" } });
+  const minted = await runCli(["token", "create", "--db", db, "--user", "u1", "--json"], { GRAPH_STATS_JWT_SECRET: "" });
   const [{ jti }] = JSON.parse(minted.stdout);
   const known = await runCli(["token", "revoke", "--db", db, jti]);
   expect(known.code).toBe(0);
