@@ -73,10 +73,19 @@ function measured(n: number, q: string): { ms: number; est: number } {
 }
 
 describe("the cost model", () => {
-  test("measured compute CPU time is within 3× of the estimate either way, on 44 shapes", () => {
+  test("measured compute CPU time is within 3× of the estimate either way, on 44 shapes, at this machine's speed", () => {
     inlineCompute(factorInput(60, 200), params("graph_method=knn&periods=3&include_graph=true")); // warm the JIT
     const rows = GRID.map(([n, q]) => ({ n, q, ...measured(n, q) }));
-    const off = rows.filter((r) => r.ms / r.est > 3 || r.est / r.ms > 3);
+    // This machine's speed against the reference machine the model was fitted on: the median
+    // ratio. A shared host that runs 1.5x slower today moves every ratio alike, which says nothing
+    // about the model; a missing or wrong term moves some shapes against the others, which the 3x
+    // bound around the scaled estimate catches. The speed itself stays within 3x of the reference.
+    const ratios = rows.map((r) => r.ms / r.est).sort((a, b) => a - b);
+    const speed = ratios[Math.floor(ratios.length / 2)]!;
+    console.log(`this machine runs the grid at ${speed.toFixed(2)}x the reference machine's time (median measured/estimated)`);
+    expect(speed).toBeGreaterThan(1 / 3);
+    expect(speed).toBeLessThan(3);
+    const off = rows.filter((r) => r.ms / (r.est * speed) > 3 || (r.est * speed) / r.ms > 3);
     if (off.length) console.log(off.map((r) => `${(r.ms / r.est).toFixed(2)} ${r.ms.toFixed(1)}/${r.est} n=${r.n} ${r.q}`).join("\n"));
     expect(GRID.length).toBeGreaterThanOrEqual(40);
     expect(off).toEqual([]);
