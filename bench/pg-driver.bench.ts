@@ -3,7 +3,7 @@
  * same transaction on bun:sqlite (the embedded default) for comparison — to choose the driver by
  * measurement (issue #14). PostgreSQL is a real server on loopback, started by test/support.
  *
- * The transaction is the one src/metering/limiter-pg.ts runs: BEGIN; lock the user (an advisory
+ * The transaction is the one src/metering/meter-pg.ts runs: BEGIN; lock the user (an advisory
  * transaction lock on the hashed id, or SELECT … FOR UPDATE on the users row); count the minute
  * window and read the day counter in one statement; insert the audit row and upsert the day
  * counter in one statement; COMMIT. Runs are interleaved round-robin so drift on this shared
@@ -108,7 +108,7 @@ function nodePg(lock: string): { txn: Txn; close(): Promise<void> } {
   };
 }
 
-/** The meter itself (src/metering/limiter-pg.ts) on the chosen driver. */
+/** The meter itself (src/metering/meter-pg.ts) on the chosen driver. */
 function pgLimiter(): { txn: Txn; close(): Promise<void> } {
   const sql = createPgPool(db.url, { poolSize: 1 });
   const limiter = createPgMeter(sql, systemClock, "bench");

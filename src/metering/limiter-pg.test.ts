@@ -1,6 +1,6 @@
 /**
  * The PostgreSQL meter against a real PostgreSQL (test/support/postgres.ts). The window cases run
- * against both meters, PostgreSQL and the SQLite one (limiter.ts), step for step: same answers,
+ * against both meters, PostgreSQL and the SQLite one (meter-sqlite.ts), step for step: same answers,
  * same Retry-After, same messages. Then what only a shared server has: exactness under
  * concurrency from separate pools and processes, timeouts and an outage.
  */
