@@ -183,6 +183,15 @@ export function graphOption(model: NetworkModel, metric: string, opts: GraphView
   };
 }
 
+/** The box the points span: its corner and its width and height. */
+function extent(points: Point[]): { minX: number; minY: number; spanX: number; spanY: number } {
+  const xs = points.map((p) => p.x);
+  const ys = points.map((p) => p.y);
+  const minX = Math.min(...xs);
+  const minY = Math.min(...ys);
+  return { minX, minY, spanX: Math.max(...xs) - minX, spanY: Math.max(...ys) - minY };
+}
+
 /** How much more the layout may be stretched one way than the other to fill a box of other proportions. */
 const MAX_STRETCH = 1.5;
 
@@ -191,12 +200,7 @@ const MAX_STRETCH = 1.5;
  * drawn in pixels, round), and at most MAX_STRETCH unevenly, so a near-straight chain stays one.
  */
 function fitToBox(points: Point[], width: number, height: number): Point[] {
-  const xs = points.map((p) => p.x);
-  const ys = points.map((p) => p.y);
-  const minX = Math.min(...xs);
-  const minY = Math.min(...ys);
-  const spanX = Math.max(...xs) - minX;
-  const spanY = Math.max(...ys) - minY;
+  const { minX, minY, spanX, spanY } = extent(points);
   const fitX = spanX > 0 ? width / spanX : Infinity;
   const fitY = spanY > 0 ? height / spanY : Infinity;
   const even = Math.min(fitX, fitY);
@@ -213,12 +217,7 @@ function fitToBox(points: Point[], width: number, height: number): Point[] {
  * pixel is one canvas pixel. A span of 0 (one node, or all in a line) is 2 wide, as ECharts pads it.
  */
 function viewRect(points: Point[], box: { left: number; top: number }) {
-  const xs = points.map((p) => p.x);
-  const ys = points.map((p) => p.y);
-  const minX = Math.min(...xs);
-  const minY = Math.min(...ys);
-  const spanX = Math.max(...xs) - minX;
-  const spanY = Math.max(...ys) - minY;
+  const { minX, minY, spanX, spanY } = extent(points);
   return {
     left: box.left + minX - (spanX === 0 ? 1 : 0),
     top: box.top + minY - (spanY === 0 ? 1 : 0),
