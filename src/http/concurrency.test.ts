@@ -8,6 +8,20 @@ import { spawnServer } from "../../test/support/http/process.ts";
 const PATH = "/v1/graph-stats/chart?lookback=20";
 /** A rolling request that computes for a few hundred ms on the sample. */
 const HEAVY = "/v1/graph-stats/chart?lookback=250&periods=250&graph_method=complete";
+
+/**
+ * Waits until the server has admitted a computation (its /metrics shows admitted work), so a signal
+ * sent next finds the request in flight; a fixed sleep lost that race on a loaded machine.
+ */
+async function untilAdmitted(base: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const text = await (await fetch(`${base}/metrics`)).text();
+    if (/^graphstats_admitted_cost_ms [1-9]/m.test(text)) return;
+    await Bun.sleep(5);
+  }
+  throw new Error("the heavy request was not admitted within 10 s");
+}
 const token = async (user: string) => (await mintToken({ secret: SECRET, userId: user, ttlSeconds: 3600, clock: systemClock })).token;
 /** The flags of a real server process on a sample database file. */
 const serveArgs = (db: string) => ["--port", "0", "--db", db, "--jwt-secret", SECRET, "--no-sample", "--default-universe", "sample"];
@@ -66,7 +80,7 @@ describe("metering is exact under concurrency", () => {
     const heavy = fetch(server.base + HEAVY, {
       headers: { Authorization: `Bearer ${t}` },
     });
-    await Bun.sleep(30);
+    await untilAdmitted(server.base);
     const exited = server.stop("SIGTERM");
     const res = await heavy;
     expect(res.status).toBe(200);
@@ -121,7 +135,7 @@ describe("metering is exact under concurrency", () => {
     const server = await spawnSampleServer();
     const t = await token("drain-user-2");
     const heavy = fetch(server.base + HEAVY, { headers: { Authorization: `Bearer ${t}` } });
-    await Bun.sleep(50);
+    await untilAdmitted(server.base);
     const health = fetch(`${server.base}/health`);
     await Bun.sleep(20);
     const exited = server.stop("SIGTERM");
@@ -135,7 +149,7 @@ describe("metering is exact under concurrency", () => {
     const server = await spawnSampleServer();
     const t = await token("drain-user-3");
     const heavy = fetch(server.base + HEAVY, { headers: { Authorization: `Bearer ${t}` } });
-    await Bun.sleep(50);
+    await untilAdmitted(server.base);
     server.proc.kill("SIGSTOP"); // the kernel still accepts connections and buffers their requests
     const waiting = Array.from({ length: 4 }, () =>
       fetch(`${server.base}/health`).then(
