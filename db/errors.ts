@@ -95,11 +95,13 @@ function pgWriteFailureOf(err: unknown): string | null {
 }
 
 /**
- * Maps PostgreSQL driver errors to the meter's own; anything else (a bug) is returned as is. Used
- * by the other stores' callers too: a PostgreSQL outage seen by the auth store is the same 503.
+ * Maps PostgreSQL driver errors to the classes above; SQLite's and anything else (a bug) are
+ * returned as they are. Every store's errors pass through it: an outage seen by the auth store is the same 503.
  */
 export function databaseError(err: unknown): unknown {
   if (err instanceof DatabaseBusyError) return err;
+  // SQLite's conditions are read by isBusy and writeFailureOf; its codes (SQLITE_BUSY_TIMEOUT) would match the patterns below.
+  if (codeOf(err).startsWith("SQLITE_")) return err;
   const state = sqlState(err);
   if (PG_BUSY_STATES.has(state)) return new DatabaseBusyError();
   const failure = pgWriteFailureOf(err);

@@ -55,6 +55,8 @@ group("toHttpError: the one mapping from what was thrown to the answer", () => {
     expect(answer(new DatabaseBusyError())).toEqual(busy);
     expect(answer(sqliteError("SQLITE_BUSY"))).toEqual(busy);
     expect(answer(sqliteError("SQLITE_LOCKED_SHAREDCACHE"))).toEqual(busy);
+    // SQLite's busy_timeout running out is busy, not PostgreSQL's "unreachable" (its code says TIMEOUT).
+    expect(answer(sqliteError("SQLITE_BUSY_TIMEOUT"))).toEqual(busy);
     expect(answer(pgError("55P03"))).toEqual(busy);
     // A PostgreSQL storage failure is one of the meter's busy errors (its 503 says busy).
     expect(answer(new DatabaseStorageError("disk full (53100)"))).toEqual(busy);
