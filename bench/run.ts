@@ -24,6 +24,8 @@ const parts = [
   await section("engine", ["bench/engine.bench.ts"]),
   await section("research", ["bench/research.bench.ts", ...(quick ? ["--rolling-rounds", "1", "--parts-rounds", "3"] : [])]),
   // Issue #20: the cost model's fit over the parameter space, and the heavy live path end to end.
+  await section("research round 2: PMFG, Kendall, distance correlation", ["bench/pmfg-codependence.bench.ts"]),
+  await section("research round 2: hierarchies and HRP", ["bench/hierarchy-hrp.bench.ts"]),
   await section("correlation stage", ["bench/correlation.bench.ts"]),
   await section("cost model", ["bench/cost-model.bench.ts", "--shapes", quick ? "120" : "300"]),
   await section("heavy path", ["bench/heavy-path.bench.ts"]),

@@ -1,0 +1,188 @@
+/**
+ * Issue 26 benchmark, hierarchies and HRP against their Python references side by side:
+ * `npx bun bench/hierarchy-hrp.bench.ts`. Prints a markdown section.
+ *
+ * 1. The pieces on one 50-symbol window (NIFTY-50 at the as-of when the data is there, else a
+ *    synthetic one-factor panel), per linkage method: the hierarchy (distance → linkage → leaf
+ *    order → maxclust labels) against scipy, HRP (quasi-diagonal order → recursive bisection)
+ *    against the literal reference, and the whole per-as-of pipeline (correlation and covariance
+ *    first) against numpy + scipy + the reference.
+ * 2. Rolling, 30 as-ofs of lookback 60: that pipeline per as-of plus turnover (target < 50 ms).
+ * Both sides pinned to one CPU and alternating, as bench/research.bench.ts.
+ * Options: --rounds N (default 7), --rolling-rounds N (default 3).
+ */
+import { unlinkSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { correlationMatrix } from "../src/engine/correlation.ts";
+import { correlationDistance, flatClusters, LINKAGE_METHODS, leafOrder, linkage, type LinkageMethod } from "../src/engine/hierarchy.ts";
+import { hrpWeights, sampleCovariance, turnover } from "../src/engine/hrp.ts";
+import { buildReturnsPanel, windowMembers, windowSeries } from "../src/engine/window.ts";
+import { factorInput } from "../test/support/engine/random-returns.ts";
+import { loadNifty, niftyAvailable } from "../test/support/nifty.ts";
+import { median } from "./median.ts";
+import { pinToOneCpu } from "./pin-cpu.ts";
+import { PythonSide } from "./python-side.ts";
+
+const pinned = pinToOneCpu(import.meta.path);
+const ROOT = join(import.meta.dir, "..");
+const ASOF = "2024-06-28";
+const LOOKBACK = 60;
+const PERIODS = 30;
+const K = 5;
+const arg = (name: string, dflt: number) => {
+  const k = process.argv.indexOf(name);
+  return k > 0 ? Number(process.argv[k + 1]) : dflt;
+};
+const ROUNDS = arg("--rounds", 7);
+const ROLLING_ROUNDS = arg("--rolling-rounds", 3);
+const ms = (x: number) => (x < 0.1 ? x.toFixed(4) : x < 10 ? x.toFixed(2) : x.toFixed(0));
+const ratio = (r: number[]) => {
+  const s = [...r].sort((a, b) => a - b);
+  return `**${median(s).toFixed(0)}x** (${s[0].toFixed(0)}x–${s[s.length - 1].toFixed(0)}x)`;
+};
+
+function timeRuns(fn: () => unknown, runs: number): number[] {
+  const out: number[] = [];
+  for (let k = 0; k < runs; k++) {
+    const t0 = performance.now();
+    fn();
+    out.push(performance.now() - t0);
+  }
+  return out;
+}
+
+/** Alternates blocks of ours with Python requests; one ratio per round (theirs / our median). */
+async function sideBySide(py: PythonSide, ours: () => unknown, request: string, rounds: number, perBlock: number) {
+  const acc = { ours: [] as number[], theirs: [] as number[], ratios: [] as number[] };
+  for (let round = 0; round < rounds; round++) {
+    const o = timeRuns(ours, perBlock);
+    const t = await py.times(request);
+    o.push(...timeRuns(ours, perBlock));
+    acc.ours.push(...o);
+    acc.theirs.push(...t);
+    acc.ratios.push(median(t) / median(o));
+  }
+  return acc;
+}
+
+const row = (name: string, a: { ours: number[]; theirs: number[]; ratios: number[] }, extra: string) =>
+  `| ${name} | ${ms(median(a.ours))} (${ms(Math.min(...a.ours))}) ms | ${ms(median(a.theirs))} (${ms(Math.min(...a.theirs))}) ms | ${ratio(a.ratios)} | ${extra} |`;
+
+// The 30 windows: NIFTY-50 up to ASOF, else 50 synthetic symbols. Symbols taking part in every
+// window only, so both sides read one fixed n × 60 block per as-of.
+const input = niftyAvailable ? loadNifty() : factorInput(50, 400, 26);
+const source = niftyAvailable ? `NIFTY-50 up to ${ASOF}` : "50 synthetic one-factor symbols (NIFTY-50 data not found)";
+const end = niftyAvailable ? input.labels.findLastIndex((l) => l.slice(0, 10) <= ASOF) : input.labels.length - 1;
+const panel = buildReturnsPanel(input.closes, end - PERIODS + 1, end, LOOKBACK);
+let common = windowMembers(panel, end).nodes;
+for (let t = end - PERIODS + 1; t < end; t++) {
+  const m = new Set(windowMembers(panel, t).nodes);
+  common = common.filter((i) => m.has(i));
+}
+const windows = Array.from({ length: PERIODS }, (_, w) => windowSeries(panel, common, end - PERIODS + 1 + w));
+const n = common.length;
+const file = join(tmpdir(), `graph-stats-hier-${process.pid}.f64`);
+const flatReturns = new Float64Array(PERIODS * n * LOOKBACK);
+windows.forEach((ws, w) => {
+  ws.forEach((s, i) => {
+    flatReturns.set(s, (w * n + i) * LOOKBACK);
+  });
+});
+writeFileSync(file, new Uint8Array(flatReturns.buffer));
+
+const py = new PythonSide(
+  [
+    join(ROOT, "bench/networkx/hierarchy_reference.py"),
+    "--file",
+    file,
+    "--windows",
+    String(PERIODS),
+    "--n",
+    String(n),
+    "--lookback",
+    String(LOOKBACK),
+  ],
+  "hierarchy_reference.py failed (needs Debian's python3-scipy python3-numpy python3-pandas)",
+);
+const header = await py.line<Record<string, string>>();
+
+/** One as-of: correlation and covariance, the hierarchy, the maxclust labels and the HRP weights. */
+function pipeline(series: Float64Array[], method: LinkageMethod): Float64Array {
+  const corr = correlationMatrix(series, "pearson", 0, LOOKBACK);
+  const cov = sampleCovariance(series, 0, LOOKBACK);
+  const link = linkage(correlationDistance(corr, n), n, method);
+  flatClusters(link, n, K);
+  return hrpWeights(cov, n, leafOrder(link, n));
+}
+
+function rolling(method: LinkageMethod): void {
+  let prev: Float64Array | null = null;
+  for (const series of windows) {
+    const w = pipeline(series, method);
+    if (prev) turnover(prev, w);
+    prev = w;
+  }
+}
+
+const last = windows[PERIODS - 1];
+const corrLast = correlationMatrix(last, "pearson", 0, LOOKBACK);
+const covLast = sampleCovariance(last, 0, LOOKBACK);
+const partRows: string[] = [];
+const rollingRows: string[] = [];
+for (const method of LINKAGE_METHODS) {
+  const linkLast = linkage(correlationDistance(corrLast, n), n, method);
+  const PARTS: [string, string, () => unknown, number][] = [
+    [
+      `hierarchy, ${method}`,
+      "hierarchy",
+      () => {
+        const link = linkage(correlationDistance(corrLast, n), n, method);
+        leafOrder(link, n);
+        flatClusters(link, n, K);
+      },
+      200,
+    ],
+    [`HRP weights, ${method} tree`, "hrp", () => hrpWeights(covLast, n, leafOrder(linkLast, n)), 200],
+    [`per as-of pipeline, ${method}`, "pipeline", () => pipeline(last, method), 50],
+  ];
+  for (const [, , fn] of PARTS) timeRuns(fn, 300);
+  for (const [name, key, fn, perBlock] of PARTS) {
+    partRows.push(row(name, await sideBySide(py, fn, `part ${key} ${method} 5`, ROUNDS, perBlock), key));
+  }
+  timeRuns(() => rolling(method), 20);
+  const a = await sideBySide(py, () => rolling(method), `rolling ${method} 1`, ROLLING_ROUNDS, 10);
+  rollingRows.push(row(`rolling ${PERIODS}, ${method}`, a, median(a.ours) < 50 ? "yes" : "**over**"));
+}
+py.close();
+unlinkSync(file);
+
+const md = [
+  "## Hierarchies and HRP (issue 26) vs the Python references",
+  "",
+  "Reproduce: `npx bun bench/hierarchy-hrp.bench.ts` (runs `/usr/bin/python3 bench/networkx/hierarchy_reference.py` for the Python column;",
+  "`--rounds N`, `--rolling-rounds N`).",
+  `Machine: ${cpus()[0]?.model ?? "unknown CPU"}, ${cpus().length} threads, load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")} at the end; Bun ${Bun.version};`,
+  `Python ${header.python}, scipy ${header.scipy}, numpy ${header.numpy}, pandas ${header.pandas}.`,
+  `Both sides ran pinned to ${pinned === null ? "no CPU (taskset unavailable)" : `CPU ${pinned} (taskset)`} and take turns; each ratio is Python's time over our median`,
+  "in the same round, and the table gives the median ratio over rounds (range in brackets). Times: median (min).",
+  "",
+  `Data: ${source}, ${n} symbols taking part in all ${PERIODS} windows of ${LOOKBACK} returns; unsigned distance √(2(1−|ρ|)), maxclust k = ${K}.`,
+  "Python: scipy `linkage` / `leaves_list` / `fcluster`, the literal HRP of `hrp_reference.py` (pandas), `np.corrcoef` and `np.cov`.",
+  "",
+  `The pieces on the last window: ${ROUNDS} rounds of (a block of ours, 5 Python runs, a block of ours).`,
+  "",
+  "| piece | graph-stats | Python reference | speed-up | part |",
+  "|---|---:|---:|---:|---|",
+  ...partRows,
+  "",
+  `Rolling: the per-as-of pipeline over the ${PERIODS} windows plus turnover between consecutive as-ofs; ${ROLLING_ROUNDS} rounds of 10 + 1 + 10 runs.`,
+  "",
+  "| case | graph-stats | Python reference | speed-up | under 50 ms |",
+  "|---|---:|---:|---:|---|",
+  ...rollingRows,
+  "",
+].join("\n");
+console.log(md);

@@ -1,0 +1,168 @@
+/**
+ * Issue 26 benchmark (PMFG, Kendall τ-b, distance correlation) with the Python references side by
+ * side: `npx bun bench/pmfg-codependence.bench.ts`. Prints a markdown section.
+ *
+ * 1. Each piece on one 50-symbol window (NIFTY-50 at 2024-06-28, else a synthetic one-factor
+ *    panel) against its reference in bench/networkx/codependence_reference.py: the literal PMFG
+ *    (networkx check_planarity per candidate), scipy.stats.kendalltau per pair, the literal numpy
+ *    distance correlation per pair. Both sides pinned to one CPU and alternating.
+ * 2. Rolling: the piece alone over 30 consecutive as-ofs (lookback 60 and 250), ms per as-of and in
+ *    total (the issue's target: a rolling-30 request under 50 ms).
+ * Options: --rounds N (default 3; one Python PMFG takes seconds).
+ */
+import { unlinkSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { correlationMatrix } from "../src/engine/correlation.ts";
+import { distanceCorrelationMatrix } from "../src/engine/distance-correlation.ts";
+import { kendallMatrix } from "../src/engine/kendall.ts";
+import { pmfg } from "../src/engine/pmfg.ts";
+import { buildReturnsPanel, windowMembers, windowSeries } from "../src/engine/window.ts";
+import { factorInput } from "../test/support/engine/random-returns.ts";
+import { loadNifty, niftyAvailable } from "../test/support/nifty.ts";
+import { median } from "./median.ts";
+import { pinToOneCpu } from "./pin-cpu.ts";
+import { PythonSide } from "./python-side.ts";
+
+const pinned = pinToOneCpu(import.meta.path);
+const ROOT = join(import.meta.dir, "..");
+const ASOF = "2024-06-28";
+const k = process.argv.indexOf("--rounds");
+const ROUNDS = k > 0 ? Number(process.argv[k + 1]) : 3;
+const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
+
+function timeRuns(fn: () => unknown, runs: number): number[] {
+  const out: number[] = [];
+  for (let r = 0; r < runs; r++) {
+    const t0 = performance.now();
+    fn();
+    out.push(performance.now() - t0);
+  }
+  return out;
+}
+
+const input = niftyAvailable ? loadNifty() : factorInput(50, 600);
+const source = niftyAvailable ? `NIFTY-50 as-of ${ASOF}` : "a synthetic 50-symbol one-factor panel (NIFTY-50 data not found)";
+const T = niftyAvailable ? input.labels.findLastIndex((l) => l.slice(0, 10) <= ASOF) : input.labels.length - 1;
+
+function windowAt(t: number, lookback: number): Float64Array[] {
+  const panel = buildReturnsPanel(input.closes, t, t, lookback);
+  return windowSeries(panel, windowMembers(panel, t).nodes, t);
+}
+
+const py = new PythonSide(
+  [join(ROOT, "bench/networkx/codependence_reference.py")],
+  "codependence_reference.py failed (needs Debian's python3-networkx python3-scipy python3-numpy)",
+);
+const header = await py.line<Record<string, string>>();
+const files: string[] = [];
+function f64File(name: string, values: Float64Array): string {
+  const path = join(tmpdir(), `graph-stats-${name}-${process.pid}.f64`);
+  writeFileSync(path, new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+  files.push(path);
+  return path;
+}
+
+// 1. The pieces side by side.
+type Part = { name: string; ours: () => unknown; request: string; perBlock: number; reference: string };
+const parts: Part[] = [];
+for (const L of [60, 250]) {
+  const s = windowAt(T, L);
+  const n = s.length;
+  const packed = new Float64Array(n * L);
+  s.forEach((x, i) => packed.set(x.subarray(0, L), i * L));
+  const rets = f64File(`rets${L}`, packed);
+  if (L === 60) {
+    const corr = correlationMatrix(s, "pearson", 0, L);
+    parts.push({
+      name: `PMFG, ${n} symbols (lookback 60 Pearson)`,
+      ours: () => pmfg(corr, n),
+      request: `pmfg ${f64File("corr", corr)} ${n} ${L} 1`,
+      perBlock: 10,
+      reference: `pmfg_reference.py: networkx ${header.networkx} check_planarity per candidate`,
+    });
+  }
+  parts.push({
+    name: `Kendall τ-b, ${n} × ${L}`,
+    ours: () => kendallMatrix(s, 0, L),
+    request: `kendall ${rets} ${n} ${L} 1`,
+    perBlock: 10,
+    reference: `scipy ${header.scipy} stats.kendalltau per pair`,
+  });
+  parts.push({
+    name: `distance correlation, ${n} × ${L}`,
+    ours: () => distanceCorrelationMatrix(s, 0, L),
+    request: `distance ${rets} ${n} ${L} 1`,
+    perBlock: 10,
+    reference: `literal numpy ${header.numpy} per pair`,
+  });
+}
+for (const p of parts) timeRuns(p.ours, 20);
+const partRows: string[] = [];
+for (const p of parts) {
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  const ratios: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const o = timeRuns(p.ours, p.perBlock);
+    const t = await py.times(p.request);
+    o.push(...timeRuns(p.ours, p.perBlock));
+    ours.push(...o);
+    theirs.push(...t);
+    ratios.push(median(t) / median(o));
+  }
+  const r = [...ratios].sort((a, b) => a - b);
+  partRows.push(
+    `| ${p.name} | ${ms(median(ours))} (${ms(Math.min(...ours))}) ms | ${ms(median(theirs))} (${ms(Math.min(...theirs))}) ms | **${median(r).toFixed(0)}x** (${r[0].toFixed(0)}x–${r[r.length - 1].toFixed(0)}x) | ${median(r) >= 50 ? "yes" : "**no**"} | ${p.reference} |`,
+  );
+}
+py.close();
+for (const f of files) unlinkSync(f);
+
+// 2. Rolling: 30 as-ofs ending at T, the piece alone (PMFG: after its Pearson matrix), windows prepared beforehand.
+const rollingRows: string[] = [];
+for (const L of [60, 250]) {
+  const windows = Array.from({ length: 30 }, (_, q) => windowAt(T - 29 + q, L));
+  const corrs = windows.map((s) => correlationMatrix(s, "pearson", 0, L));
+  const cases: [string, () => void][] = [
+    ["PMFG (on the Pearson matrix)", () => corrs.forEach((c, q) => pmfg(c, windows[q].length))],
+    ["Kendall τ-b matrix", () => windows.forEach((s) => kendallMatrix(s, 0, L))],
+    ["distance correlation matrix", () => windows.forEach((s) => distanceCorrelationMatrix(s, 0, L))],
+    ["(Pearson matrix, for scale)", () => windows.forEach((s) => correlationMatrix(s, "pearson", 0, L))],
+  ];
+  for (const [name, fn] of cases) {
+    timeRuns(fn, 3);
+    const t = timeRuns(fn, 9);
+    const total = median(t);
+    rollingRows.push(
+      `| ${name}, lookback ${L} | ${ms(total / 30)} ms | ${ms(total)} (${ms(Math.min(...t))}) ms | ${total < 50 ? "yes" : "**over**"} |`,
+    );
+  }
+}
+
+console.log(
+  [
+    "## PMFG, Kendall τ-b and distance correlation (issue 26) vs the Python references",
+    "",
+    "Reproduce: `npx bun bench/pmfg-codependence.bench.ts` (runs `/usr/bin/python3 bench/networkx/codependence_reference.py` for the Python column; `--rounds N`).",
+    `Machine: ${cpus()[0]?.model ?? "unknown CPU"}, ${cpus().length} threads, load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(
+        " ",
+      )} at the end; Bun ${Bun.version}; Python ${header.python}, networkx ${header.networkx}, scipy ${header.scipy}, numpy ${header.numpy}.`,
+    `Both sides pinned to ${pinned === null ? "no CPU (taskset unavailable)" : `CPU ${pinned} (taskset)`}; ${ROUNDS} rounds of (ours ×10, Python ×1, ours ×10), each ratio Python's time over our median in that round; median ratio (range). Times: median (min).`,
+    "",
+    `The pieces on ${source}:`,
+    "",
+    "| piece | graph-stats | Python reference | speed-up | ≥ 50x | reference |",
+    "|---|---:|---:|---:|---|---|",
+    ...partRows,
+    "",
+    `Rolling: the piece alone over 30 consecutive as-ofs ending at ${niftyAvailable ? ASOF : "the panel's end"} (50 symbols):`,
+    "",
+    "| piece | per as-of | 30 as-ofs | under 50 ms |",
+    "|---|---:|---:|---|",
+    ...rollingRows,
+    "",
+  ].join("\n"),
+);
