@@ -47,11 +47,15 @@ function latencyMs(text: string, pct: string): number {
 }
 
 /**
- * `wrk -t1 -c<connections> -d<seconds>s --latency url`, pinned to `cpu` when given, while the
+ * `wrk -t1 -c<connections> -d<seconds>s --latency [-s script] url`, pinned to `cpu` when given, while the
  * server `pid`'s CPU time is sampled before and after.
  */
-export async function wrk(url: string, pid: number, opts: { seconds: number; connections: number; cpu?: string }): Promise<WrkResult> {
-  const cmd = ["wrk", "-t1", `-c${opts.connections}`, `-d${opts.seconds}s`, "--latency", url];
+export async function wrk(
+  url: string,
+  pid: number,
+  opts: { seconds: number; connections: number; cpu?: string; script?: string },
+): Promise<WrkResult> {
+  const cmd = ["wrk", "-t1", `-c${opts.connections}`, `-d${opts.seconds}s`, "--latency", ...(opts.script ? ["-s", opts.script] : []), url];
   const cpu0 = cpuMs(pid);
   const t0 = performance.now();
   // Spawned asynchronously: this process must stay free while the run lasts.

@@ -103,7 +103,24 @@ describe("rejects with the documented message", () => {
       "unsupported token algorithm",
       true,
     ],
+    [
+      "a critical extension no verifier here understands, correctly signed",
+      async () => bearer(await hmacWithHeader({ alg: "HS256", crit: ["exp"], exp: 1 }, claims())),
+      "unsupported token algorithm",
+      true,
+    ],
     ["wrong secret", async () => bearer(await sign(claims(), "some-other-secret-entirely")), "invalid token signature", true],
+    [
+      "a signature one byte short",
+      async () =>
+        bearer(
+          `${good.slice(0, good.lastIndexOf(".") + 1)}${Buffer.from(good.slice(good.lastIndexOf(".") + 1), "base64url")
+            .subarray(0, 31)
+            .toString("base64url")}`,
+        ),
+      "invalid token signature",
+      true,
+    ],
     [
       "payload changed after signing",
       async () => {

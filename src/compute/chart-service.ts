@@ -5,6 +5,7 @@
  */
 import { DEFAULT_COST_BUDGET } from "./request-cost.ts";
 import { precheck } from "./precheck.ts";
+import { Memo } from "../memo.ts";
 import { ResultCache } from "./result-cache.ts";
 import { ChartError, type ChartParams, type EngineDiagnostics } from "../engine/types.ts";
 import type { Universe } from "../market/index.ts";
@@ -50,6 +51,8 @@ export interface ChartOutcome {
     data_source: string;
   };
   cached: boolean;
+  /** The cached result this answer came from (its identity keys per-result rendering: src/http/live-body.ts). */
+  result: object;
 }
 
 /** The entry bound is only a backstop; bytes bind first (--cache-mb). */
@@ -57,10 +60,15 @@ const CACHE_ENTRIES = 4096;
 const DEFAULT_CACHE_BYTES = 128 * 2 ** 20;
 /** Per entry beyond the JSON: the key, the diagnostics object, map and object headers. */
 const ENTRY_OVERHEAD = 2048;
+/** Prepared requests kept by query string (src/memo.ts): a few thousand distinct questions. */
+const PREPARED_MEMO_BYTES = 4 * 2 ** 20;
 
-/** What an entry holds in memory: its strings (one byte per ASCII character in JavaScriptCore) plus overhead. */
+/**
+ * What an entry holds in memory: its strings (one byte per ASCII character in JavaScriptCore), the
+ * body's encoded bytes made at its first answer (src/http/live-body.ts), plus overhead.
+ */
 function entryBytes(key: string, c: Computed): number {
-  return c.body.length + key.length + JSON.stringify(c.diagnostics).length + ENTRY_OVERHEAD;
+  return 2 * c.body.length + key.length + JSON.stringify(c.diagnostics).length + ENTRY_OVERHEAD;
 }
 
 export class ChartService {
@@ -69,6 +77,15 @@ export class ChartService {
   private readonly inFlight = new SingleFlight<string, Computed>();
 
   private knownCache: { version: number; symbols: Set<string>; synthetic: Set<string> } | null = null;
+  /**
+   * Prepared requests by the caller's query string, each at the data version it was prepared at:
+   * a repeated question skips resolving, the calendar walk and the key (about 60 µs of each cached
+   * live request, bench/live-cpu.ts).
+   */
+  private readonly prepared = new Memo<{ version: number; chart: Omit<PreparedChart, "user"> }>(
+    PREPARED_MEMO_BYTES,
+    (e) => 2 * e.chart.key.length + 16 * e.chart.symbols.length + 512,
+  );
 
   /**
    * pool: the compute threads. With a SQLite file they load the series from it themselves; with
@@ -139,14 +156,19 @@ export class ChartService {
    * size and cost, each a ChartError kind (src/http/http-error.ts gives the status). Nothing here
    * loads a series, so a refusal costs about as little as a 400.
    */
-  async prepare(params: ChartParams, user = ""): Promise<PreparedChart> {
+  async prepare(params: ChartParams, user = "", query?: string): Promise<PreparedChart> {
     try {
-      const prepared = await this.resolve(params);
-      const meta = await this.barCoverage(prepared.dataVersion);
+      const dataVersion = await this.store.dataVersion();
+      const known = query === undefined ? undefined : this.prepared.get(query);
+      if (known?.version === dataVersion) return { ...known.chart, user };
+      const prepared = await this.resolve(params, dataVersion);
+      const meta = await this.barCoverage(dataVersion);
       await meta.ready(prepared.symbols, params.interval);
       const { cost, bytes } = precheck(meta, prepared.symbols, params, this.options.costBudget ?? DEFAULT_COST_BUDGET);
-      const key = `${prepared.dataVersion}|${prepared.symbols.join(",")}|${JSON.stringify({ ...params, universe: null, symbols: null })}`;
-      return { ...prepared, cost, bytes, key, user };
+      const key = `${dataVersion}|${prepared.symbols.join(",")}|${JSON.stringify({ ...params, universe: null, symbols: null })}`;
+      const chart = { ...prepared, cost, bytes, key };
+      if (query !== undefined) this.prepared.set(query, { version: dataVersion, chart });
+      return { ...chart, user };
     } catch (err) {
       throw storeFailure(err);
     }
@@ -164,8 +186,7 @@ export class ChartService {
     return release ? { release } : { full: { retryAfterSeconds: admitted.retryAfterSeconds(), jobs: admitted.inUse().jobs } };
   }
 
-  private async resolve(params: ChartParams): Promise<Omit<PreparedChart, "cost" | "bytes" | "key" | "user">> {
-    const dataVersion = await this.store.dataVersion();
+  private async resolve(params: ChartParams, dataVersion: number): Promise<Omit<PreparedChart, "cost" | "bytes" | "key" | "user">> {
     if (params.symbols) {
       const { symbols: known, synthetic } = await this.known(dataVersion);
       const missing = params.symbols.filter((s) => !known.has(s));
@@ -228,6 +249,7 @@ export class ChartService {
         ...hit.diagnostics,
       },
       cached,
+      result: hit,
     };
   }
 }

@@ -67,7 +67,7 @@ export const OFF_LOOP_GZIP_BYTES = 64 * 1024;
 
 /** jsonResponse for bodies that may be large (chart answers, exports): a large one is compressed off the event loop. */
 export async function largeResponse(
-  body: string,
+  body: string | Uint8Array,
   status: number,
   headers: Record<string, string>,
   acceptEncoding: string | null,

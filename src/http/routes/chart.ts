@@ -8,10 +8,12 @@ import type { ChartParams } from "../../engine/types.ts";
 import type { AuthedUser } from "../auth-gate.ts";
 import type { PreparedChart } from "../../compute/chart-service.ts";
 import type { AppDeps, RequestState } from "../context.ts";
-import { baseMeta, largeResponse, RawJson, successBody } from "../envelope.ts";
+import { baseMeta, largeResponse, OFF_LOOP_GZIP_BYTES } from "../envelope.ts";
+import { liveBody } from "../live-body.ts";
 import { HttpError } from "../http-error.ts";
 import { metered, NO_STORE, WorkBoundFull } from "../metered.ts";
 import { parseChartParams } from "../params/params.ts";
+import { Memo } from "../../memo.ts";
 
 /** docs/api.md § GET /v1/graph-stats/chart: a query string over 8 KiB is refused before any other work. */
 export const MAX_QUERY_BYTES = 8 * 1024;
@@ -36,7 +38,7 @@ export function handleChart(deps: AppDeps, request: Request, state: RequestState
     identify: caller || !identify ? undefined : () => identify(authorization),
     prepare: async (user) => {
       const params = parse(query, deps.defaultUniverse);
-      const prepared = await deps.chart.prepare(params, user.id);
+      const prepared = await deps.chart.prepare(params, user.id, `${deps.defaultUniverse}\u0000${query}`);
       const share = deps.chart.reserve(prepared);
       if ("full" in share) throw new WorkBoundFull(share.full.retryAfterSeconds, share.full.jobs);
       return { params, prepared, release: share.release };
@@ -46,13 +48,23 @@ export function handleChart(deps: AppDeps, request: Request, state: RequestState
   });
 }
 
+/**
+ * Queries parsed, by default universe and query string: parsing is a pure function of the two, and
+ * a repeated question (the common case of a metered API) skips it. Refusals are not kept.
+ */
+const parsedQueries = new Memo<ChartParams>(2 * 2 ** 20, (params) => 2 * JSON.stringify(params).length + 256);
+
 function parse(query: string, defaultUniverse: string): ChartParams {
+  const memoKey = `${defaultUniverse}\u0000${query}`;
+  const known = parsedQueries.get(memoKey);
+  if (known) return known;
   const bytes = Buffer.byteLength(query);
   if (bytes > MAX_QUERY_BYTES)
     throw new HttpError(400, "BAD_REQUEST", `query string is ${bytes} bytes; at most ${MAX_QUERY_BYTES} are allowed`);
   const parsed = parseChartParams(new URLSearchParams(query), { defaultUniverse });
   if (!parsed.ok) throw new HttpError(400, "BAD_REQUEST", parsed.errors);
-  return parsed.params;
+  // Frozen: every request with this query shares the object.
+  return parsedQueries.set(memoKey, Object.freeze(parsed.params));
 }
 
 /** Computes (or takes from the cache) and renders the 200 in the requested format. */
@@ -76,7 +88,9 @@ async function answer(
   });
   const format = params.format;
   // Tidy exports carry the data only (rendered on the compute thread); request id and rate limits stay in the headers.
-  const body = format === "json" ? successBody(new RawJson(outcome.body), meta) : outcome.body;
+  let body: string | Uint8Array = format === "json" ? liveBody(outcome.result, outcome.body, JSON.stringify(meta)) : outcome.body;
+  // A body gzipped off the event loop is read later: it gets its own copy of the shared buffer.
+  if (typeof body !== "string" && body.length > OFF_LOOP_GZIP_BYTES) body = Buffer.from(body);
   return largeResponse(
     body,
     200,
