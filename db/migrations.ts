@@ -6,6 +6,7 @@ import init from "./migrations/0000_init.sql" with { type: "text" };
 import usageDays from "./migrations/0001_usage_days.sql" with { type: "text" };
 import dashboardSessions from "./migrations/0002_dashboard_sessions.sql" with { type: "text" };
 import reconcileAndCounts from "./migrations/0003_reconcile_and_counts.sql" with { type: "text" };
+import logIndexesAndBoots from "./migrations/0004_log_indexes_and_boots.sql" with { type: "text" };
 
 export interface Migration {
   tag: string;
@@ -17,4 +18,5 @@ export const MIGRATIONS: Migration[] = [
   { tag: "0001_usage_days", sql: usageDays },
   { tag: "0002_dashboard_sessions", sql: dashboardSessions },
   { tag: "0003_reconcile_and_counts", sql: reconcileAndCounts },
+  { tag: "0004_log_indexes_and_boots", sql: logIndexesAndBoots },
 ];

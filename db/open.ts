@@ -89,6 +89,19 @@ export function perConnection<T>(build: (db: Db) => T): (sqlite: Database) => T 
   };
 }
 
+/**
+ * perConnection for raw bun:sqlite statements: the live path's reads, where drizzle's row mapping
+ * cost ~4 µs a read (three reads interleaved with the meter's writes: 26-31 µs against 14-16 µs raw).
+ */
+export function perRawConnection<T>(build: (sqlite: Database) => T): (sqlite: Database) => T {
+  const built = new WeakMap<Database, T>();
+  return (sqlite) => {
+    let statements = built.get(sqlite);
+    if (!statements) built.set(sqlite, (statements = build(sqlite)));
+    return statements;
+  };
+}
+
 /** Applies every embedded migration not yet recorded, in order, each in its own transaction. */
 export function migrate(sqlite: Database): number {
   sqlite.exec("CREATE TABLE IF NOT EXISTS __migrations (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)");

@@ -3,6 +3,10 @@
  * Every entry of db/pg/migrations/meta/_journal.json must be listed here (a test checks it).
  */
 import init from "./migrations/0000_init.sql" with { type: "text" };
+import logIndexesAndBoots from "./migrations/0001_log_indexes_and_boots.sql" with { type: "text" };
 import type { Migration } from "../migrations.ts";
 
-export const PG_MIGRATIONS: Migration[] = [{ tag: "0000_init", sql: init }];
+export const PG_MIGRATIONS: Migration[] = [
+  { tag: "0000_init", sql: init },
+  { tag: "0001_log_indexes_and_boots", sql: logIndexesAndBoots },
+];

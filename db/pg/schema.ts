@@ -1,15 +1,3 @@
-/**
- * The whole database schema for PostgreSQL (README.md § PostgreSQL), table for table and column for
- * column the same as db/schema.ts (SQLite), so one store interface can sit over either. drizzle-kit
- * turns it into SQL migrations under db/pg/migrations (`npm run db:generate:pg`); db/pg/migrate.ts
- * applies them at start.
- *
- * Times are epoch milliseconds (UTC) in `bigint` columns read as JS numbers (exact below 2^53,
- * i.e. for the next 285 000 years); SQLite's `real` is `double precision`, its 0/1 booleans stay
- * `integer` where the SQL compares them with 1 (request_log.counted) and become `boolean` where
- * drizzle maps them (users.disabled).
- */
-import { sql } from "drizzle-orm";
 import { pgTable, text, integer, bigint, doublePrecision, boolean, primaryKey, index } from "drizzle-orm/pg-core";
 
 const epochMs = (name: string) => bigint(name, { mode: "number" });
@@ -99,12 +87,16 @@ export const requestLog = pgTable(
     /** The server process that admitted the request (src/metering/boot.ts); see db/schema.ts. */
     bootId: text("boot_id"),
   },
-  (t) => [
-    index("request_log_meter_idx").on(t.userId, t.counted, t.ts),
-    index("request_log_open_idx").on(t.bootId).where(sql`status IS NULL AND counted = 1`),
-    index("request_log_ts_idx").on(t.ts),
-  ],
+  // One index besides the primary key, as in db/schema.ts (each index is written by every live request).
+  (t) => [index("request_log_meter_idx").on(t.userId, t.counted, t.ts)],
 );
+
+/** Each server process's watermark of settled rows; see db/schema.ts. */
+export const boots = pgTable("boots", {
+  bootId: text("boot_id").primaryKey(),
+  lowId: bigint("low_id", { mode: "number" }).notNull(),
+  seenAt: epochMs("seen_at").notNull(),
+});
 
 /** Unauthenticated and invalid-token requests, counted per UTC minute and error code (docs/api.md § The audit log). */
 export const unauthenticatedCounts = pgTable(

@@ -4,7 +4,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { eq, sql } from "drizzle-orm";
-import { perConnection } from "../../db/open.ts";
+import { perConnection, perRawConnection } from "../../db/open.ts";
 import { users } from "../../db/schema.ts";
 import { checkLimits } from "./user-limits.ts";
 
@@ -19,24 +19,11 @@ export interface UserRecord {
 }
 
 const p = sql.placeholder;
-const USER = {
-  id: users.id,
-  email: users.email,
-  disabled: users.disabled,
-  perMinute: users.perMinute,
-  perDay: users.perDay,
-  createdAt: users.createdAt,
-};
 
 /** Written rows are returned (their ids) and counted: bun-sqlite's run result is untyped in drizzle. */
 const ID = { id: users.id };
 
 const statements = perConnection((db) => ({
-  byId: db
-    .select(USER)
-    .from(users)
-    .where(eq(users.id, p("id")))
-    .prepare(),
   /** Inserts the user or fills a missing email; the rare write of ensureUser. */
   upsert: db
     .insert(users)
@@ -73,13 +60,17 @@ const statements = perConnection((db) => ({
     .prepare(),
 }));
 
-/**
- * The user, or null when unknown. On every live request (ensureUser); drizzle's prepared statement
- * costs 3.0 µs against raw bun:sqlite's 2.6 µs (bench in the commit), under 0.3% of a cached live
- * request's CPU (its metering transaction alone is ~120 µs), so the typed query stays.
- */
+/** On every live request: raw (db/open.ts perRawConnection says why). */
+const byIdRaw = perRawConnection((sqlite) =>
+  sqlite.prepare<Omit<UserRecord, "disabled"> & { disabled: number }, [string]>(
+    "SELECT id, email, disabled, per_minute AS perMinute, per_day AS perDay, created_at AS createdAt FROM users WHERE id = ?",
+  ),
+);
+
+/** The user, or null when unknown. */
 export function getUser(sqlite: Database, id: string): UserRecord | null {
-  return statements(sqlite).byId.get({ id }) ?? null;
+  const row = byIdRaw(sqlite).get(id);
+  return row ? { ...row, disabled: row.disabled !== 0 } : null;
 }
 
 /** True when ensureUser has nothing to write: the user exists and has an email, or none was given. */

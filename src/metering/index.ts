@@ -19,6 +19,7 @@ export { createSqliteMeter } from "./meter-sqlite.ts";
 export { createPgMeter } from "./meter-pg.ts";
 export { newBootId, bootIsGone } from "./boot.ts";
 export { reconcileUnanswered, STALE_OPEN_MS, type Reconciled } from "./reconcile.ts";
+export { sqliteReconcilePort } from "./reconcile-sqlite.ts";
 export { redactQuery } from "./redact-query.ts";
 export { startAuditMaintenance, type AuditMaintenance } from "./maintenance.ts";
 export { pruneAudit, DEFAULT_AUDIT_RETENTION_DAYS, type Pruned } from "./retention.ts";
@@ -31,7 +32,7 @@ export {
   DatabaseUnavailableError,
 } from "../../db/errors.ts";
 export { createLastKnown, type LastKnown } from "./last-known.ts";
-export { reconcileUnansweredPg } from "./reconcile-pg.ts";
+export { pgReconcilePort } from "./reconcile-pg.ts";
 export { pruneAuditPg } from "./retention-pg.ts";
 export { createSqliteUsageReport, type UsageReport, type UsageRow } from "./usage-report.ts";
 export { createPgUsageReport } from "./usage-report-pg.ts";

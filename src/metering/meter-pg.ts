@@ -46,6 +46,7 @@ export function createPgMeter(sql: SQL, clock: Clock, bootId: string = newBootId
 
 export function pgMeterPort(sql: SQL, clock: Clock, bootId: string, { lockWaitMs = 2000 }: PgMeterOptions = {}): MeterPort {
   const audit = pgAuditStatements(sql);
+  let registered = false;
 
   /**
    * Both windows in one statement, so one snapshot (a read without the lock must not mix two):
@@ -109,8 +110,8 @@ export function pgMeterPort(sql: SQL, clock: Clock, bootId: string, { lockWaitMs
     // The wait for another's lock happens inside admit (lockOrRefuse), bounded by lockWaitMs.
     busyRetries: 0,
     windows: (userId, limits, now) => windows(sql, userId, limits, now),
-    admit: (req, params, decide) =>
-      sql.begin(async (tx) => {
+    admit: async (req, params, decide) => {
+      const result = await sql.begin(async (tx) => {
         const early = await lockOrRefuse(tx, req, decide);
         const now = early?.state.now ?? clock.now();
         const decision = early ?? decide(await windows(tx, req.userId, req.limits, now));
@@ -123,15 +124,26 @@ export function pgMeterPort(sql: SQL, clock: Clock, bootId: string, { lockWaitMs
               INSERT INTO usage_days (user_id, day, admitted) VALUES (${req.userId}, ${utcDayStart(now)}, 1)
               ON CONFLICT (user_id, day) DO UPDATE SET admitted = usage_days.admitted + 1)
             SELECT id FROM ins`;
-          return { decision, logId: Number(r!.id) };
+          const logId = Number(r!.id);
+          // The first admitted row registers the process (reconcile.ts); later ones only check the flag.
+          if (!registered)
+            await tx`INSERT INTO boots (boot_id, low_id, seen_at) VALUES (${bootId}, ${logId}, ${now}) ON CONFLICT (boot_id) DO NOTHING`;
+          return { decision, logId };
         }
         const [r] = await tx`INSERT INTO request_log (request_id, user_id, ts, status, counted, code, params)
           VALUES (${req.requestId}, ${req.userId}, ${now}, 429, 0, ${decision.code}, ${params}) RETURNING id`;
         return { decision, logId: Number(r!.id) };
-      }),
+      });
+      if (result.decision.ok) registered = true;
+      return result;
+    },
     finish: (job) => finish(job),
     writeAudit: (batch) => audit.writeAudit(batch),
     writeCounts: (counts) => audit.writeCounts(counts),
+    settle: async (lowId, now) => {
+      await sql`INSERT INTO boots (boot_id, low_id, seen_at) VALUES (${bootId}, ${lowId}, ${now})
+        ON CONFLICT (boot_id) DO UPDATE SET low_id = excluded.low_id, seen_at = excluded.seen_at`;
+    },
     probe: async (now) => {
       await sql`INSERT INTO settings (key, value) VALUES ('write_probe', ${String(now)})
         ON CONFLICT (key) DO UPDATE SET value = excluded.value`;

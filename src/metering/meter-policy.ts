@@ -16,6 +16,10 @@ import { auditParamsText } from "./redact-query.ts";
 import { createUnauthenticatedCounter } from "./unauthenticated-counter.ts";
 import { decide, peekState } from "./windows.ts";
 
+/** The watermark moves at most this often, and at least every HEARTBEAT_MS (STALE_OPEN_MS is an hour). */
+const SETTLE_MS = 1000;
+const HEARTBEAT_MS = 600_000;
+
 export function createMeter(port: MeterPort, clock: Clock): Meter {
   const unauthenticated = createUnauthenticatedCounter(clock);
   const audit = createAuditQueue();
@@ -25,6 +29,10 @@ export function createMeter(port: MeterPort, clock: Clock): Meter {
   let lastWriteFailure: string | null = null;
   /** Outcomes of answered requests not yet written (database locked, down or full), in order. */
   const unfinished: Finish[] = [];
+  /** This process's admitted rows not yet settled, and the id after its last admitted row: its watermark (reconcile.ts). */
+  const open = new Set<number>();
+  let nextLow: number | null = null;
+  let settled = { low: -1, at: Number.NEGATIVE_INFINITY };
 
   /** Runs a database call: driver errors become db/errors.ts's; a write's outcome sets or clears writeFailure(). */
   async function tracked<T>(run: () => Maybe<T>, writes = true): Promise<T> {
@@ -44,12 +52,28 @@ export function createMeter(port: MeterPort, clock: Clock): Meter {
   async function flushAll(wait: boolean): Promise<void> {
     while (unfinished.length > 0) {
       await tracked(() => port.finish(unfinished[0]!, wait));
-      unfinished.shift();
+      open.delete(unfinished.shift()!.logId);
     }
+    await settle(wait);
     if (audit.pending() > 0) await tracked(() => audit.flushAsync(async (batch) => port.writeAudit(batch, wait)));
     if (unauthenticated.pending() > 0) await tracked(() => unauthenticated.flushAsync(async (counts) => port.writeCounts(counts, wait)));
     // While writes fail and nothing else is waiting, a one-row write finds out when they work again.
     if (lastWriteFailure !== null) await tracked(() => port.probe(clock.now(), wait));
+  }
+
+  /**
+   * Moves the watermark at most once a second when it changed, and at least every HEARTBEAT_MS:
+   * a watermark older than STALE_OPEN_MS is taken for a process gone elsewhere.
+   */
+  async function settle(wait: boolean): Promise<void> {
+    if (nextLow === null) return;
+    let low = nextLow;
+    for (const id of open) if (id < low) low = id;
+    const now = clock.now();
+    const due = low !== settled.low ? now - settled.at >= SETTLE_MS : now - settled.at >= HEARTBEAT_MS;
+    if (!due) return;
+    await tracked(() => port.settle(low, now, wait));
+    settled = { low, at: now };
   }
 
   return {
@@ -60,7 +84,11 @@ export function createMeter(port: MeterPort, clock: Clock): Meter {
       for (let attempt = 0; ; attempt++) {
         try {
           const { decision: d, logId } = await tracked(() => port.admit(req, params, decide));
-          if (d.ok) return { ok: true, logId, state: d.state };
+          if (d.ok) {
+            open.add(logId);
+            if (nextLow === null || logId >= nextLow) nextLow = logId + 1;
+            return { ok: true, logId, state: d.state };
+          }
           const message = denialMessage(d.code, { ...d.state, retryAfter: d.retryAfter });
           return { ok: false, code: d.code, retryAfter: d.retryAfter, message, state: d.state, logId };
         } catch (err) {
@@ -75,6 +103,7 @@ export function createMeter(port: MeterPort, clock: Clock): Meter {
       const job: Finish = { logId, status, durationMs, refund: status >= 500 || opts?.refund === true };
       try {
         await tracked(() => port.finish(job, true));
+        open.delete(logId);
       } catch (err) {
         // The answer stands and the row keeps counting; its outcome is written once the database takes writes.
         if (!canWait(err)) throw err;

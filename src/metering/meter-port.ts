@@ -29,6 +29,11 @@ export interface MeterPort {
   writeCounts(counts: MinuteCount[], wait: boolean): Maybe<void>;
   /** A one-row write that finds out when writes work again. */
   probe(now: number, wait: boolean): Maybe<void>;
+  /**
+   * This process's watermark in boots (reconcile.ts): every row it admitted below `lowId` is
+   * settled. The first admitted row writes the first one, in admit's transaction.
+   */
+  settle(lowId: number, now: number, wait: boolean): Maybe<void>;
   /** How often a busy admit is tried again: SQLite once after busy_timeout; PostgreSQL waits inside admit. */
   readonly busyRetries: number;
 }

@@ -50,6 +50,14 @@ export function sqliteMeterPort(sqlite: Database, clock: Clock, bootId: string):
     "INSERT INTO settings (key, value) VALUES ('write_probe', ?1) ON CONFLICT (key) DO UPDATE SET value = ?1",
   );
   const audit = sqliteAuditStatements(sqlite);
+  // The first admitted row registers the process (reconcile.ts); later ones only check this flag.
+  let registered = false;
+  const register = sqlite.prepare<unknown, [string, number, number]>(
+    "INSERT INTO boots (boot_id, low_id, seen_at) VALUES (?1, ?2, ?3) ON CONFLICT (boot_id) DO NOTHING",
+  );
+  const settle = sqlite.prepare<unknown, [string, number, number]>(
+    "INSERT INTO boots (boot_id, low_id, seen_at) VALUES (?1, ?2, ?3) ON CONFLICT (boot_id) DO UPDATE SET low_id = ?2, seen_at = ?3",
+  );
 
   function transaction<T>(run: () => T): T {
     begin.run();
@@ -87,8 +95,8 @@ export function sqliteMeterPort(sqlite: Database, clock: Clock, bootId: string):
   return {
     busyRetries: 1,
     windows,
-    admit: (req, params, decide) =>
-      transaction(() => {
+    admit: (req, params, decide) => {
+      const result = transaction(() => {
         // The clock is read once the write lock is held, so log order matches commit order.
         const now = clock.now();
         const decision = decide(windows(req.userId, req.limits, now));
@@ -96,8 +104,12 @@ export function sqliteMeterPort(sqlite: Database, clock: Clock, bootId: string):
           ? insert.get(req.requestId, req.userId, now, null, null, 1, null, params, bootId)!.id
           : insert.get(req.requestId, req.userId, now, 429, null, 0, decision.code, params, null)!.id;
         if (decision.ok) countDay.run(req.userId, utcDayStart(now), 1);
+        if (decision.ok && !registered) register.run(bootId, logId, now);
         return { decision, logId };
-      }),
+      });
+      if (result.decision.ok) registered = true;
+      return result;
+    },
     finish: ({ logId, status, durationMs, refund }, wait) =>
       waiting(wait, () => {
         if (!refund) {
@@ -116,6 +128,10 @@ export function sqliteMeterPort(sqlite: Database, clock: Clock, bootId: string):
     probe: (now, wait) =>
       waiting(wait, () => {
         probe.run(String(now));
+      }),
+    settle: (lowId, now, wait) =>
+      waiting(wait, () => {
+        settle.run(bootId, lowId, now);
       }),
   };
 }

@@ -7,6 +7,7 @@ import { TestClock } from "../clock.ts";
 import { bootIsGone, newBootId } from "./boot.ts";
 import { createSqliteMeter } from "./meter-sqlite.ts";
 import { reconcileUnanswered, STALE_OPEN_MS } from "./reconcile.ts";
+import { sqliteReconcilePort } from "./reconcile-sqlite.ts";
 
 const LIMITS = { perMinute: 100, perDay: 100 };
 const T = Date.parse("2026-11-22T10:00:00Z");
@@ -26,11 +27,12 @@ function setup() {
       }
     ).n;
   const day = () => (sqlite.query("SELECT admitted FROM usage_days WHERE user_id = 'u'").get() as { admitted: number }).admitted;
-  return { sqlite, clock, admitAs, open, day };
+  const reconcile = (self: string) => reconcileUnanswered(sqliteReconcilePort(sqlite), self, clock);
+  return { sqlite, clock, admitAs, open, day, reconcile };
 }
 
 test("a dead process's open rows are refunded with the day's count; a live process's, and this process's own, are kept", async () => {
-  const { sqlite, clock, admitAs, open, day } = setup();
+  const { clock, admitAs, open, day, reconcile } = setup();
   const sleeper = Bun.spawn(["sleep", "30"]);
   const dead = Bun.spawn(["true"]);
   await dead.exited;
@@ -43,25 +45,67 @@ test("a dead process's open rows are refunded with the day's count; a live proce
     admitAs(deadOther, 3);
     expect(day()).toBe(6);
     clock.tick(1000);
-    expect(reconcileUnanswered(sqlite, self, clock)).toEqual({ refunded: 3, processes: 1 });
+    expect(await reconcile(self)).toEqual({ refunded: 3, processes: 1 });
     expect([open(self), open(liveOther), open(deadOther), day()]).toEqual([1, 2, 0, 3]);
-    expect(reconcileUnanswered(sqlite, self, clock)).toEqual({ refunded: 0, processes: 0 });
+    expect(await reconcile(self)).toEqual({ refunded: 0, processes: 0 });
   } finally {
     sleeper.kill();
   }
 });
 
-test("rows that cannot be checked (another host, no boot id, an id that is not ours) are refunded only past the age bound", () => {
-  const { sqlite, clock, admitAs, open, day } = setup();
+test("rows that cannot be checked (another host, no boot id, an id that is not ours) are refunded only past the age bound", async () => {
+  const { sqlite, clock, admitAs, open, day, reconcile } = setup();
   const self = newBootId();
   admitAs(`elsewhere:1:${uuid}`, 2);
   admitAs("not-a-boot-id", 1);
+  // Rows from before boot ids, as the migration to watermarks leaves them (its boots row '').
   sqlite.exec("UPDATE request_log SET boot_id = NULL WHERE boot_id = 'not-a-boot-id'");
+  sqlite.exec("UPDATE boots SET boot_id = '', seen_at = 0 WHERE boot_id = 'not-a-boot-id'");
   clock.tick(STALE_OPEN_MS - 1);
-  expect(reconcileUnanswered(sqlite, self, clock).refunded).toBe(0);
+  expect((await reconcile(self)).refunded).toBe(0);
   clock.tick(2);
-  expect(reconcileUnanswered(sqlite, self, clock)).toEqual({ refunded: 3, processes: 2 });
+  expect(await reconcile(self)).toEqual({ refunded: 3, processes: 2 });
   expect([open(`elsewhere:1:${uuid}`), open(null), day()]).toEqual([0, 0, 0]);
+  // Nothing of either stays open, and neither moved its watermark within the age bound: both forgotten.
+  expect(sqlite.query("SELECT boot_id FROM boots").all()).toEqual([]);
+});
+
+test("each process's watermark: the first admitted row registers it, flush moves it to the oldest unsettled row, then past the last", async () => {
+  const { sqlite, clock } = setup();
+  const self = newBootId();
+  const meter = createSqliteMeter(sqlite, clock, self);
+  const watermark = () => sqlite.query("SELECT low_id AS low FROM boots WHERE boot_id = ?").get(self) as { low: number } | null;
+  expect(watermark()).toBeNull();
+  const ids: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const a = await meter.admit({ userId: "u", limits: LIMITS, requestId: `w${i}`, params: "" });
+    if (a.ok) ids.push(a.logId);
+  }
+  expect(watermark()).toEqual({ low: ids[0]! });
+  await meter.finish(ids[0]!, 200, 1);
+  await meter.finish(ids[2]!, 200, 1);
+  clock.tick(1000);
+  await meter.flush();
+  expect(watermark()).toEqual({ low: ids[1]! }); // the middle one is still in flight
+  await meter.finish(ids[1]!, 200, 1);
+  await meter.flush();
+  expect(watermark()).toEqual({ low: ids[1]! }); // at most once a second
+  clock.tick(1000);
+  await meter.flush();
+  expect(watermark()).toEqual({ low: ids[2]! + 1 });
+});
+
+test("a gone process's rows below its watermark are settled by definition: only those from it are read", async () => {
+  const { sqlite, clock, reconcile } = setup();
+  const dead = Bun.spawn(["true"]);
+  await dead.exited;
+  const deadBoot = `${hostname()}:${dead.pid}:${uuid}`;
+  const meter = createSqliteMeter(sqlite, clock, deadBoot);
+  for (let i = 0; i < 4; i++) await meter.admit({ userId: "u", limits: LIMITS, requestId: `g${i}`, params: "" });
+  const ids = (sqlite.query("SELECT id FROM request_log ORDER BY id").all() as { id: number }[]).map((r) => r.id);
+  sqlite.prepare("UPDATE boots SET low_id = ? WHERE boot_id = ?").run(ids[2]!, deadBoot);
+  expect(await reconcile(newBootId())).toEqual({ refunded: 2, processes: 1 });
+  expect(sqlite.query("SELECT count(*) AS n FROM boots").get()).toEqual({ n: 0 });
 });
 
 test("a boot id with our pid but another id is a previous life of this pid (a restarted container): gone", () => {

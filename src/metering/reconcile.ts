@@ -2,20 +2,25 @@
  * Requests admitted but never answered because their process died (SIGKILL, power loss, OOM) stay
  * counted with no status. At start the server refunds them (docs/api.md § Metering: a crash before
  * the answer is a server fault): counted 0, code UNANSWERED, and the day's count given back, in one
- * transaction.
+ * transaction per process. Written once; each database supplies its statements
+ * (reconcile-sqlite.ts, reconcile-pg.ts).
  *
- * Only rows of processes that are certainly gone are touched: a live process's in-flight rows
- * must keep counting. A row's process is gone when its boot id (boot.ts) names this host and a
- * pid that no longer runs; rows that cannot be checked that way (another host name, rows from
- * before boot ids) are refunded once older than STALE_OPEN_MS, longer than any request can take.
+ * Every process that admits keeps a watermark in `boots` (db/schema.ts): its rows below low_id are
+ * settled, so its open rows are found by a walk of the id from there, with no index that every
+ * request would write. Only rows of processes that are certainly gone are refunded at once: a live
+ * process's in-flight rows must keep counting. A process is gone when its boot id (boot.ts) names
+ * this host and a pid that no longer runs; rows that cannot be checked that way (another host, rows
+ * from before boot ids) are refunded once older than STALE_OPEN_MS, longer than any request can take.
  */
-import type { Database } from "bun:sqlite";
 import type { Clock } from "../clock.ts";
 import { bootIsGone } from "./boot.ts";
-import { utcDayStart } from "./windows.ts";
+import type { Maybe } from "./meter-port.ts";
 
 /** An open row older than this belongs to no live request, whoever admitted it. */
 export const STALE_OPEN_MS = 3600_000;
+
+/** The boots row of rows written before boot ids (boot_id NULL). */
+export const NO_BOOT = "";
 
 export interface Reconciled {
   /** Requests refunded. */
@@ -24,46 +29,41 @@ export interface Reconciled {
   processes: number;
 }
 
-export function reconcileUnanswered(sqlite: Database, selfBootId: string, clock: Clock): Reconciled {
-  // The partial index request_log_open_idx holds only open rows, so this reads a handful of entries.
-  const openBoots = sqlite.prepare<{ bootId: string | null }, []>(
-    "SELECT DISTINCT boot_id AS bootId FROM request_log WHERE status IS NULL AND counted = 1",
-  );
-  const rowsOf = sqlite.prepare<{ id: number; userId: string | null; ts: number }, [string | null, number]>(
-    "SELECT id, user_id AS userId, ts FROM request_log WHERE boot_id IS ?1 AND status IS NULL AND counted = 1 AND (?2 = 0 OR ts < ?2)",
-  );
-  const refund = sqlite.prepare<unknown, [number]>("UPDATE request_log SET counted = 0, code = 'UNANSWERED' WHERE id = ?");
-  const giveBack = sqlite.prepare<unknown, [string, number, number]>(
-    "UPDATE usage_days SET admitted = max(0, admitted - ?3) WHERE user_id = ?1 AND day = ?2",
-  );
-  sqlite.exec("BEGIN IMMEDIATE");
-  try {
-    const staleBefore = clock.now() - STALE_OPEN_MS;
-    let refunded = 0;
-    let processes = 0;
-    for (const { bootId } of openBoots.all()) {
-      if (bootId === selfBootId) continue;
-      // 0 = every open row of a process known to be gone; else only those past the age bound.
-      const rows = rowsOf.all(bootId, bootId !== null && bootIsGone(bootId, selfBootId) ? 0 : staleBefore);
-      if (rows.length === 0) continue;
+export interface Boot {
+  bootId: string;
+  lowId: number;
+  seenAt: number;
+}
+
+/** Each database's statements. */
+export interface ReconcilePort {
+  boots(): Maybe<Boot[]>;
+  /**
+   * In one transaction: refunds the rows of `bootId` (NO_BOOT: boot_id NULL) from `lowId` that are
+   * still open and older than `before` (counted 0, code UNANSWERED, the day's counts given back,
+   * each row once even when several processes start together); says how many, and whether any
+   * row of it stays open.
+   */
+  refund(bootId: string, lowId: number, before: number): Maybe<{ refunded: number; stillOpen: boolean }>;
+  /** Drops a watermark whose rows are all settled. */
+  forget(bootId: string): Maybe<void>;
+}
+
+export async function reconcileUnanswered(port: ReconcilePort, selfBootId: string, clock: Clock): Promise<Reconciled> {
+  const staleBefore = clock.now() - STALE_OPEN_MS;
+  let refunded = 0;
+  let processes = 0;
+  for (const boot of await port.boots()) {
+    if (boot.bootId === selfBootId) continue;
+    const gone = boot.bootId !== NO_BOOT && bootIsGone(boot.bootId, selfBootId);
+    const r = await port.refund(boot.bootId, boot.lowId, gone ? Number.MAX_SAFE_INTEGER : staleBefore);
+    if (r.refunded > 0) {
+      refunded += r.refunded;
       processes++;
-      const perDay = new Map<string, { userId: string; day: number; n: number }>();
-      for (const row of rows) {
-        refund.run(row.id);
-        refunded++;
-        if (row.userId === null) continue;
-        const day = utcDayStart(row.ts);
-        const key = `${row.userId}\u0000${day}`;
-        const entry = perDay.get(key) ?? { userId: row.userId, day, n: 0 };
-        entry.n++;
-        perDay.set(key, entry);
-      }
-      for (const e of perDay.values()) giveBack.run(e.userId, e.day, e.n);
     }
-    sqlite.exec("COMMIT");
-    return { refunded, processes };
-  } catch (err) {
-    if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
-    throw err;
+    // A watermark not moved for the age bound is a process gone elsewhere (a live one moves it at
+    // least every HEARTBEAT_MS, meter-policy.ts), or the rows from before boot ids.
+    if (!r.stillOpen && (gone || boot.seenAt < staleBefore)) await port.forget(boot.bootId);
   }
+  return { refunded, processes };
 }

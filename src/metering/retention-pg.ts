@@ -2,16 +2,20 @@
 import type { SQL } from "bun";
 import type { Clock } from "../clock.ts";
 import type { Pruned } from "./retention.ts";
+import { idCeiling } from "./log-ids.ts";
+import { pgLogIds } from "./log-ids-pg.ts";
 import { DAY_MS, utcDayStart } from "./windows.ts";
 
 const BATCH = 5000;
 
 export async function pruneAuditPg(sql: SQL, clock: Clock, retentionDays: number): Promise<Pruned> {
   const cutoff = clock.now() - retentionDays * DAY_MS;
+  // The oldest rows by id (log-ids.ts), those past the cutoff: a walk of the primary key, no ts index.
+  const ceiling = await idCeiling(pgLogIds(sql), cutoff);
   let requests = 0;
   for (;;) {
     const rows =
-      await sql`DELETE FROM request_log WHERE id IN (SELECT id FROM request_log WHERE ts < ${cutoff} LIMIT ${BATCH}) RETURNING 1`;
+      await sql`DELETE FROM request_log WHERE id IN (SELECT id FROM request_log WHERE id < ${ceiling} AND ts < ${cutoff} LIMIT ${BATCH}) RETURNING 1`;
     requests += rows.length;
     if (rows.length < BATCH) break;
   }

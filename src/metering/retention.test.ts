@@ -29,14 +29,39 @@ test("audit rows, day counts and unauthenticated counts past the retention are p
   await admitAndAnswer(3);
   clock.set(T);
   admitAndAnswer(1);
-  expect(pruneAudit(sqlite, clock, 90)).toEqual({ requests: 5_500, days: 1, counts: 1 });
+  expect(await pruneAudit(sqlite, clock, 90)).toEqual({ requests: 5_500, days: 1, counts: 1 });
   const left = sqlite.query("SELECT count(*) AS n FROM request_log").get() as { n: number };
   expect(left.n).toBe(4);
   expect(sqlite.query("SELECT day, admitted FROM usage_days ORDER BY day").all()).toEqual([
     { day: T - 89 * DAY_MS - (T % DAY_MS), admitted: 3 },
     { day: T - (T % DAY_MS), admitted: 1 },
   ]);
-  expect(pruneAudit(sqlite, clock, 90)).toEqual({ requests: 0, days: 0, counts: 0 });
+  expect(await pruneAudit(sqlite, clock, 90)).toEqual({ requests: 0, days: 0, counts: 0 });
+});
+
+test("rows out of id order by seconds (audit rows written after later ones) are pruned by their time exactly", async () => {
+  const { sqlite } = fresh();
+  const cutoff = T - 90 * DAY_MS;
+  const insert = sqlite.prepare(
+    "INSERT INTO request_log (request_id, user_id, ts, status, counted, params) VALUES (?, 'u', ?, 200, 0, '')",
+  );
+  // ids ascending, times jittered ±2 s around the cutoff, a long run on each side.
+  const times = [
+    ...Array.from({ length: 200 }, (_, i) => cutoff - 10 * DAY_MS + i * 60_000),
+    cutoff - 2000,
+    cutoff + 1500,
+    cutoff - 1,
+    cutoff,
+    cutoff - 500,
+    cutoff + 1,
+    cutoff - 1999,
+    ...Array.from({ length: 200 }, (_, i) => cutoff + 5000 + i * 60_000),
+  ];
+  times.forEach((ts, i) => insert.run(`r${i}`, ts));
+  const older = times.filter((ts) => ts < cutoff).length;
+  expect(await pruneAudit(sqlite, new TestClock(T), 90)).toMatchObject({ requests: older });
+  const left = sqlite.query("SELECT ts FROM request_log ORDER BY id").all() as { ts: number }[];
+  expect(left.map((r) => r.ts)).toEqual(times.filter((ts) => ts >= cutoff));
 });
 
 test("after a burst, the WAL is cut back to journal_size_limit once checkpointed", () => {

@@ -6,6 +6,8 @@
  */
 import type { Database } from "bun:sqlite";
 import type { Clock } from "../clock.ts";
+import { idCeiling } from "./log-ids.ts";
+import { sqliteLogIds } from "./log-ids-sqlite.ts";
 import { DAY_MS, utcDayStart } from "./windows.ts";
 
 export const DEFAULT_AUDIT_RETENTION_DAYS = 90;
@@ -17,18 +19,20 @@ export interface Pruned {
   counts: number;
 }
 
-export function pruneAudit(sqlite: Database, clock: Clock, retentionDays: number): Pruned {
+export async function pruneAudit(sqlite: Database, clock: Clock, retentionDays: number): Promise<Pruned> {
   const cutoff = clock.now() - retentionDays * DAY_MS;
   // Rows still open (admitted, unanswered) that old were reconciled long ago; they go too.
-  const requests = sqlite.prepare<unknown, [number, number]>(
-    "DELETE FROM request_log WHERE id IN (SELECT id FROM request_log WHERE ts < ? LIMIT ?)",
+  // The oldest rows by id (log-ids.ts), those past the cutoff: a walk of the rowid, no ts index.
+  const ceiling = await idCeiling(sqliteLogIds(sqlite), cutoff);
+  const requests = sqlite.prepare<unknown, [number, number, number]>(
+    "DELETE FROM request_log WHERE id IN (SELECT id FROM request_log WHERE id < ? AND ts < ? LIMIT ?)",
   );
   // A day's count goes only once the whole day is past the cutoff, so today's quota is never touched.
   const days = sqlite.prepare<unknown, [number]>("DELETE FROM usage_days WHERE day < ?");
   const counts = sqlite.prepare<unknown, [number]>("DELETE FROM unauthenticated_counts WHERE minute < ?");
   let deleted = 0;
   for (;;) {
-    const n = requests.run(cutoff, BATCH).changes;
+    const n = requests.run(ceiling, cutoff, BATCH).changes;
     deleted += n;
     if (n < BATCH) break;
   }

@@ -8,6 +8,8 @@ import { and, eq, gte, isNotNull, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { drizzleOf } from "../../db/open.ts";
 import { requestLog, unauthenticatedCounts } from "../../db/schema.ts";
+import { idFloor } from "./log-ids.ts";
+import { sqliteLogIds } from "./log-ids-sqlite.ts";
 
 export interface UsageRow {
   user: string | null;
@@ -36,6 +38,8 @@ export function createSqliteUsageReport(sqlite: Database): UsageReport {
   const db = drizzleOf(sqlite);
   return {
     async known(since, user) {
+      // Rows from `since` lie at or above this id (log-ids.ts): a range of the rowid, filtered on ts.
+      const floor = await idFloor(sqliteLogIds(sqlite), since);
       return db
         .select({
           user: requestLog.userId,
@@ -45,7 +49,14 @@ export function createSqliteUsageReport(sqlite: Database): UsageReport {
           uncounted: sql<number>`SUM(CASE WHEN ${requestLog.counted} = 0 AND ${requestLog.status} <> 429 THEN ${REQUESTS} ELSE 0 END)`,
         })
         .from(requestLog)
-        .where(and(gte(requestLog.ts, since), isNotNull(requestLog.userId), user === undefined ? undefined : eq(requestLog.userId, user)))
+        .where(
+          and(
+            gte(requestLog.id, floor),
+            gte(requestLog.ts, since),
+            isNotNull(requestLog.userId),
+            user === undefined ? undefined : eq(requestLog.userId, user),
+          ),
+        )
         .groupBy(requestLog.userId, sql`day`)
         .all();
     },

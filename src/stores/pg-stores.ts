@@ -10,7 +10,7 @@ import type { LoadSampleResult } from "../market/load-sample.ts";
 import { loadSampleIfFresh } from "../market/pg/fresh-sample.ts";
 import { pgMarketStore } from "../market/pg/pg-store.ts";
 import type { Logger } from "../logger.ts";
-import { createPgMeter, pruneAuditPg, reconcileUnansweredPg, startAuditMaintenance } from "../metering/index.ts";
+import { createPgMeter, pgReconcilePort, pruneAuditPg, reconcileUnanswered, startAuditMaintenance } from "../metering/index.ts";
 import { createPgUsageReport } from "../metering/usage-report-pg.ts";
 import { reuseHealthy } from "./health-cache.ts";
 import type { Stores } from "./stores.ts";
@@ -60,7 +60,7 @@ export async function pgStores(
     checkDatabase: pgHealth(pg.sql),
     // More calls than connections wait in the pool's queue; the gauge is connections in use.
     connectionsInUse: () => Math.min(inFlight.n, pool.size),
-    reconcile: (self) => reconcileUnansweredPg(pg.sql, self, clock),
+    reconcile: (self) => reconcileUnanswered(pgReconcilePort(pg.sql), self, clock),
     startMaintenance(retentionDays, log) {
       return startAuditMaintenance(limiter, () => pruneAuditPg(pg.sql, clock, retentionDays), clock, retentionDays, log);
     },

@@ -6,7 +6,7 @@ import type { Clock } from "../clock.ts";
 import { createSqliteAccountStore } from "../dashboard/account-store.ts";
 import { createSessionStore } from "../dashboard/session-store.ts";
 import { sqliteMarketStore } from "../market/sqlite-store.ts";
-import { createSqliteMeter, pruneAudit, reconcileUnanswered, startAuditMaintenance } from "../metering/index.ts";
+import { createSqliteMeter, pruneAudit, reconcileUnanswered, sqliteReconcilePort, startAuditMaintenance } from "../metering/index.ts";
 import { createSqliteUsageReport } from "../metering/usage-report.ts";
 import { reuseHealthy } from "./health-cache.ts";
 import type { Stores } from "./stores.ts";
@@ -24,7 +24,7 @@ export function sqliteStores(opened: OpenedDb, clock: Clock, bootId: string, che
     usage: createSqliteUsageReport(sqlite),
     checkDatabase,
     connectionsInUse: () => (sqlite.inTransaction ? 1 : 0),
-    reconcile: async (self) => reconcileUnanswered(sqlite, self, clock),
+    reconcile: (self) => reconcileUnanswered(sqliteReconcilePort(sqlite), self, clock),
     startMaintenance(retentionDays, logger) {
       return startAuditMaintenance(meter, () => pruneAudit(sqlite, clock, retentionDays), clock, retentionDays, logger);
     },

@@ -1,0 +1,22 @@
+/** log-ids.ts's reads on PostgreSQL: both on the primary key. */
+import type { SQL } from "bun";
+import type { LogIds } from "./log-ids.ts";
+
+export function pgLogIds(sql: SQL): LogIds {
+  return {
+    async bounds() {
+      const [b] = (await sql`SELECT min(id)::float8 AS min, max(id)::float8 AS max FROM request_log`) as {
+        min: number | null;
+        max: number | null;
+      }[];
+      return b && b.min !== null && b.max !== null ? { min: b.min, max: b.max } : null;
+    },
+    async atOrAfter(id) {
+      const [r] = (await sql`SELECT id::float8 AS id, ts::float8 AS ts FROM request_log WHERE id >= ${id} ORDER BY id LIMIT 1`) as {
+        id: number;
+        ts: number;
+      }[];
+      return r ?? null;
+    },
+  };
+}
