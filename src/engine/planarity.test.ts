@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import golden from "../../test/fixtures/engine/pmfg-codependence-golden.json";
 import { mulberry32 } from "../../test/support/engine/random-returns.ts";
-import { isPlanar, PlanarityTester } from "./planarity.ts";
+import { isPlanar, PlaneEmbedding, PlanarityTester } from "./planarity.ts";
 
 const complete = (n: number) => {
   const p: number[] = [];
@@ -167,5 +167,174 @@ describe("planarity", () => {
     }
     expect(planar).toBeGreaterThan(100);
     expect(golden.planarity.length - planar).toBeGreaterThan(100);
+  });
+});
+
+/** Tests `pairs` on a fresh tester and, when planar, embeds it into a PlaneEmbedding (every component). */
+function embedded(n: number, pairs: number[]): PlaneEmbedding | null {
+  const m = pairs.length / 2;
+  const eu = Int32Array.from({ length: m }, (_, e) => pairs[2 * e]);
+  const ev = Int32Array.from({ length: m }, (_, e) => pairs[2 * e + 1]);
+  const t = new PlanarityTester(n, m);
+  if (!t.isPlanar(n, m, eu, ev)) return null;
+  const plane = new PlaneEmbedding(n);
+  for (let e = 0; e < m; e++) plane.addEdge(eu[e], ev[e]);
+  t.embed(plane.cw, plane.ccw, plane.first, n);
+  return plane;
+}
+
+/** The cube: 8 nodes, 6 square faces; 3-connected, so its faces are fixed. */
+const cube = () => [0, 1, 1, 2, 2, 3, 3, 0, 4, 5, 5, 6, 6, 7, 7, 4, 0, 4, 1, 5, 2, 6, 3, 7];
+
+describe("the embedding phase and PlaneEmbedding", () => {
+  test("embed() gives a genus-0 rotation system of every planar graph (check() verifies it)", () => {
+    const graphs: [number, number[]][] = [
+      [3, [0, 1, 1, 2, 0, 2]],
+      [4, complete(4)],
+      [5, complete(5).slice(2)],
+      [6, k33().slice(2)],
+      [8, cube()],
+      [30, grid(5, 6)],
+      [61, wheel(60)],
+      [14, [...grid(3, 3).map((x) => x + 5), 0, 1, 1, 2, 3, 4]], // several components
+    ];
+    for (let seed = 1; seed <= 10; seed++) {
+      const n = 5 + seed * 4;
+      graphs.push([n, shuffle(n, triangulation(n, seed), seed)]);
+    }
+    for (const c of golden.planarity) if (c.planar) graphs.push([c.n, c.edges.flat()]);
+    for (const [n, pairs] of graphs) {
+      const plane = embedded(n, pairs)!;
+      expect(plane).not.toBeNull();
+      for (let v = 0; v < n; v++) if (plane.first[v] !== -1) expect(plane.check(v)).toBe(true);
+      expect(plane.valid).toBe(true);
+    }
+  });
+
+  test("embed() only right after a planar test", () => {
+    const t = new PlanarityTester(5, 10);
+    const k5 = complete(5);
+    const eu = Int32Array.from({ length: 10 }, (_, e) => k5[2 * e]);
+    const ev = Int32Array.from({ length: 10 }, (_, e) => k5[2 * e + 1]);
+    const plane = new PlaneEmbedding(5);
+    expect(t.isPlanar(5, 10, eu, ev)).toBe(false);
+    expect(() => t.embed(plane.cw, plane.ccw, plane.first, 5)).toThrow();
+    expect(t.isPlanar(5, 9, eu, ev)).toBe(true);
+    t.embed(plane.cw, plane.ccw, plane.first, 5);
+    expect(() => t.embed(plane.cw, plane.ccw, plane.first, 5)).toThrow();
+  });
+
+  test("addInFace: the cube's face diagonals fit, its space diagonals do not; the result stays plane", () => {
+    const plane = embedded(8, cube())!;
+    expect(plane.addInFace(0, 6)).toBe(false); // opposite corners: no common face
+    expect(plane.addInFace(1, 7)).toBe(false);
+    expect(plane.addInFace(0, 2)).toBe(true); // a diagonal of the face 0-1-2-3
+    expect(plane.check(0)).toBe(true);
+    expect(plane.addInFace(1, 3)).toBe(false); // the other diagonal now crosses it
+    expect(plane.addInFace(4, 6)).toBe(true);
+    expect(plane.addInFace(0, 5)).toBe(true);
+    expect(plane.check(0)).toBe(true);
+    // Each answer agrees with the test on the graph plus that edge.
+    const pairs = [...cube(), 0, 2, 4, 6, 0, 5];
+    for (const [u, v] of [
+      [0, 6],
+      [1, 3],
+      [1, 7],
+    ])
+      expect(isPlanar(8, [...pairs, u, v])).toBe(false);
+  });
+
+  test("addInFace on a path and a tree (one face), across a cut node, and addBridge joins components", () => {
+    const path = embedded(4, [0, 1, 1, 2, 2, 3])!;
+    expect(path.addInFace(0, 3)).toBe(true); // the cycle 0-1-2-3
+    expect(path.addInFace(0, 2)).toBe(true); // a chord on one side
+    expect(path.addInFace(1, 3)).toBe(true); // the other on the other side
+    expect(path.check(0)).toBe(true);
+    // Two triangles sharing node 2 (a bow tie): 0 and 4 share the outer face.
+    const bow = embedded(5, [0, 1, 1, 2, 0, 2, 2, 3, 3, 4, 2, 4])!;
+    expect(bow.addInFace(0, 4)).toBe(true);
+    expect(bow.check(0)).toBe(true);
+    // Bridges: a lone node, then two triangles.
+    const p = new PlaneEmbedding(7);
+    p.addBridge(0, 1);
+    p.addBridge(1, 2);
+    expect(p.addInFace(0, 2)).toBe(true);
+    p.addBridge(3, 4);
+    p.addBridge(4, 5);
+    expect(p.addInFace(3, 5)).toBe(true);
+    p.addBridge(2, 3);
+    p.addBridge(6, 0);
+    expect(p.check(0)).toBe(true);
+    // Leaf 6 sits in a corner of 0 between its triangle neighbours 1 and 2: it shares that face.
+    expect(p.addInFace(6, 1)).toBe(true);
+    expect(p.check(0)).toBe(true);
+    // 6–5 is planar, but the triangle 3-4-5 may hang inside 0-1-2: a face test is only sufficient.
+    p.addInFace(6, 5);
+    expect(p.check(0)).toBe(true);
+  });
+
+  test("addByMoving: a leaf moves to any corner of its node that shares a face with the other end", () => {
+    // The cube plus a leaf 8 at node 0: 8 and 6 share no face wherever the leaf hangs (0 and 6 do
+    // not), 8 and 1 do (adjacent to 0), 8 and 2 do once the leaf sits in the face 0-1-2-3.
+    const pairs = [...cube(), 0, 8];
+    const plane = embedded(9, pairs)!;
+    expect(plane.addByMoving(8, 6)).toBe(false);
+    expect(plane.addByMoving(6, 8)).toBe(false); // either end may be the leaf
+    expect(plane.check(0)).toBe(true); // a refusal puts the leaf back
+    expect(isPlanar(9, [...pairs, 6, 8])).toBe(false);
+    expect(plane.addByMoving(8, 2)).toBe(true);
+    expect(plane.check(0)).toBe(true);
+    // Two leaves, 8 at 0 and 9 at 6: joining them needs 0 and 6 on one face.
+    const two = [...cube(), 0, 8, 6, 9];
+    const plane2 = embedded(10, two)!;
+    expect(plane2.addByMoving(8, 9)).toBe(false);
+    expect(isPlanar(10, [...two, 8, 9])).toBe(false);
+    expect(plane2.addByMoving(9, 1)).toBe(true); // 6 and 1 share the face 1-2-6-5
+    expect(plane2.check(0)).toBe(true);
+    // Not a leaf at either end: nothing claimed.
+    expect(plane2.addByMoving(1, 3)).toBe(false);
+  });
+
+  test("addByMoving: a node with 2 neighbours moves to any face holding both and the other end", () => {
+    // The cube plus node 8 joined to 0 and 1 (it sits beside the edge 0-1, in one of its 2 faces).
+    const pairs = [...cube(), 0, 8, 1, 8];
+    for (const [other, fits] of [
+      [3, true], // face 0-1-2-3
+      [4, true], // face 0-1-5-4
+      [2, true],
+      [5, true],
+      [6, false], // 0, 1 and 6 share no face
+      [7, false],
+    ] as const) {
+      const plane = embedded(9, pairs)!;
+      expect([other, plane.addByMoving(8, other)]).toEqual([other, fits]);
+      expect(plane.check(0)).toBe(true); // moved and joined, or put back as it was
+      expect(plane.valid).toBe(true);
+      expect(isPlanar(9, [...pairs, 8, other])).toBe(fits);
+      // A second move of the same node (now with 3 neighbours or still 2) keeps the embedding plane.
+      if (fits) expect(plane.addByMoving(8, 0)).toBe(false);
+    }
+    // A node with 2 neighbours on a path: 0-1-2 plus 3-4 hanging at 2 (one face): every move fits.
+    const path = embedded(5, [0, 1, 1, 2, 2, 3, 3, 4])!;
+    expect(path.addByMoving(1, 4)).toBe(true);
+    expect(path.addByMoving(3, 0)).toBe(true);
+    expect(path.check(0)).toBe(true);
+  });
+
+  test("check() rejects a rotation system that is not plane (K3,3 has none; a scrambled one is rejected)", () => {
+    // The cube embedded, then two rotations at node 0 swapped: genus 1 or an inconsistent system.
+    const plane = embedded(8, cube())!;
+    const [a, b] = [plane.first[0], plane.cw[0 * 8 + plane.first[0]]];
+    const c = plane.cw[0 * 8 + b];
+    // Rotation a -> b -> c -> a becomes a -> c -> b -> a.
+    plane.cw[a] = c;
+    plane.cw[c] = b;
+    plane.cw[b] = a;
+    plane.ccw[c] = a;
+    plane.ccw[b] = c;
+    plane.ccw[a] = b;
+    expect(plane.check(0)).toBe(false);
+    expect(plane.valid).toBe(false);
+    expect(plane.addInFace(0, 2)).toBe(false); // nothing claimed once invalid
   });
 });

@@ -29,10 +29,14 @@ export class PlanarityTester {
   private readonly lowpt2: Int32Array;
   private readonly nesting: Int32Array;
   private readonly ref: Int32Array;
+  /** Side of an edge relative to its ref (1 or −1; networkx's `side`), for the embedding phase. */
+  private readonly side: Int8Array;
   private readonly lowptEdge: Int32Array;
   private readonly stackBottom: Int32Array;
   private readonly outE: Int32Array;
   private readonly bucket: Int32Array;
+  private readonly leftRef: Int32Array;
+  private readonly rightRef: Int32Array;
   private readonly orientedList: Int32Array;
   private readonly sorted: Int32Array;
   // Conflict-pair stack: intervals (low, high) of return edges, -1 = none.
@@ -41,6 +45,8 @@ export class PlanarityTester {
   private readonly sRL: Int32Array;
   private readonly sRH: Int32Array;
   private sp = 0;
+  private nRoots = 0;
+  private embeddable = false;
   private nVisited = 0;
   private nOriented = 0;
   private readonly roots: Int32Array;
@@ -70,10 +76,13 @@ export class PlanarityTester {
     this.lowpt2 = new Int32Array(m);
     this.nesting = new Int32Array(m);
     this.ref = new Int32Array(m);
+    this.side = new Int8Array(m);
     this.lowptEdge = new Int32Array(m);
     this.stackBottom = new Int32Array(m);
     this.outE = new Int32Array(m);
-    this.bucket = new Int32Array(2 * n + 3);
+    this.bucket = new Int32Array(4 * n + 6);
+    this.leftRef = new Int32Array(n);
+    this.rightRef = new Int32Array(n);
     this.orientedList = new Int32Array(m);
     this.sorted = new Int32Array(m);
     this.sLL = new Int32Array(m + 1);
@@ -91,6 +100,7 @@ export class PlanarityTester {
   isPlanar(n: number, m: number, eu: ArrayLike<number>, ev: ArrayLike<number>, root = -1): boolean {
     if (n > this.maxNodes || m > this.maxEdges)
       throw new RangeError(`planarity workspace holds ${this.maxNodes} nodes, ${this.maxEdges} edges`);
+    this.embeddable = false;
     if (root < 0 && n > 2 && m > 3 * n - 6) return false;
     const off = this.off;
     off.fill(0, 0, n + 1);
@@ -114,6 +124,7 @@ export class PlanarityTester {
     this.oriented.fill(0, 0, m);
     this.skip.fill(0, 0, m);
     this.ref.fill(-1, 0, m);
+    this.side.fill(1, 0, m);
     this.lowptEdge.fill(-1, 0, m);
     this.nVisited = 0;
     this.nOriented = 0;
@@ -133,7 +144,87 @@ export class PlanarityTester {
     this.skip.fill(0, 0, m);
     this.sp = 0;
     for (let k = 0; k < nRoots; k++) if (!this.test(this.roots[k])) return false;
+    this.nRoots = nRoots;
+    this.embeddable = true;
     return true;
+  }
+
+  /**
+   * networkx's embedding phase, after isPlanar returned true (and before the next test): the
+   * tested nodes' rotation system, for each such node v and neighbour w at v·stride + w: `cw` the
+   * next neighbour clockwise, `ccw` counter-clockwise; `first[v]` one neighbour (−1: none). Other
+   * nodes' entries are left as they are. Nesting depths get the sides' signs (sign() resolves the
+   * ref chains), out-edges are reordered by them, and a DFS adds each back edge beside its ref.
+   */
+  embed(cw: Int32Array, ccw: Int32Array, first: Int32Array, stride: number): void {
+    if (!this.embeddable) throw new Error("embed() needs isPlanar() to have just returned true");
+    this.embeddable = false;
+    const { orientedList, nesting, ref, side, dst, visited, outStart, outEnd, outE, parentEdge, ind, dfs } = this;
+    const nOriented = this.nOriented;
+    const nVisited = this.nVisited;
+    const chain = this.sorted;
+    for (let q = 0; q < nOriented; q++) {
+      // sign(e): side[e] *= sign(ref[e]) along the chain of refs, deepest first.
+      let len = 0;
+      for (let e = orientedList[q]; ref[e] !== -1; e = ref[e]) {
+        if (len === nOriented) throw new Error("planarity: cyclic ref chain");
+        chain[len++] = e;
+      }
+      for (let k = len - 1; k >= 0; k--) {
+        const e = chain[k];
+        side[e] *= side[ref[e]];
+        ref[e] = -1;
+      }
+    }
+    // Out-edges by signed nesting depth (counting sort, stable in orientation order as networkx's sorted()).
+    const shift = this.maxNesting(nOriented);
+    for (let q = 0; q < nOriented; q++) nesting[orientedList[q]] = side[orientedList[q]] * nesting[orientedList[q]] + shift;
+    this.sortByNesting(nVisited, nOriented);
+    for (let q = 0; q < nVisited; q++) first[visited[q]] = -1;
+    const { leftRef, rightRef } = this;
+    for (let q = 0; q < nVisited; q++) {
+      const v = visited[q];
+      let prev = -1;
+      for (let k = outStart[v]; k < outEnd[v]; k++) {
+        const w = dst[outE[k]];
+        addCw(cw, ccw, first, stride, v, w, prev);
+        prev = w;
+      }
+    }
+    ind.fill(0, 0, this.maxNodes);
+    for (let r = 0; r < this.nRoots; r++) {
+      let top = 0;
+      dfs[top++] = this.roots[r];
+      while (top > 0) {
+        const v = dfs[--top];
+        while (outStart[v] + ind[v] < outEnd[v]) {
+          const ei = outE[outStart[v] + ind[v]];
+          ind[v]++;
+          const w = dst[ei];
+          if (ei === parentEdge[w]) {
+            // Tree edge: v first in w's list, then w's subtree.
+            addCcw(cw, ccw, first, stride, w, v, first[w]);
+            leftRef[v] = w;
+            rightRef[v] = w;
+            dfs[top++] = v;
+            dfs[top++] = w;
+            break;
+          }
+          // Back edge v -> w: placed at w beside w's right or left reference.
+          if (side[ei] === 1) addCw(cw, ccw, first, stride, w, v, rightRef[w]);
+          else {
+            addCcw(cw, ccw, first, stride, w, v, leftRef[w]);
+            leftRef[w] = v;
+          }
+        }
+      }
+    }
+  }
+
+  private maxNesting(nOriented: number): number {
+    let max = 0;
+    for (let q = 0; q < nOriented; q++) max = Math.max(max, Math.abs(this.nesting[this.orientedList[q]]));
+    return max;
   }
 
   /** networkx's dfs_orientation: orient by DFS, lowpoints and nesting depths. */
@@ -339,18 +430,24 @@ export class PlanarityTester {
   private removeBackEdges(e: number): void {
     const { src, dst, lowpt, height, ref, sLL, sLH, sRL, sRH } = this;
     const u = src[e];
+    const side = this.side;
     // Drop whole conflict pairs whose lowest return edge ends at u.
-    while (this.sp > 0 && this.lowest(this.sp - 1) === height[u]) this.sp--;
+    while (this.sp > 0 && this.lowest(this.sp - 1) === height[u]) {
+      this.sp--;
+      if (sLL[this.sp] !== -1) side[sLL[this.sp]] = -1;
+    }
     if (this.sp > 0) {
       const q = this.sp - 1;
       while (sLH[q] !== -1 && dst[sLH[q]] === u) sLH[q] = ref[sLH[q]];
       if (sLH[q] === -1 && sLL[q] !== -1) {
         ref[sLL[q]] = sRL[q];
+        side[sLL[q]] = -1;
         sLL[q] = -1;
       }
       while (sRH[q] !== -1 && dst[sRH[q]] === u) sRH[q] = ref[sRH[q]];
       if (sRH[q] === -1 && sRL[q] !== -1) {
         ref[sRL[q]] = sLL[q];
+        side[sRL[q]] = -1;
         sRL[q] = -1;
       }
     }
@@ -364,6 +461,32 @@ export class PlanarityTester {
   }
 }
 
+/** networkx's PlanarEmbedding.add_half_edge_cw: w after (clockwise of) `ref` around v; ref −1 = v's first neighbour. */
+export function addCw(cw: Int32Array, ccw: Int32Array, first: Int32Array, stride: number, v: number, w: number, ref: number): void {
+  const o = v * stride;
+  if (ref === -1) {
+    cw[o + w] = w;
+    ccw[o + w] = w;
+    first[v] = w;
+    return;
+  }
+  const next = cw[o + ref];
+  cw[o + ref] = w;
+  cw[o + w] = next;
+  ccw[o + next] = w;
+  ccw[o + w] = ref;
+}
+
+/** networkx's add_half_edge_ccw: w before (counter-clockwise of) `ref` around v, and first if ref was. */
+export function addCcw(cw: Int32Array, ccw: Int32Array, first: Int32Array, stride: number, v: number, w: number, ref: number): void {
+  if (ref === -1) {
+    addCw(cw, ccw, first, stride, v, w, -1);
+    return;
+  }
+  addCw(cw, ccw, first, stride, v, w, ccw[v * stride + ref]);
+  if (first[v] === ref) first[v] = w;
+}
+
 /** Convenience: is the graph with edge pairs (i, j) flattened in `pairs` planar? */
 export function isPlanar(n: number, pairs: ArrayLike<number>): boolean {
   const m = pairs.length / 2;
@@ -374,4 +497,257 @@ export function isPlanar(n: number, pairs: ArrayLike<number>): boolean {
     ev[e] = pairs[2 * e + 1];
   }
   return new PlanarityTester(n, m).isPlanar(n, m, eu, ev);
+}
+
+/**
+ * A plane embedding of a growing simple graph on nodes 0 … n−1 as a rotation system (`cw`, `ccw`
+ * at v·n + w, `first[v]`), for the PMFG's exact shortcut: when u and v lie on one face, G + uv is
+ * planar and the edge goes into that face (splitting it), no test needed. Faces are traced by
+ * (a, b) -> (b, ccw(b, a)). After a test that re-embeds a component (PlanarityTester.embed),
+ * `check` verifies it — each rotation a cyclic order of exactly the node's neighbours, and
+ * V − E + F = 2 (genus 0) — so a wrong embedding could only cost tests, never a result.
+ */
+export class PlaneEmbedding {
+  readonly cw: Int32Array;
+  readonly ccw: Int32Array;
+  readonly first: Int32Array;
+  private readonly adj: Uint8Array;
+  private readonly deg: Int32Array;
+  /** Half-edges (a, b) at a·n + b traced in pass `epoch`. */
+  private readonly seen: Int32Array;
+  private epoch = 0;
+  private readonly queue: Int32Array;
+  private readonly inComp: Int32Array;
+  /** False once a check failed: then nothing is claimed (callers test). */
+  valid = true;
+
+  constructor(private readonly n: number) {
+    this.cw = new Int32Array(n * n);
+    this.ccw = new Int32Array(n * n);
+    this.first = new Int32Array(n).fill(-1);
+    this.adj = new Uint8Array(n * n);
+    this.deg = new Int32Array(n);
+    this.seen = new Int32Array(n * n);
+    this.queue = new Int32Array(n);
+    this.inComp = new Int32Array(n);
+  }
+
+  /** Records edge (u, v) in the graph only (its rotation comes from a re-embedding). */
+  addEdge(u: number, v: number): void {
+    this.adj[u * this.n + v] = this.adj[v * this.n + u] = 1;
+    this.deg[u]++;
+    this.deg[v]++;
+  }
+
+  /** Edge (u, v) between two components: any corner of each will do. */
+  addBridge(u: number, v: number): void {
+    this.addEdge(u, v);
+    if (!this.valid) return;
+    const { cw, ccw, first, n } = this;
+    addCw(cw, ccw, first, n, u, v, first[u]);
+    addCw(cw, ccw, first, n, v, u, first[v]);
+  }
+
+  /**
+   * When u and v (one component, not adjacent) share a face, adds edge (u, v) inside it and
+   * returns true; else false and nothing changes.
+   */
+  addInFace(u: number, v: number): boolean {
+    if (!this.valid || this.first[u] === -1 || this.first[v] === -1 || !this.sharedCorner(u, v)) return false;
+    const { cw, ccw, first, n } = this;
+    addCw(cw, ccw, first, n, u, v, this.cornerU);
+    addCw(cw, ccw, first, n, v, u, this.cornerV);
+    this.addEdge(u, v);
+    return true;
+  }
+
+  /**
+   * When v (or u) has 1 or 2 neighbours and, in the embedding without it, some face holds u and
+   * all of them: v moves into that face, joined to those corners and to u's (G + uv is then plane
+   * by construction; `check` verifies the rotations). Returns true; else false and nothing changes.
+   */
+  addByMoving(u: number, v: number): boolean {
+    const { deg } = this;
+    if (!this.valid) return false;
+    if (deg[v] !== 1 && deg[v] !== 2) {
+      if (deg[u] !== 1 && deg[u] !== 2) return false;
+      const t = u;
+      u = v;
+      v = t;
+    }
+    const { cw, ccw, first, n, moved } = this;
+    if (first[u] === -1 || first[v] === -1) return false;
+    const x = first[v];
+    const y = deg[v] === 2 ? cw[v * n + x] : -1;
+    // Take v out of its neighbours' rotations (remembering where it was).
+    const px = this.unlink(x, v);
+    const py = y === -1 ? -1 : this.unlink(y, v);
+    if (!this.faceHolding(u, x, y)) {
+      addCw(cw, ccw, first, n, x, v, px);
+      if (y !== -1) addCw(cw, ccw, first, n, y, v, py);
+      return false;
+    }
+    // v inside the face: at each corner (in the face's order) v goes before that corner's outgoing
+    // edge, and v's clockwise rotation lists the corners in the same order.
+    first[v] = -1;
+    let prev = -1;
+    for (let k = 0; k < this.corners; k++) {
+      const z = moved[2 * k];
+      addCw(cw, ccw, first, n, z, v, moved[2 * k + 1]);
+      addCw(cw, ccw, first, n, v, z, prev);
+      prev = z;
+    }
+    this.addEdge(u, v);
+    this.check(u); // the edge fits either way; a failed check only stops further claims
+    return true;
+  }
+
+  /** Removes v from x's rotation; returns the neighbour before it (−1: v was x's only one). */
+  private unlink(x: number, v: number): number {
+    const { cw, ccw, first, n } = this;
+    const p = ccw[x * n + v];
+    const q = cw[x * n + v];
+    if (p === v) {
+      first[x] = -1;
+      return -1;
+    }
+    cw[x * n + p] = q;
+    ccw[x * n + q] = p;
+    if (first[x] === v) first[x] = q;
+    return p;
+  }
+
+  /** Corners (node, outgoing neighbour) of addByMoving's face in its order: `corners` pairs in `moved`. */
+  private readonly moved = new Int32Array(6);
+  private corners = 0;
+
+  /** Whether a face around u also holds x (and y ≥ 0); if so its corners at u, x, y in face order. */
+  private faceHolding(u: number, x: number, y: number): boolean {
+    const { cw, ccw, first, n, seen, moved } = this;
+    if (first[x] === -1 || (y !== -1 && first[y] === -1)) return false;
+    const epoch = ++this.epoch;
+    const start = first[u];
+    let w = start;
+    do {
+      if (seen[u * n + w] !== epoch) {
+        let a = u;
+        let b = w;
+        let k = 1;
+        let gotX = false;
+        let gotY = y === -1;
+        moved[0] = u;
+        moved[1] = w;
+        do {
+          seen[a * n + b] = epoch;
+          const c = ccw[b * n + a];
+          if ((b === x && !gotX) || (b === y && !gotY)) {
+            if (b === x) gotX = true;
+            else gotY = true;
+            moved[2 * k] = b;
+            moved[2 * k + 1] = c;
+            k++;
+            if (gotX && gotY) {
+              this.corners = k;
+              return true;
+            }
+          }
+          a = b;
+          b = c;
+        } while (a !== u || b !== w);
+      }
+      w = cw[u * n + w];
+    } while (w !== start);
+    return false;
+  }
+
+  /** Corners found by sharedCorner: at u clockwise before `cornerU`, at v before `cornerV`. */
+  private cornerU = -1;
+  private cornerV = -1;
+
+  /**
+   * Whether u and v lie on one face, tracing the faces around u; if so the corners (u's before
+   * cornerU clockwise, v's before cornerV) where an edge (u, v) would go.
+   */
+  private sharedCorner(u: number, v: number): boolean {
+    const { cw, ccw, first, n, seen } = this;
+    const epoch = ++this.epoch;
+    const start = first[u];
+    let w = start;
+    do {
+      if (seen[u * n + w] !== epoch) {
+        // The face to the left of (u, w): its corner at u lies between cw(u, w) and w.
+        let a = u;
+        let b = w;
+        do {
+          seen[a * n + b] = epoch;
+          if (b === v) {
+            // (a, v) enters v at the corner between a and ccw(v, a).
+            this.cornerU = w;
+            this.cornerV = ccw[v * n + a];
+            return true;
+          }
+          const c = ccw[b * n + a];
+          a = b;
+          b = c;
+        } while (a !== u || b !== w);
+      }
+      w = cw[u * n + w];
+    } while (w !== start);
+    return false;
+  }
+
+  /** Verifies the rotation system on u's component (after PlanarityTester.embed); false also clears `valid`. */
+  check(u: number): boolean {
+    const { cw, ccw, first, n, adj, deg, seen, queue, inComp } = this;
+    const epoch = ++this.epoch;
+    // The component by BFS over the graph's own edges, then each rotation against the neighbours.
+    let head = 0;
+    let tail = 0;
+    queue[tail++] = u;
+    inComp[u] = epoch;
+    let edges2 = 0;
+    while (head < tail) {
+      const x = queue[head++];
+      edges2 += deg[x];
+      let w = first[x];
+      if (deg[x] > 0 && w === -1) return (this.valid = false);
+      for (let k = 0; k < deg[x]; k++) {
+        if (w < 0 || w >= n || !adj[x * n + w] || seen[x * n + w] === epoch || ccw[x * n + cw[x * n + w]] !== w)
+          return (this.valid = false);
+        seen[x * n + w] = epoch;
+        if (inComp[w] !== epoch) {
+          inComp[w] = epoch;
+          queue[tail++] = w;
+        }
+        w = cw[x * n + w];
+      }
+      if (deg[x] > 0 && w !== first[x]) return (this.valid = false);
+    }
+    if (edges2 === 0) return true;
+    // Faces: every half-edge once.
+    const faceEpoch = ++this.epoch;
+    let faces = 0;
+    for (let q = 0; q < tail; q++) {
+      const x = queue[q];
+      let w = first[x];
+      for (let k = 0; k < deg[x]; k++) {
+        if (seen[x * n + w] !== faceEpoch) {
+          faces++;
+          let a = x;
+          let b = w;
+          let steps = 0;
+          do {
+            seen[a * n + b] = faceEpoch;
+            const c = ccw[b * n + a];
+            a = b;
+            b = c;
+            if (++steps > edges2) return (this.valid = false);
+          } while (a !== x || b !== w);
+        }
+        w = cw[x * n + w];
+      }
+    }
+    if (tail - edges2 / 2 + faces !== 2) this.valid = false;
+    return this.valid;
+  }
 }

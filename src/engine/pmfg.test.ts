@@ -10,7 +10,7 @@ import { factorReturns, mulberry32 } from "../../test/support/engine/random-retu
 import { correlationMatrix } from "./correlation.ts";
 import { graphFromPairs, mstPairs } from "./graph.ts";
 import { isPlanar, PlanarityTester } from "./planarity.ts";
-import { pmfg } from "./pmfg.ts";
+import { type PmfgCounts, pmfg } from "./pmfg.ts";
 
 /** The paper's loop, literally: sort by (d, i, j), add, test the whole graph, stop at 3(n−2). */
 function literalPmfg(corr: Float64Array, n: number): number[] {
@@ -127,4 +127,45 @@ describe("PMFG", () => {
     expect(g.src.length).toBe(84);
     for (let e = 0; e < 84; e++) expect(g.w[e]).toBe(Math.abs(c[g.src[e] * 30 + g.dst[e]]));
   });
+
+  test("the shortcuts decide most candidates, and every path is taken (counts), results equal to the literal loop", () => {
+    const total: PmfgCounts = { bridges: 0, faceKept: 0, rigidRefused: 0, tests: 0, testKept: 0, merges: 0, pairJoins: 0 };
+    for (let seed = 1; seed <= 12; seed++) {
+      for (const c of [randomCorr(40, seed, false), clusteredCorr(40, seed)]) {
+        const counts: PmfgCounts = { bridges: 0, faceKept: 0, rigidRefused: 0, tests: 0, testKept: 0, merges: 0, pairJoins: 0 };
+        const { pairs } = pmfg(c, 40, counts);
+        expect(pairs).toEqual(literalPmfg(c, 40));
+        expect(counts.bridges).toBe(39); // a spanning tree's worth, as Kruskal
+        expect(counts.bridges + counts.faceKept + counts.testKept).toBe(3 * 38);
+        for (const k of Object.keys(total) as (keyof PmfgCounts)[]) total[k] += counts[k];
+      }
+    }
+    for (const k of Object.keys(total) as (keyof PmfgCounts)[]) expect([k, total[k] > 0]).toEqual([k, true]);
+    // Most refusals need no test.
+    expect(total.rigidRefused).toBeGreaterThan(3 * (total.tests - total.testKept));
+  });
+
+  test("clustered matrices (sets grow apart, then merge) and matrices with NaN", () => {
+    for (let seed = 20; seed < 30; seed++) checkPmfg(clusteredCorr(30, seed), 30);
+    const c = randomCorr(12, 3, false);
+    c[1] = c[12] = Number.NaN;
+    const { pairs } = pmfg(c, 12);
+    expect(pairs.length / 2).toBe(30);
+    expect(isPlanar(12, pairs)).toBe(true);
+  });
 });
+
+/** Blocks of strongly correlated nodes (|ρ| high inside a block, low across, exact ties included). */
+function clusteredCorr(n: number, seed: number): Float64Array {
+  const rand = mulberry32(seed);
+  const block = Array.from({ length: n }, () => Math.floor(rand() * 4));
+  const c = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    c[i * n + i] = 1;
+    for (let j = i + 1; j < n; j++) {
+      const r = block[i] === block[j] ? 0.6 + 0.4 * rand() : 0.5 * rand();
+      c[i * n + j] = c[j * n + i] = (rand() < 0.2 ? Math.round(r * 8) / 8 : r) * (rand() < 0.3 ? -1 : 1);
+    }
+  }
+  return c;
+}

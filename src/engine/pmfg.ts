@@ -3,11 +3,26 @@
  * by decreasing |ρ|, each kept if the graph stays planar, until 3(n−2) edges. The order, its
  * tie-break and the n < 5 cases: docs/engine.md § PMFG.
  */
-import { PlanarityTester } from "./planarity.ts";
+import { PlaneEmbedding, PlanarityTester } from "./planarity.ts";
 
 export interface Pmfg {
   /** Edge pairs (i, j), i < j, in insertion order (the same form as tmfg's). */
   pairs: number[];
+}
+
+/** How the candidates were decided (tests and the bench read it; the result does not depend on it). */
+export interface PmfgCounts {
+  /** Kept without a test: between two components, or into a face both ends share. */
+  bridges: number;
+  faceKept: number;
+  /** Refused without a test by a 3-connected set (RigidSets). */
+  rigidRefused: number;
+  /** Left-right tests run, and how many kept their candidate. */
+  tests: number;
+  testKept: number;
+  /** RigidSets growth that re-reads faces off the embedding: set merges, node pairs joining. */
+  merges: number;
+  pairJoins: number;
 }
 
 /**
@@ -15,7 +30,8 @@ export interface Pmfg {
  * d = √(2(1 − |ρ|)), graph.ts's edgeLength: decreasing |ρ|, the ties as mst breaks them, so the
  * PMFG contains exactly the mst graph's edges.
  */
-export function pmfg(corr: Float64Array, n: number): Pmfg {
+export function pmfg(corr: Float64Array, n: number, counts?: PmfgCounts): Pmfg {
+  const c = counts ?? { bridges: 0, faceKept: 0, rigidRefused: 0, tests: 0, testKept: 0, merges: 0, pairJoins: 0 };
   const pairs: number[] = [];
   if (n <= 4) {
     // 3(n−2) ≥ n(n−1)/2 here: every edge fits (n = 2 keeps its one edge, as tmfg does).
@@ -27,8 +43,12 @@ export function pmfg(corr: Float64Array, n: number): Pmfg {
   const eu = new Int32Array(target);
   const ev = new Int32Array(target);
   const tester = new PlanarityTester(n, target);
-  const cores = new TriangulatedCores(n);
-  // Union-find: an edge between two components keeps any planar graph planar, so it needs no test.
+  const plane = new PlaneEmbedding(n);
+  const rigid = new RigidSets(n, plane, c);
+  // Each candidate, cheapest exact decision first (docs/engine.md § PMFG): an edge between two
+  // components (union-find) keeps any planar graph planar; a 3-connected set may prove G + uv
+  // non-planar (RigidSets); if u and v share a face of the kept plane embedding of G, the edge
+  // fits there; only else the left-right test, whose embedding phase then re-embeds the component.
   const parent = Int32Array.from({ length: n }, (_, v) => v);
   const find = (v: number) => {
     while (parent[v] !== v) v = parent[v] = parent[parent[v]];
@@ -38,132 +58,541 @@ export function pmfg(corr: Float64Array, n: number): Pmfg {
   for (let q = 0; q < cand.length && m < target; q++) {
     const i = Math.floor(cand[q] / n);
     const j = cand[q] - i * n;
-    if (cores.sameCore(i, j)) continue;
     const ri = find(i);
     const rj = find(j);
     eu[m] = i;
     ev[m] = j;
-    if (ri !== rj) parent[ri] = rj;
-    else if (!tester.isPlanar(n, m + 1, eu, ev, i)) continue;
+    if (ri !== rj) {
+      parent[ri] = rj;
+      plane.addBridge(i, j);
+      c.bridges++;
+    } else if (rigid.refuses(i, j)) {
+      c.rigidRefused++;
+      continue;
+    } else if (plane.addInFace(i, j) || plane.addByMoving(i, j)) c.faceKept++;
+    else {
+      c.tests++;
+      if (!tester.isPlanar(n, m + 1, eu, ev, i)) continue;
+      c.testKept++;
+      plane.addEdge(i, j);
+      if (plane.valid) {
+        tester.embed(plane.cw, plane.ccw, plane.first, n);
+        plane.check(i);
+      }
+    }
     m++;
     pairs.push(i, j);
-    cores.addEdge(i, j);
+    rigid.addEdge(i, j);
   }
   return { pairs };
 }
 
 /**
- * Disjoint node sets S whose induced subgraph has 3|S| − 6 edges, i.e. is a maximal planar
- * graph: an edge between two non-adjacent nodes of one S makes the graph non-planar, so such
- * candidates are rejected without a planarity test (most rejections, late in the PMFG). Sets are
- * found from K4 seeds, grown by nodes with 3 neighbours in a set (3|S| − 6 + 3 = 3(|S| + 1) − 6)
- * and merged when two sets have 6 edges between them. Missing a set only costs a test.
+ * Disjoint node sets S whose induced subgraph H = G[S] is 3-connected, each with the faces of H's
+ * planar embedding — unique up to mirroring (Whitney), so a face is a fixed cycle of nodes. In any
+ * planar embedding of G + uv, H is drawn that way, and a connected node set disjoint from S lies
+ * inside one face of H, its edges into S ending on that face. So G + uv is non-planar (the
+ * candidate is refused without a test) when, for some set S:
+ * - u, v ∈ S and no face of H holds both (the edge would lie in one); or
+ * - u ∈ S, v ∉ S and no face of H holds u and every attachment (neighbour in S) of v's component
+ *   of G − S (that component plus uv is connected, so it lies in one face with all its ends); or
+ * - u, v ∉ S in different components K, K′ of G − S and no face holds the attachments of both.
+ * Sets start from a K4 (its 4 triangles), take a node with ≥ 3 neighbours in the set (it lies in
+ * the one face holding them all, which it cuts into a fan) and kept edges between their nodes
+ * (which cut a face in two): both keep H 3-connected and induced. Two sets joined by 3 disjoint
+ * edges merge, and two adjacent outside nodes with ≥ 2 neighbours each in S (≥ 3 together) join
+ * it; those faces are read off the plane embedding of G restricted to the new set. Missing a set
+ * only costs tests.
  */
-class TriangulatedCores {
+class RigidSets {
+  /** Set id of each node (the seed's first node), −1 = in none. */
+  private readonly set: Int32Array;
+  private readonly size: Int32Array;
   private readonly adj: Uint8Array;
   private readonly nbr: Int32Array;
   private readonly deg: Int32Array;
-  /** Set id of each node (the id of a node in it), -1 = in none. */
-  private readonly core: Int32Array;
+  /** Face cycles (node lists) of every set; a face replaced by a cut keeps its id for one piece. */
+  private readonly faces: number[][] = [];
+  /** on[f][x] = 1 iff node x lies on face f. */
+  private readonly on: Uint8Array[] = [];
+  /** Ids of the faces through each node. */
+  private readonly facesOf: number[][];
+  /** Attachment marks of refresh(), by pass. */
+  private readonly mark: Int32Array;
+  private pass = 0;
   private readonly work: number[] = [];
+  /** Per set id, refreshed lazily after a change: each node's component of G − S (−1 = in S). */
+  private readonly comp: Int32Array[] = [];
+  /** Per set id and component: the faces holding all its attachments (null = no attachment). */
+  private readonly compFaces: (number[] | null)[][] = [];
+  private readonly active: number[] = [];
+  /** Bumped at each change of G or the sets; fresh[s] = the version set s's components are for. */
+  private version = 0;
+  private readonly fresh: Int32Array;
+  private readonly stack: number[] = [];
+  private readonly att: number[] = [];
+  private stale = true;
+  /** Sets addEdge found unaffected (the first `kept` of `keep` carry over to the next version). */
+  private readonly keep: number[] = [];
+  private kept = 0;
+  /** Nodes that entered a set, sets dissolved: any change of membership refreshes every set. */
+  private entered = 0;
+  private dissolved = 0;
 
-  constructor(private readonly n: number) {
+  /** Restricted rotations of rebuild(): at b·n + a, the neighbour before a around b (within the set). */
+  private readonly prev: Int32Array;
+  private readonly traced: Int32Array;
+  /** Set pairs s·n + t whose matching grow() counted in its pass (by epoch). */
+  private readonly checked: Int32Array;
+  private epoch = 0;
+
+  constructor(
+    private readonly n: number,
+    private readonly plane: PlaneEmbedding,
+    private readonly counts: PmfgCounts,
+  ) {
+    this.prev = new Int32Array(n * n);
+    this.traced = new Int32Array(n * n);
+    this.checked = new Int32Array(n * n);
+    this.fresh = new Int32Array(n).fill(-1);
+    this.set = new Int32Array(n).fill(-1);
+    this.size = new Int32Array(n);
     this.adj = new Uint8Array(n * n);
     this.nbr = new Int32Array(n * n);
     this.deg = new Int32Array(n);
-    this.core = new Int32Array(n).fill(-1);
+    this.facesOf = Array.from({ length: n }, () => []);
+    this.mark = new Int32Array(n);
   }
 
-  sameCore(i: number, j: number): boolean {
-    return this.core[i] !== -1 && this.core[i] === this.core[j];
+  /** True when some set proves G + uv non-planar (u, v in one component of G, not adjacent). */
+  refuses(u: number, v: number): boolean {
+    if (this.stale) this.listSets();
+    const { set, on } = this;
+    for (const s of this.active) {
+      const inU = set[u] === s;
+      const inV = set[v] === s;
+      if (inU && inV) {
+        if (this.sharedFace(u, v) === -1) return true;
+        continue;
+      }
+      if (this.fresh[s] !== this.version) this.components(s);
+      const comp = this.comp[s];
+      const held = this.compFaces[s];
+      if (inU || inV) {
+        const fs = held[comp[inU ? v : u]];
+        const x = inU ? u : v;
+        if (fs !== null && !onAny(on, fs, x)) return true;
+      } else if (comp[u] !== comp[v]) {
+        const a = held[comp[u]];
+        const b = held[comp[v]];
+        if (a !== null && b !== null && !shareAny(a, b)) return true;
+      }
+    }
+    return false;
   }
 
+  /** A kept edge (u, v). */
   addEdge(u: number, v: number): void {
-    const { n, adj, nbr, deg, core } = this;
+    const { n, adj, nbr, deg, set } = this;
+    // Sets whose components of G − S stay as they are: u, v outside S in one component already
+    // (S's faces and attachments unchanged), provided no node changes set below.
+    const keep = this.keep;
+    keep.length = 0;
+    if (!this.stale)
+      for (const r of this.active) {
+        const comp = this.comp[r];
+        if (this.fresh[r] === this.version && comp[u] >= 0 && comp[u] === comp[v]) keep.push(r);
+      }
+    const members = this.entered;
     adj[u * n + v] = adj[v * n + u] = 1;
     nbr[u * n + deg[u]++] = v;
     nbr[v * n + deg[v]++] = u;
-    if (core[u] === -1 && core[v] === -1) this.seed(u, v);
-    else if (core[u] === -1) this.tryJoin(u);
-    else if (core[v] === -1) this.tryJoin(v);
-    else this.tryMerge(core[u], core[v]);
-    this.settle();
+    const s = set[u];
+    const t = set[v];
+    if (s !== -1 && s === t) {
+      const f = this.sharedFace(u, v);
+      // A kept edge inside S lies in a face of H; none would mean a bug: drop the set (costs tests only).
+      if (f === -1) this.dissolve(s);
+      else this.cut(f, [u, v], -1);
+    } else if (s === -1 && t === -1) this.seed(u, v);
+    else if (s === -1) this.tryJoin(u);
+    else if (t === -1) this.tryJoin(v);
+    // An edge inside a set that let no node in changes no other set nor outside node: nothing to grow.
+    const inside = s !== -1 && s === t && this.work.length === 0;
+    // While no node changed set, only pairs at u and v can have become able to grow.
+    let focused = true;
+    do {
+      while (this.work.length > 0) {
+        const y = this.work.pop()!;
+        for (let a = 0; a < deg[y]; a++) if (set[nbr[y * n + a]] === -1) this.tryJoin(nbr[y * n + a]);
+      }
+      if (this.entered !== members) focused = false;
+    } while (!inside && this.plane.valid && this.grow(focused ? u : -1, v));
+    this.stale = true;
+    if (this.entered === members && this.dissolved === 0) this.kept = keep.length;
+    else this.kept = 0;
   }
 
-  /** A K4 on u, v and two common neighbours outside every set starts a new set. */
+  /**
+   * Joins that need the faces recomputed, from the plane embedding of G restricted to the new set
+   * (G[S′] is 3-connected, so that restriction is its one embedding): two sets with 3 disjoint
+   * edges between them (removing 2 nodes leaves S − X, T − X connected and one of the 3 edges), and
+   * two adjacent nodes outside every set with ≥ 2 neighbours each in S, ≥ 3 together. One per call.
+   */
+  private grow(u: number, v: number): boolean {
+    const { n, nbr, deg, set } = this;
+    const pass = ++this.epoch;
+    // u ≥ 0: the pairs at u and v only (the new edge's); else every node's.
+    for (let q = 0; q < (u >= 0 ? 2 : n); q++) {
+      const x = u < 0 ? q : q === 0 ? u : v;
+      const s = set[x];
+      for (let a = 0; a < deg[x]; a++) {
+        const y = nbr[x * n + a];
+        const t = set[y];
+        const lo = Math.min(s, t);
+        const hi = Math.max(s, t);
+        if (lo !== -1 && lo !== hi && this.checked[lo * n + hi] !== pass && this.matched3(lo, hi, pass)) {
+          for (let z = 0; z < n; z++) if (set[z] === hi) this.enter(z, lo);
+          this.size[hi] = 0;
+          this.rebuild(lo);
+          this.counts.merges++;
+          return true;
+        }
+        if (s === -1 && t === -1 && (x < y || u >= 0)) {
+          const joined = this.pairSet(x, y);
+          if (joined !== -1) {
+            this.enter(x, joined);
+            this.enter(y, joined);
+            this.rebuild(joined);
+            this.counts.pairJoins++;
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Whether 3 node-disjoint edges join sets s and t (greedy; missing one only costs tests). */
+  private matched3(s: number, t: number, checked: number): boolean {
+    const { n, nbr, deg, set, mark } = this;
+    this.checked[s * n + t] = checked;
+    const pass = ++this.pass;
+    let k = 0;
+    for (let x = 0; x < n && k < 3; x++) {
+      if (set[x] !== s) continue;
+      for (let a = 0; a < deg[x]; a++) {
+        const y = nbr[x * n + a];
+        if (set[y] === t && mark[y] !== pass) {
+          mark[y] = pass;
+          k++;
+          break;
+        }
+      }
+    }
+    return k >= 3;
+  }
+
+  /** A set both x and y (adjacent, in no set) have ≥ 2 neighbours in, 3 distinct together; −1 = none. */
+  private pairSet(x: number, y: number): number {
+    const { n, nbr, deg, set, mark } = this;
+    let inX = 0;
+    let inY = 0;
+    for (let a = 0; a < deg[x]; a++) if (set[nbr[x * n + a]] !== -1) inX++;
+    for (let a = 0; a < deg[y]; a++) if (set[nbr[y * n + a]] !== -1) inY++;
+    if (inX < 2 || inY < 2) return -1;
+    for (let a = 0; a < deg[x]; a++) {
+      const s = set[nbr[x * n + a]];
+      if (s === -1) continue;
+      const pass = ++this.pass;
+      let kx = 0;
+      let distinct = 0;
+      for (let b = 0; b < deg[x]; b++) {
+        const z = nbr[x * n + b];
+        if (set[z] === s) {
+          mark[z] = pass;
+          kx++;
+          distinct++;
+        }
+      }
+      let ky = 0;
+      for (let b = 0; b < deg[y]; b++) {
+        const z = nbr[y * n + b];
+        if (set[z] === s) {
+          ky++;
+          if (mark[z] !== pass) distinct++;
+        }
+      }
+      if (kx >= 2 && ky >= 2 && distinct >= 3) return s;
+    }
+    return -1;
+  }
+
+  /** Set s's faces anew: the plane embedding's rotations restricted to s, faces traced (a, b) -> (b, before(a) at b). */
+  private rebuild(s: number): void {
+    const { n, set, plane, prev, traced, facesOf } = this;
+    const { cw, first } = plane;
+    for (let x = 0; x < n; x++) {
+      if (set[x] !== s) continue;
+      facesOf[x] = [];
+      // x's neighbours in s, clockwise: each one's predecessor.
+      const f = first[x];
+      let last = -1;
+      let head = -1;
+      let w = f;
+      do {
+        if (set[w] === s) {
+          if (last === -1) head = w;
+          else prev[x * n + w] = last;
+          last = w;
+        }
+        w = cw[x * n + w];
+      } while (w !== f);
+      prev[x * n + head] = last;
+    }
+    const epoch = ++this.epoch;
+    for (let x = 0; x < n; x++) {
+      if (set[x] !== s) continue;
+      const f = first[x];
+      let w = f;
+      do {
+        if (set[w] === s && traced[x * n + w] !== epoch) {
+          const cycle: number[] = [];
+          let a = x;
+          let b = w;
+          do {
+            traced[a * n + b] = epoch;
+            cycle.push(a);
+            const c = prev[b * n + a];
+            a = b;
+            b = c;
+          } while (a !== x || b !== w);
+          this.addFace(cycle);
+        }
+        w = cw[x * n + w];
+      } while (w !== f);
+    }
+  }
+
+  private sharedFace(u: number, v: number): number {
+    for (const f of this.facesOf[u]) if (this.on[f][v] === 1) return f;
+    return -1;
+  }
+
+  /** A K4 on u, v and two common neighbours outside every set starts a set. */
   private seed(u: number, v: number): void {
-    const { n, adj, nbr, deg, core } = this;
+    const { n, adj, nbr, deg, set } = this;
     for (let a = 0; a < deg[u]; a++) {
       const w = nbr[u * n + a];
-      if (core[w] !== -1 || !adj[v * n + w]) continue;
+      if (set[w] !== -1 || !adj[v * n + w]) continue;
       for (let b = a + 1; b < deg[u]; b++) {
         const x = nbr[u * n + b];
-        if (core[x] !== -1 || !adj[v * n + x] || !adj[w * n + x]) continue;
+        if (set[x] !== -1 || !adj[v * n + x] || !adj[w * n + x]) continue;
+        for (const c of [
+          [u, v, w],
+          [u, w, x],
+          [u, x, v],
+          [v, x, w],
+        ])
+          this.addFace(c);
         for (const y of [u, v, w, x]) this.enter(y, u);
         return;
       }
     }
   }
 
-  /** Node y (in no set) joins a set it has exactly 3 neighbours in. */
-  private tryJoin(y: number): void {
-    const { n, nbr, deg, core } = this;
-    for (let a = 0; a < deg[y]; a++) {
-      const s = core[nbr[y * n + a]];
+  /** Node w (in no set) joins a set it has ≥ 3 neighbours in, inside the face holding them all. */
+  private tryJoin(w: number): void {
+    const { n, nbr, deg, set, on } = this;
+    for (let a = 0; a < deg[w]; a++) {
+      const s = set[nbr[w * n + a]];
       if (s === -1) continue;
-      let k = 0;
-      for (let b = 0; b < deg[y]; b++) if (core[nbr[y * n + b]] === s) k++;
-      if (k >= 3) {
-        this.enter(y, s);
-        return;
+      const inS: number[] = [];
+      for (let b = 0; b < deg[w]; b++) if (set[nbr[w * n + b]] === s) inS.push(nbr[w * n + b]);
+      if (inS.length < 3) continue;
+      // At most one face holds 3 nodes of a 3-connected plane graph; G is planar, so one does.
+      const f = this.facesOf[inS[0]].find((g) => inS.every((x) => on[g][x] === 1));
+      if (f === undefined) this.dissolve(s);
+      else {
+        this.cut(f, inS, w);
+        this.enter(w, s);
+      }
+      return;
+    }
+  }
+
+  /**
+   * Cuts face f at its nodes `at`: into the pieces between consecutive ones, each closed by the
+   * new node w (w ≥ 0, a fan), or (w = −1, `at` = a chord's two ends) into the two sides of the chord.
+   */
+  private cut(f: number, at: number[], w: number): void {
+    const c = this.faces[f];
+    const pos: number[] = [];
+    for (let p = 0; p < c.length; p++) if (at.includes(c[p])) pos.push(p);
+    for (const x of c) {
+      const l = this.facesOf[x];
+      l.splice(l.indexOf(f), 1);
+      this.on[f][x] = 0;
+    }
+    for (let q = 0; q < pos.length; q++) {
+      const piece = w >= 0 ? [w] : [];
+      const end = q + 1 < pos.length ? pos[q + 1] : pos[0] + c.length;
+      for (let p = pos[q]; p <= end; p++) piece.push(c[p % c.length]);
+      if (q > 0) this.addFace(piece);
+      else {
+        this.faces[f] = piece;
+        for (const x of piece) {
+          this.facesOf[x].push(f);
+          this.on[f][x] = 1;
+        }
       }
     }
   }
 
-  /** Sets s and t merge when 6 edges join them: 3|S| − 6 + 3|T| − 6 + 6 = 3(|S| + |T|) − 6. */
-  private tryMerge(s: number, t: number): void {
-    if (s === t) return;
-    const { n, nbr, deg, core } = this;
-    let k = 0;
-    for (let y = 0; y < n; y++) {
-      if (core[y] !== s) continue;
-      for (let a = 0; a < deg[y]; a++) if (core[nbr[y * n + a]] === t) k++;
+  private addFace(c: number[]): void {
+    const id = this.faces.length;
+    this.faces.push(c);
+    const on = new Uint8Array(this.n);
+    this.on.push(on);
+    for (const x of c) {
+      this.facesOf[x].push(id);
+      on[x] = 1;
     }
-    if (k < 6) return;
-    for (let y = 0; y < n; y++) if (core[y] === t) this.enter(y, s);
   }
 
   private enter(y: number, s: number): void {
-    this.core[y] = s;
+    this.entered++;
+    this.set[y] = s;
+    this.size[s]++;
     this.work.push(y);
   }
 
-  /** A node that entered a set may complete a neighbour's join or a merge with a neighbouring set. */
-  private settle(): void {
-    const { n, nbr, deg, core, work } = this;
-    while (work.length > 0) {
-      const y = work.pop()!;
-      for (let a = 0; a < deg[y]; a++) {
-        const z = nbr[y * n + a];
-        if (core[z] === -1) this.tryJoin(z);
-        else if (core[z] !== core[y]) this.tryMerge(core[y], core[z]);
+  private dissolve(s: number): void {
+    this.dissolved++;
+    for (let x = 0; x < this.n; x++)
+      if (this.set[x] === s) {
+        this.set[x] = -1;
+        this.facesOf[x] = [];
+      }
+    this.size[s] = 0;
+  }
+
+  /** The sets, largest first (the likeliest to refuse); their components are recomputed on demand. */
+  private listSets(): void {
+    this.stale = false;
+    this.version++;
+    for (let k = 0; k < this.kept; k++) this.fresh[this.keep[k]] = this.version;
+    this.kept = 0;
+    const { active, size } = this;
+    active.length = 0;
+    for (let s = 0; s < this.n; s++) if (size[s] > 0) active.push(s);
+    active.sort((a, b) => size[b] - size[a] || a - b);
+  }
+
+  /** Set s's components of G − S, and the faces able to hold each. */
+  private components(s: number): void {
+    const { n, nbr, deg, set, on, facesOf, mark, stack, att } = this;
+    this.fresh[s] = this.version;
+    this.comp[s] ??= new Int32Array(n);
+    const comp = this.comp[s];
+    for (let x = 0; x < n; x++) comp[x] = set[x] === s ? -1 : -2;
+    const held: (number[] | null)[] = [];
+    for (let x = 0; x < n; x++) {
+      if (comp[x] !== -2) continue;
+      const id = held.length;
+      const pass = ++this.pass;
+      att.length = 0;
+      comp[x] = id;
+      stack.push(x);
+      while (stack.length > 0) {
+        const y = stack.pop()!;
+        for (let a = 0; a < deg[y]; a++) {
+          const z = nbr[y * n + a];
+          if (comp[z] === -2) {
+            comp[z] = id;
+            stack.push(z);
+          } else if (comp[z] === -1 && mark[z] !== pass) {
+            mark[z] = pass;
+            att.push(z);
+          }
+        }
+      }
+      if (att.length === 0) held.push(null);
+      else {
+        const fs: number[] = [];
+        for (const f of facesOf[att[0]]) {
+          const holds = on[f];
+          let all = true;
+          for (let k = 1; k < att.length && all; k++) all = holds[att[k]] === 1;
+          if (all) fs.push(f);
+        }
+        held.push(fs);
       }
     }
+    this.compFaces[s] = held;
   }
 }
 
-/** Pair codes i·n + j (i < j) sorted by (d, code); code order is (i, j) order. */
+function onAny(on: Uint8Array[], faces: number[], x: number): boolean {
+  for (const f of faces) if (on[f][x] === 1) return true;
+  return false;
+}
+
+function shareAny(a: number[], b: number[]): boolean {
+  for (const f of a) if (b.includes(f)) return true;
+  return false;
+}
+
+/** Index (0 or 1) of the high 32 bits of a float64 in a Uint32Array view (the platform's byte order). */
+const HIGH_WORD = new Uint32Array(new Float64Array([1]).buffer)[1] !== 0 ? 1 : 0;
+
+/**
+ * Pair codes i·n + j (i < j) sorted by (d, code); code order is (i, j) order. d ≥ 0, so its IEEE
+ * bits order as unsigned integers as the values do: a stable LSD radix sort (8 bits a pass, codes
+ * entered in code order) gives the comparison sort's order in O(n²). A NaN d (no real
+ * correlation gives one) falls back to that sort.
+ */
 function candidateOrder(corr: Float64Array, n: number): Int32Array {
   const count = (n * (n - 1)) / 2;
   const code = new Int32Array(count);
-  const d = new Float64Array(n * n);
+  const key = new Float64Array(count);
   let q = 0;
+  let nan = false;
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
-      code[q++] = i * n + j;
+      code[q] = i * n + j;
       // The expression of graph.ts's edgeLength, so ties in d are the mst's ties.
-      d[i * n + j] = Math.sqrt(2 * (1 - Math.abs(corr[i * n + j])));
+      key[q] = Math.sqrt(2 * (1 - Math.abs(corr[i * n + j])));
+      if (Number.isNaN(key[q])) nan = true;
+      q++;
     }
   }
-  return code.sort((a, b) => d[a] - d[b] || a - b);
+  if (nan) {
+    const d = new Float64Array(n * n);
+    for (let k = 0; k < count; k++) d[code[k]] = key[k];
+    return code.sort((a, b) => d[a] - d[b] || a - b);
+  }
+  const bits = new Uint32Array(key.buffer);
+  let idx = Int32Array.from({ length: count }, (_, k) => k);
+  let tmp = new Int32Array(count);
+  const bucket = new Int32Array(256);
+  for (let pass = 0; pass < 8; pass++) {
+    const word = pass < 4 ? 1 - HIGH_WORD : HIGH_WORD;
+    const shift = (pass & 3) * 8;
+    bucket.fill(0);
+    for (let k = 0; k < count; k++) bucket[(bits[2 * idx[k] + word] >>> shift) & 255]++;
+    if (bucket.includes(count)) continue; // one digit for all: the pass keeps the order
+    let sum = 0;
+    for (let b = 0; b < 256; b++) {
+      const c = bucket[b];
+      bucket[b] = sum;
+      sum += c;
+    }
+    for (let k = 0; k < count; k++) tmp[bucket[(bits[2 * idx[k] + word] >>> shift) & 255]++] = idx[k];
+    const t = idx;
+    idx = tmp;
+    tmp = t;
+  }
+  for (let k = 0; k < count; k++) tmp[k] = code[idx[k]];
+  return tmp;
 }
