@@ -1,7 +1,8 @@
 /**
  * Calibrates the cost model (src/compute/request-cost.ts): measures the compute CPU time of a
  * sweep over the whole parameter space (symbols, lookback, periods, step, every graph method with
- * its knobs, every correlation method, shrinkage, market mode, include_graph, metrics, formats) on
+ * its knobs, every correlation method, shrinkage, market mode, hierarchy, clusters, weights,
+ * include_graph, metrics, formats) on
  * generated factor data, fits each term's coefficient (non-negative least squares on the relative
  * error), and prints the fit, its worst residuals and how the coefficients in the code fare.
  * Run: npx bun bench/cost-model.bench.ts [--shapes 160] [--seed 1]
@@ -26,14 +27,17 @@ function randomShape(): { q: string; n: number } {
   const periods = pick([1, 1, 3, 10, 30, 100]);
   const lookback = pick([20, 60, 120, 252]);
   const step = pick([1, 5, 21]);
-  const graph = pick(["complete", "threshold", "mst", "knn", "tmfg"] as const);
+  const graph = pick(["complete", "threshold", "mst", "knn", "tmfg", "pmfg"] as const);
   const q = new URLSearchParams({ periods: String(periods), lookback: String(lookback), step: String(step), graph_method: graph });
   if (graph === "knn") q.set("knn_k", String(pick([3, 10, 25, 50])));
   if (graph === "threshold") q.set("corr_threshold", String(pick([0, 0.1, 0.3])));
-  const corr = pick(["pearson", "pearson", "ewma", "spearman"]);
+  const corr = pick(["pearson", "pearson", "ewma", "spearman", "kendall", "distance"]);
   q.set("corr_method", corr);
   if (corr === "pearson" && rand() < 0.25) q.set("shrinkage", "ledoit_wolf");
   if (corr !== "spearman" && rand() < 0.2) q.set("market_mode", "remove");
+  if (rand() < 0.25) q.set("hierarchy", pick(["single", "average", "complete", "ward"]));
+  if (rand() < 0.2) q.set("weights", pick(["hrp", "equal", "inverse_variance"]));
+  if ((q.has("hierarchy") || q.get("weights") === "hrp") && rand() < 0.5) q.set("clusters", String(pick([2, 5, 10])));
   q.set("include_graph", pick(["false", "true", "all"]));
   const metrics = pick([
     null,
@@ -66,7 +70,7 @@ const want = Number(values.shapes);
 const samples: Sample[] = [];
 const inputs = new Map<string, ReturnType<typeof factorInput>>();
 // Warm the JIT on a mid-sized shape of each graph method first.
-for (const g of ["complete", "threshold", "mst", "knn", "tmfg"])
+for (const g of ["complete", "threshold", "mst", "knn", "tmfg", "pmfg"])
   inlineCompute(factorInput(60, 200), chartParams(`graph_method=${g}&periods=3&include_graph=true`));
 let tries = 0;
 while (samples.length < want && tries++ < want * 20) {

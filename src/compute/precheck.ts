@@ -54,18 +54,30 @@ export function precheck(meta: BarCoverage, symbols: readonly string[], params: 
   return { cost, bytes: requestBytes(params, n, asofs.length, calendar.length), asofCount: asofs.length };
 }
 
-/** Points plus the edge rows returned (the latest graph, or every as-of's with include_graph=all), at worst. */
+/**
+ * Points plus the edge rows returned (the latest graph, or every as-of's with include_graph=all),
+ * plus with hierarchy the merge rows of the dendrograms returned (n − 1 each, on the same as-ofs),
+ * at worst.
+ */
 function checkSize(params: ChartParams, n: number, asofCount: number): void {
-  if (!params.include_graph) return;
+  const tree = params.hierarchy !== "none";
+  if (!params.include_graph && !tree) return;
   const points = asofCount * n;
   const graphs = params.include_graph === "all" ? asofCount : 1;
-  const edges = graphs * maxEdges(params, n);
-  if (points + edges <= MAX_POINTS) return;
+  const edges = params.include_graph ? graphs * maxEdges(params, n) : 0;
+  const merges = tree ? graphs * Math.max(0, n - 1) : 0;
+  if (points + edges + merges <= MAX_POINTS) return;
+  const rows = [params.include_graph ? `${edges} edge rows` : "", tree ? `${merges} hierarchy merges` : ""].filter(Boolean).join(" plus ");
+  const fixes = ["fewer symbols"];
+  if (params.include_graph) fixes.push("a sparser graph_method (mst, tmfg, pmfg, knn)");
+  if (params.include_graph === "all") fixes.push("include_graph=true");
+  if (params.include_graph) fixes.push("include_graph=false");
+  if (tree) fixes.push(`hierarchy=none${params.weights === "hrp" ? " (with weights other than hrp)" : ""}`);
   throw new ChartError(
     "too-large",
-    `the response would hold up to ${points} points plus ${edges} edge rows (graph_method=${params.graph_method} over ${n} symbols` +
-      `${graphs > 1 ? `, ${graphs} as-of dates` : ""}), more than ${MAX_POINTS}; request fewer symbols, a sparser graph_method ` +
-      `(mst, tmfg, knn)${params.include_graph === "all" ? ", include_graph=true" : ""} or include_graph=false`,
+    `the response would hold up to ${points} points plus ${rows} (graph_method=${params.graph_method} over ${n} symbols` +
+      `${graphs > 1 ? `, ${graphs} as-of dates` : ""}), more than ${MAX_POINTS}; request ${fixes.slice(0, -1).join(", ")}` +
+      `${fixes.length > 1 ? " or " : ""}${fixes[fixes.length - 1]}`,
   );
 }
 

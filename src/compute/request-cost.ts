@@ -11,6 +11,12 @@
  */
 import type { ChartParams } from "../engine/types.ts";
 
+/**
+ * distance-correlation.ts's MAX_DISTANCE_BYTES (not imported: that module loads OpenBLAS, and this
+ * one runs on the event loop); request-cost.test.ts checks the two agree.
+ */
+export const DCOR_HELD_BYTES = 64 * 2 ** 20;
+
 /** The default budget: 10 s of one core on the reference machine (docs/benchmarks.md). */
 export const DEFAULT_COST_BUDGET = 10_000;
 
@@ -27,6 +33,16 @@ export const COST_TERMS = [
   "corr_sliding",
   "corr_ewma",
   "corr_spearman",
+  /**
+   * Kendall's τ-b: Knight's sort and merge count per pair (n²·L·log L; its per-series ranking is
+   * `rank`). Distance correlation: each series' double-centred distance matrix (n·L²), then the
+   * Gram matrix of those L(L+1)/2-vectors (n²·L²/2, BLAS).
+   */
+  "corr_kendall",
+  "corr_kendall_slide",
+  "corr_dcor_build",
+  "corr_dcor_gram",
+  "corr_dcor_blocked",
   /** Ledoit–Wolf shrinkage and market-mode removal: more passes over the window. */
   "corr_shrink",
   "corr_market",
@@ -36,6 +52,14 @@ export const COST_TERMS = [
   "graph_mst",
   "graph_knn",
   "graph_tmfg",
+  /**
+   * PMFG: candidates in order (n² log n, and most refused cheaply), plus the planarity tests that
+   * cannot be avoided, up to one O(n + E) test per candidate pair: priced as n² plus n²·(n + E),
+   * the second with a small coefficient for the data that force many full tests. Data-dependent:
+   * 0.5–1.5× the estimate on most windows, ~6× on the worst seen (docs/api.md § Request cost).
+   */
+  "graph_pmfg",
+  "graph_pmfg_tests",
   /**
    * All-pairs shortest paths (betweenness, closeness, avg_shortest_path): n Dijkstras, each popping
    * n nodes from a heap (n²·log n) and relaxing E edges (n·E), measured to dominate in that order;
@@ -56,6 +80,12 @@ export const COST_TERMS = [
   /** include_graph: Louvain (three orders) over the edges, and the MST of the full matrix for tree_length. */
   "louvain",
   "tree_length",
+  /**
+   * hierarchy: the distance matrix, scipy's linkage (Prim or the nearest-neighbour chain) and the
+   * leaf order, n² each. weights=hrp: the window's sample covariance (n²·L) and the bisection (n²).
+   */
+  "hierarchy",
+  "hrp",
   /** Serialising values and edges, and the tidy rows of csv/ndjson. */
   "output",
   "tidy",
@@ -75,6 +105,12 @@ export const COST_COEFFICIENTS: Record<CostTerm, number> = {
   corr_sliding: 1.61,
   corr_ewma: 0.491,
   corr_spearman: 0.115,
+  corr_kendall: 0.7,
+  // Fitted on rolling kendall requests (n 60-150, L 60-250, 30 as-ofs), CPU here over this machine's speed.
+  corr_kendall_slide: 0.6,
+  corr_dcor_build: 2.5,
+  corr_dcor_gram: 0.02,
+  corr_dcor_blocked: 0.45,
   corr_shrink: 0.556,
   corr_market: 0.118,
   graph_complete: 56.7,
@@ -82,6 +118,8 @@ export const COST_COEFFICIENTS: Record<CostTerm, number> = {
   graph_mst: 14.7,
   graph_knn: 8.64,
   graph_tmfg: 30.8,
+  graph_pmfg: 550,
+  graph_pmfg_tests: 0.4,
   paths: 11.1,
   paths_edges: 0,
   paths_betweenness: 0.184,
@@ -91,6 +129,8 @@ export const COST_COEFFICIENTS: Record<CostTerm, number> = {
   pagerank: 0,
   louvain: 49.9,
   tree_length: 27.3,
+  hierarchy: 15,
+  hrp: 0.7,
   output: 14,
   tidy: 305,
 };
@@ -102,6 +142,7 @@ export function maxEdges(params: ChartParams, n: number): number {
     case "mst":
       return Math.max(0, n - 1);
     case "tmfg":
+    case "pmfg":
       return n < 3 ? Math.max(0, n - 1) : 3 * n - 6;
     case "knn":
       return Math.min(all, n * params.knn_k);
@@ -127,8 +168,12 @@ export function costTerms(params: ChartParams, n: number, asofs = params.periods
   const pathsPerAsof = betweenness || wants("closeness_centrality") || params.include_graph ? 1 : 0;
   const tree = params.graph_method === "mst";
   const dense = params.graph_method === "complete" || params.graph_method === "threshold";
-  const points = A * n * params.metrics.length;
-  const edgesOut = params.include_graph === "all" ? A * E : params.include_graph ? E : 0;
+  // Values per point: the metrics, and a cluster and a weight where asked.
+  const values = params.metrics.length + (params.clusters !== null ? 1 : 0) + (params.weights !== "none" ? 1 : 0);
+  const points = A * n * values;
+  const graphsOut = params.include_graph === "all" ? A : 1;
+  const edgesOut = params.include_graph ? graphsOut * E : 0;
+  const mergesOut = params.hierarchy !== "none" ? graphsOut * n : 0;
   const terms = Object.fromEntries(COST_TERMS.map((t) => [t, 0])) as Record<CostTerm, number>;
   terms.request = 1;
   terms.asof = A / 1000;
@@ -137,13 +182,27 @@ export function costTerms(params: ChartParams, n: number, asofs = params.periods
     terms.corr_pearson = ((sliding ? 1 : A) * n2 * L) / M;
     terms.corr_sliding = sliding ? (n2 * (A - 1) * Math.min(params.step, L)) / M : 0;
   } else if (params.corr_method === "ewma") terms.corr_ewma = (A * n2 * L) / M;
-  else {
+  else if (params.corr_method === "kendall") {
+    // Rolling on the returns themselves, the pairs' counts slide bar by bar (SlidingKendall: O(L) a
+    // pair per bar moved, a full count past 1.5·log2 L bars); market residuals change every window.
+    const slides = A > 1 && params.market_mode === "keep";
+    const full = slides ? 1 : A;
+    terms.corr_kendall = (full * n2 * L * Math.log2(L + 1)) / M;
+    if (slides) terms.corr_kendall_slide = ((A - 1) * n2 * L * Math.min(params.step, 1.5 * Math.log2(L))) / M;
+    terms.rank = (A * n * L * Math.log2(L + 1)) / M;
+  } else if (params.corr_method === "distance") {
+    terms.corr_dcor_build = (A * n * L * L) / M;
+    // Past the engine's bound on held vectors the Gram matrix is taken in blocks with scalar loops, ~30x slower per product.
+    const blocked = n * ((L * (L + 1)) / 2) * 8 > DCOR_HELD_BYTES;
+    terms[blocked ? "corr_dcor_blocked" : "corr_dcor_gram"] = (A * n2 * L * L) / 2 / M;
+  } else {
     terms.corr_spearman = (A * n2 * L) / M;
     terms.rank = (A * n * L * Math.log2(L + 1)) / M;
   }
   terms.corr_shrink = shrink ? (A * n2 * L) / M : 0;
   terms.corr_market = market ? (A * n2 * L) / M : 0;
   terms[`graph_${params.graph_method}`] = (A * n2) / M;
+  if (params.graph_method === "pmfg") terms.graph_pmfg_tests = (A * n2 * (n + E)) / M;
   if (tree) terms.paths_tree = (pathsPerAsof * A * n2) / M;
   else if (params.graph_method !== "complete") {
     terms.paths = (pathsPerAsof * A * n2 * log) / M;
@@ -157,7 +216,9 @@ export function costTerms(params: ChartParams, n: number, asofs = params.periods
   terms.pagerank = wants("pagerank") ? (A * (E + n)) / M : 0;
   terms.louvain = (graphs * (E + n) * log) / M;
   terms.tree_length = tree ? 0 : (graphs * n2) / M;
-  terms.output = (points + edgesOut) / M;
+  terms.hierarchy = params.hierarchy !== "none" ? (A * n2) / M : 0;
+  terms.hrp = params.weights === "hrp" ? (A * n2 * (L + 1)) / M : 0;
+  terms.output = (points + edgesOut + 4 * mergesOut) / M;
   terms.tidy = params.format === "json" ? 0 : points / M;
   return terms;
 }

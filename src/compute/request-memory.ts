@@ -6,7 +6,7 @@
  * character of ASCII text); the 16-user run in docs/benchmarks.md checks the sum against RSS.
  */
 import type { ChartParams } from "../engine/types.ts";
-import { maxEdges } from "./request-cost.ts";
+import { DCOR_HELD_BYTES, maxEdges } from "./request-cost.ts";
 
 /** The thread's fixed share per job (generator state, small arrays, the reply message). */
 const JOB_BYTES = 1 << 20;
@@ -17,6 +17,9 @@ const VALUE_BYTES = 16;
 /** An edge row of the object tree, and of its JSON. */
 const EDGE_OUT_BYTES = 160;
 const EDGE_TEXT_BYTES = 90;
+/** A merge row [left, right, height, size] of the object tree, and of its JSON (a leaf name beside it). */
+const MERGE_OUT_BYTES = 120;
+const MERGE_TEXT_BYTES = 50;
 /** Characters per metric value in JSON, and per tidy row. */
 const VALUE_TEXT_BYTES = 14;
 const TIDY_ROW_BYTES = 60;
@@ -27,11 +30,36 @@ export function requestBytes(params: ChartParams, n: number, asofs: number, bars
   const points = asofs * n;
   const edgesOut = params.include_graph === "all" ? asofs * E : params.include_graph ? E : 0;
   // The closes and the returns panel; the correlation matrix, sliding sums and scratch (n² each).
-  const series = 2 * 8 * n * bars + 4 * 8 * n * n;
+  const series = 2 * 8 * n * bars + 4 * 8 * n * n + optionBytes(params, n);
   // The graph being built and the one kept (every as-of's with include_graph=all), and each as-of's values.
   const graphs = (2 + (params.include_graph === "all" ? asofs : 0)) * EDGE_BYTES * E + asofs * n * (8 * m + 16);
-  const tree = points * (POINT_BYTES + VALUE_BYTES * m) + edgesOut * EDGE_OUT_BYTES;
-  const text = params.format === "json" ? points * m * VALUE_TEXT_BYTES + edgesOut * EDGE_TEXT_BYTES : points * m * TIDY_ROW_BYTES;
+  // Each as-of's clusters and weights, and the merges kept (the latest, or every as-of's with include_graph=all).
+  const tree = params.hierarchy === "none" ? 0 : (params.include_graph === "all" ? asofs : 1) * n;
+  const extras = (params.clusters !== null ? 1 : 0) + (params.weights !== "none" ? 1 : 0);
+  const kept = asofs * n * 8 * extras + tree * 4 * 8;
+  const values = m + extras;
+  const objects = points * (POINT_BYTES + VALUE_BYTES * values) + edgesOut * EDGE_OUT_BYTES + tree * MERGE_OUT_BYTES;
+  const text =
+    params.format === "json"
+      ? points * values * VALUE_TEXT_BYTES + edgesOut * EDGE_TEXT_BYTES + tree * MERGE_TEXT_BYTES
+      : points * values * TIDY_ROW_BYTES;
   // The text exists twice at the end: the thread's string and the copy the event loop receives.
-  return Math.ceil(JOB_BYTES + series + graphs + tree + 2 * text);
+  return Math.ceil(JOB_BYTES + series + graphs + kept + objects + 2 * text);
+}
+
+/**
+ * Per-as-of scratch of issue 26's options: Kendall's orders and ranks (two int32 per value), the
+ * distance-correlation vectors (L(L+1)/2 doubles per series, at most DCOR_HELD_BYTES, twice where
+ * the WebAssembly kernel copies them), PMFG's candidate order (an int32 per pair and a double per
+ * entry), the hierarchy's distance matrix and working copy, HRP's covariance and centred window.
+ */
+function optionBytes(params: ChartParams, n: number): number {
+  const L = params.lookback;
+  let bytes = 0;
+  if (params.corr_method === "kendall") bytes += 8 * n * L;
+  if (params.corr_method === "distance") bytes += 2 * Math.min(8 * n * ((L * (L + 1)) / 2), DCOR_HELD_BYTES);
+  if (params.graph_method === "pmfg") bytes += 2 * n * n + 8 * n * n;
+  if (params.hierarchy !== "none") bytes += 2 * 8 * n * n;
+  if (params.weights === "hrp") bytes += 8 * n * n + 8 * n * L;
+  return bytes;
 }

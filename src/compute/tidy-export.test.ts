@@ -108,6 +108,29 @@ describe("tidy export", () => {
     }
   });
 
+  test("clusters and weights: a cluster and a weight row per point after its metrics, turnover rows by date (issue 26)", () => {
+    const snap = chart("lookback=30&weights=hrp&clusters=3&metrics=pagerank") as SnapshotData;
+    const rows = tidyRows(snap);
+    expect(rows).toHaveLength(7 * 3 + 7);
+    expect(rows.slice(0, 3).map((r) => r.metric)).toEqual(["pagerank", "cluster", "weight"]);
+    for (const s of snap.stocks) {
+      expect(rows.find((r) => r.symbol === s.symbol && r.metric === "cluster")!.value).toBe(s.cluster!);
+      expect(rows.find((r) => r.symbol === s.symbol && r.metric === "weight")!.value).toBe(s.weight!);
+    }
+    expect(rows.some((r) => r.metric === "turnover")).toBe(false);
+    const roll = chart("lookback=20&periods=12&step=3&weights=equal&include_graph=false&metrics=degree_strength") as RollingData;
+    const rr = tidyRows(roll);
+    // LATE joins within the range: null weight rows before, and a turnover row per date (null first).
+    expect(rr).toHaveLength(7 * 12 * 2 + 12);
+    const turnover = rr.filter((r) => r.metric === "turnover");
+    expect(turnover.map((r) => r.date)).toEqual(roll.asof_dates);
+    expect(turnover.map((r) => r.value)).toEqual(roll.weights!.turnover!);
+    expect(turnover.every((r) => r.symbol === "" && r.community === null)).toBe(true);
+    expect(rr.filter((r) => r.symbol === "LATE" && r.metric === "weight").some((r) => r.value === null)).toBe(true);
+    const csv = readCsv(toCsv(roll));
+    expect(csv.filter((r) => r[2] === "turnover")[0]).toEqual([roll.asof_dates[0], "", "turnover", "", ""]);
+  });
+
   test("a cell with a comma or quote is quoted", () => {
     const data = chart("lookback=30") as SnapshotData;
     data.stocks[0].symbol = 'X,"Y"';

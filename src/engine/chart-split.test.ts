@@ -1,7 +1,7 @@
 /**
  * A rolling request split into parts (computeChartPartSteps, one share of the as-ofs each, as
  * compute threads compute them) and joined (joinChart) gives the same bytes as computing it whole:
- * the sliding sums are replayed, not approximated, and community tracking runs across the join.
+ * the sliding sums are replayed, not approximated, and community tracking and turnover run across the join.
  */
 import { describe, expect, test } from "bun:test";
 import { factorInput } from "../../test/support/engine/random-returns.ts";
@@ -77,6 +77,23 @@ describe("a rolling request split into parts and joined", () => {
     ["shrinkage, csv", sample, "periods=25&graph_method=mst&shrinkage=ledoit_wolf&format=csv&include_graph=true"],
     ["a date range", sample, "start=2023-01-01&end=2023-06-30&step=3&graph_method=knn&include_graph=true"],
     ["fewer as-ofs than parts", sample, "periods=3&graph_method=tmfg&include_graph=true"],
+    // Issue 26: per-as-of trees, clusters and weights, and turnover across the join.
+    [
+      "pmfg, kendall, hrp weights with turnover, clusters",
+      holes,
+      "periods=40&step=3&lookback=40&graph_method=pmfg&corr_method=kendall&weights=hrp&clusters=4&include_graph=true",
+    ],
+    [
+      "distance correlation, every tree (include_graph=all)",
+      holes,
+      "periods=30&step=5&lookback=30&graph_method=knn&corr_method=distance&hierarchy=ward&clusters=3&include_graph=all",
+    ],
+    [
+      "sliding sums with a signed average tree and inverse-variance weights",
+      factorInput(30, 400, 3),
+      "periods=100&step=1&lookback=20&graph_method=mst&hierarchy=average&hierarchy_distance=signed&weights=inverse_variance",
+    ],
+    ["equal weights and a tree, csv", holes, "periods=50&step=2&lookback=30&hierarchy=complete&clusters=5&weights=equal&format=csv"],
   ];
 
   for (const [what, input, q] of cases) {
@@ -92,6 +109,7 @@ describe("a rolling request split into parts and joined", () => {
     for (const [input, q] of [
       [cases[0]![1], cases[0]![2]],
       [holes, "periods=120&step=2&lookback=30&graph_method=complete&include_graph=true"],
+      [holes, "periods=60&step=2&lookback=30&graph_method=tmfg&weights=hrp&hierarchy=ward&clusters=5"],
     ] as const) {
       const p = params(q);
       const run = (index: number, of: number) => {
@@ -102,7 +120,12 @@ describe("a rolling request split into parts and joined", () => {
         }
       };
       const bits = (rs: ReturnType<typeof run>) =>
-        rs.map((r) => ({ values: Object.values(r.values).map((v) => [...new Uint32Array(v!.buffer)]), stats: r.stats }));
+        rs.map((r) => ({
+          values: Object.values(r.values).map((v) => [...new Uint32Array(v!.buffer)]),
+          stats: r.stats,
+          weights: r.weights ? [...new Uint32Array(r.weights.buffer)] : null,
+          clusters: r.clusters ? [...r.clusters] : null,
+        }));
       const whole = bits(run(0, 1));
       for (const of of [2, 3]) expect(bits(Array.from({ length: of }, (_, k) => run(k, of)).flat())).toEqual(whole);
     }
@@ -114,6 +137,11 @@ describe("a rolling request split into parts and joined", () => {
     const want = outcome(() => JSON.stringify(computeChart(big, tooLarge)));
     expect(want).toContain("include_graph=all returns every as-of's edges");
     for (const of of [2, 5]) expect(outcome(() => split(big, tooLarge, of))).toBe(want);
+    // With hierarchy, every as-of's merges count too: edges alone fit here, edges and merges do not.
+    const merges = params("periods=90&lookback=20&graph_method=mst&include_graph=all&metrics=degree_strength&hierarchy=single");
+    const refusal = outcome(() => JSON.stringify(computeChart(big, merges)));
+    expect(refusal).toContain("and hierarchy merges");
+    for (const of of [2, 5]) expect(outcome(() => split(big, merges, of))).toBe(refusal);
 
     const flat = factorInput(3, 200, 2);
     flat.closes[0]!.fill(50);

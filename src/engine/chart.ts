@@ -11,19 +11,26 @@
  * - Communities (Louvain) and the graph statistics are computed only when `include_graph` is
  *   true or all (every as-of of a rolling request: each point carries its tracked community,
  *   community-tracking.ts), since nothing else shows them.
- * - include_graph=all counts every as-of's edges against MAX_POINTS beside the points.
+ * - include_graph=all counts every as-of's edges against MAX_POINTS beside the points (and, with
+ *   hierarchy, every as-of's merges, which it returns too).
+ * - hierarchy, clusters and weights are per as-of, from the window alone (the tree on the same
+ *   correlation as the graph; the weights' covariance from the window's log returns); turnover,
+ *   which reads the previous as-of, is computed in the payload after the join.
  */
 import { correlationMatrix } from "./correlation.ts";
-import { optionCorrelation, usesOptions } from "./correlation-options.ts";
+import { optionCorrelation, usesOptions, usesResiduals } from "./correlation-options.ts";
 import { buildGraph } from "./graph.ts";
 import { louvain } from "./louvain.ts";
 import { CommunityTracker } from "./community-tracking.ts";
 import { graphStats } from "./graph-stats.ts";
 import { computeMetrics } from "./metrics/index.ts";
+import { correlationDistance, flatClusters, leafOrder, linkage } from "./hierarchy.ts";
+import { equalWeights, hrpWeights, inverseVarianceWeights, sampleCovariance } from "./hrp.ts";
 import { isRolling, resolveAsofs } from "./asofs.ts";
 import { MAX_POINTS } from "./limits.ts";
 import { rollingData, snapshotData, type AsofResult } from "./payload.ts";
 import { lastFullRebuild, SlidingMoments } from "./rolling-moments.ts";
+import { SlidingKendall } from "./kendall.ts";
 import { ChartError, type ChartParams, type ChartResult, type EngineDiagnostics, type SeriesInput } from "./types.ts";
 import { buildReturnsPanel, windowMembers, windowStart, type ReturnsPanel } from "./window.ts";
 
@@ -67,10 +74,15 @@ export function* computeChartPartSteps(input: SeriesInput, params: ChartParams, 
   const plainPearson = params.corr_method === "pearson" && !usesOptions(params);
   const moments = asofs.length > 1 && plainPearson ? new SlidingMoments(panel) : null;
   if (moments) warmUp(moments, panel, asofs.slice(0, from));
+  // Exact integer counts: the same matrix whichever as-of it starts from, so a part needs no warm-up.
+  const kendall =
+    asofs.length > 1 && params.corr_method === "kendall" && !usesResiduals(params)
+      ? new SlidingKendall(panel.returns, panel.lookback)
+      : null;
   const rows = new RowBudget(params, asofs.length * input.symbols.length);
   const results: AsofResult[] = [];
   for (let k = from; k < to; k++) {
-    const r = computeAsof(input, panel, params, asofs[k], moments);
+    const r = computeAsof(input, panel, params, asofs[k], moments, kendall);
     // Only the latest graph's edges are returned (all of them with include_graph=all): an earlier
     // as-of's edge arrays go once it is done. They were most of a rolling job's memory (≈125 MB for
     // 500 symbols × 100 as-ofs with knn_k=50).
@@ -118,7 +130,14 @@ function checkInput(input: SeriesInput): void {
   }
 }
 
-function computeAsof(input: SeriesInput, panel: ReturnsPanel, params: ChartParams, t: number, moments: SlidingMoments | null): AsofResult {
+function computeAsof(
+  input: SeriesInput,
+  panel: ReturnsPanel,
+  params: ChartParams,
+  t: number,
+  moments: SlidingMoments | null,
+  kendall: SlidingKendall | null = null,
+): AsofResult {
   const members = windowMembers(panel, t);
   const result: AsofResult = {
     label: input.labels[t],
@@ -130,15 +149,20 @@ function computeAsof(input: SeriesInput, panel: ReturnsPanel, params: ChartParam
     communities: null,
     trackedCommunity: null,
     stats: null,
+    hierarchy: null,
+    clusters: null,
+    weights: null,
   };
   const n = members.nodes.length;
   if (n < 2) return result;
   const series = members.nodes.map((i) => panel.returns[i]);
   const corr = moments
     ? moments.correlationAt(t, members.nodes)
-    : usesOptions(params)
-      ? optionCorrelation(series, windowStart(panel, t), panel.lookback, params)
-      : correlationMatrix(series, params.corr_method, windowStart(panel, t), panel.lookback);
+    : kendall
+      ? kendall.matrixAt(windowStart(panel, t), members.nodes)
+      : usesOptions(params)
+        ? optionCorrelation(series, windowStart(panel, t), panel.lookback, params)
+        : correlationMatrix(series, params.corr_method, windowStart(panel, t), panel.lookback);
   const g = buildGraph(corr, n, params.graph_method, { knnK: params.knn_k, threshold: params.corr_threshold });
   const m = computeMetrics(g, params.metrics);
   result.graph = g;
@@ -150,7 +174,44 @@ function computeAsof(input: SeriesInput, panel: ReturnsPanel, params: ChartParam
     const closeness = m.values.closeness_centrality ?? null;
     result.stats = graphStats(g, corr, params.graph_method === "mst", closeness);
   }
+  treeAndWeights(result, corr, series, windowStart(panel, t), panel.lookback, params);
   return result;
+}
+
+/** hierarchy, clusters and weights of one as-of (docs/api.md § Hierarchy, § Portfolio weights). */
+function treeAndWeights(
+  result: AsofResult,
+  corr: Float64Array,
+  series: Float64Array[],
+  start: number,
+  L: number,
+  params: ChartParams,
+): void {
+  const n = series.length;
+  let order: Int32Array | null = null;
+  if (params.hierarchy !== "none") {
+    const link = linkage(correlationDistance(corr, n, params.hierarchy_distance === "signed"), n, params.hierarchy);
+    order = leafOrder(link, n);
+    result.hierarchy = { merges: link.merges, order };
+    if (params.clusters !== null) result.clusters = flatClusters(link, n, params.clusters);
+  }
+  switch (params.weights) {
+    case "none":
+      return;
+    case "equal":
+      result.weights = equalWeights(n);
+      return;
+    case "inverse_variance": {
+      // Only the diagonal is read: each variance as sampleCovariance computes it, without the n² pairs.
+      const cov = new Float64Array(n * n);
+      for (let i = 0; i < n; i++) cov[i * n + i] = sampleCovariance([series[i]], start, L)[0];
+      result.weights = inverseVarianceWeights(cov, n);
+      return;
+    }
+    case "hrp":
+      // params.ts makes hierarchy single when weights=hrp comes without one, so the order exists.
+      result.weights = hrpWeights(sampleCovariance(series, start, L), n, order!);
+  }
 }
 
 const NO_INTS = new Int32Array(0);
@@ -172,6 +233,8 @@ function hollow(r: AsofResult): void {
     nbrW: NO_FLOATS,
     nbrD: NO_FLOATS,
   };
+  // The merges are returned for the latest as-of only, like the edges; the clusters stay (points carry them).
+  if (r.hierarchy) r.hierarchy = { merges: NO_FLOATS, order: NO_INTS };
 }
 
 function trackCommunities(results: AsofResult[], nSymbols: number): void {
@@ -181,9 +244,13 @@ function trackCommunities(results: AsofResult[], nSymbols: number): void {
   }
 }
 
-/** include_graph=all: points plus every as-of's edge rows may not exceed MAX_POINTS (checked as they are built). */
+/**
+ * include_graph=all: points plus every as-of's edge rows (and merge rows, with hierarchy) may not
+ * exceed MAX_POINTS (checked as they are built).
+ */
 class RowBudget {
   private edges = 0;
+  private merges = 0;
   constructor(
     private readonly params: ChartParams,
     private readonly points: number,
@@ -193,17 +260,19 @@ class RowBudget {
   over(r: AsofResult): boolean {
     if (this.params.include_graph !== "all" || !r.graph) return false;
     this.edges += r.edges;
-    return this.points + this.edges > MAX_POINTS;
+    if (this.params.hierarchy !== "none") this.merges += r.graph.n - 1;
+    return this.points + this.edges + this.merges > MAX_POINTS;
   }
 
   /** Counts the as-of's edges; throws the request's ChartError once points plus edges exceed MAX_POINTS. */
   addEdges(r: AsofResult): void {
     if (this.over(r)) {
+      const merges = this.params.hierarchy === "none" ? "" : ` and hierarchy merges (${this.merges})`;
       throw new ChartError(
         "too-large",
-        `include_graph=all returns every as-of's edges, and ${this.points} points plus the edges up to ` +
-          `${r.label.slice(0, 10)} (${this.edges}) already exceed ${MAX_POINTS} rows; request fewer periods or symbols, ` +
-          `a sparser graph_method (mst, tmfg, knn) or include_graph=true`,
+        `include_graph=all returns every as-of's edges${merges ? " and hierarchy" : ""}, and ${this.points} points plus the edges up to ` +
+          `${r.label.slice(0, 10)} (${this.edges})${merges} already exceed ${MAX_POINTS} rows; request fewer periods or symbols, ` +
+          `a sparser graph_method (mst, tmfg, pmfg, knn) or include_graph=true`,
       );
     }
   }

@@ -2,17 +2,23 @@
  * The cleaner correlations of issue 15 on one window of log returns: market_mode=remove (OLS
  * residuals on the equal-weighted market return), corr_method=ewma (pandas' ewm(halflife).corr())
  * and shrinkage=ledoit_wolf (sklearn's LedoitWolf). Formulas, and why the equal-weighted market
- * rather than the first principal component: docs/engine.md § Correlation.
+ * rather than the first principal component: docs/engine.md § Correlation. Issue 26's
+ * corr_method=kendall (τ-b) and corr_method=distance (distance correlation) also come through here.
  */
 import { correlationMatrix } from "./correlation.ts";
+import { distanceCorrelationMatrix } from "./distance-correlation.ts";
+import { kendallMatrix } from "./kendall.ts";
 import type { ChartParams } from "./types.ts";
 
 type Options = Pick<ChartParams, "corr_method" | "halflife" | "shrinkage" | "market_mode">;
 
 /** True when the options leave the plain Pearson/Spearman path (and its sliding moments). */
 export function usesOptions(p: Options): boolean {
-  return p.corr_method === "ewma" || p.shrinkage !== "none" || p.market_mode !== "keep";
+  return (p.corr_method !== "pearson" && p.corr_method !== "spearman") || p.shrinkage !== "none" || p.market_mode !== "keep";
 }
+
+/** True when each window's series are replaced by market residuals (they then cannot slide from one window to the next). */
+export const usesResiduals = (p: Options): boolean => p.market_mode === "remove";
 
 /** n×n row-major correlation of the series' values start … start+L−1 under the options. */
 export function optionCorrelation(series: Float64Array[], start: number, L: number, p: Options): Float64Array {
@@ -24,6 +30,8 @@ export function optionCorrelation(series: Float64Array[], start: number, L: numb
   }
   let c: Float64Array;
   if (p.corr_method === "ewma") c = ewmaCorrelation(x, o, L, p.halflife);
+  else if (p.corr_method === "kendall") c = kendallMatrix(x, o, L);
+  else if (p.corr_method === "distance") c = distanceCorrelationMatrix(x, o, L);
   else if (p.shrinkage === "ledoit_wolf") c = ledoitWolfCorrelation(x, o, L);
   else c = correlationMatrix(x, p.corr_method, o, L);
   // A residual can be constant (two symbols: each is minus the other's); its ρ is 0/0.

@@ -4,6 +4,7 @@
  * form is what the metric kernels iterate over; building it once per as-of avoids allocating a
  * general-purpose graph object (graphology) for every window of a rolling request.
  */
+import { pmfg } from "./pmfg.ts";
 import { tmfg } from "./tmfg.ts";
 import type { GraphMethod } from "./types.ts";
 
@@ -195,5 +196,7 @@ export function buildGraph(corr: Float64Array, n: number, method: GraphMethod, o
       return graphFromPairs(corr, n, mstPairs(corr, n));
     case "tmfg":
       return graphFromPairs(corr, n, tmfg(corr, n).pairs);
+    case "pmfg":
+      return graphFromPairs(corr, n, pmfg(corr, n).pairs);
   }
 }

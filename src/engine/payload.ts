@@ -5,6 +5,7 @@
  */
 import type { Graph } from "./graph.ts";
 import type { RawGraphStats } from "./graph-stats.ts";
+import { turnoverAligned } from "./hrp.ts";
 import { round6 } from "./round.ts";
 import type {
   ChartParams,
@@ -12,12 +13,15 @@ import type {
   EdgeOut,
   GraphOut,
   GraphStatsOut,
+  HierarchyOut,
   Metric,
   MetricValue,
   RollingData,
   RollingStock,
   SnapshotData,
   SnapshotStock,
+  StockExtras,
+  WeightsOut,
 } from "./types.ts";
 
 /** Everything computed for one as-of bar. `graph` is null when fewer than 2 symbols take part. */
@@ -35,6 +39,12 @@ export interface AsofResult {
   /** Labels kept across as-ofs (community-tracking.ts), per node; rolling requests only. */
   trackedCommunity: Int32Array | null;
   stats: RawGraphStats | null;
+  /** With hierarchy: scipy's linkage matrix ((n−1)×4, leaves = node positions) and leaf order; emptied for all but the latest as-of unless include_graph=all. */
+  hierarchy: { merges: Float64Array; order: Int32Array } | null;
+  /** With clusters: fcluster labels (1-based) per node. */
+  clusters: Int32Array | null;
+  /** With weights: per node, summing to 1. */
+  weights: Float64Array | null;
 }
 
 /** Position of each input symbol among the as-of's nodes, -1 when absent. */
@@ -137,6 +147,7 @@ export function snapshotData(r: AsofResult, symbols: string[], params: ChartPara
     const s: SnapshotStock = { symbol };
     for (const m of params.metrics) s[m] = metricValue(r, m, pos[i]);
     if (params.include_graph) s.community = communityOf(r, pos[i]);
+    addExtras(s, r, pos[i], params);
     return s;
   });
   const sort = params.sort;
@@ -150,6 +161,8 @@ export function snapshotData(r: AsofResult, symbols: string[], params: ChartPara
     graph: graphOut(r, symbols, params),
   };
   if (params.include_graph) out.graph_stats = [statsOut(r)];
+  if (params.hierarchy !== "none") out.hierarchy = hierarchyOut(r, symbols, params);
+  if (params.weights !== "none") out.weights = { method: params.weights };
   return out;
 }
 
@@ -166,6 +179,7 @@ export function rollingData(results: AsofResult[], symbols: string[], params: Ch
       const point: RollingStock["points"][number] = { date: r.label };
       for (const m of params.metrics) point[m] = metricValue(r, m, pos[q][i]);
       if (params.include_graph) point.community = trackedOf(r, pos[q][i]);
+      addExtras(point, r, pos[q][i], params);
       return point;
     });
     if (!params.include_graph) return { symbol, points };
@@ -183,5 +197,56 @@ export function rollingData(results: AsofResult[], symbols: string[], params: Ch
   };
   if (params.include_graph) out.graph_stats = results.map(statsOut);
   if (params.include_graph === "all") out.graphs = results.map((r) => datedGraph(r, symbols, params));
+  if (params.hierarchy !== "none") {
+    out.latest_hierarchy = hierarchyOut(latest, symbols, params);
+    if (params.include_graph === "all") out.hierarchies = results.map((r) => hierarchyOut(r, symbols, params));
+  }
+  if (params.weights !== "none") out.weights = rollingWeights(results, params);
   return out;
+}
+
+/** A stock's (a point's) cluster and weight at an as-of, where requested; null when the symbol is not in the window. */
+function addExtras(s: StockExtras, r: AsofResult, p: number, params: ChartParams): void {
+  if (params.clusters !== null) s.cluster = p >= 0 && r.clusters ? r.clusters[p] : null;
+  if (params.weights !== "none") s.weight = p >= 0 && r.weights ? round6(r.weights[p]) : null;
+}
+
+/** data.hierarchy / latest_hierarchy / hierarchies[k]: merges as scipy's Z over the leaves (the as-of's symbols). */
+export function hierarchyOut(r: AsofResult, symbols: string[], params: ChartParams): HierarchyOut {
+  const leaves = r.hierarchy ? r.nodes.map((i) => symbols[i]) : [];
+  const out: HierarchyOut = {
+    asof_date: r.label,
+    method: params.hierarchy as HierarchyOut["method"],
+    distance: params.hierarchy_distance,
+    leaves,
+    merges: [],
+    leaf_order: [],
+  };
+  const h = r.hierarchy;
+  if (h) {
+    const Z = h.merges;
+    for (let q = 0; q + 3 < Z.length; q += 4) out.merges.push([Z[q], Z[q + 1], round6(Z[q + 2]), Z[q + 3]]);
+    out.leaf_order = Array.from(h.order, (p) => leaves[p]);
+  }
+  if (params.clusters !== null) {
+    out.n_clusters = 0;
+    out.clusters = {};
+    if (r.clusters) {
+      for (let p = 0; p < r.clusters.length; p++) {
+        out.clusters[leaves[p]] = r.clusters[p];
+        out.n_clusters = Math.max(out.n_clusters, r.clusters[p]);
+      }
+    }
+  }
+  return out;
+}
+
+/** weights' method and, per as-of, the one-way turnover from the previous as-of (null first, and next to an as-of without weights). */
+function rollingWeights(results: AsofResult[], params: ChartParams): WeightsOut {
+  const turnover = results.map((r, k) => {
+    const prev = k > 0 ? results[k - 1] : null;
+    if (!prev?.weights || !r.weights) return null;
+    return round6(turnoverAligned(prev.nodes, prev.weights, r.nodes, r.weights));
+  });
+  return { method: params.weights as WeightsOut["method"], turnover };
 }

@@ -10,10 +10,10 @@ export type Interval = (typeof INTERVALS)[number];
 export const METRICS = ["degree_strength", "eigenvector_centrality", "betweenness_centrality", "closeness_centrality", "pagerank"] as const;
 export type Metric = (typeof METRICS)[number];
 
-export const GRAPH_METHODS = ["mst", "knn", "threshold", "complete", "tmfg"] as const;
+export const GRAPH_METHODS = ["mst", "knn", "threshold", "complete", "tmfg", "pmfg"] as const;
 export type GraphMethod = (typeof GRAPH_METHODS)[number];
 
-export const CORR_METHODS = ["pearson", "spearman", "ewma"] as const;
+export const CORR_METHODS = ["pearson", "spearman", "ewma", "kendall", "distance"] as const;
 export type CorrMethod = (typeof CORR_METHODS)[number];
 
 export const SHRINKAGES = ["none", "ledoit_wolf"] as const;
@@ -21,6 +21,18 @@ export type Shrinkage = (typeof SHRINKAGES)[number];
 
 export const MARKET_MODES = ["keep", "remove"] as const;
 export type MarketMode = (typeof MARKET_MODES)[number];
+
+/** Linkage of the hierarchical clustering (docs/engine.md § Hierarchical clustering); none = not computed. */
+export const HIERARCHIES = ["none", "single", "average", "complete", "ward"] as const;
+export type Hierarchy = (typeof HIERARCHIES)[number];
+
+/** The distance the linkage runs on: unsigned √(2(1 − |ρ|)) (the graphs' d) or signed √(2(1 − ρ)). */
+export const HIERARCHY_DISTANCES = ["unsigned", "signed"] as const;
+export type HierarchyDistance = (typeof HIERARCHY_DISTANCES)[number];
+
+/** Portfolio weights per as-of (docs/engine.md § Portfolio weights); none = not computed. */
+export const WEIGHTS = ["none", "hrp", "equal", "inverse_variance"] as const;
+export type Weights = (typeof WEIGHTS)[number];
 
 export const FORMATS = ["json", "csv", "ndjson"] as const;
 export type Format = (typeof FORMATS)[number];
@@ -49,6 +61,12 @@ export interface ChartParams {
   halflife: number;
   shrinkage: Shrinkage;
   market_mode: MarketMode;
+  /** Linkage method; "single" when weights=hrp and no hierarchy was given. */
+  hierarchy: Hierarchy;
+  hierarchy_distance: HierarchyDistance;
+  /** Flat clusters: at most this many (scipy's fcluster maxclust), or null for none. */
+  clusters: number | null;
+  weights: Weights;
   include_graph: IncludeGraph;
   sort: Metric | null;
   /** Response encoding; the engine ignores it (the HTTP layer renders csv/ndjson from `data`). */
@@ -88,7 +106,41 @@ export interface GraphOut {
   modularity?: number | null;
 }
 
-export type SnapshotStock = { symbol: string; community?: number | null } & Partial<Record<Metric, MetricValue>>;
+/**
+ * Per-stock extras of an as-of: `cluster` (with clusters=k: the flat cluster label, 1-based, not
+ * matched across as-ofs) and `weight` (with weights: the portfolio weight, rounded to 6 decimals);
+ * null where the symbol is not in that as-of's window.
+ */
+export interface StockExtras {
+  cluster?: number | null;
+  weight?: number | null;
+}
+
+export type SnapshotStock = { symbol: string; community?: number | null } & StockExtras & Partial<Record<Metric, MetricValue>>;
+
+/**
+ * One as-of's hierarchical clustering: scipy's linkage matrix Z with `leaves[i]` the symbol of leaf
+ * id i (ids n + r are the clusters merge r creates), the dendrogram's leaf order, and the flat
+ * clusters with clusters=k. Empty lists at an as-of without 2 usable symbols.
+ */
+export interface HierarchyOut {
+  asof_date: string;
+  method: Exclude<Hierarchy, "none">;
+  distance: HierarchyDistance;
+  leaves: string[];
+  /** [left id, right id, height (6 decimals; null only if not finite), size] per merge, by height. */
+  merges: [number, number, number | null, number][];
+  leaf_order: string[];
+  n_clusters?: number;
+  clusters?: Record<string, number>;
+}
+
+/** weights' summary; the weights themselves are each stock's (each point's) `weight`. */
+export interface WeightsOut {
+  method: Exclude<Weights, "none">;
+  /** Rolling only: one-way turnover ½Σ|Δw| from the previous as-of, one per asof_dates entry; null first and where either as-of has no weights. */
+  turnover?: (number | null)[];
+}
 
 export interface SnapshotData {
   type: "snapshot";
@@ -99,9 +151,13 @@ export interface SnapshotData {
   graph: GraphOut;
   /** One entry; absent with include_graph=false. */
   graph_stats?: GraphStatsOut[];
+  /** With hierarchy (or weights=hrp). */
+  hierarchy?: HierarchyOut;
+  /** With weights. */
+  weights?: WeightsOut;
 }
 
-export type RollingPoint = { date: string; community?: number | null } & Partial<Record<Metric, MetricValue>>;
+export type RollingPoint = { date: string; community?: number | null } & StockExtras & Partial<Record<Metric, MetricValue>>;
 
 /**
  * Whole-graph statistics of one as-of (see README "How the numbers are computed"): null where
@@ -144,6 +200,12 @@ export interface RollingData {
   graph_stats?: GraphStatsOut[];
   /** Every as-of's edges, oldest first; only with include_graph=all. */
   graphs?: DatedGraphOut[];
+  /** The latest as-of's hierarchy, with hierarchy (or weights=hrp). */
+  latest_hierarchy?: HierarchyOut;
+  /** Every as-of's hierarchy, oldest first; with hierarchy and include_graph=all. */
+  hierarchies?: HierarchyOut[];
+  /** With weights (per-point weights, turnover here). */
+  weights?: WeightsOut;
 }
 
 export type ChartData = SnapshotData | RollingData;

@@ -38,7 +38,8 @@ function typeOf(s: Json | undefined): string {
   if (s.enum) return s.enum.map((v: unknown) => `<code>${esc(v)}</code>`).join(" ");
   const t = Array.isArray(s.type) ? s.type.join(" | ") : (s.type ?? "any");
   let out = esc(t);
-  if (s.type === "array") out = `array of ${typeOf(s.items)}`;
+  // A tuple (the hierarchy's merge rows) lists its positions.
+  if (s.type === "array") out = s.prefixItems ? `[${s.prefixItems.map(typeOf).join(", ")}]` : `array of ${typeOf(s.items)}`;
   if (s.type === "object" && s.additionalProperties && typeof s.additionalProperties === "object")
     out = `object of ${typeOf(s.additionalProperties)}`;
   // zod writes the safe-integer range into every int and a long pattern beside each format: noise here.

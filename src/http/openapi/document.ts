@@ -15,17 +15,29 @@ const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
 const RATE_HEADERS: string[] = [...RATE_LIMIT_HEADER_NAMES];
 
-function headers(names: string[]): Record<string, object> {
-  return Object.fromEntries(["X-Request-Id", ...names].map((n) => [n, header(n)]));
+/**
+ * Header objects of a response. Each header is a reference to its component (declared `required`);
+ * a name in `optional` is inlined without `required`, for answers that carry it only sometimes
+ * (a 503 carries the rate-limit headers only when the meter could be read: docs/api.md § Headers).
+ */
+function headers(names: string[], optional: string[] = []): Record<string, object> {
+  return Object.fromEntries(
+    ["X-Request-Id", ...names].map((n) => {
+      const { required: _, ...spec } = HEADERS[n as keyof typeof HEADERS];
+      return [n, optional.includes(n) ? spec : header(n)];
+    }),
+  );
 }
 
-function envelope(description: string, schema: string, headerNames: string[] = []) {
-  return { description, headers: headers(headerNames), content: { "application/json": { schema: ref(schema) } } };
+function envelope(description: string, schema: string, headerNames: string[] = [], optional: string[] = []) {
+  return { description, headers: headers(headerNames, optional), content: { "application/json": { schema: ref(schema) } } };
 }
 
-const error = (description: string, headerNames: string[] = []) => envelope(description, "ErrorEnvelope", headerNames);
+const error = (description: string, headerNames: string[] = [], optional: string[] = []) =>
+  envelope(description, "ErrorEnvelope", headerNames, optional);
 
-const intHeader = (description: string) => ({ description, schema: { type: "string", pattern: "^[0-9]+$" } });
+/** An integer header; `required` because every response that declares one carries it (docs/api.md § Headers). */
+const intHeader = (description: string) => ({ description, required: true, schema: { type: "string", pattern: "^[0-9]+$" } });
 const HEADERS = {
   "X-Request-Id": {
     description: "The caller's X-Request-Id when it is 1-64 of A-Z a-z 0-9 . _ -, else a new one; also in meta.request_id.",
@@ -37,8 +49,16 @@ const HEADERS = {
   "X-RateLimit-Daily-Limit": intHeader("Requests allowed per UTC day."),
   "X-RateLimit-Daily-Remaining": intHeader("Requests left today (UTC)."),
   "X-RateLimit-Reset": intHeader("Unix time (seconds) at which a minute slot frees."),
-  RateLimit: { description: 'IETF draft form of the tightest window, e.g. "minute";r=0;t=42.', schema: { type: "string" } },
-  "RateLimit-Policy": { description: 'Both windows, e.g. "minute";q=1;w=60, "day";q=30;w=86400.', schema: { type: "string" } },
+  RateLimit: {
+    description: 'IETF draft form of the tightest window, e.g. "minute";r=0;t=42.',
+    required: true,
+    schema: { type: "string" },
+  },
+  "RateLimit-Policy": {
+    description: 'Both windows, e.g. "minute";q=1;w=60, "day";q=30;w=86400.',
+    required: true,
+    schema: { type: "string" },
+  },
   "Retry-After": intHeader("Seconds to wait before retrying."),
   "WWW-Authenticate": {
     description: 'RFC 6750: Bearer realm="graph-stats", with error="invalid_token" and error_description when a token was sent.',
@@ -46,6 +66,11 @@ const HEADERS = {
     schema: { type: "string" },
   },
   Allow: { description: "The methods the path answers.", required: true, schema: { type: "string", const: "GET" } },
+  "Cache-Control": {
+    description: "no-store on live and health answers; public, max-age=60 on the demo.",
+    required: true,
+    schema: { type: "string" },
+  },
 };
 
 const CHART_DESCRIPTION = `Builds a correlation network of the chosen stocks' returns and returns, per stock, five centrality metrics and its community: a snapshot (periods=1) or a rolling series (periods>1, or start/end). Metered: each admitted request counts against the caller's per-minute and per-day limits; refusals before admission (401, 403, 400, 404) are free.
@@ -72,6 +97,8 @@ export function buildDocument(version: string): Record<string, unknown> {
     delete s.$id;
   }
   const common405 = error("A method other than GET, HEAD or OPTIONS.", ["Allow"]);
+  // Every route refuses while the server drains (app.ts), not only the three of the interface.
+  const shuttingDown = error("SERVICE_UNAVAILABLE: the server is shutting down.", ["Retry-After"]);
   return {
     openapi: "3.1.0",
     info: {
@@ -120,15 +147,16 @@ export function buildDocument(version: string): Record<string, unknown> {
               "UNAUTHORIZED: the token is missing, malformed, badly signed, of another algorithm, expired, not yet valid or revoked.",
               ["WWW-Authenticate"],
             ),
-            "403": error("FORBIDDEN: a valid token of a disabled user.", RATE_HEADERS),
+            "403": error("FORBIDDEN: a valid token of a disabled user; like a 401, without rate-limit headers."),
             "404": error("NOT_FOUND: an unknown universe, or fewer than 2 usable symbols.", RATE_HEADERS),
             "405": common405,
             "429": error("RATE_LIMITED (per-minute) or DAILY_QUOTA_EXCEEDED (per UTC day); not counted.", [...RATE_HEADERS, "Retry-After"]),
             "500": error("INTERNAL_ERROR: an unexpected failure; the message carries the request id. Refunded."),
-            "503": error("SERVICE_UNAVAILABLE: the database is unavailable or busy, or the server is shutting down. Refunded.", [
-              ...RATE_HEADERS,
-              "Retry-After",
-            ]),
+            "503": error(
+              "SERVICE_UNAVAILABLE: the database is unavailable or busy, the process is at its bound of admitted work, or the server is shutting down. Refunded. The rate-limit headers when the caller's meter could be read.",
+              [...RATE_HEADERS, "Retry-After"],
+              RATE_HEADERS,
+            ),
           },
         },
       },
@@ -181,6 +209,7 @@ export function buildDocument(version: string): Record<string, unknown> {
               content: { "application/json": { schema: { type: "object" } } },
             },
             "405": common405,
+            "503": shuttingDown,
           },
         },
       },
@@ -196,6 +225,7 @@ export function buildDocument(version: string): Record<string, unknown> {
               content: { "text/html": { schema: { type: "string" } } },
             },
             "405": common405,
+            "503": shuttingDown,
           },
         },
       },
@@ -210,13 +240,7 @@ export function buildDocument(version: string): Record<string, unknown> {
             "An HS256 JWT with sub (the user), exp and jti, from `graph-stats token create --user <name>` or the dashboard. Send it as Authorization: Bearer <token>.",
         },
       },
-      headers: {
-        ...HEADERS,
-        "Cache-Control": {
-          description: "no-store on live and health answers; public, max-age=60 on the demo.",
-          schema: { type: "string" },
-        },
-      },
+      headers: HEADERS,
       schemas,
     },
   };

@@ -97,13 +97,21 @@ describe("the document", () => {
     expect(params.lookback).toEqual({ default: 60, type: "integer", minimum: 2, maximum: 1000 });
     expect(params.interval.enum).toEqual(["1m", "5m", "15m", "30m", "1h", "1d", "1w"]);
     expect(params.format).toMatchObject({ default: "json", enum: ["json", "csv", "ndjson"] });
+    expect(params.hierarchy).toEqual({ default: "none", type: "string", enum: ["none", "single", "average", "complete", "ward"] });
+    expect(params.clusters).toEqual({ type: "integer", minimum: 1, maximum: 500 });
+    expect(params.weights.enum).toEqual(["none", "hrp", "equal", "inverse_variance"]);
     expect(doc.paths[LIVE].get.description).toContain('pd.read_csv(url, storage_options={"Authorization": "Bearer <token>"})');
   });
 });
 
 describe("real responses match the document", () => {
   test("200 snapshot, with every graph option", async () => {
-    for (const [i, q] of ["", "?include_graph=false", "?graph_method=knn&sort=pagerank&metrics=pagerank,degree_strength"].entries()) {
+    for (const [i, q] of [
+      "",
+      "?include_graph=false",
+      "?graph_method=knn&sort=pagerank&metrics=pagerank,degree_strength",
+      "?graph_method=pmfg&corr_method=kendall&hierarchy=ward&hierarchy_distance=signed&clusters=4&weights=hrp",
+    ].entries()) {
       const res = await h.get(`${LIVE}${q}`, { token: await h.token(`snap-${i}`) });
       expect(res.status).toBe(200);
       const body = await conforms(res, LIVE);
@@ -122,6 +130,8 @@ describe("real responses match the document", () => {
       (b: any) => delete b.meta.params.lookback,
       (b: any) => (b.meta.diagnostics.extra = true),
       (b: any) => (b.errors = [{ code: "BAD_REQUEST", message: "x" }]),
+      (b: any) => (b.data.weights = { method: "hrp" }), // a rolling answer's weights carry turnover
+      (b: any) => (b.data.latest_hierarchy = { merges: [[0, 1, 0.5]] }),
     ]) {
       const copy = structuredClone(body);
       change(copy);
@@ -130,7 +140,13 @@ describe("real responses match the document", () => {
   });
 
   test("200 rolling, with include_graph=all and a start/end range", async () => {
-    for (const [i, q] of ["?periods=5", "?periods=3&include_graph=all", "?start=2025-06-01&end=2025-07-01&step=5"].entries()) {
+    for (const [i, q] of [
+      "?periods=5",
+      "?periods=3&include_graph=all",
+      "?start=2025-06-01&end=2025-07-01&step=5",
+      "?periods=4&corr_method=distance&weights=hrp&clusters=3&include_graph=all",
+      "?periods=3&weights=equal&include_graph=false",
+    ].entries()) {
       const res = await h.get(`${LIVE}${q}`, { token: await h.token(`roll-${i}`) });
       expect(res.status).toBe(200);
       expect((await conforms(res, LIVE)).data.type).toBe("rolling");
@@ -138,7 +154,7 @@ describe("real responses match the document", () => {
   });
 
   test("200 tidy rows: format=ndjson lines are TidyRows, format=csv is declared", async () => {
-    const nd = await h.get(`${LIVE}?periods=3&format=ndjson`, { token: await h.token("tidy-1") });
+    const nd = await h.get(`${LIVE}?periods=3&format=ndjson&weights=hrp&clusters=4`, { token: await h.token("tidy-1") });
     expect(nd.status).toBe(200);
     expect((await conforms(nd, LIVE)).length).toBeGreaterThan(10);
     const csv = await h.get(`${LIVE}?format=csv`, { token: await h.token("tidy-2") });

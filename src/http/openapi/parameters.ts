@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import {
+  CLUSTERS,
   FIELDS,
   HALFLIFE,
   KNN_K,
@@ -17,7 +18,18 @@ import {
   UNIVERSE_RE,
   type ParamName,
 } from "../params/params-fields.ts";
-import { CORR_METHODS, FORMATS, GRAPH_METHODS, INTERVALS, MARKET_MODES, METRICS, SHRINKAGES } from "../../engine/types.ts";
+import {
+  CORR_METHODS,
+  FORMATS,
+  GRAPH_METHODS,
+  HIERARCHIES,
+  HIERARCHY_DISTANCES,
+  INTERVALS,
+  MARKET_MODES,
+  METRICS,
+  SHRINKAGES,
+  WEIGHTS,
+} from "../../engine/types.ts";
 
 const int = (b: { min: number; max: number; default: number }) => z.int().min(b.min).max(b.max).default(b.default);
 const commaList = (pattern: string) => z.string().regex(new RegExp(pattern));
@@ -41,21 +53,33 @@ export const PARAM_SCHEMAS: Record<ParamName, z.ZodType> = {
   halflife: z.number().min(HALFLIFE.min).max(HALFLIFE.max).default(FIELDS.halflife.default),
   shrinkage: z.enum(SHRINKAGES).default(FIELDS.shrinkage.default),
   market_mode: z.enum(MARKET_MODES).default(FIELDS.market_mode.default),
+  hierarchy: z.enum(HIERARCHIES).default(FIELDS.hierarchy.default),
+  hierarchy_distance: z.enum(HIERARCHY_DISTANCES).default(FIELDS.hierarchy_distance.default),
+  clusters: z.int().min(CLUSTERS.min).max(CLUSTERS.max),
+  weights: z.enum(WEIGHTS).default(FIELDS.weights.default),
   include_graph: z.enum(["true", "false", "1", "0", "all"]).default(String(FIELDS.include_graph.default) as "true"),
   sort: z.enum(METRICS),
   format: z.enum(FORMATS).default(FIELDS.format.default),
 };
 
+/**
+ * Examples that name data a fresh install has (the synthetic sample), so a client or a fuzzer
+ * driven by the document reaches real answers, not only "unknown universe".
+ */
+const EXAMPLES: Partial<Record<ParamName, string>> = { universe: "sample", symbols: "ALPHABANK,BETABANK,CODEWAVE" };
+
 /** OpenAPI parameter objects for GET /v1/graph-stats/chart, in PARAM_DOCS order. */
 export function chartParameters(): object[] {
   return PARAM_DOCS.map((doc) => {
     const { $schema: _, ...schema } = z.toJSONSchema(PARAM_SCHEMAS[doc.name], { io: "input" }) as Record<string, unknown>;
+    const example = EXAMPLES[doc.name];
     return {
       name: doc.name,
       in: "query",
       required: false,
       description: `${doc.type}; default ${doc.default}; allowed: ${doc.allowed}.`,
       schema,
+      ...(example !== undefined ? { example } : {}),
     };
   });
 }

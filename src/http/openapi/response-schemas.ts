@@ -5,8 +5,19 @@
  * Objects are strict: a field added to a response but not here is caught the same way.
  */
 import { z } from "zod";
-import { HALFLIFE, KNN_K, LOOKBACK, PERIODS, STEP } from "../params/params-fields.ts";
-import { CORR_METHODS, FORMATS, GRAPH_METHODS, INTERVALS, MARKET_MODES, METRICS, SHRINKAGES } from "../../engine/types.ts";
+import { CLUSTERS, HALFLIFE, KNN_K, LOOKBACK, PERIODS, STEP } from "../params/params-fields.ts";
+import {
+  CORR_METHODS,
+  FORMATS,
+  GRAPH_METHODS,
+  HIERARCHIES,
+  HIERARCHY_DISTANCES,
+  INTERVALS,
+  MARKET_MODES,
+  METRICS,
+  SHRINKAGES,
+  WEIGHTS,
+} from "../../engine/types.ts";
 import type { ErrorCode } from "../http-error.ts";
 
 export const ERROR_CODES = [
@@ -44,6 +55,20 @@ const metricFields = Object.fromEntries(METRICS.map((m) => [m, metricValue.optio
 >;
 const community = z.int().nullable().optional().describe("community id; absent with include_graph=false");
 const count = z.int().min(0);
+const cluster = z
+  .int()
+  .min(1)
+  .nullable()
+  .optional()
+  .describe("flat cluster label (1-based) at this as-of; only with clusters; null where the symbol is not in the window");
+const weight = z
+  .number()
+  .min(0)
+  .max(1)
+  .nullable()
+  .optional()
+  .describe("portfolio weight, rounded to 6 decimals; only with weights; null where the symbol is not in the window");
+const extras = { cluster, weight };
 
 export const Edge = named("Edge", z.strictObject({ source: z.string(), target: z.string(), weight: z.number(), corr: z.number() }));
 
@@ -82,6 +107,35 @@ export const DatedGraph = named(
   z.strictObject({ asof_date: localTime, nodes: count, edges: count, method: z.enum(GRAPH_METHODS), edge_list: z.array(Edge) }),
 );
 
+export const Hierarchy = named(
+  "Hierarchy",
+  z
+    .strictObject({
+      asof_date: localTime,
+      method: z.enum(HIERARCHIES.filter((h) => h !== "none") as [string, ...string[]]),
+      distance: z.enum(HIERARCHY_DISTANCES),
+      leaves: z.array(z.string()).describe("leaf id i is the symbol leaves[i]: the symbols in the as-of's window, in stocks order"),
+      merges: z
+        .array(
+          z.tuple([
+            count.describe("left cluster id"),
+            count.describe("right cluster id (> left)"),
+            z.number().min(0).nullable().describe("merge height, rounded to 6 decimals; null only if not finite"),
+            z.int().min(2).describe("leaves under the new cluster"),
+          ]),
+        )
+        .describe(
+          "scipy's linkage matrix Z: row r merges left and right into cluster id n + r (n = leaves.length); heights non-decreasing",
+        ),
+      leaf_order: z.array(z.string()).describe("the dendrogram's leaves left to right (scipy leaves_list)"),
+      n_clusters: count.optional().describe("only with clusters"),
+      clusters: z.record(z.string(), z.int().min(1)).optional().describe("symbol → flat cluster label (1-based); only with clusters"),
+    })
+    .describe("Empty lists at an as-of with fewer than 2 usable symbols."),
+);
+
+const weightsMethod = z.enum(WEIGHTS.filter((w) => w !== "none") as [string, ...string[]]);
+
 export const SnapshotData = named(
   "SnapshotData",
   z.strictObject({
@@ -89,9 +143,11 @@ export const SnapshotData = named(
     asof_date: localTime,
     interval: z.enum(INTERVALS),
     metrics: z.array(z.enum(METRICS)),
-    stocks: z.array(z.strictObject({ symbol: z.string(), community, ...metricFields })),
+    stocks: z.array(z.strictObject({ symbol: z.string(), community, ...extras, ...metricFields })),
     graph: Graph,
     graph_stats: z.array(GraphStats).optional(),
+    hierarchy: Hierarchy.optional().describe("with hierarchy (or weights=hrp)"),
+    weights: z.strictObject({ method: weightsMethod }).optional().describe("with weights; each stock carries its weight"),
   }),
 );
 
@@ -107,13 +163,26 @@ export const RollingData = named(
         symbol: z.string(),
         community,
         points: z
-          .array(z.strictObject({ date: localTime, community, ...metricFields }))
+          .array(z.strictObject({ date: localTime, community, ...extras, ...metricFields }))
           .describe("one per as-of; null metrics where the symbol is absent"),
       }),
     ),
     latest_graph: Graph,
     graph_stats: z.array(GraphStats).optional(),
     graphs: z.array(DatedGraph).optional().describe("every as-of's edges; only with include_graph=all"),
+    latest_hierarchy: Hierarchy.optional().describe("the latest as-of's; with hierarchy (or weights=hrp)"),
+    hierarchies: z.array(Hierarchy).optional().describe("every as-of's, oldest first; with hierarchy and include_graph=all"),
+    weights: z
+      .strictObject({
+        method: weightsMethod,
+        turnover: z
+          .array(z.number().min(0).max(1).nullable())
+          .describe(
+            "one-way turnover ½Σ|Δw| from the previous as-of, one per asof_dates entry; null first and next to an as-of without weights",
+          ),
+      })
+      .optional()
+      .describe("with weights; each point carries its weight"),
   }),
 );
 
@@ -138,6 +207,10 @@ export const EffectiveParams = named(
     halflife: z.number().min(HALFLIFE.min).max(HALFLIFE.max),
     shrinkage: z.enum(SHRINKAGES),
     market_mode: z.enum(MARKET_MODES),
+    hierarchy: z.enum(HIERARCHIES),
+    hierarchy_distance: z.enum(HIERARCHY_DISTANCES),
+    clusters: z.int().min(CLUSTERS.min).max(CLUSTERS.max).nullable(),
+    weights: z.enum(WEIGHTS),
     include_graph: z.union([z.boolean(), z.literal("all")]),
     sort: z.enum(METRICS).nullable(),
     format: z.enum(FORMATS),
@@ -234,6 +307,6 @@ export const TidyRow = named(
   z
     .strictObject({ date: localTime, symbol: z.string(), metric: z.string(), value: z.number().nullable(), community: z.int().nullable() })
     .describe(
-      "One line of format=ndjson (and one row of format=csv). Graph-statistics rows have an empty symbol and the statistic as metric.",
+      "One line of format=ndjson (and one row of format=csv). metric is a metric name, or cluster / weight (with clusters, weights). Graph-statistics and turnover rows have an empty symbol and the statistic (or turnover) as metric.",
     ),
 );

@@ -6,7 +6,19 @@
 import { z } from "zod";
 import { MAX_POINTS, PERIODS } from "../../engine/limits.ts";
 import { SYMBOL_PATTERN, UNIVERSE_PATTERN } from "../../market/symbols.ts";
-import { CORR_METHODS, FORMATS, GRAPH_METHODS, INTERVALS, MARKET_MODES, METRICS, SHRINKAGES, type Metric } from "../../engine/types.ts";
+import {
+  CORR_METHODS,
+  FORMATS,
+  GRAPH_METHODS,
+  HIERARCHIES,
+  HIERARCHY_DISTANCES,
+  INTERVALS,
+  MARKET_MODES,
+  METRICS,
+  SHRINKAGES,
+  WEIGHTS,
+  type Metric,
+} from "../../engine/types.ts";
 
 export { MAX_POINTS, PERIODS };
 
@@ -16,6 +28,8 @@ export const KNN_K = { min: 1, max: 50, default: 4 } as const;
 /** EWMA half-life in bars; decimals allowed (pandas' ewm(halflife=...) takes any positive number). */
 export const HALFLIFE = { min: 1, max: 1000, default: 20 } as const;
 export const SYMBOL_COUNT = { min: 2, max: 500 } as const;
+/** Flat clusters k: up to the most symbols a request can have; k at or above an as-of's symbol count gives each its own cluster. */
+export const CLUSTERS = { min: 1, max: SYMBOL_COUNT.max } as const;
 /** The market layer's own names, so a request accepts exactly what can be stored; symbols keep their case (storage keys are case-sensitive). */
 export const SYMBOL_RE = SYMBOL_PATTERN;
 export const UNIVERSE_RE = UNIVERSE_PATTERN;
@@ -152,6 +166,10 @@ export const FIELDS = {
   halflife: { schema: decimal("halflife", HALFLIFE), default: HALFLIFE.default as number },
   shrinkage: { schema: oneOf("shrinkage", SHRINKAGES), default: "none" as const },
   market_mode: { schema: oneOf("market_mode", MARKET_MODES), default: "keep" as const },
+  hierarchy: { schema: oneOf("hierarchy", HIERARCHIES), default: "none" as const },
+  hierarchy_distance: { schema: oneOf("hierarchy_distance", HIERARCHY_DISTANCES), default: "unsigned" as const },
+  clusters: { schema: integer("clusters", CLUSTERS), default: null as number | null },
+  weights: { schema: oneOf("weights", WEIGHTS), default: "none" as const },
   include_graph: { schema: includeGraph, default: true as boolean | "all" },
   sort: { schema: oneOf("sort", METRICS, "a metric name:"), default: null as Metric | null },
   format: { schema: oneOf("format", FORMATS), default: "json" as const },
@@ -218,6 +236,30 @@ export const PARAM_DOCS: ReadonlyArray<{ name: ParamName; type: string; default:
     type: "name",
     default: "keep",
     allowed: `${MARKET_MODES.join(" ")}; remove regresses each return series on the equal-weighted market return`,
+  },
+  {
+    name: "hierarchy",
+    type: "name",
+    default: "none (single with weights=hrp)",
+    allowed: `${HIERARCHIES.join(" ")}; a hierarchical clustering per as-of; its tree is in format=json only (csv/ndjson need clusters or weights=hrp)`,
+  },
+  {
+    name: "hierarchy_distance",
+    type: "name",
+    default: "unsigned",
+    allowed: `${HIERARCHY_DISTANCES.join(" ")}: sqrt(2(1-|rho|)) or sqrt(2(1-rho)); only with hierarchy or weights=hrp; signed not with corr_method=distance`,
+  },
+  {
+    name: "clusters",
+    type: "integer",
+    default: "none",
+    allowed: `${CLUSTERS.min}-${CLUSTERS.max}: at most k flat clusters of the hierarchy per as-of (k >= the symbols there: one each); only with hierarchy or weights=hrp`,
+  },
+  {
+    name: "weights",
+    type: "name",
+    default: "none",
+    allowed: `${WEIGHTS.join(" ")}; portfolio weights per as-of (hrp on the hierarchy's tree) and, rolling, their turnover`,
   },
   { name: "include_graph", type: "boolean or all", default: "true", allowed: "true false 1 0 all (all: every as-of's edges too)" },
   { name: "sort", type: "metric name", default: "none (request order)", allowed: "one of the requested metrics; descending, nulls last" },

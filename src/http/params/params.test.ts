@@ -36,6 +36,10 @@ describe("defaults", () => {
       halflife: 20,
       shrinkage: "none",
       market_mode: "keep",
+      hierarchy: "none",
+      hierarchy_distance: "unsigned",
+      clusters: null,
+      weights: "none",
       include_graph: true,
       sort: null,
       format: "json",
@@ -104,7 +108,7 @@ describe("values", () => {
 
   test("an unencoded & in M&M gets a hint", () => {
     expect(errors("symbols=M&M,TCS")).toEqual([
-      "unknown parameter 'M,TCS'; if it is part of a symbol such as M&M, encode & as %26; allowed parameters: " + PARAM_NAMES.join(", "),
+      `unknown parameter 'M,TCS'; if it is part of a symbol such as M&M, encode & as %26; allowed parameters: ${PARAM_NAMES.join(", ")}`,
       "symbols must list 2 to 500 symbols, got 1 in 'M'",
     ]);
     expect(errors("symbols=TCS,M&M")[0]).toContain("encode & as %26");
@@ -133,10 +137,10 @@ describe("values", () => {
       graph_method: "knn",
       corr_method: "spearman",
     });
-    expect(errors("interval=2d&graph_method=tree&corr_method=kendall")).toEqual([
+    expect(errors("interval=2d&graph_method=tree&corr_method=tau")).toEqual([
       "interval must be one of 1m, 5m, 15m, 30m, 1h, 1d, 1w, got '2d'",
-      "graph_method must be one of mst, knn, threshold, complete, tmfg, got 'tree'",
-      "corr_method must be one of pearson, spearman, ewma, got 'kendall'",
+      "graph_method must be one of mst, knn, threshold, complete, tmfg, pmfg, got 'tree'",
+      "corr_method must be one of pearson, spearman, ewma, kendall, distance, got 'tau'",
     ]);
   });
 

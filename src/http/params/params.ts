@@ -47,11 +47,21 @@ export function parseChartParams(query: URLSearchParams, opts: { defaultUniverse
     halflife: v.halflife as number,
     shrinkage: v.shrinkage as ChartParams["shrinkage"],
     market_mode: v.market_mode as ChartParams["market_mode"],
+    hierarchy: effectiveHierarchy(raw, v),
+    hierarchy_distance: v.hierarchy_distance as ChartParams["hierarchy_distance"],
+    clusters: v.clusters as number | null,
+    weights: v.weights as ChartParams["weights"],
     include_graph: v.include_graph as ChartParams["include_graph"],
     sort: v.sort as ChartParams["sort"],
     format: v.format as ChartParams["format"],
   };
   return { ok: true, params };
+}
+
+/** weights=hrp needs a tree: without a hierarchy given it is single linkage, López de Prado's (docs/api.md § Hierarchy). */
+function effectiveHierarchy(raw: Map<ParamName, string>, v: Partial<Record<ParamName, unknown>>): ChartParams["hierarchy"] {
+  if (!raw.has("hierarchy") && v.weights === "hrp") return "single";
+  return v.hierarchy as ChartParams["hierarchy"];
 }
 
 /** One value per known name; unknown and repeated names become errors. */
@@ -110,12 +120,51 @@ function crossChecks(raw: Map<ParamName, string>, v: Partial<Record<ParamName, u
       `shrinkage=ledoit_wolf works on the sample covariance, so it needs corr_method=pearson, got corr_method=${shown(method)}; use corr_method=pearson or shrinkage=none`,
     );
   }
+  hierarchyChecks(raw, v, errors);
   const symbols = v.symbols as string[] | null | undefined;
   const periods = v.periods as number | undefined;
   if (symbols && periods && periods * symbols.length > MAX_POINTS) {
     errors.push(
       `periods x symbols must be at most ${MAX_POINTS}, got ${periods} x ${symbols.length} = ${periods * symbols.length}; ` +
         `request fewer periods or symbols`,
+    );
+  }
+}
+
+/**
+ * hierarchy, hierarchy_distance, clusters and weights (docs/api.md § Hierarchy, § Portfolio weights):
+ * the last three need a tree, which weights=hrp brings by itself (single linkage).
+ */
+function hierarchyChecks(raw: Map<ParamName, string>, v: Partial<Record<ParamName, unknown>>, errors: string[]): void {
+  const hierarchy = v.hierarchy as string | undefined;
+  const weights = v.weights as string | undefined;
+  if (hierarchy === undefined || weights === undefined) return; // already reported
+  if (weights === "hrp" && raw.has("hierarchy") && hierarchy === "none") {
+    errors.push(
+      "weights=hrp allocates down a hierarchical clustering tree, so it needs a linkage, got hierarchy='none'; " +
+        "give hierarchy=single, average, complete or ward, or leave hierarchy out (single is used)",
+    );
+  }
+  const tree = hierarchy !== "none" || weights === "hrp";
+  for (const name of ["hierarchy_distance", "clusters"] as const) {
+    if (raw.has(name) && !tree) {
+      errors.push(
+        `${name} applies only to a hierarchical clustering, got ${name}=${shown(raw.get(name)!)} without hierarchy; ` +
+          `add hierarchy=single, average, complete or ward (or weights=hrp), or drop ${name}`,
+      );
+    }
+  }
+  if (tree && v.hierarchy_distance === "signed" && v.corr_method === "distance") {
+    errors.push(
+      "hierarchy_distance=signed reads the sign of the correlation, and corr_method=distance has none (distance correlation is in [0, 1], " +
+        "so both distances are the same); drop hierarchy_distance, or choose corr_method=pearson, spearman, ewma or kendall",
+    );
+  }
+  const format = v.format as string | undefined;
+  if (hierarchy !== "none" && raw.has("hierarchy") && format && format !== "json" && (v.clusters ?? null) === null && weights !== "hrp") {
+    errors.push(
+      `the hierarchy's linkage matrix and leaf order are in format=json only, and format=${shown(format)} rows would carry nothing of it; ` +
+        "use format=json, or add clusters=k for cluster rows (or weights=hrp for weight rows)",
     );
   }
 }

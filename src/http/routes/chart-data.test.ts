@@ -150,3 +150,76 @@ describeNifty("live endpoint payloads on the real NIFTY-50 data", () => {
     expect(b.data.graph.nodes).toBe(48);
   });
 });
+
+describe("issue 26 options on the live endpoint (synthetic sample)", () => {
+  let h: Harness;
+  let token: string;
+  beforeAll(async () => {
+    h = await startHarness({ ratePerMinute: "1000", ratePerDay: "100000" });
+    token = await h.token("researcher");
+  });
+  afterAll(() => h.stop());
+  const raw = (q: string) => h.get(`/v1/graph-stats/chart?${q}`, { token });
+  const get = async (q: string) => {
+    const res = await raw(q);
+    return { res, b: await body(res) };
+  };
+
+  test("snapshot: pmfg on kendall τ-b, an average-linkage tree with 5 clusters and HRP weights", async () => {
+    const { res, b } = await get("asof=2024-06-28&graph_method=pmfg&corr_method=kendall&hierarchy=average&clusters=5&weights=hrp");
+    expect(res.status).toBe(200);
+    expect(b.data.graph).toMatchObject({ method: "pmfg", nodes: 50, edges: 144 });
+    const h = b.data.hierarchy;
+    expect(h).toMatchObject({ asof_date: "2024-06-28T00:00:00+05:30", method: "average", distance: "unsigned" });
+    expect(h.leaves).toHaveLength(50);
+    expect(h.merges).toHaveLength(49);
+    expect(h.merges.at(-1)).toEqual([expect.any(Number), 97, expect.any(Number), 50]); // the root: merge 47 (id 97) joins the rest
+    expect([...h.leaf_order].sort()).toEqual([...h.leaves].sort());
+    expect(h.n_clusters).toBeLessThanOrEqual(5);
+    expect(b.data.weights).toEqual({ method: "hrp" });
+    let sum = 0;
+    for (const s of b.data.stocks) {
+      expect(s.cluster).toBe(h.clusters[s.symbol]);
+      expect(s.weight).toBeGreaterThan(0);
+      sum += s.weight;
+    }
+    expect(Math.abs(sum - 1)).toBeLessThan(1e-4);
+    expect(b.meta.params).toMatchObject({ hierarchy: "average", hierarchy_distance: "unsigned", clusters: 5, weights: "hrp" });
+  });
+
+  test("rolling: weights and clusters per point, turnover per as-of (null first), the latest tree; weights=hrp alone is single linkage", async () => {
+    const { res, b } = await get("asof=2024-06-28&periods=5&step=5&weights=hrp&corr_method=distance&include_graph=false&metrics=pagerank");
+    expect(res.status).toBe(200);
+    expect(b.meta.params.hierarchy).toBe("single");
+    expect(b.data.weights.method).toBe("hrp");
+    expect(b.data.weights.turnover).toHaveLength(5);
+    expect(b.data.weights.turnover[0]).toBeNull();
+    for (const t of b.data.weights.turnover.slice(1)) expect(t).toBeGreaterThan(0);
+    expect(b.data.latest_hierarchy).toMatchObject({ method: "single", asof_date: "2024-06-28T00:00:00+05:30" });
+    expect(b.data.hierarchies).toBeUndefined();
+    expect(Object.keys(b.data.stocks[0].points[0]).sort()).toEqual(["date", "pagerank", "weight"]);
+  });
+
+  test("format=csv carries cluster and weight rows; the tree alone in csv is a 400 saying what to ask", async () => {
+    const res = await raw("asof=2024-06-28&hierarchy=ward&clusters=4&weights=inverse_variance&format=csv&metrics=pagerank");
+    expect(res.status).toBe(200);
+    const lines = (await res.text()).trimEnd().split("\n");
+    expect(lines.filter((l) => l.split(",")[2] === "cluster")).toHaveLength(50);
+    expect(lines.filter((l) => l.split(",")[2] === "weight")).toHaveLength(50);
+    const bad = await get("hierarchy=ward&format=csv");
+    expect(bad.res.status).toBe(400);
+    expect(bad.b.errors[0].message).toContain("format=json only");
+  });
+
+  test("interactions are 400s naming what to change, all at once", async () => {
+    const { res, b } = await get(
+      "weights=hrp&hierarchy=none&clusters=3&corr_method=distance&hierarchy_distance=signed&shrinkage=ledoit_wolf",
+    );
+    expect(res.status).toBe(400);
+    expect(b.errors.map((e: { message: string }) => e.message)).toEqual([
+      "shrinkage=ledoit_wolf works on the sample covariance, so it needs corr_method=pearson, got corr_method='distance'; use corr_method=pearson or shrinkage=none",
+      "weights=hrp allocates down a hierarchical clustering tree, so it needs a linkage, got hierarchy='none'; give hierarchy=single, average, complete or ward, or leave hierarchy out (single is used)",
+      "hierarchy_distance=signed reads the sign of the correlation, and corr_method=distance has none (distance correlation is in [0, 1], so both distances are the same); drop hierarchy_distance, or choose corr_method=pearson, spearman, ewma or kendall",
+    ]);
+  });
+});

@@ -90,6 +90,16 @@ describe("refused before admission, without computing", () => {
     );
   });
 
+  test("the response-size cap counts every dendrogram's merges returned with hierarchy (include_graph=all)", async () => {
+    // 38 × 50 points + 38 × 1225 edges fit in 50,000 rows; 38 × 49 merges more do not.
+    await refusedBeforeAdmission(
+      "merges",
+      "graph_method=complete&include_graph=all&periods=38&lookback=20&hierarchy=single",
+      400,
+      /1900 points plus 46550 edge rows plus 1862 hierarchy merges .*or hierarchy=none$/,
+    );
+  });
+
   test("a window no two symbols fill: the engine's 404, decided from metadata", async () => {
     // NOVAGRID lists on 2024-03-01; before that it has no bars, and the other symbol alone cannot make a graph.
     await refusedBeforeAdmission("late", "symbols=NOVAGRID,ALPHABANK&asof=2024-03-10&lookback=20", 404, /only 1 of 2 symbols can be used/);
