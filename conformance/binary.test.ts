@@ -36,3 +36,19 @@ test("the compiled kit runs the full profile from another directory and writes a
   expect(xml).toContain('failures="0"');
   expect(xml).toContain('name="limits.burst"');
 }, 60_000);
+
+test("the compiled kit fuzzes too: fast-check and ajv are bundled, the seed is in the report", async () => {
+  const proc = Bun.spawn(
+    [bin, "--base-url", server.url, "--secret", SECRET, "--profile", "fuzz", "--seed", "9", "--cases", "20", "--reporter", "json"],
+    {
+      cwd: dir,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  );
+  const [stdout, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+  expect(code).toBe(0);
+  const doc = JSON.parse(stdout);
+  expect(doc.fuzz).toMatchObject({ seed: 9, casesPerOperation: 20 });
+  expect(doc.summary).toMatchObject({ passed: 4, failed: 0 });
+}, 60_000);

@@ -13,7 +13,7 @@ describe("cli exit codes", () => {
   test("bad usage exits 2 with a precise message", async () => {
     const r = await run(["--base-url", "http://127.0.0.1:1", "--profile", "strict"]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("--profile must be core or full, got 'strict'");
+    expect(r.stderr).toContain("--profile must be core, full or fuzz, got 'strict'");
   });
 
   test("an unreachable target exits 2", async () => {
@@ -34,5 +34,13 @@ describe("cli exit codes", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^limits\.burst\tcore\tdocs\/api\.md § Metering\t/m);
     expect(r.stdout).toMatch(/^auth\.not-yet-valid\tfull\tdocs\/api\.md § Tokens\t/m);
+    expect(r.stdout).toMatch(/^fuzz\.live\tfuzz\t/m);
+    const fuzzOnly = await run(["--list", "--profile", "fuzz"]);
+    expect(
+      fuzzOnly.stdout
+        .trim()
+        .split("\n")
+        .map((l) => l.split("\t")[0]),
+    ).toEqual(["fuzz.document", "fuzz.public", "fuzz.live", "fuzz.credentials"]);
   });
 });

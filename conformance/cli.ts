@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 /** graph-stats-conformance: black-box checks of a deployment against its documented HTTP interface (docs/api.md). Exit 0/1/2. */
-import { ALL_CHECKS } from "./checks/index.ts";
+import { ALL_CHECKS, inProfile } from "./checks/index.ts";
 import { parseArgs, USAGE } from "./lib/args.ts";
 import { exitCode, runKit, summaryLine } from "./lib/runner.ts";
 import { UsageError } from "./lib/types.ts";
@@ -15,8 +15,12 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (parsed.kind === "list") {
-      const full = parsed.profile === "full" || parsed.profile === undefined;
-      for (const c of ALL_CHECKS) if (full || c.profile === "core") process.stdout.write(`${c.id}\t${c.profile}\t${c.cites}\t${c.title}\n`);
+      // Without --profile, list everything; with one, what a run of it would select.
+      const all = parsed.profile === undefined;
+      const profile = parsed.profile === "fuzz" || parsed.profile === "core" ? parsed.profile : "full";
+      for (const c of ALL_CHECKS) {
+        if (all || inProfile(c, profile, parsed.fuzz)) process.stdout.write(`${c.id}\t${c.profile}\t${c.cites}\t${c.title}\n`);
+      }
       return 0;
     }
     const { options } = parsed;

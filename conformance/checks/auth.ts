@@ -15,7 +15,7 @@ interface Probe {
 
 async function send(ctx: Context, probe: Probe): Promise<Exchange> {
   const headers: Record<string, string> = probe.auth === undefined ? {} : { Authorization: probe.auth };
-  return ctx.live(undefined, "", { headers });
+  return ctx.live(undefined, undefined, { headers });
 }
 
 /** Core: the probe is refused (4xx, never 2xx) in the error envelope. Full: 401 UNAUTHORIZED with the exact message. */
@@ -113,7 +113,7 @@ export const AUTH_CHECKS: Check[] = [
     cites: "docs/api.md § Tokens, § Errors",
     profile: "core",
     async run(ctx) {
-      const ex = await ctx.live(await ctx.expiredToken(), "", { unmetered: true });
+      const ex = await ctx.live(await ctx.expiredToken(), undefined, { unmetered: true });
       const e = firstError(ex);
       must(ex.status === 401, `expired token: answered ${ex.status}, expected 401`, ex);
       must(e.code === "UNAUTHORIZED", `expired token: code ${JSON.stringify(e.code)}, expected "UNAUTHORIZED"`, ex);
@@ -129,7 +129,7 @@ export const AUTH_CHECKS: Check[] = [
     cites: "docs/api.md § Tokens, § Headers",
     profile: "full",
     async run(ctx) {
-      const ex = await ctx.live(await ctx.expiredToken(), "", { unmetered: true });
+      const ex = await ctx.live(await ctx.expiredToken(), undefined, { unmetered: true });
       const e = firstError(ex);
       must(e.message === "token expired — generate a new token", `message ${JSON.stringify(e.message)}`, ex);
       must(/error="invalid_token"/.test(ex.headers.get("www-authenticate") ?? ""), 'WWW-Authenticate lacks error="invalid_token"', ex);
@@ -143,7 +143,7 @@ export const AUTH_CHECKS: Check[] = [
     async run(ctx) {
       if (!ctx.options.secret) throw new Skip("needs --secret to mint a future token");
       const token = await signJwt(userClaims(`conformance-${ctx.runId}-future`, { iatOffsetS: 3600 }), ctx.options.secret);
-      const ex = await ctx.live(token, "", { unmetered: true });
+      const ex = await ctx.live(token, undefined, { unmetered: true });
       const e = firstError(ex);
       must(ex.status === 401 && e.message === "token not yet valid", `future token: ${ex.status} ${JSON.stringify(e.message)}`, ex);
     },

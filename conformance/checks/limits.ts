@@ -1,7 +1,7 @@
 /** Rate-limit headers, the per-minute limit and its 429 (docs/api.md § Metering, § Headers). */
 import { errorEnvelopeProblems, firstError, must } from "../lib/assert.ts";
 import type { Limits } from "../lib/context.ts";
-import { firstRejection, minuteSequence, rateLimited, userBCall } from "../lib/scenarios.ts";
+import { admittedSequence, firstRejection, minuteSequence, mustAcceptQuery, rateLimited, userBCall } from "../lib/scenarios.ts";
 import { intHeader, parseRateLimitedMessage, RATE_LIMIT_HEADERS } from "../lib/spec-forms.ts";
 import type { Check } from "../lib/check.ts";
 import { type Exchange, Skip } from "../lib/types.ts";
@@ -39,8 +39,9 @@ export const LIMIT_CHECKS: Check[] = [
     cites: "docs/api.md § Headers, § Metering",
     profile: "core",
     async run(ctx) {
-      const seq = await minuteSequence(ctx);
-      if (!seq.oks.length) throw new Skip("user A got no 200 (window in use)");
+      const seq = await admittedSequence(ctx);
+      if (!seq.oks.length)
+        throw new Skip(`user A got no 200 (${seq.rejected ? "its window is in use" : `its first call answered ${seq.other?.status}`})`);
       const limits = await ctx.limits();
       for (const ex of seq.oks) {
         const p = headerProblems(ex, limits, true);
@@ -54,7 +55,7 @@ export const LIMIT_CHECKS: Check[] = [
     cites: "docs/api.md § Metering, § Errors",
     profile: "core",
     async run(ctx) {
-      const seq = await minuteSequence(ctx);
+      const seq = await admittedSequence(ctx);
       const limits = await ctx.limits();
       // With a fresh user exactly `perMinute` calls are admitted; with a given token at most that many.
       const admittedMax = Math.min(limits.perMinute, limits.perDay);
@@ -139,6 +140,7 @@ export const LIMIT_CHECKS: Check[] = [
     async run(ctx) {
       const { rejected } = await firstRejection(ctx);
       const b = await userBCall(ctx);
+      await mustAcceptQuery(ctx, b);
       must(b.status === 200, `user B got ${b.status} right after user A's 429`, rejected, b);
     },
   },
@@ -154,6 +156,9 @@ export const LIMIT_CHECKS: Check[] = [
       if (ctx.client.remainingBudget < n)
         throw new Skip(`the burst needs ${n} metered calls, ${ctx.client.remainingBudget} left in --budget`);
       const list = await Promise.all(Array.from({ length: n }, () => ctx.live(token)));
+      // An implementation that meters requests it then refuses for their parameters admits one and refuses the rest.
+      const other = list.find((e) => e.status !== 200 && e.status !== 429);
+      if (other) await mustAcceptQuery(ctx, other);
       const ok = list.filter((e) => e.status === 200).length;
       const refused = list.filter((e) => e.status === 429).length;
       const expected = Math.min(limits.perMinute, limits.perDay);

@@ -1,6 +1,8 @@
 /** The live endpoint's success responses (docs/api.md § The envelope, § The answer, § Headers). */
 import { errorEnvelopeProblems, firstError, must, successEnvelopeProblems } from "../lib/assert.ts";
-import { firstOk, userBCall } from "../lib/scenarios.ts";
+import { withParam } from "../lib/plain-query.ts";
+import { firstOk, mustAcceptQuery, userBCall } from "../lib/scenarios.ts";
+import { LIVE_PATH } from "../lib/context.ts";
 import { isIsoUtc, isToIsoStringForm } from "../lib/spec-forms.ts";
 import { intHeader } from "../lib/spec-forms.ts";
 import type { Check } from "../lib/check.ts";
@@ -55,6 +57,7 @@ export const LIVE_CHECKS: Check[] = [
     profile: "core",
     async run(ctx) {
       const ex = await userBCall(ctx);
+      await mustAcceptQuery(ctx, ex);
       must(ex.status === 200, `periods=3 by user B answered ${ex.status}, expected 200`, ex);
       const p = successEnvelopeProblems(ex);
       must(p.length === 0, `rolling envelope: ${p.join("; ")}`, ex);
@@ -116,7 +119,7 @@ export const LIVE_CHECKS: Check[] = [
     async run(ctx) {
       const token = await ctx.freshToken("the 400 check");
       const limits = await ctx.limits();
-      const bad = await ctx.live(token, "lookback=5000");
+      const bad = await ctx.live(token, withParam((await ctx.plainQuery(LIVE_PATH)).query, "lookback", "5000"));
       const e = firstError(bad);
       must(bad.status === 400 && e.code === "BAD_REQUEST", `lookback=5000 answered ${bad.status} ${e.code}, expected 400 BAD_REQUEST`, bad);
       must(

@@ -1,14 +1,22 @@
 /** Health and demo: public, unmetered, never asking for a token (docs/api.md § GET /health, § GET /v1/demo/chart). */
 import { errorEnvelopeProblems, must, rateLimitHeadersPresent, successEnvelopeProblems } from "../lib/assert.ts";
 import { DEMO_PATH, HEALTH_PATH, type Context } from "../lib/context.ts";
+import { mustAcceptQuery } from "../lib/scenarios.ts";
 import type { Check } from "../lib/check.ts";
 import type { Exchange } from "../lib/types.ts";
 
 const GARBAGE_AUTH = ["garbage", "Bearer not-a-token", "Bearer a.b.c", "Basic dXNlcjpwYXNz"];
 
+/** `n` concurrent GETs of `path` (the demo with its plain query, see Context.plainQuery). */
 async function burst(ctx: Context, path: string, n: number, auth?: string): Promise<Exchange[]> {
   const headers: Record<string, string> = auth ? { Authorization: auth } : {};
-  return Promise.all(Array.from({ length: n }, () => ctx.client.request(path, { headers })));
+  return Promise.all(Array.from({ length: n }, () => (path === DEMO_PATH ? ctx.demo(headers) : ctx.client.request(path, { headers }))));
+}
+
+/** The demo refusing its plain query without any Authorization is the query's matter, not the token's (mustAcceptQuery). */
+async function mustAcceptDemoQuery(ctx: Context, path: string, list?: Exchange[]): Promise<void> {
+  if (path !== DEMO_PATH) return;
+  for (const ex of list ?? (await burst(ctx, path, 1))) await mustAcceptQuery(ctx, ex);
 }
 
 function mustBePublicAndUnmetered(list: Exchange[], what: string): void {
@@ -30,6 +38,7 @@ function publicChecks(name: "health" | "demo", path: string, cites: string, auth
       async run(ctx) {
         // More calls than the per-minute limit of the live endpoint: a metered route would refuse some.
         const list = await burst(ctx, path, 4);
+        await mustAcceptDemoQuery(ctx, path, list);
         mustBePublicAndUnmetered(list, `GET ${path}`);
       },
     },
@@ -39,6 +48,7 @@ function publicChecks(name: "health" | "demo", path: string, cites: string, auth
       cites,
       profile: authProfile,
       async run(ctx) {
+        await mustAcceptDemoQuery(ctx, path);
         const list: Exchange[] = [];
         for (const auth of GARBAGE_AUTH) list.push(...(await burst(ctx, path, 1, auth)));
         const expired = await ctx.expiredToken().catch(() => undefined);

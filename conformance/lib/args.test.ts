@@ -57,7 +57,14 @@ describe("parseArgs", () => {
     [["--base-url"], /--base-url needs a value/],
     [["--base-url", "not a url"], /absolute http\(s\) URL/],
     [["--base-url", "ftp://x"], /must use http or https/],
-    [["--base-url", "http://x", "--profile", "strict"], /--profile must be core or full, got 'strict'/],
+    [["--base-url", "http://x", "--profile", "strict"], /--profile must be core, full or fuzz, got 'strict'/],
+    [["--base-url", "http://x", "--seed", "1"], /--seed applies to fuzzing: add --fuzz/],
+    [["--base-url", "http://x", "--openapi", "doc.json"], /--openapi applies to fuzzing/],
+    [["--base-url", "http://x", "--fuzz", "--seed", "-3"], /--seed must be an integer from 0 to 4294967295, got '-3'/],
+    [["--base-url", "http://x", "--fuzz", "--seed", "4294967296"], /--seed must be an integer from 0 to 4294967295/],
+    [["--base-url", "http://x", "--fuzz", "--cases", "0"], /--cases must be an integer from 1 to 100000, got '0'/],
+    [["--base-url", "http://x", "--fuzz", "--openapi="], /--openapi needs a file name/],
+    [["--base-url", "http://x", "--fuzz=yes"], /--fuzz takes no value/],
     [["--base-url", "http://x", "--reporter", "xml"], /--reporter must be text, json or junit/],
     [["--base-url", "http://x", "--budget", "-1"], /--budget must be an integer >= 0, got '-1'/],
     [["--base-url", "http://x", "--budget", "ten"], /--budget must be an integer/],
@@ -70,6 +77,18 @@ describe("parseArgs", () => {
   ])("%p is a usage error", (argv, message) => {
     expect(() => parseArgs(argv as string[])).toThrow(UsageError);
     expect(() => parseArgs(argv as string[])).toThrow(message as RegExp);
+  });
+
+  test("fuzzing: --fuzz adds the fuzz checks, --profile fuzz runs them alone; --openapi, --seed and --cases are read", () => {
+    const r = parseArgs(["--base-url", "http://h", "--fuzz", "--openapi", "doc.json", "--seed", "4294967295", "--cases", "25"]);
+    if (r.kind !== "run") throw new Error("expected run");
+    expect(r.options).toMatchObject({ profile: "core", fuzz: true, openapi: "doc.json", seed: 4294967295, cases: 25 });
+    const p = parseArgs(["--base-url", "http://h", "--profile", "fuzz", "--seed=0"]);
+    if (p.kind !== "run") throw new Error("expected run");
+    expect(p.options).toMatchObject({ profile: "fuzz", seed: 0 });
+    expect(p.options.fuzz).toBeUndefined();
+    expect(p.options.cases).toBeUndefined();
+    expect(parseArgs(["--list", "--fuzz"])).toEqual({ kind: "list", fuzz: true });
   });
 
   test("--help and --list need no base URL", () => {

@@ -12,6 +12,9 @@ Black-box checks of a deployment against the graph-stats HTTP interface (docs/ap
   --secret S              the HS256 secret: the kit mints fresh users and expired, future,
                           forged and alg:none tokens itself (test deployments only)
   --budget N              most metered calls to spend (default 3 without --secret, 300 with)
+  --query QUERY           the query of a plain live or demo request, e.g. 'interval=1d' (periods=3 is
+                          added for the rolling one); default: built from the required parameters of
+                          the deployment's /openapi.json when it serves one, else none
 
   The token and secret flags may come from the environment instead, so they stay out of the
   command line (npm echoes it, and ps shows it): GRAPH_STATS_CONFORMANCE_TOKEN, _TOKEN_B,
@@ -19,8 +22,14 @@ Black-box checks of a deployment against the graph-stats HTTP interface (docs/ap
 
   --slow                  may wait real time, honouring Retry-After
   --limits-from-headers   learn the limits from X-RateLimit-* headers instead of expecting 1/min, 30/day
-  --profile core|full     core = what any implementation must do (default); full adds this
-                          implementation's exact forms (401 messages, 404/405, IETF headers, ...)
+  --profile core|full|fuzz  core = what any implementation must do (default); full adds this
+                          implementation's exact forms (401 messages, 404/405, IETF headers, ...);
+                          fuzz = only the document-driven fuzz checks
+  --fuzz                  add the fuzz checks to the profile: requests generated from the
+                          deployment's OpenAPI document, every answer judged against it
+  --openapi FILE          fuzz from this OpenAPI 3 JSON document instead of GET /openapi.json
+  --seed N                the fuzz seed (printed on every run; the same seed gives the same cases)
+  --cases N               generated cases per operation and fuzz check (default 150)
   --only ID,...           run only these check ids (or id prefixes ending in '.')
   --reporter text|json|junit   output format (default text)
   --output FILE           write the report to FILE instead of stdout
@@ -42,13 +51,24 @@ const VALUE_FLAGS = new Set([
   "--reporter",
   "--output",
   "--timeout-ms",
+  "--openapi",
+  "--seed",
+  "--cases",
+  "--query",
 ]);
-const BOOL_FLAGS = new Set(["--slow", "--limits-from-headers", "--list", "--help", "-h"]);
+const BOOL_FLAGS = new Set(["--slow", "--limits-from-headers", "--list", "--help", "-h", "--fuzz"]);
 
-export type ParsedArgs = { kind: "run"; options: KitOptions } | { kind: "help" } | { kind: "list"; profile?: string };
+export type ParsedArgs = { kind: "run"; options: KitOptions } | { kind: "help" } | { kind: "list"; profile?: string; fuzz?: boolean };
 
 function positiveInt(flag: string, raw: string, min: number): number {
   if (!/^\d+$/.test(raw) || Number(raw) < min) throw new UsageError(`${flag} must be an integer >= ${min}, got '${raw}'`);
+  return Number(raw);
+}
+
+function boundedInt(flag: string, raw: string, min: number, max: number): number {
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got '${raw}'`);
+  }
   return Number(raw);
 }
 
@@ -85,7 +105,7 @@ export function parseArgs(argv: string[], env: Record<string, string | undefined
     if (!values.has(flag) && fromEnv !== undefined && fromEnv !== "") values.set(flag, fromEnv);
   }
   if (flags.has("--help") || flags.has("-h")) return { kind: "help" };
-  if (flags.has("--list")) return { kind: "list", profile: values.get("--profile") };
+  if (flags.has("--list")) return { kind: "list", profile: values.get("--profile"), ...(flags.has("--fuzz") ? { fuzz: true } : {}) };
 
   const baseRaw = values.get("--base-url");
   if (!baseRaw) throw new UsageError("--base-url is required, e.g. --base-url http://127.0.0.1:8080");
@@ -99,7 +119,15 @@ export function parseArgs(argv: string[], env: Record<string, string | undefined
     throw new UsageError(`--base-url must use http or https, got '${base.protocol}'`);
   }
   const profile = values.get("--profile") ?? "core";
-  if (profile !== "core" && profile !== "full") throw new UsageError(`--profile must be core or full, got '${profile}'`);
+  if (profile !== "core" && profile !== "full" && profile !== "fuzz") {
+    throw new UsageError(`--profile must be core, full or fuzz, got '${profile}'`);
+  }
+  const fuzzing = profile === "fuzz" || flags.has("--fuzz");
+  for (const flag of ["--openapi", "--seed", "--cases"]) {
+    if (values.has(flag) && !fuzzing) throw new UsageError(`${flag} applies to fuzzing: add --fuzz (or --profile fuzz)`);
+  }
+  const openapi = values.get("--openapi");
+  if (openapi !== undefined && openapi.length === 0) throw new UsageError("--openapi needs a file name");
   const reporter = values.get("--reporter") ?? "text";
   if (reporter !== "text" && reporter !== "json" && reporter !== "junit") {
     throw new UsageError(`--reporter must be text, json or junit, got '${reporter}'`);
@@ -110,6 +138,9 @@ export function parseArgs(argv: string[], env: Record<string, string | undefined
     const t = values.get(flag);
     if (t !== undefined && t.split(".").length !== 3) throw new UsageError(`${flag} must be a compact JWT (three dot-separated parts)`);
   }
+  const query = values.get("--query")?.replace(/^\?/, "");
+  if (query !== undefined && /[#\s]/.test(query))
+    throw new UsageError(`--query must be a URL query without spaces or '#' (percent-encode them), got '${query}'`);
   const onlyRaw = values.get("--only");
   const only = onlyRaw
     ?.split(",")
@@ -133,6 +164,12 @@ export function parseArgs(argv: string[], env: Record<string, string | undefined
       output: values.get("--output"),
       limitsFromHeaders: flags.has("--limits-from-headers"),
       timeoutMs: values.has("--timeout-ms") ? positiveInt("--timeout-ms", values.get("--timeout-ms")!, 1) : 15000,
+      ...(query !== undefined ? { query } : {}),
+      ...(flags.has("--fuzz") ? { fuzz: true } : {}),
+      ...(openapi !== undefined ? { openapi } : {}),
+      // fast-check seeds are 32-bit: a larger one would silently wrap to another run's cases.
+      ...(values.has("--seed") ? { seed: boundedInt("--seed", values.get("--seed")!, 0, 2 ** 32 - 1) } : {}),
+      ...(values.has("--cases") ? { cases: boundedInt("--cases", values.get("--cases")!, 1, 100_000) } : {}),
     },
   };
 }

@@ -7,6 +7,8 @@ export interface RequestInit {
   headers?: Record<string, string>;
   /** Counts against --budget: a live-endpoint call with a token the server may accept. */
   metered?: boolean;
+  /** Keep the exchange in `log` (default). The fuzzer's thousands of exchanges stay out of the envelope sweeps. */
+  record?: boolean;
 }
 
 function redact(headers: Record<string, string>): Record<string, string> {
@@ -75,7 +77,7 @@ export class Client {
       sentAt,
       receivedAt: this.clock.now(),
     };
-    this.log.push(ex);
+    if (init.record !== false) this.log.push(ex);
     return ex;
   }
 }

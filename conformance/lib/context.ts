@@ -1,8 +1,9 @@
 /** Per-run state shared by checks: identities (given or minted), learned limits, memoised scenarios. */
 import { Client } from "./client.ts";
 import { decodeJwt, signJwt, userClaims, type JwtClaims } from "./jwt.ts";
+import { NO_QUERY, optionQuery, type PlainQuery, plainDocument, queryFromDocument, withParam } from "./plain-query.ts";
 import { intHeader } from "./spec-forms.ts";
-import { type Exchange, type KitOptions, Skip } from "./types.ts";
+import { type Exchange, type FuzzSummary, type KitOptions, Skip } from "./types.ts";
 
 export const LIVE_PATH = "/v1/graph-stats/chart";
 export const DEMO_PATH = "/v1/demo/chart";
@@ -22,6 +23,8 @@ export class Context {
   private readonly memo = new Map<string, Promise<unknown>>();
   private userSeq = 0;
   private learned?: Limits;
+  /** Filled by the fuzz checks (seed, cases per operation, what each operation got); the runner reports it. */
+  fuzzSummary?: FuzzSummary;
 
   constructor(readonly options: KitOptions) {
     this.client = new Client(options.baseUrl, options.budget, options.timeoutMs, options.clock);
@@ -81,15 +84,44 @@ export class Context {
     return userClaims(`conformance-${this.runId}-probe-${++this.userSeq}`, { iss });
   }
 
-  /** GET the live endpoint. A call with `token` counts against the budget unless `unmetered` (known-invalid tokens). */
-  live(token: string | undefined, query = "", opts: { unmetered?: boolean; headers?: Record<string, string> } = {}): Promise<Exchange> {
+  /**
+   * The query of a plain request to `path` (the live endpoint or the demo): `--query`, else built from
+   * the required parameters of the deployment's OpenAPI document, else none (see plain-query.ts).
+   */
+  plainQuery(path: string): Promise<PlainQuery> {
+    return this.once(`plain-query ${path}`, async () => {
+      if (this.options.query !== undefined) return optionQuery(this.options.query);
+      const doc = await this.once("plain-document", () => plainDocument(this.client, this.options.openapi));
+      return doc ? queryFromDocument(doc, path) : NO_QUERY;
+    });
+  }
+
+  /** The plain query with `periods=3`: the rolling request of docs/api.md § The answer. */
+  async rollingQuery(): Promise<string> {
+    return withParam((await this.plainQuery(LIVE_PATH)).query, "periods", "3");
+  }
+
+  /**
+   * GET the live endpoint with `query`, the plain query when not given. A call with `token` counts
+   * against the budget unless `unmetered` (known-invalid tokens).
+   */
+  async live(
+    token: string | undefined,
+    query?: string,
+    opts: { unmetered?: boolean; headers?: Record<string, string> } = {},
+  ): Promise<Exchange> {
+    const q = query ?? (await this.plainQuery(LIVE_PATH)).query;
     const headers: Record<string, string> = { ...opts.headers };
     if (token !== undefined) headers.Authorization = `Bearer ${token}`;
-    const path = LIVE_PATH + (query ? `?${query}` : "");
-    return this.client.request(path, { headers, metered: token !== undefined && !opts.unmetered }).then((ex) => {
-      this.learn(ex);
-      return ex;
-    });
+    const ex = await this.client.request(LIVE_PATH + (q ? `?${q}` : ""), { headers, metered: token !== undefined && !opts.unmetered });
+    this.learn(ex);
+    return ex;
+  }
+
+  /** GET the demo with its plain query (public: no token, never metered). */
+  async demo(headers: Record<string, string> = {}): Promise<Exchange> {
+    const q = (await this.plainQuery(DEMO_PATH)).query;
+    return this.client.request(DEMO_PATH + (q ? `?${q}` : ""), { headers });
   }
 
   /** User A's first live call; shared so that learning the limits spends nothing extra. */

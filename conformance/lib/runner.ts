@@ -9,8 +9,10 @@ export async function runKit(options: KitOptions): Promise<RunReport> {
     const unknown = unknownIds(options.only);
     if (unknown.length) throw new UsageError(`--only: unknown check id(s): ${unknown.join(", ")} (see --list)`);
   }
-  const checks = selectChecks(options.profile, options.only);
-  if (options.only && checks.length === 0) throw new UsageError(`--only selects no check of profile ${options.profile}`);
+  const checks = selectChecks(options.profile, options.only, options.fuzz);
+  if (options.only && checks.length === 0) {
+    throw new UsageError(`--only selects no check of profile ${options.profile} (fuzz.* checks need --fuzz or --profile fuzz)`);
+  }
   const ctx = new Context(options);
   const started = Date.now();
   // Reachability first, so a wrong URL is a usage error (exit 2), not thirty failures.
@@ -27,7 +29,14 @@ export async function runKit(options: KitOptions): Promise<RunReport> {
     } catch (err) {
       if (err instanceof Skip) results.push({ ...base, outcome: "skipped", reason: err.message, evidence: [], ms: Date.now() - t0 });
       else if (err instanceof Failure)
-        results.push({ ...base, outcome: "failed", reason: err.message, evidence: err.evidence, ms: Date.now() - t0 });
+        results.push({
+          ...base,
+          outcome: "failed",
+          reason: err.message,
+          evidence: err.evidence,
+          ...(err.findings ? { findings: err.findings } : {}),
+          ms: Date.now() - t0,
+        });
       else if (err instanceof UsageError) throw err;
       else
         results.push({ ...base, outcome: "failed", reason: `check crashed: ${(err as Error).message}`, evidence: [], ms: Date.now() - t0 });
@@ -41,6 +50,7 @@ export async function runKit(options: KitOptions): Promise<RunReport> {
     budget: options.budget,
     startedAt: new Date(started).toISOString(),
     ms: Date.now() - started,
+    ...(ctx.fuzzSummary ? { fuzz: ctx.fuzzSummary } : {}),
   };
 }
 

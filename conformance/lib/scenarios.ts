@@ -1,7 +1,8 @@
 /** Request sequences several checks judge; each runs at most once per run (memoised on the context). */
-import type { Context } from "./context.ts";
+import { type Context, DEMO_PATH } from "./context.ts";
+import { queryRefusal } from "./plain-query.ts";
 import { intHeader } from "./spec-forms.ts";
-import { type Exchange, REAL_TIME, Skip } from "./types.ts";
+import { type Exchange, Failure, REAL_TIME, Skip } from "./types.ts";
 
 function errorCode(ex: Exchange): string | undefined {
   const errors = (ex.json as { errors?: unknown })?.errors;
@@ -11,6 +12,20 @@ function errorCode(ex: Exchange): string | undefined {
 
 export { errorCode };
 
+/**
+ * A plain request (its query from plainQuery) answered with a 4xx other than 401 and 429 says the
+ * query is wrong for this implementation, not that a limit or a token was: skip saying so (pass
+ * --query), or fail when the query was given with --query or built from the implementation's own
+ * document. Returns quietly for any other answer, which the calling check judges.
+ */
+export async function mustAcceptQuery(ctx: Context, ex: Exchange): Promise<void> {
+  const path = ex.path.split("?")[0]!;
+  const refusal = queryRefusal(ex, path === DEMO_PATH ? "the demo" : "the live endpoint", await ctx.plainQuery(path));
+  if (!refusal) return;
+  if (refusal.vouched) throw new Failure(refusal.reason, [ex]);
+  throw new Skip(refusal.reason);
+}
+
 export interface MinuteSequence {
   /** 200s before the first 429, in order. */
   oks: Exchange[];
@@ -18,6 +33,8 @@ export interface MinuteSequence {
   rejected?: Exchange;
   /** Why no 429 was reached (budget), if so. */
   stoppedBecause?: string;
+  /** The answer that was neither 200 nor 429 and ended the sequence (a 4xx to the query, a 5xx), if so. */
+  other?: Exchange;
 }
 
 /**
@@ -36,7 +53,10 @@ export function minuteSequence(ctx: Context): Promise<MinuteSequence> {
         seq.rejected = ex;
         return seq;
       }
-      if (ex.status !== 200) return seq;
+      if (ex.status !== 200) {
+        seq.other = ex;
+        return seq;
+      }
       seq.oks.push(ex);
       if (i > limits.perMinute) return seq;
       try {
@@ -52,10 +72,18 @@ export function minuteSequence(ctx: Context): Promise<MinuteSequence> {
   });
 }
 
+/** User A's sequence, once it is known that its query was not refused (see mustAcceptQuery). */
+export async function admittedSequence(ctx: Context): Promise<MinuteSequence> {
+  const seq = await minuteSequence(ctx);
+  if (seq.other) await mustAcceptQuery(ctx, seq.other);
+  return seq;
+}
+
 /** The first 429 of user A; skips with the reason when none was reached. */
 export async function firstRejection(ctx: Context): Promise<{ seq: MinuteSequence; rejected: Exchange }> {
-  const seq = await minuteSequence(ctx);
+  const seq = await admittedSequence(ctx);
   if (!seq.rejected) {
+    if (seq.other) throw new Skip(`user A's call answered ${seq.other.status}, neither 200 nor 429`);
     throw new Skip(seq.stoppedBecause ?? `user A was never refused (statuses: ${seq.oks.map((e) => e.status).join(",") || "none"})`);
   }
   return { seq, rejected: seq.rejected };
@@ -72,11 +100,12 @@ export async function rateLimited(ctx: Context): Promise<{ seq: MinuteSequence; 
 
 /** One 200 of user A (the first call of the minute sequence). */
 export async function firstOk(ctx: Context): Promise<Exchange> {
-  const seq = await minuteSequence(ctx);
+  const seq = await admittedSequence(ctx);
   const ok = seq.oks[0];
   if (!ok) {
-    const got = seq.rejected ? `429 ${errorCode(seq.rejected) ?? ""}` : "no response";
-    throw new Skip(`user A got ${got} on its first call (its window is in use: wait, or pass --secret)`);
+    if (seq.rejected)
+      throw new Skip(`user A got 429 ${errorCode(seq.rejected) ?? ""} on its first call (its window is in use: wait, or pass --secret)`);
+    throw new Skip(seq.other ? `user A's first call answered ${seq.other.status}, not 200` : (seq.stoppedBecause ?? "user A made no call"));
   }
   return ok;
 }
@@ -86,7 +115,7 @@ export function userBCall(ctx: Context): Promise<Exchange> {
   return ctx.once("user-b", async () => {
     const token = await ctx.tokenB();
     await minuteSequence(ctx).catch(() => undefined);
-    return ctx.live(token, "periods=3");
+    return ctx.live(token, await ctx.rollingQuery());
   });
 }
 
@@ -126,7 +155,10 @@ export function dailyRun(ctx: Context): Promise<DailyRun> {
         if (!ctx.options.slow) throw new Skip("hit RATE_LIMITED before the daily quota; pass --slow");
         const wait = intHeader(ex.headers, "Retry-After") ?? 60;
         await (ctx.options.clock ?? REAL_TIME).sleep(Math.min(wait, 120) * 1000 + 200);
-      } else return { oks, rejected: ex, limited };
+      } else {
+        await mustAcceptQuery(ctx, ex);
+        return { oks, rejected: ex, limited };
+      }
     }
     throw new Skip(`the daily quota never refused after ${limits.perDay * 3 + 10} calls`);
   });

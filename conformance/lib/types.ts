@@ -1,6 +1,7 @@
 /** Shared types of the conformance kit: options, exchanges and results (a check itself: check.ts). */
 
-export type Profile = "core" | "full";
+/** core: any implementation; full: this one's exact forms; fuzz: document-driven generated requests. */
+export type Profile = "core" | "full" | "fuzz";
 export type ReporterName = "text" | "json" | "junit";
 
 /** Parsed command-line options. */
@@ -21,6 +22,19 @@ export interface KitOptions {
   limitsFromHeaders: boolean;
   /** Per-request timeout in milliseconds. */
   timeoutMs: number;
+  /**
+   * The query of a plain live or demo request (`--query`; `periods=3` is added for the rolling one).
+   * When not given, built from the required parameters of the deployment's OpenAPI document, else none.
+   */
+  query?: string;
+  /** Add the fuzz checks to the profile's (`--fuzz`); `--profile fuzz` runs them alone. */
+  fuzz?: boolean;
+  /** The OpenAPI document to fuzz from instead of the deployment's /openapi.json. */
+  openapi?: string;
+  /** fast-check seed of the fuzz checks; random (and printed) when not given. */
+  seed?: number;
+  /** Generated cases per operation and check (`--cases`). */
+  cases?: number;
   /**
    * The kit's time: when it sent and received each request, and how it waits out a Retry-After.
    * Real time unless given; a test of the kit against a server with a test clock passes one that
@@ -64,7 +78,51 @@ export interface CheckResult {
   /** Failure or skip reason. */
   reason?: string;
   evidence: Exchange[];
+  /** Fuzz counterexamples, shrunk, each with the seed and a curl command. */
+  findings?: Finding[];
   ms: number;
+}
+
+/** A fuzz failure, shrunk to a minimal case, with everything needed to rerun it. */
+export interface Finding {
+  check: string;
+  operation: string;
+  /** The run's seed: `--seed N` regenerates the same cases. */
+  seed: number;
+  /** The minimal case in words: each parameter, how it was made, the credentials. */
+  case: string;
+  problems: string[];
+  /** A ready-to-run curl command; a real token appears as $TOKEN. */
+  curl: string;
+  /** What $TOKEN must be, when the command uses one. */
+  tokenNote?: string;
+  /** Cases generated before the first failure, and shrinking steps that then found a smaller one. */
+  casesRun: number;
+  shrinks: number;
+  /** fast-check's replay path of the counterexample. */
+  path?: string;
+}
+
+/** What the fuzz checks did per operation: the numbers a reader needs to trust a pass. */
+export interface FuzzOperationStat {
+  check: string;
+  operation: string;
+  generated: number;
+  sent: number;
+  /** Response statuses of the generated cases (not of shrinking). */
+  statuses: Record<string, number>;
+  /** Why some generated cases were not sent (budget, window), with counts. */
+  notSent: Record<string, number>;
+  failed: boolean;
+}
+
+export interface FuzzSummary {
+  seed: number;
+  casesPerOperation: number;
+  document?: string;
+  operations: FuzzOperationStat[];
+  /** Real (or kit-clock) time spent waiting for Retry-After in token mode. */
+  waitedMs: number;
 }
 
 /** Whole-run summary handed to reporters. */
@@ -76,6 +134,8 @@ export interface RunReport {
   budget: number;
   startedAt: string;
   ms: number;
+  /** Present when fuzz checks ran. */
+  fuzz?: FuzzSummary;
 }
 
 /** Thrown by a check (or the client) when it cannot run with the inputs given. */
@@ -89,6 +149,7 @@ export class Failure extends Error {
   constructor(
     message: string,
     readonly evidence: Exchange[] = [],
+    readonly findings?: Finding[],
   ) {
     super(message);
   }

@@ -26,6 +26,8 @@ export type BeforeResult = Response | { pathAndQuery?: string; authorization?: s
 export interface Mutant {
   name: string;
   description: string;
+  /** Breaks only what the OpenAPI document says (a status, a field's type, a declared header): for the fuzz profile to kill. */
+  documentOnly?: true;
   before?(req: Request, url: URL, state: MutantState): BeforeResult;
   after?(r: Relayed, state: MutantState): void;
 }
@@ -265,5 +267,53 @@ export const MUTANTS: Mutant[] = [
       state.firstToken ??= token;
       return { authorization: `Bearer ${state.firstToken}` };
     },
+  },
+  // Mutants only a document-driven check can catch: the interface's own words say nothing of these.
+  {
+    name: "unknown-parameter-422",
+    description: "an unknown parameter's 400 answers 422, a status the document does not declare",
+    documentOnly: true,
+    after: (r) =>
+      void (isLive(r) && r.status === 400 && /unknown parameter/.test(JSON.stringify((r.json as Obj)?.errors ?? "")) && (r.status = 422)),
+  },
+  {
+    name: "field-wrong-type",
+    description: "meta.diagnostics.n_in_graph of a live JSON 200 is a string instead of an integer",
+    documentOnly: true,
+    after: (r) =>
+      editJson(
+        r,
+        (b) =>
+          void (
+            isLive(r) &&
+            r.status === 200 &&
+            typeof b.meta?.diagnostics?.n_in_graph === "number" &&
+            (b.meta.diagnostics.n_in_graph = String(b.meta.diagnostics.n_in_graph))
+          ),
+      ),
+  },
+  {
+    name: "drop-cache-control",
+    description: "the demo and /health answer without their documented Cache-Control",
+    documentOnly: true,
+    after: (r) => void ((r.url.pathname === DEMO_PATH || r.url.pathname === "/health") && r.headers.delete("cache-control")),
+  },
+  {
+    name: "no-ratelimit-on-400",
+    description: "a live 400 (a refused parameter) carries none of the documented X-RateLimit-* headers",
+    documentOnly: true,
+    after(r) {
+      if (!isLive(r) || r.status !== 400) return;
+      for (const h of [...r.headers.keys()]) if (/^x-ratelimit-|^ratelimit/i.test(h)) r.headers.delete(h);
+    },
+  },
+  {
+    name: "500-at-lookback-max",
+    description: "lookback at its documented maximum (1000) answers 500 INTERNAL_ERROR",
+    documentOnly: true,
+    before: (_req, url) =>
+      url.pathname === LIVE_PATH && url.searchParams.getAll("lookback").includes("1000")
+        ? errorResponse(500, "INTERNAL_ERROR", "internal error (request conformance-mutant)")
+        : undefined,
   },
 ];

@@ -26,6 +26,9 @@ const base = (baseUrl: string): KitOptions => ({
 });
 const fullA = (url: string): KitOptions => ({ ...base(url), secret: SECRET });
 const fullB = (url: string): KitOptions => ({ ...base(url), secret: SECRET, limitsFromHeaders: true });
+/** The fuzz profile with a fixed seed (the same cases every time) and few cases, so the sweep of the catalogue stays quick. */
+const FUZZ_SEED = 20261127;
+const fuzzA = (url: string): KitOptions => ({ ...base(url), secret: SECRET, profile: "fuzz", seed: FUZZ_SEED, cases: 40 });
 /** Core with only a token: what a user of a production deployment without the secret can run. */
 const coreToken = async (url: string, user: string): Promise<KitOptions> => ({
   ...base(url),
@@ -95,9 +98,13 @@ describe("conformance kit against the real server", () => {
   });
 });
 
+/** Mutants the interface's words catch; the rest break only what the OpenAPI document declares. */
+const BEHAVIOURAL = MUTANTS.filter((m) => !m.documentOnly);
+const DOCUMENT_ONLY = MUTANTS.filter((m) => m.documentOnly);
+
 describe("mutants", () => {
-  test(`every one of the ${MUTANTS.length} mutants is killed with --secret (full profile, servers A and B)`, async () => {
-    const rows = await pool(MUTANTS, 6, async (m) => {
+  test(`every one of the ${BEHAVIOURAL.length} behavioural mutants is killed with --secret (full profile, servers A and B)`, async () => {
+    const rows = await pool(BEHAVIOURAL, 6, async (m) => {
       const [a, b] = await Promise.all([againstMutant(serverA.url, m.name, fullA), againstMutant(serverB.url, m.name, fullB)]);
       const killers = [...new Set([...failed(a), ...failed(b)].map((f) => f.id))];
       return { name: m.name, killers };
@@ -105,10 +112,57 @@ describe("mutants", () => {
     for (const row of rows)
       console.log(`  ${row.killers.length ? "killed" : "SURVIVED"}  ${row.name}  by ${row.killers.join(", ") || "-"}`);
     const killed = rows.filter((r) => r.killers.length > 0).length;
-    console.log(`kill ratio, full profile with --secret: ${killed}/${rows.length}`);
+    console.log(
+      `kill ratio, full profile with --secret: ${killed}/${rows.length} behavioural (+0/${DOCUMENT_ONLY.length} document-only, below)`,
+    );
     expect(rows.filter((r) => r.killers.length === 0).map((r) => r.name)).toEqual([]);
     expect(rows.length).toBeGreaterThanOrEqual(20);
   }, 150_000);
+
+  test(`the fuzz profile kills each of the ${DOCUMENT_ONLY.length} document-only mutants, which core and full do not`, async () => {
+    const rows = await pool(DOCUMENT_ONLY, 5, async (m) => {
+      const [fuzz, full] = await Promise.all([againstMutant(serverA.url, m.name, fuzzA), againstMutant(serverA.url, m.name, fullA)]);
+      return { name: m.name, fuzz: failed(fuzz), full: failed(full).map((f) => f.id) };
+    });
+    for (const row of rows) {
+      const f = row.fuzz[0]?.findings?.[0];
+      console.log(`  ${row.fuzz.length ? "killed" : "SURVIVED"}  ${row.name}  full: ${row.full.join(", ") || "survives"}`);
+      if (f) console.log(`      ${f.case}\n      ${f.problems[0]}\n      ${f.curl}`);
+    }
+    expect(rows.filter((r) => r.fuzz.length === 0).map((r) => r.name)).toEqual([]);
+    // Each is reported with a seed and a ready-to-run curl, its token redacted.
+    for (const row of rows) expect(row.fuzz[0]!.findings![0]!.curl).toStartWith("curl ");
+    expect(DOCUMENT_ONLY.length).toBeGreaterThanOrEqual(4);
+  }, 150_000);
+
+  test("kill ratios of core, full and fuzz with --secret over the whole catalogue (reported)", async () => {
+    const coreA = (url: string): KitOptions => ({ ...fullA(url), profile: "core" });
+    const rows = await pool(MUTANTS, 6, async (m) => {
+      const [core, fullOnA, fullOnB, fuzz] = await Promise.all([
+        againstMutant(serverA.url, m.name, coreA),
+        againstMutant(serverA.url, m.name, fullA),
+        againstMutant(serverB.url, m.name, fullB),
+        againstMutant(serverA.url, m.name, fuzzA),
+      ]);
+      return {
+        name: m.name,
+        core: failed(core).length > 0,
+        full: failed(fullOnA).length + failed(fullOnB).length > 0,
+        fuzz: failed(fuzz).length > 0,
+      };
+    });
+    for (const profile of ["core", "full", "fuzz"] as const) {
+      const survivors = rows.filter((r) => !r[profile]).map((r) => r.name);
+      console.log(
+        `kill ratio, ${profile} with --secret: ${rows.length - survivors.length}/${rows.length}; survivors: ${survivors.join(", ") || "none"}`,
+      );
+    }
+    const either = rows.filter((r) => r.full || r.fuzz).length;
+    console.log(`kill ratio, full and fuzz together: ${either}/${rows.length}`);
+    // What the document declares, the fuzz profile catches; together the profiles leave nothing alive.
+    expect(rows.filter((r) => DOCUMENT_ONLY.some((m) => m.name === r.name) && !r.fuzz).map((r) => r.name)).toEqual([]);
+    expect(either).toBe(rows.length);
+  }, 200_000);
 
   test("kill ratio of the core profile with only --token (reported)", async () => {
     const rows = await pool(MUTANTS, 8, async (m) => {

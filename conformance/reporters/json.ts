@@ -12,6 +12,7 @@ export function jsonReport(report: RunReport): string {
     duration_ms: report.ms,
     metered_calls_spent: report.meteredCallsSpent,
     budget: report.budget,
+    ...(report.fuzz ? { fuzz: report.fuzz } : {}),
     summary: { passed: count("passed"), failed: count("failed"), skipped: count("skipped"), line: summaryLine(report) },
     results: report.results.map((r) => ({
       id: r.id,
@@ -20,6 +21,7 @@ export function jsonReport(report: RunReport): string {
       profile: r.profile,
       outcome: r.outcome,
       ...(r.reason ? { reason: r.reason } : {}),
+      ...(r.findings ? { findings: r.findings } : {}),
       evidence: r.evidence.map(evidenceView),
       duration_ms: r.ms,
     })),
