@@ -6,13 +6,15 @@
  * servers as GRAPH_STATS_DATABASE_URL, for a shared PostgreSQL.
  * Exit codes: k6's own (0 passed, 99 thresholds failed, ...); 2 usage; 3 k6 not found; 4 server failed.
  * Settings: LOAD_USERS (tokens to mint, default 100 or -e VUS if larger), LOAD_RATE_PER_MINUTE (2),
- * LOAD_RATE_PER_DAY (1000), K6 (path to k6), LOAD_OUT_DIR (where the summary JSON goes, default .k6-out/).
+ * LOAD_RATE_PER_DAY (1000), K6 (path to k6), LOAD_OUT_DIR (where the summary JSON goes, default .k6-out/),
+ * LOAD_FROM_SOURCE=1 (run src/cli.ts even when dist/graph-stats exists). For `live` the defaults follow its
+ * -e USERS/RATE/DURATION so that no request is refused (runner/k6.ts `runDefaults`).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
-import { EXIT_NO_K6, SCRIPTS, envArgs, findK6, k6RunArgs, noK6Message, workspaceK6 } from "./runner/k6.ts";
+import { EXIT_NO_K6, SCRIPTS, envArgs, findK6, k6RunArgs, noK6Message, runDefaults, workspaceK6 } from "./runner/k6.ts";
 import { graphStatsCommand, mintTokens } from "./runner/server.ts";
 import { startInstances, type RunningInstances } from "./runner/instances.ts";
 import { requireMultiInstanceScript, runnerArgs, type RunnerArgs } from "./runner/args.ts";
@@ -50,13 +52,14 @@ async function main(argv: string[]): Promise<number> {
     return EXIT_NO_K6;
   }
   const userEnv = envArgs(k6Args);
-  const users = Math.max(positiveInt("LOAD_USERS", 100), /^\d+$/.test(userEnv.VUS ?? "") ? Number(userEnv.VUS) : 0);
-  const ratePerMinute = positiveInt("LOAD_RATE_PER_MINUTE", 2);
-  const ratePerDay = positiveInt("LOAD_RATE_PER_DAY", 1000);
+  const defaults = runDefaults(script, userEnv);
+  const users = Math.max(positiveInt("LOAD_USERS", defaults.users), /^\d+$/.test(userEnv.VUS ?? "") ? Number(userEnv.VUS) : 0);
+  const ratePerMinute = positiveInt("LOAD_RATE_PER_MINUTE", defaults.ratePerMinute);
+  const ratePerDay = positiveInt("LOAD_RATE_PER_DAY", defaults.ratePerDay);
 
   const dir = mkdtempSync(join(tmpdir(), "graph-stats-load-"));
   const secret = randomBytes(24).toString("hex");
-  const { command, note } = graphStatsCommand(ROOT);
+  const { command, note } = graphStatsCommand(ROOT, /^(1|true|yes)$/i.test(process.env.LOAD_FROM_SOURCE ?? ""));
   if (note) console.error(`load: ${note}`);
   let server: RunningInstances | null = null;
   const stopOnSignal = () => void server?.stop();

@@ -12,6 +12,7 @@ import { badTokenCases, type Signer } from "./jwt.js";
 import { checkChallenge } from "./challenge.js";
 import { parseTokenList } from "./tokens.js";
 import { createLedger, type Observation } from "./admission.js";
+import { DEFAULT_LIVE_QUERY, liveAnswer } from "./live.js";
 import { DEFAULT_FIRST_ASOF, DEFAULT_HEAVY_QUERY, DEFAULT_LAST_ASOF, dateOption, heavyQuery } from "./heavy.js";
 
 const signer: Signer = {
@@ -125,6 +126,18 @@ describe("lib checks on real responses", () => {
     const post = await get("/v1/graph-stats/chart", auth(2), "POST");
     expect([post.status, ...checkEnvelope(post.body, { success: false, code: "METHOD_NOT_ALLOWED" })]).toEqual([405]);
     expect(headerValue(post.headers, "Allow")).toContain("GET");
+  });
+});
+
+describe("live.js's check on the real live endpoint", () => {
+  test("its query is answered, then answered from the result cache, and both answers pass liveAnswer", async () => {
+    const first = await get(`/v1/graph-stats/chart?${DEFAULT_LIVE_QUERY}`, auth(2));
+    const second = await get(`/v1/graph-stats/chart?${DEFAULT_LIVE_QUERY}`, auth(3));
+    expect([first.status, ...liveAnswer(first, now()).problems]).toEqual([200]);
+    expect([second.status, ...liveAnswer(second, now()).problems]).toEqual([200]);
+    expect(liveAnswer(second, now()).cached).toBe(true);
+    // k6 with responseType "none": the same verdict from the headers alone.
+    expect(liveAnswer({ ...second, body: null }, now())).toEqual({ problems: [], cached: null });
   });
 });
 

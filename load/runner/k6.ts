@@ -1,9 +1,11 @@
 /** Locating k6 and building its command line for a load run. */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { durationSeconds } from "../lib/env.js";
+import { limitsForRun } from "../lib/live.js";
 
 /** Scripts `npm run load` knows by name. */
-export const SCRIPTS = ["smoke", "demo", "limits", "auth", "soak", "compute"] as const;
+export const SCRIPTS = ["smoke", "demo", "limits", "auth", "soak", "compute", "live"] as const;
 
 /** Exit code when k6 is not available. */
 export const EXIT_NO_K6 = 3;
@@ -49,4 +51,31 @@ export function envArgs(args: string[]): Record<string, string> {
 export function k6RunArgs(scriptPath: string, vars: Record<string, string>, userArgs: string[]): string[] {
   const env = Object.entries(vars).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
   return ["run", ...env, ...userArgs, scriptPath];
+}
+
+/** What the runner gives the server and the token mint unless LOAD_USERS / LOAD_RATE_PER_* say otherwise. */
+export interface RunDefaults {
+  users: number;
+  ratePerMinute: number;
+  ratePerDay: number;
+}
+
+/**
+ * The runner's defaults for `script` given the user's `-e` values: 100 tokens, 2/minute and 1000/day, except
+ * for `live`, whose users must never be refused: its USERS (1000) tokens and limits that let RATE (500/s)
+ * round-robin over them for DURATION (1m) pass (lib/live.js `limitsForRun`: 63/minute, 1000/day).
+ * Values the script would refuse fall back to its defaults here; the script reports them itself.
+ */
+export function runDefaults(script: string, userEnv: Record<string, string>): RunDefaults {
+  if (script !== "live") return { users: 100, ratePerMinute: 2, ratePerDay: 1000 };
+  const int = (name: string, fallback: number) =>
+    /^\d+$/.test(userEnv[name] ?? "") && Number(userEnv[name]) > 0 ? Number(userEnv[name]) : fallback;
+  let seconds = 60;
+  try {
+    if (userEnv.DURATION) seconds = durationSeconds(userEnv.DURATION);
+  } catch {
+    // k6 refuses the bad DURATION with its own message.
+  }
+  const users = int("USERS", 1000);
+  return { users, ...limitsForRun({ rate: int("RATE", 500), users, seconds }) };
 }

@@ -5,7 +5,7 @@ import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseTokenList } from "../lib/tokens.js";
-import { envArgs, findK6, k6RunArgs, workspaceK6 } from "./k6.ts";
+import { envArgs, findK6, k6RunArgs, runDefaults, workspaceK6 } from "./k6.ts";
 import { portOf } from "./server.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
@@ -51,7 +51,7 @@ describe("npm run load", () => {
     const r = await runner(["stress"], { ...process.env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("unknown load script 'stress'");
-    expect(r.stderr).toContain("usage: npm run load -- <smoke|demo|limits|auth|soak|compute>");
+    expect(r.stderr).toContain("usage: npm run load -- <smoke|demo|limits|auth|soak|compute|live>");
   });
 
   test("with k6 it starts the server, mints tokens, passes them to k6, returns k6's exit code and cleans up", async () => {
@@ -90,6 +90,35 @@ exit 7
     // Afterwards the server is stopped and the temporary directory (database, tokens) is gone.
     expect(existsSync(vars.TOKENS)).toBe(false);
     await expect(fetch(`${vars.BASE_URL}/health`)).rejects.toThrow();
+  }, 60_000);
+});
+
+describe("npm run load -- live", () => {
+  test("mints USERS tokens and raises the server's limits so the open loop is never refused", async () => {
+    // The stand-in k6 calls the live endpoint once with the last token and keeps the limit headers.
+    const { bin, out } = fakeK6(
+      "live-k6",
+      (o) => `
+for a in "$@"; do case "$a" in BASE_URL=*) base="\${a#BASE_URL=}";; TOKENS=*) tokens="\${a#TOKENS=}";; esac; done
+cp "$tokens" "${o}.tokens"
+token=$(sed -n 's/.*"token": *"\\([^"]*\\)".*/\\1/p' "$tokens" | tail -1)
+curl -s -D "${o}.headers" -o /dev/null -H "Authorization: Bearer $token" "$base/v1/graph-stats/chart?lookback=60"
+exit 0
+`,
+    );
+    const r = await runner(["live", "-e", "USERS=20", "-e", "RATE=100", "-e", "DURATION=2m"], {
+      ...process.env,
+      PATH: `${bin}:${process.env.PATH}`,
+      K6: undefined,
+      LOAD_OUT_DIR: join(work, "live-out"),
+    });
+    expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: 0 });
+    expect(parseTokenList(readFileSync(`${out}.tokens`, "utf8"), "tokens").length).toBe(20);
+    const headers = readFileSync(`${out}.headers`, "utf8").toLowerCase();
+    // 20 users at 100/s: 301 requests each in a sliding minute, 600 in the run; twice that, plus one.
+    expect(headers).toContain("x-ratelimit-limit: 603");
+    expect(headers).toContain("x-ratelimit-daily-limit: 1201");
+    expect(r.stderr).toContain("(limits 603/min, 1201/day), 20 tokens");
   }, 60_000);
 });
 
@@ -153,6 +182,17 @@ describe("runner helpers", () => {
     expect(findK6({ PATH: work }, [missing, fallback])).toBe(fallback);
     expect(findK6({ PATH: work }, [missing])).toBeNull();
     expect(workspaceK6("/a/main")).toBe("/a/shared/tools/k6/k6");
+  });
+  test("runDefaults: 100 users, 2/minute, 1000/day, except live's, which follow its USERS, RATE and DURATION", () => {
+    expect(runDefaults("limits", { RATE: "500" })).toEqual({ users: 100, ratePerMinute: 2, ratePerDay: 1000 });
+    expect(runDefaults("live", {})).toEqual({ users: 1000, ratePerMinute: 63, ratePerDay: 1000 });
+    expect(runDefaults("live", { USERS: "500", RATE: "1000", DURATION: "1h" })).toEqual({
+      users: 500,
+      ratePerMinute: 243,
+      ratePerDay: 14401,
+    });
+    // Values live.js would refuse fall back to its defaults here; k6 then reports them.
+    expect(runDefaults("live", { USERS: "0", RATE: "x", DURATION: "soon" })).toEqual({ users: 1000, ratePerMinute: 63, ratePerDay: 1000 });
   });
   test("envArgs reads -e, --env and --env= forms", () => {
     expect(envArgs(["-e", "A=1", "--env", "B=x=y", "--env=C=3", "--vus", "5"])).toEqual({ A: "1", B: "x=y", C: "3" });

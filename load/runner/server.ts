@@ -26,9 +26,14 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** The compiled binary when it exists, else the source entry run by this Bun (with a note why). */
-export function graphStatsCommand(root: string): { command: string[]; note: string | null } {
+/**
+ * The compiled binary when it exists, else the source entry run by this Bun (with a note why). With
+ * `fromSource` (the runner's LOAD_FROM_SOURCE=1) always the source: a dist/ older than the tree measures
+ * the old server.
+ */
+export function graphStatsCommand(root: string, fromSource = false): { command: string[]; note: string | null } {
   const binary = join(root, "dist", "graph-stats");
+  if (fromSource) return { command: [process.execPath, join(root, "src", "cli.ts")], note: "LOAD_FROM_SOURCE: running src/cli.ts" };
   if (existsSync(binary)) return { command: [binary], note: null };
   return {
     command: [process.execPath, join(root, "src", "cli.ts")],
