@@ -187,6 +187,17 @@ if (import.meta.main) {
     const i = process.argv.indexOf(name);
     return i > 0 ? process.argv[i + 1] : undefined;
   };
+  const seconds = Number(arg("--seconds") ?? 5);
+  const rounds = Number(arg("--rounds") ?? 5);
+  console.log(`### The live endpoint against its floor (issue #22; \`npx bun bench/live-cpu.ts --seconds ${seconds} --rounds ${rounds}\`)
+
+Server CPU per cached live answer (user + system from /proc, on PostgreSQL plus its backends'), ${USERS} users with raised
+limits, the same query, wrk sending each request with the next user's token, pinned to one CPU and the servers to the
+other; ${rounds} rounds, each running every side twice in palindromic order; median (range) of the rounds. **floor**:
+bench/live-floor.ts, the least any server answering this endpoint must do (jose HS256, one transaction counting the
+user's minute and day and inserting the row, the cached bytes with a new id and time, the five rate-limit headers, an
+UPDATE of the row's status, the access line); **floor + revocation**: plus the read of the token's jti.
+`);
   console.log(
     await liveCpu({
       seconds: Number(arg("--seconds") ?? 5),
