@@ -196,7 +196,7 @@ function queryForm(): string {
 <div class="field"><label for="q-universe">Universe</label><input id="q-universe" name="universe" type="text" placeholder="sample" autocomplete="off"></div>
 <div class="field field-wide"><label for="q-symbols">Symbols</label><input id="q-symbols" name="symbols" type="text" placeholder="comma separated; replaces the universe" autocomplete="off"></div>
 <div class="field"><label for="q-lookback">Lookback (bars)</label><input id="q-lookback" name="lookback" type="number" min="2" max="1000" value="60" inputmode="numeric"></div>
-<div class="field"><label for="q-method">Graph method</label><select id="q-method" name="graph_method"><option value="mst" selected>Minimum spanning tree</option><option value="knn">k nearest neighbours</option><option value="threshold">Threshold on |ρ|</option><option value="complete">Complete</option></select></div>
+<div class="field"><label for="q-method">Graph method</label><select id="q-method" name="graph_method"><option value="mst" selected>Minimum spanning tree</option><option value="knn">k nearest neighbours</option><option value="threshold">Threshold on |ρ|</option><option value="complete">Complete</option><option value="tmfg">Triangulated maximally filtered graph</option><option value="pmfg">Planar maximally filtered graph</option></select></div>
 <div class="field"><label for="q-periods">Periods</label><input id="q-periods" name="periods" type="number" min="1" max="250" value="10" inputmode="numeric"></div>
 </div>
 <div class="form-actions">
