@@ -165,6 +165,11 @@ function networkSection(signedIn: boolean): string {
 <div id="graph-chart" class="chart chart-graph" role="img" aria-label="Correlation network: nodes coloured by community, sized by the chosen metric; the figures are in the table below"></div>
 <figcaption id="graph-caption" class="caption"></figcaption>
 </figure>
+<figure id="dendrogram-panel" class="panel panel-dendrogram" hidden>
+<h3 class="panel-title">Hierarchy</h3>
+<div id="dendrogram-chart" class="chart chart-dendrogram" role="img" aria-label="Dendrogram of the hierarchical clustering: the stocks along the bottom in leaf order, each merge drawn at its height"></div>
+<figcaption id="dendrogram-caption" class="caption"></figcaption>
+</figure>
 <figure class="panel panel-rolling">
 <div class="panel-controls">
 <label for="rolling-metric">Metric over time</label>
@@ -177,6 +182,11 @@ function networkSection(signedIn: boolean): string {
 <div class="picker-actions"><button type="button" id="pick-top" class="button link">Top 5 by this metric</button><button type="button" id="pick-none" class="button link">Clear</button></div>
 <div id="stock-options" class="stock-options"></div>
 </fieldset>
+</figure>
+<figure id="weights-panel" class="panel panel-weights" hidden>
+<h3 class="panel-title">Portfolio weights</h3>
+<div id="weights-chart" class="chart chart-weights" role="img" aria-label="Bar chart of the portfolio weights of each stock"></div>
+<figcaption id="weights-caption" class="caption"></figcaption>
 </figure>
 </div>
 <details class="figures">
@@ -197,6 +207,9 @@ function queryForm(): string {
 <div class="field field-wide"><label for="q-symbols">Symbols</label><input id="q-symbols" name="symbols" type="text" placeholder="comma separated; replaces the universe" autocomplete="off"></div>
 <div class="field"><label for="q-lookback">Lookback (bars)</label><input id="q-lookback" name="lookback" type="number" min="2" max="1000" value="60" inputmode="numeric"></div>
 <div class="field"><label for="q-method">Graph method</label><select id="q-method" name="graph_method"><option value="mst" selected>Minimum spanning tree</option><option value="knn">k nearest neighbours</option><option value="threshold">Threshold on |ρ|</option><option value="complete">Complete</option><option value="tmfg">Triangulated maximally filtered graph</option><option value="pmfg">Planar maximally filtered graph</option></select></div>
+<div class="field"><label for="q-hierarchy">Hierarchy</label><select id="q-hierarchy" name="hierarchy"><option value="" selected>None</option><option value="single">Single linkage</option><option value="average">Average linkage</option><option value="complete">Complete linkage</option><option value="ward">Ward</option></select></div>
+<div class="field"><label for="q-clusters">Clusters</label><input id="q-clusters" name="clusters" type="number" min="1" max="500" placeholder="none" inputmode="numeric"></div>
+<div class="field"><label for="q-weights">Weights</label><select id="q-weights" name="weights"><option value="" selected>None</option><option value="hrp">Hierarchical risk parity</option><option value="equal">Equal</option><option value="inverse_variance">Inverse variance</option></select></div>
 <div class="field"><label for="q-periods">Periods</label><input id="q-periods" name="periods" type="number" min="1" max="250" value="10" inputmode="numeric"></div>
 </div>
 <div class="form-actions">

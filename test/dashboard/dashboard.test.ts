@@ -395,6 +395,41 @@ describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
     await context.close();
   });
 
+  test("a query with a hierarchy and weights draws the dendrogram beside the network and the weights over time (#26)", async () => {
+    const { context, page, cspErrors } = await signIn("mona");
+    h.clock.tick(120_000);
+    expect(await page.locator("#dendrogram-panel").isHidden()).toBe(true);
+    expect(await page.locator("#weights-panel").isHidden()).toBe(true);
+    await page.getByLabel("Hierarchy", { exact: true }).selectOption("average");
+    await page.getByLabel("Clusters", { exact: true }).fill("3");
+    await page.getByLabel("Weights", { exact: true }).selectOption("hrp");
+    await page.getByLabel("Periods").fill("5");
+    await page.getByRole("button", { name: /Run my query/ }).click();
+    const source = await settled(
+      async () => (await page.locator("#network-source").textContent()) ?? "",
+      (t) => /hierarchy average/.test(t),
+    );
+    expect(source).toContain("weights hrp");
+    await page.locator("#dendrogram-panel").waitFor({ state: "visible" });
+    await page.locator("#weights-panel").waitFor({ state: "visible" });
+    expect(await page.locator("#dendrogram-caption").textContent()).toMatch(/average linkage .* flat clusters/);
+    expect(await page.locator("#weights-caption").textContent()).toMatch(/hierarchical risk parity.* at 5 as-of dates/);
+    for (const id of ["#dendrogram-chart", "#weights-chart"]) {
+      const box = await page.locator(`${id} canvas`).first().boundingBox();
+      expect(box?.width ?? 0).toBeGreaterThan(100);
+      expect(box?.height ?? 0).toBeGreaterThan(100);
+    }
+    // Beside the network on a wide screen: the dendrogram's panel starts on the graph's row.
+    const graphBox = await page.locator(".panel-graph").boundingBox();
+    const treeBox = await page.locator("#dendrogram-panel").boundingBox();
+    expect(Math.abs((treeBox?.y ?? 0) - (graphBox?.y ?? 1e9))).toBeLessThan(2);
+    expect(treeBox?.x ?? 0).toBeGreaterThan(graphBox?.x ?? 0);
+    await Bun.sleep(500);
+    await shot(page, "7-hierarchy-weights");
+    expect(cspErrors).toEqual([]);
+    await context.close();
+  });
+
   test.skipIf(!niftyAvailable)("the user's own query on NIFTY-50 is drawn with its communities, and counts", async () => {
     importCsvFiles(h.server.opened, niftyFiles(), { universe: "nifty50", interval: "1d" });
     const { context, page, cspErrors } = await signIn("judy");

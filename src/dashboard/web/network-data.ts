@@ -24,20 +24,50 @@ export interface GraphData {
 
 type Metrics = Record<string, number | null>;
 
+/** One as-of's hierarchical clustering (docs/api.md § Hierarchy): scipy's linkage matrix Z. */
+export interface HierarchyData {
+  asof_date: string;
+  method: string;
+  distance: string;
+  leaves: string[];
+  /** [left id, right id, height, size]: ids < n are leaves[id], id n + r is the cluster merge r makes. */
+  merges: [number, number, number | null, number][];
+  leaf_order: string[];
+  n_clusters?: number;
+  clusters?: Record<string, number>;
+}
+
+export interface WeightsData {
+  method: string;
+  turnover?: (number | null)[];
+}
+
+/** The portfolio weights of an answer: one column per as-of (one for a snapshot), one row per symbol. */
+export interface WeightsModel {
+  method: string;
+  dates: string[];
+  bySymbol: Record<string, (number | null)[]>;
+  turnover: (number | null)[] | null;
+}
+
 export interface SnapshotData {
   type: "snapshot";
   asof_date: string;
   metrics: string[];
   stocks: ({ symbol: string; community?: number } & Record<string, unknown>)[];
   graph: GraphData;
+  hierarchy?: HierarchyData;
+  weights?: WeightsData;
 }
 
 export interface RollingData {
   type: "rolling";
   asof_dates: string[];
   metrics: string[];
-  stocks: { symbol: string; community?: number; points: ({ date: string } & Metrics)[] }[];
+  stocks: { symbol: string; community?: number; points: ({ date: string; weight?: number | null } & Metrics)[] }[];
   latest_graph: GraphData;
+  latest_hierarchy?: HierarchyData;
+  weights?: WeightsData;
 }
 
 export type ChartData = SnapshotData | RollingData;
@@ -55,7 +85,13 @@ export interface NetworkModel {
   graph: GraphData;
   stocks: StockModel[];
   rolling: { dates: string[]; series: Record<string, Metrics[]> } | null;
+  /** The (latest) hierarchy, when the answer has one. */
+  hierarchy?: HierarchyData | null;
+  /** The portfolio weights, when the answer has them. */
+  weights?: WeightsModel | null;
 }
+
+const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
 function pickMetrics(row: Record<string, unknown>, metrics: string[]): Metrics {
   const out: Metrics = {};
@@ -80,6 +116,15 @@ export function toModel(data: ChartData): NetworkModel {
         values: pickMetrics(s, data.metrics),
       })),
       rolling: null,
+      hierarchy: data.hierarchy ?? null,
+      weights: data.weights
+        ? {
+            method: data.weights.method,
+            dates: [data.asof_date],
+            bySymbol: Object.fromEntries(data.stocks.map((s) => [s.symbol, [num(s.weight)]])),
+            turnover: null,
+          }
+        : null,
     };
   }
   const series: Record<string, Metrics[]> = {};
@@ -94,6 +139,22 @@ export function toModel(data: ChartData): NetworkModel {
       values: pickMetrics(s.points[s.points.length - 1] ?? {}, data.metrics),
     })),
     rolling: { dates: data.asof_dates, series },
+    hierarchy: data.latest_hierarchy ?? null,
+    weights: data.weights
+      ? {
+          method: data.weights.method,
+          dates: data.asof_dates,
+          bySymbol: Object.fromEntries(
+            data.stocks.map((s) => {
+              const byDate = new Map(s.points.map((p) => [p.date, num(p.weight)]));
+              // Points carry their as-of's date; a stock with one point per as-of is also matched by position.
+              const aligned = s.points.length === data.asof_dates.length;
+              return [s.symbol, data.asof_dates.map((d, i) => (byDate.has(d) ? byDate.get(d)! : aligned ? num(s.points[i].weight) : null))];
+            }),
+          ),
+          turnover: data.weights.turnover ?? null,
+        }
+      : null,
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import { type ApiResult, callApi } from "./api.ts";
 import { announce, byId, finePointer } from "./dom.ts";
+import { dendrogramCaption, dendrogramOption } from "./dendrogram-option.ts";
 import { type Chart, makeChart } from "./echarts-setup.ts";
 import { isoDate, metricLabel, metricValue } from "./format.ts";
 import { graphOption } from "./graph-option.ts";
@@ -14,6 +15,7 @@ import { communityName } from "./palette.ts";
 import { initQueryForm } from "./query-form.ts";
 import { rollingOption } from "./rolling-option.ts";
 import { swatch } from "./tooltips.ts";
+import { weightsCaption, weightsOption } from "./weights-option.ts";
 
 const TOP_N = 5;
 const METHOD_NAMES: Record<string, string> = {
@@ -34,6 +36,8 @@ interface PanelState {
 const state: PanelState = { model: null, source: "", selected: [], picked: false };
 let graph: Chart | null = null;
 let rolling: Chart | null = null;
+let dendrogram: Chart | null = null;
+let weights: Chart | null = null;
 const sizeBy = () => byId<HTMLSelectElement>("size-by")?.value ?? "degree_strength";
 const rollingMetric = () => byId<HTMLSelectElement>("rolling-metric")?.value ?? "degree_strength";
 
@@ -45,6 +49,10 @@ export function initNetwork(onMetered: () => void): void {
   // Both options are laid out for the chart's size: a phone turned sideways gets a new one.
   graph = makeChart(graphEl, drawGraph);
   rolling = makeChart(rollingEl, drawRollingChart);
+  const dendrogramEl = byId("dendrogram-chart");
+  const weightsEl = byId("weights-chart");
+  if (dendrogramEl) dendrogram = makeChart(dendrogramEl, drawDendrogramChart);
+  if (weightsEl) weights = makeChart(weightsEl, drawWeightsChart);
   graph.on("click", (p: { dataType?: string; name?: string }) => {
     if (p.dataType === "node" && p.name) toggle(p.name);
   });
@@ -115,7 +123,49 @@ function show(model: NetworkModel, source: string): void {
   setSource(source);
   drawGraph();
   drawRolling();
+  drawHierarchy();
+  drawWeights();
   drawTable();
+}
+
+/** Shows or hides an optional panel; a chart that was hidden has no size until it is shown again. */
+function showPanel(id: string, on: boolean, chart: Chart | null): void {
+  const panel = byId(id);
+  if (!panel) return;
+  const was = !panel.hidden;
+  panel.hidden = !on;
+  if (on && !was) chart?.resize();
+  if (!on) chart?.clear();
+}
+
+function drawHierarchy(): void {
+  const h = state.model?.hierarchy;
+  const on = !!h && h.merges.length > 0;
+  showPanel("dendrogram-panel", on, dendrogram);
+  const caption = byId("dendrogram-caption");
+  if (caption) caption.textContent = on && h ? dendrogramCaption(h) : "";
+  drawDendrogramChart();
+}
+
+function drawDendrogramChart(): void {
+  const h = state.model?.hierarchy;
+  if (!h?.merges.length || !dendrogram) return;
+  dendrogram.setOption(dendrogramOption(h, dendrogram.getWidth()), true);
+}
+
+function drawWeights(): void {
+  const m = state.model;
+  const on = !!m?.weights;
+  showPanel("weights-panel", on, weights);
+  const caption = byId("weights-caption");
+  if (caption) caption.textContent = on && m ? weightsCaption(m) : "";
+  drawWeightsChart();
+}
+
+function drawWeightsChart(): void {
+  const m = state.model;
+  if (!m?.weights || !weights) return;
+  weights.setOption(weightsOption(m, weights.getWidth()), true);
 }
 
 function setSource(text: string): void {
