@@ -22,7 +22,7 @@ import { factorInput } from "../test/support/engine/random-returns.ts";
 import { loadNifty, niftyAvailable } from "../test/support/nifty.ts";
 import { median } from "./median.ts";
 import { pinToOneCpu } from "./pin-cpu.ts";
-import { PythonSide } from "./python-side.ts";
+import { PythonSide, type SideBySide, sideBySide, sideBySideRow, timeRuns } from "./python-side.ts";
 
 const pinned = pinToOneCpu(import.meta.path);
 const ROOT = join(import.meta.dir, "..");
@@ -37,37 +37,7 @@ const arg = (name: string, dflt: number) => {
 const ROUNDS = arg("--rounds", 7);
 const ROLLING_ROUNDS = arg("--rolling-rounds", 3);
 const ms = (x: number) => (x < 0.1 ? x.toFixed(4) : x < 10 ? x.toFixed(2) : x.toFixed(0));
-const ratio = (r: number[]) => {
-  const s = [...r].sort((a, b) => a - b);
-  return `**${median(s).toFixed(0)}x** (${s[0].toFixed(0)}x–${s[s.length - 1].toFixed(0)}x)`;
-};
-
-function timeRuns(fn: () => unknown, runs: number): number[] {
-  const out: number[] = [];
-  for (let k = 0; k < runs; k++) {
-    const t0 = performance.now();
-    fn();
-    out.push(performance.now() - t0);
-  }
-  return out;
-}
-
-/** Alternates blocks of ours with Python requests; one ratio per round (theirs / our median). */
-async function sideBySide(py: PythonSide, ours: () => unknown, request: string, rounds: number, perBlock: number) {
-  const acc = { ours: [] as number[], theirs: [] as number[], ratios: [] as number[] };
-  for (let round = 0; round < rounds; round++) {
-    const o = timeRuns(ours, perBlock);
-    const t = await py.times(request);
-    o.push(...timeRuns(ours, perBlock));
-    acc.ours.push(...o);
-    acc.theirs.push(...t);
-    acc.ratios.push(median(t) / median(o));
-  }
-  return acc;
-}
-
-const row = (name: string, a: { ours: number[]; theirs: number[]; ratios: number[] }, extra: string) =>
-  `| ${name} | ${ms(median(a.ours))} (${ms(Math.min(...a.ours))}) ms | ${ms(median(a.theirs))} (${ms(Math.min(...a.theirs))}) ms | ${ratio(a.ratios)} | ${extra} |`;
+const row = (name: string, a: SideBySide, extra: string) => sideBySideRow(name, a, ms, extra);
 
 // The 30 windows: NIFTY-50 up to ASOF, else 50 synthetic symbols. Symbols taking part in every
 // window only, so both sides read one fixed n × 60 block per as-of.
@@ -148,10 +118,10 @@ for (const method of LINKAGE_METHODS) {
   ];
   for (const [, , fn] of PARTS) timeRuns(fn, 300);
   for (const [name, key, fn, perBlock] of PARTS) {
-    partRows.push(row(name, await sideBySide(py, fn, `part ${key} ${method} 5`, ROUNDS, perBlock), key));
+    partRows.push(row(name, await sideBySide(py, fn, `part ${key} ${method} 5`, { rounds: ROUNDS, perBlock }), key));
   }
   timeRuns(() => rolling(method), 20);
-  const a = await sideBySide(py, () => rolling(method), `rolling ${method} 1`, ROLLING_ROUNDS, 10);
+  const a = await sideBySide(py, () => rolling(method), `rolling ${method} 1`, { rounds: ROLLING_ROUNDS, perBlock: 10 });
   rollingRows.push(row(`rolling ${PERIODS}, ${method}`, a, median(a.ours) < 50 ? "yes" : "**over**"));
 }
 py.close();

@@ -24,7 +24,7 @@ import { factorInput } from "../test/support/engine/random-returns.ts";
 import { loadNifty, niftyAvailable } from "../test/support/nifty.ts";
 import { median } from "./median.ts";
 import { pinToOneCpu } from "./pin-cpu.ts";
-import { PythonSide } from "./python-side.ts";
+import { PythonSide, sideBySide, sideBySideRow, timeRuns } from "./python-side.ts";
 
 const pinned = pinToOneCpu(import.meta.path);
 const ROOT = join(import.meta.dir, "..");
@@ -32,16 +32,6 @@ const ASOF = "2024-06-28";
 const k = process.argv.indexOf("--rounds");
 const ROUNDS = k > 0 ? Number(process.argv[k + 1]) : 3;
 const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
-
-function timeRuns(fn: () => unknown, runs: number): number[] {
-  const out: number[] = [];
-  for (let r = 0; r < runs; r++) {
-    const t0 = performance.now();
-    fn();
-    out.push(performance.now() - t0);
-  }
-  return out;
-}
 
 const input = niftyAvailable ? loadNifty() : factorInput(50, 600);
 const source = niftyAvailable ? `NIFTY-50 as-of ${ASOF}` : "a synthetic 50-symbol one-factor panel (NIFTY-50 data not found)";
@@ -102,21 +92,8 @@ for (const L of [60, 250]) {
 for (const p of parts) timeRuns(p.ours, 20);
 const partRows: string[] = [];
 for (const p of parts) {
-  const ours: number[] = [];
-  const theirs: number[] = [];
-  const ratios: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const o = timeRuns(p.ours, p.perBlock);
-    const t = await py.times(p.request);
-    o.push(...timeRuns(p.ours, p.perBlock));
-    ours.push(...o);
-    theirs.push(...t);
-    ratios.push(median(t) / median(o));
-  }
-  const r = [...ratios].sort((a, b) => a - b);
-  partRows.push(
-    `| ${p.name} | ${ms(median(ours))} (${ms(Math.min(...ours))}) ms | ${ms(median(theirs))} (${ms(Math.min(...theirs))}) ms | **${median(r).toFixed(0)}x** (${r[0].toFixed(0)}x–${r[r.length - 1].toFixed(0)}x) | ${median(r) >= 50 ? "yes" : "**no**"} | ${p.reference} |`,
-  );
+  const a = await sideBySide(py, p.ours, p.request, { rounds: ROUNDS, perBlock: p.perBlock });
+  partRows.push(sideBySideRow(p.name, a, ms, median(a.ratios) >= 50 ? "yes" : "**no**", p.reference));
 }
 py.close();
 for (const f of files) unlinkSync(f);

@@ -2,6 +2,8 @@
  * A long-running Python reference process answering one JSON line per request line, so a bench
  * can alternate our runs with its runs (the machine's speed drifts within seconds).
  */
+import { median } from "./median.ts";
+
 export class PythonSide {
   private proc: ReturnType<typeof Bun.spawn<"pipe", "pipe", "pipe">>;
   private reader: { read(): Promise<{ value?: Uint8Array; done?: boolean }> };
@@ -42,4 +44,61 @@ export class PythonSide {
   close(): void {
     this.proc.stdin.end();
   }
+}
+
+/** Wall times in ms of `runs` calls of `fn`. */
+export function timeRuns(fn: () => unknown, runs: number): number[] {
+  const out: number[] = [];
+  for (let k = 0; k < runs; k++) {
+    const t0 = performance.now();
+    fn();
+    out.push(performance.now() - t0);
+  }
+  return out;
+}
+
+export interface SideBySide {
+  ours: number[];
+  theirs: number[];
+  /** One per round: the reference's median over ours. */
+  ratios: number[];
+}
+
+/**
+ * Alternates blocks of `perBlock` runs of ours with `blocks` Python requests (ours, theirs, …,
+ * ours), `rounds` times; one ratio per round, so a drift of the machine's speed within a round
+ * moves both sides.
+ */
+export async function sideBySide(
+  py: PythonSide,
+  ours: () => unknown,
+  request: string,
+  o: { rounds: number; perBlock: number; blocks?: number },
+): Promise<SideBySide> {
+  const acc: SideBySide = { ours: [], theirs: [], ratios: [] };
+  for (let round = 0; round < o.rounds; round++) {
+    const mine: number[] = [];
+    const theirs: number[] = [];
+    for (let b = 0; b < (o.blocks ?? 1); b++) {
+      mine.push(...timeRuns(ours, o.perBlock));
+      theirs.push(...(await py.times(request)));
+    }
+    mine.push(...timeRuns(ours, o.perBlock));
+    acc.ours.push(...mine);
+    acc.theirs.push(...theirs);
+    acc.ratios.push(median(theirs) / median(mine));
+  }
+  return acc;
+}
+
+/** `**median x** (min x–max x)` of the rounds' ratios. */
+export function ratioCell(ratios: number[]): string {
+  const s = [...ratios].sort((a, b) => a - b);
+  return `**${median(s).toFixed(0)}x** (${s[0]!.toFixed(0)}x–${s[s.length - 1]!.toFixed(0)}x)`;
+}
+
+/** A table row: name, ours median (min), theirs median (min), the ratio cell, then `extra` cells. */
+export function sideBySideRow(name: string, a: SideBySide, ms: (x: number) => string, ...extra: string[]): string {
+  const cell = (xs: number[]) => `${ms(median(xs))} (${ms(Math.min(...xs))}) ms`;
+  return `| ${[name, cell(a.ours), cell(a.theirs), ratioCell(a.ratios), ...extra].join(" | ")} |`;
 }

@@ -29,7 +29,7 @@ import { chartParams as params } from "./engine-params.ts";
 import { median } from "./median.ts";
 import { pinToOneCpu } from "./pin-cpu.ts";
 import { rollingStages } from "./research-stages.ts";
-import { PythonSide } from "./python-side.ts";
+import { PythonSide, type SideBySide, sideBySide, sideBySideRow, timeRuns } from "./python-side.ts";
 
 const pinned = pinToOneCpu(import.meta.path);
 const ROOT = join(import.meta.dir, "..");
@@ -41,41 +41,7 @@ const arg = (name: string, dflt: number) => {
 const ROLLING_ROUNDS = arg("--rolling-rounds", 2);
 const PARTS_ROUNDS = arg("--parts-rounds", 9);
 const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
-const ratio = (r: number[]) => {
-  const s = [...r].sort((a, b) => a - b);
-  return `**${median(s).toFixed(0)}x** (${s[0].toFixed(0)}x–${s[s.length - 1].toFixed(0)}x)`;
-};
-
-function timeRuns(fn: () => unknown, runs: number): number[] {
-  const out: number[] = [];
-  for (let k = 0; k < runs; k++) {
-    const t0 = performance.now();
-    fn();
-    out.push(performance.now() - t0);
-  }
-  return out;
-}
-
-/** Alternates blocks of ours with single Python requests; one ratio per round (theirs / our median). */
-async function sideBySide(py: PythonSide, ours: () => unknown, request: string, rounds: number, blocks: number, perBlock: number) {
-  const acc = { ours: [] as number[], theirs: [] as number[], ratios: [] as number[] };
-  for (let round = 0; round < rounds; round++) {
-    const o: number[] = [];
-    const t: number[] = [];
-    for (let b = 0; b < blocks; b++) {
-      o.push(...timeRuns(ours, perBlock));
-      t.push(...(await py.times(request)));
-    }
-    o.push(...timeRuns(ours, perBlock));
-    acc.ours.push(...o);
-    acc.theirs.push(...t);
-    acc.ratios.push(median(t) / median(o));
-  }
-  return acc;
-}
-
-const row = (name: string, a: { ours: number[]; theirs: number[]; ratios: number[] }, extra: string) =>
-  `| ${name} | ${ms(median(a.ours))} (${ms(Math.min(...a.ours))}) ms | ${ms(median(a.theirs))} (${ms(Math.min(...a.theirs))}) ms | ${ratio(a.ratios)} | ${extra} |`;
+const row = (name: string, a: SideBySide, extra: string) => sideBySideRow(name, a, ms, extra);
 
 /** 500 symbols, 300 daily bars of a one-factor model (deterministic). */
 function synthetic(n: number, L: number): { input: SeriesInput; returns: Float64Array[] } {
@@ -121,7 +87,11 @@ const rollingParams = ROLLING.map(([, q]) => params(`asof=${ASOF}&periods=30&${q
 for (const p of rollingParams) for (let k = 0; k < 10; k++) computeChart(nifty, p);
 const rollingRows: string[] = [];
 for (const [q, [name, , pyCase]] of ROLLING.entries()) {
-  const a = await sideBySide(py, () => computeChart(nifty, rollingParams[q]), `rolling ${pyCase} 30 1`, ROLLING_ROUNDS, 1, 10);
+  const a = await sideBySide(py, () => computeChart(nifty, rollingParams[q]), `rolling ${pyCase} 30 1`, {
+    rounds: ROLLING_ROUNDS,
+    blocks: 1,
+    perBlock: 10,
+  });
   rollingRows.push(row(`rolling 30, ${name}`, a, median(a.ours) < 30 ? "yes" : "**over**"));
 }
 
@@ -168,7 +138,7 @@ const REFERENCE: Record<string, string> = {
 };
 const partRows: string[] = [];
 for (const [name, key, fn] of PARTS) {
-  const a = await sideBySide(py, fn, `part ${key} 1`, PARTS_ROUNDS, 3, 15);
+  const a = await sideBySide(py, fn, `part ${key} 1`, { rounds: PARTS_ROUNDS, blocks: 3, perBlock: 15 });
   partRows.push(row(name, a, REFERENCE[key]));
 }
 
