@@ -102,6 +102,21 @@ export function perRawConnection<T>(build: (sqlite: Database) => T): (sqlite: Da
   };
 }
 
+/**
+ * Runs `run` with busy_timeout 0 when `wait` is false: a locked database throws SQLITE_BUSY at once
+ * rather than blocking the event loop; nothing else runs on this thread meanwhile.
+ */
+export function waiting<T>(sqlite: Database, wait: boolean, run: () => T): T {
+  if (wait) return run();
+  const previous = (sqlite.query("PRAGMA busy_timeout").get() as { timeout: number }).timeout;
+  sqlite.exec("PRAGMA busy_timeout = 0");
+  try {
+    return run();
+  } finally {
+    sqlite.exec(`PRAGMA busy_timeout = ${previous}`);
+  }
+}
+
 /** Applies every embedded migration not yet recorded, in order, each in its own transaction. */
 export function migrate(sqlite: Database): number {
   sqlite.exec("CREATE TABLE IF NOT EXISTS __migrations (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)");

@@ -1,25 +1,100 @@
 /**
- * The AuthStore on SQLite: the synchronous drizzle statements of user-store.ts and token-store.ts
- * (prepared once per connection), answered as settled promises.
+ * The AuthStore's statements on SQLite (auth-port.ts), prepared once per store: drizzle's typed
+ * queries, raw statements for the two reads of every live request (db/open.ts perRawConnection says
+ * why). A token issue under the lock is one BEGIN IMMEDIATE transaction: the count is read under
+ * the write lock, so no other connection inserts between.
  */
 import type { Database } from "bun:sqlite";
-import { eq, sql } from "drizzle-orm";
-import { drizzleOf } from "../../db/open.ts";
-import { settings } from "../../db/schema.ts";
-import type { AuthStore } from "./auth-store.ts";
-import { createUser, ensureUser, getUser, setDisabled, setLimits } from "./user-store.ts";
-import { isRevoked, listTokens, recordToken, revokeToken } from "./token-store.ts";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { drizzleOf, perRawConnection, waiting } from "../../db/open.ts";
+import { settings, tokens, users } from "../../db/schema.ts";
+import type { AuthPort } from "./auth-port.ts";
+import { createAuthStore } from "./auth-policy.ts";
+import type { AuthStore, IssuedToken, UserRecord } from "./auth-store.ts";
 
 const p = sql.placeholder;
+/** Written rows are returned and counted: bun-sqlite's run result is untyped in drizzle. */
+const ID = { id: users.id };
+const JTI = { jti: tokens.jti };
 
 export function createSqliteAuthStore(sqlite: Database): AuthStore {
+  return createAuthStore(sqliteAuthPort(sqlite));
+}
+
+/** The store over a connection its caller holds (tests, scripts), made once per connection. */
+export const sqliteAuthStoreOf = perRawConnection(createSqliteAuthStore);
+
+export function sqliteAuthPort(sqlite: Database): AuthPort {
   const db = drizzleOf(sqlite);
-  const read = db
+  const userById = sqlite.prepare<Omit<UserRecord, "disabled"> & { disabled: number }, [string]>(
+    "SELECT id, email, disabled, per_minute AS perMinute, per_day AS perDay, created_at AS createdAt FROM users WHERE id = ?",
+  );
+  const revoked = sqlite.prepare<{ one: number }, [string]>("SELECT 1 AS one FROM tokens WHERE jti = ? AND revoked_at IS NOT NULL");
+  const upsertUser = db
+    .insert(users)
+    .values({ id: p("id"), email: p("email"), createdAt: p("now") })
+    .onConflictDoUpdate({
+      target: users.id,
+      set: { email: sql`excluded.email` },
+      setWhere: sql`${users.email} IS NULL AND excluded.email IS NOT NULL`,
+    })
+    .prepare();
+  const insertUser = db
+    .insert(users)
+    .values({ id: p("id"), email: p("email"), createdAt: p("now") })
+    .onConflictDoNothing()
+    .returning(ID)
+    .prepare();
+  const disable = db
+    .update(users)
+    .set({ disabled: sql`${p("disabled")}` })
+    .where(eq(users.id, p("id")))
+    .returning(ID)
+    .prepare();
+  const resetLimits = db
+    .update(users)
+    .set({ perMinute: null, perDay: null })
+    .where(eq(users.id, p("id")))
+    .returning(ID)
+    .prepare();
+  const setLimits = db
+    .update(users)
+    .set({ perMinute: sql`coalesce(${p("perMinute")}, ${users.perMinute})`, perDay: sql`coalesce(${p("perDay")}, ${users.perDay})` })
+    .where(eq(users.id, p("id")))
+    .returning(ID)
+    .prepare();
+  const insertToken = db
+    .insert(tokens)
+    .values({ jti: p("jti"), userId: p("userId"), issuedAt: p("issuedAt"), expiresAt: p("expiresAt") })
+    .prepare();
+  const allTokens = db.select().from(tokens).orderBy(asc(tokens.issuedAt), asc(tokens.jti)).prepare();
+  const tokensOf = db
+    .select()
+    .from(tokens)
+    .where(eq(tokens.userId, p("userId")))
+    .orderBy(asc(tokens.issuedAt), asc(tokens.jti))
+    .prepare();
+  const issuedSince = sqlite.prepare<{ issued_at: number }, [string, number]>(
+    "SELECT issued_at FROM tokens WHERE user_id = ? AND issued_at >= ? ORDER BY issued_at",
+  );
+  const revoke = db
+    .update(tokens)
+    .set({ revokedAt: sql`${p("now")}` })
+    .where(and(eq(tokens.jti, p("jti")), isNull(tokens.revokedAt)))
+    .returning(JTI)
+    .prepare();
+  const revokeUnknown = db
+    .insert(tokens)
+    .values({ jti: p("jti"), userId: "", issuedAt: 0, expiresAt: 0, revokedAt: p("now") })
+    .onConflictDoNothing()
+    .returning(JTI)
+    .prepare();
+  const setting = db
     .select({ value: settings.value })
     .from(settings)
     .where(eq(settings.key, p("key")))
     .prepare();
-  const upsert = db
+  const upsertSetting = db
     .insert(settings)
     .values({ key: p("key"), value: p("value") })
     .onConflictDoUpdate({
@@ -28,57 +103,49 @@ export function createSqliteAuthStore(sqlite: Database): AuthStore {
       setWhere: sql`${settings.value} IS NOT excluded.value`,
     })
     .prepare();
-  const insertIfAbsent = db
+  const insertSetting = db
     .insert(settings)
     .values({ key: p("key"), value: p("value") })
     .onConflictDoNothing()
     .returning({ key: settings.key })
     .prepare();
-  const issue = sqlite.transaction((tokens: Parameters<AuthStore["issueTokens"]>[0], email: string | undefined, now: number) => {
-    for (const t of tokens) {
-      ensureUser(sqlite, t.userId, email, now);
-      recordToken(sqlite, t);
-    }
+
+  const record = (t: IssuedToken, email: string | null, now: number) => {
+    upsertUser.run({ id: t.userId, email, now });
+    insertToken.run({ ...t });
+  };
+  const issue = sqlite.transaction((list: IssuedToken[], email: string | null, now: number) => {
+    for (const t of list) record(t, email, now);
   });
-  const issuedSince = sqlite.query<{ issued_at: number }, [string, number]>(
-    "SELECT issued_at FROM tokens WHERE user_id = ? AND issued_at >= ? ORDER BY issued_at",
-  );
-  // BEGIN IMMEDIATE: the count is read under the write lock, so no other connection inserts between.
   const issueWithin = sqlite.transaction(
-    (t: Parameters<AuthStore["issueTokenWithin"]>[0], o: Parameters<AuthStore["issueTokenWithin"]>[1]) => {
-      const recent = issuedSince.all(t.userId, o.since).map((r) => r.issued_at);
-      if (recent.length >= o.max) return { issued: false as const, recent };
-      ensureUser(sqlite, t.userId, o.email, o.now);
-      recordToken(sqlite, t);
-      return { issued: true as const };
+    (t: IssuedToken, email: string | null, now: number, since: number, allow: (recent: number[]) => boolean) => {
+      const recent = issuedSince.all(t.userId, since).map((r) => r.issued_at);
+      const issued = allow(recent);
+      if (issued) record(t, email, now);
+      return { issued, recent };
     },
   );
-  // async functions: a throw (a locked database) becomes a rejection, as on PostgreSQL.
+
   return {
-    getUser: async (id) => getUser(sqlite, id),
-    ensureUser: async (id, email, now, opts) =>
-      opts?.noWait ? withoutWaiting(sqlite, () => ensureUser(sqlite, id, email, now)) : ensureUser(sqlite, id, email, now),
-    createUser: async (u) => createUser(sqlite, u),
-    setDisabled: async (id, disabled) => setDisabled(sqlite, id, disabled),
-    setLimits: async (id, limits) => setLimits(sqlite, id, limits),
-    issueTokens: async (tokens, { email, now }) => issue.immediate(tokens, email, now),
-    issueTokenWithin: async (token, opts) => issueWithin.immediate(token, opts),
-    listTokens: async (filter) => listTokens(sqlite, filter),
-    revokeToken: async (jti, now) => revokeToken(sqlite, jti, now),
-    isRevoked: async (jti) => isRevoked(sqlite, jti),
-    getSetting: async (key) => read.get({ key })?.value ?? null,
-    setSetting: async (key, value) => void upsert.run({ key, value }),
-    insertSettingIfAbsent: async (key, value) => insertIfAbsent.all({ key, value }).length === 1,
+    user(id) {
+      const row = userById.get(id);
+      return row ? { ...row, disabled: row.disabled !== 0 } : null;
+    },
+    upsertUser: (id, email, now, wait) => void waiting(sqlite, wait, () => upsertUser.run({ id, email, now })),
+    insertUser: (id, email, now) => insertUser.all({ id, email, now }).length === 1,
+    setDisabled: (id, disabled) => disable.all({ id, disabled: disabled ? 1 : 0 }).length === 1,
+    setLimits: (id, limits) => (limits === "reset" ? resetLimits.all({ id }) : setLimits.all({ id, ...limits })).length === 1,
+    issue: (list, email, now) => issue.immediate(list, email, now),
+    issueWithin: (t, email, now, since, allow) => issueWithin.immediate(t, email, now, since, allow),
+    tokens: (userId) => (userId !== undefined ? tokensOf.all({ userId }) : allTokens.all()),
+    revoke: (jti, now) => revoke.all({ jti, now }).length === 1,
+    revokeUnknown: (jti, now) => revokeUnknown.all({ jti, now }).length === 1,
+    isRevoked: (jti) => revoked.get(jti) !== null,
+    setting: (key) => setting.get({ key })?.value ?? null,
+    setSetting: (key, value) => void upsertSetting.run({ key, value }),
+    insertSettingIfAbsent: (key, value) => insertSetting.all({ key, value }).length === 1,
   };
 }
 
-/** Runs fn with busy_timeout 0: a locked database throws SQLITE_BUSY at once rather than blocking the event loop. */
-function withoutWaiting<T>(sqlite: Database, fn: () => T): T {
-  const previous = (sqlite.query("PRAGMA busy_timeout").get() as { timeout: number }).timeout;
-  sqlite.exec("PRAGMA busy_timeout = 0");
-  try {
-    return fn();
-  } finally {
-    sqlite.exec(`PRAGMA busy_timeout = ${previous}`);
-  }
-}
+/** For a caller holding the connection (test/dashboard/dashboard.test.ts): the write is done when it returns. */
+export const setDisabled = (sqlite: Database, id: string, disabled: boolean) => sqliteAuthStoreOf(sqlite).setDisabled(id, disabled);

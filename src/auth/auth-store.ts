@@ -1,24 +1,46 @@
 /**
  * Users, tokens and settings behind one interface, so the server, the dashboard and the CLI do not
- * know which database they talk to (README.md § PostgreSQL): auth-store-sqlite.ts over the embedded
- * file, auth-store-pg.ts over a shared PostgreSQL. Every call is async; on SQLite it answers at
- * once.
+ * know which database they talk to (README.md § PostgreSQL). Its rules are written once
+ * (auth-policy.ts); each database supplies only its statements (auth-store-sqlite.ts,
+ * auth-store-pg.ts). Every call is async; on SQLite its statements have run when it returns.
  */
-import type { UserRecord } from "./user-store.ts";
-import type { RevokeOutcome, TokenRecord } from "./token-store.ts";
+
+export interface UserRecord {
+  id: string;
+  email: string | null;
+  disabled: boolean;
+  perMinute: number | null;
+  perDay: number | null;
+  /** Epoch ms. */
+  createdAt: number;
+}
+
+export interface TokenRecord {
+  jti: string;
+  /** "" for a jti revoked here but minted elsewhere. */
+  userId: string;
+  issuedAt: number;
+  expiresAt: number;
+  revokedAt: number | null;
+}
+
+export type RevokeOutcome = "revoked" | "already-revoked" | "revoked-unknown-jti";
 
 export interface IssuedToken {
   jti: string;
   userId: string;
-  /** Epoch ms. */
+  /** Epoch ms (mintToken gives seconds: pass `iat * 1000`, `exp * 1000`). */
   issuedAt: number;
   expiresAt: number;
 }
 
 export interface AuthStore {
   getUser(id: string): Promise<UserRecord | null>;
-  /** Returns the user, creating the record on first use; fills a missing email. Reads only when there is nothing to write. */
-  /** `noWait`: fail at once when another connection holds the write lock (SQLite) instead of waiting busy_timeout. */
+  /**
+   * Returns the user, creating the record on first use; fills a missing email. Reads only when there
+   * is nothing to write. `noWait`: fail at once when another connection holds the write lock
+   * (SQLite) instead of waiting busy_timeout.
+   */
   ensureUser(id: string, email: string | undefined, now: number, opts?: { noWait?: boolean }): Promise<UserRecord>;
   /** `created` is false (and nothing changes) when the id already exists. */
   createUser(u: { id: string; email?: string; now: number }): Promise<{ created: boolean; user: UserRecord }>;
@@ -39,6 +61,10 @@ export interface AuthStore {
   ): Promise<{ issued: true } | { issued: false; recent: number[] }>;
   /** Tokens, oldest first, optionally of one user. */
   listTokens(filter?: { userId?: string }): Promise<TokenRecord[]>;
+  /**
+   * Revokes `jti` at `now`. A jti not minted here is still recorded as revoked (user "", times 0),
+   * so a token minted elsewhere with the same secret can be shut off too.
+   */
   revokeToken(jti: string, now: number): Promise<RevokeOutcome>;
   isRevoked(jti: string): Promise<boolean>;
   getSetting(key: string): Promise<string | null>;

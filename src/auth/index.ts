@@ -3,9 +3,7 @@ export { createVerifier, AUTH_MESSAGES, type TokenClaims, type VerifyResult, typ
 export { mintToken, DEFAULT_ISSUER, type MintOptions, type MintedToken } from "./mint-token.ts";
 export { parseDuration } from "./duration.ts";
 export { resolveSecret, secretForMinting, SecretMismatchError } from "./secret.ts";
-export type { AuthStore, IssuedToken } from "./auth-store.ts";
-export { createSqliteAuthStore } from "./auth-store-sqlite.ts";
+export type { AuthStore, IssuedToken, RevokeOutcome, TokenRecord, UserRecord } from "./auth-store.ts";
+export { createSqliteAuthStore, sqliteAuthStoreOf, setDisabled } from "./auth-store-sqlite.ts";
 export { createPgAuthStore } from "./auth-store-pg.ts";
-export { recordToken, listTokens, revokeToken, isRevoked, type TokenRecord, type RevokeOutcome } from "./token-store.ts";
-export { ensureUser, getUser, createUser, setDisabled, setLimits, type UserRecord } from "./user-store.ts";
 export { assertEnabled, effectiveLimits, type UserAccess } from "./user-access.ts";

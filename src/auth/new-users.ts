@@ -6,8 +6,8 @@
  * SQLite, creating the row on the event loop stalled every request (and /health) for the busy
  * timeout, 712 ms, while another process held the write lock.
  */
-import type { AuthStore } from "./auth-store.ts";
-import { isSettled, type UserRecord } from "./user-store.ts";
+import { isSettled } from "./auth-policy.ts";
+import type { AuthStore, UserRecord } from "./auth-store.ts";
 
 /** Users waiting for their row, at most; past it a first use writes at once, as before. */
 const MAX_PENDING = 10_000;

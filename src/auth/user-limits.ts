@@ -1,4 +1,4 @@
-/** Validation of per-user limit overrides, shared by the SQLite and PostgreSQL user stores. */
+/** Validation of per-user limit overrides (auth-policy.ts). */
 
 /** Throws when a limit is not a positive integer (the same message on both databases). */
 export function checkLimits(limits: { perMinute?: number; perDay?: number }): void {

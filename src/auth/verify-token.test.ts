@@ -7,7 +7,7 @@ import { openDatabase } from "../../db/open.ts";
 import { TestClock } from "../clock.ts";
 import { createVerifier, type VerifyResult } from "./verify-token.ts";
 import { mintToken } from "./mint-token.ts";
-import { isRevoked, revokeToken } from "./token-store.ts";
+import { createSqliteAuthStore } from "./auth-store-sqlite.ts";
 
 const SECRET = "current-secret-for-tests-0123456789";
 const OLD_SECRET = "previous-secret-for-tests-9876543210";
@@ -18,7 +18,8 @@ const b64 = (v: unknown) => Buffer.from(typeof v === "string" ? v : JSON.stringi
 
 const { sqlite } = openDatabase(join(mkdtempSync(join(tmpdir(), "gs-auth-")), "auth.sqlite"));
 const clock = new TestClock(T0);
-const verify = createVerifier({ secret: SECRET, previousSecrets: [OLD_SECRET], clock, isRevoked: (j) => isRevoked(sqlite, j) });
+const auth = createSqliteAuthStore(sqlite);
+const verify = createVerifier({ secret: SECRET, previousSecrets: [OLD_SECRET], clock, isRevoked: auth.isRevoked });
 
 const claims = (over: Record<string, unknown> = {}) => ({
   sub: "alice",
@@ -182,7 +183,7 @@ describe("time and revocation", () => {
   test("a revoked jti is rejected, also for a token minted elsewhere", async () => {
     const t = await mintToken({ secret: SECRET, userId: "carol", ttlSeconds: 600, clock });
     expect((await verify(bearer(t.token))).ok).toBe(true);
-    expect(revokeToken(sqlite, t.jti, clock.now())).toBe("revoked-unknown-jti");
+    expect(await auth.revokeToken(t.jti, clock.now())).toBe("revoked-unknown-jti");
     expect(failed(await verify(bearer(t.token)))).toEqual({ message: "token revoked", tokenSent: true });
   });
 

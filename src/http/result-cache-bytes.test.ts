@@ -3,7 +3,7 @@
  * large results evict the oldest once their JSON passes the bound, so memory cannot grow with them.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { createUser, setLimits } from "../auth/index.ts";
+import { sqliteAuthStoreOf } from "../auth/index.ts";
 import { openDatabase } from "../../db/open.ts";
 import { parseChartParams } from "./params/params.ts";
 import type { ChartParams } from "../engine/types.ts";
@@ -16,8 +16,9 @@ import { body, sampleDb, startHarness, type Harness } from "../../test/support/h
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness({ cacheMb: "2" });
-  createUser(h.server.opened.sqlite, { id: "filler", now: h.clock.now() });
-  setLimits(h.server.opened.sqlite, "filler", { perMinute: 100, perDay: 1000 });
+  const auth = sqliteAuthStoreOf(h.server.opened.sqlite);
+  await auth.createUser({ id: "filler", now: h.clock.now() });
+  await auth.setLimits("filler", { perMinute: 100, perDay: 1000 });
 });
 afterAll(() => h.stop());
 

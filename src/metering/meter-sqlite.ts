@@ -5,6 +5,7 @@
  * the windows. Every call is synchronous and complete: no transaction stays open across an await.
  */
 import type { Database } from "bun:sqlite";
+import { waiting as waitingFor } from "../../db/open.ts";
 import type { Clock } from "../clock.ts";
 import { sqliteAuditStatements } from "./audit-statements-sqlite.ts";
 import { newBootId } from "./boot.ts";
@@ -71,17 +72,7 @@ export function sqliteMeterPort(sqlite: Database, clock: Clock, bootId: string):
     }
   }
 
-  /** Runs `run` with busy_timeout 0 when `wait` is false; nothing else runs on this thread meanwhile. */
-  function waiting<T>(wait: boolean, run: () => T): T {
-    if (wait) return run();
-    const previous = (sqlite.query("PRAGMA busy_timeout").get() as { timeout: number }).timeout;
-    sqlite.exec("PRAGMA busy_timeout = 0");
-    try {
-      return run();
-    } finally {
-      sqlite.exec(`PRAGMA busy_timeout = ${previous}`);
-    }
-  }
+  const waiting = <T>(wait: boolean, run: () => T): T => waitingFor(sqlite, wait, run);
 
   function minuteWindow(userId: string, after: number): MinuteWindow {
     const { n, oldest } = minuteAgg.get(userId, after)!;

@@ -1,8 +1,7 @@
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SignJWT } from "jose";
-import { revokeToken, mintToken } from "../../auth/index.ts";
-import { setDisabled, createUser } from "../../auth/index.ts";
+import { mintToken, sqliteAuthStoreOf } from "../../auth/index.ts";
 import { body, SECRET, startHarness, type Harness } from "../../../test/support/http/harness.ts";
 
 let h: Harness;
@@ -93,15 +92,16 @@ describe("401 UNAUTHORIZED, one distinct message per cause (docs/api.md § Token
   });
   test("revoked jti", async () => {
     const minted = await mintToken({ secret: SECRET, userId: "revoked-user", ttlSeconds: 3600, clock: h.clock });
-    revokeToken(h.server.opened.sqlite, minted.jti, h.clock.now());
+    await sqliteAuthStoreOf(h.server.opened.sqlite).revokeToken(minted.jti, h.clock.now());
     await expect401(await h.get(PATH, { token: minted.token }), "token revoked", true);
   });
 });
 
 describe("403 and users", () => {
   test("a valid token of a disabled user gets 403 FORBIDDEN", async () => {
-    createUser(h.server.opened.sqlite, { id: "dora", now: h.clock.now() });
-    setDisabled(h.server.opened.sqlite, "dora", true);
+    const auth = sqliteAuthStoreOf(h.server.opened.sqlite);
+    await auth.createUser({ id: "dora", now: h.clock.now() });
+    await auth.setDisabled("dora", true);
     const res = await h.get(PATH, { token: await h.token("dora") });
     expect(res.status).toBe(403);
     expect((await body(res)).errors[0].code).toBe("FORBIDDEN");

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { setLimits, createUser } from "../../auth/index.ts";
+import { sqliteAuthStoreOf } from "../../auth/index.ts";
 import type { ChartService } from "../../compute/chart-service.ts";
 import { body, startHarness, type Harness } from "../../../test/support/http/harness.ts";
 
@@ -137,8 +137,9 @@ describe("the UTC-day quota", () => {
 
   test("both windows exhausted → DAILY_QUOTA_EXCEEDED (waiting a minute would not help)", async () => {
     h.clock.set("2026-11-24T12:00:00Z");
-    createUser(h.server.opened.sqlite, { id: "tiny", now: h.clock.now() });
-    setLimits(h.server.opened.sqlite, "tiny", { perMinute: 1, perDay: 1 });
+    const auth = sqliteAuthStoreOf(h.server.opened.sqlite);
+    await auth.createUser({ id: "tiny", now: h.clock.now() });
+    await auth.setLimits("tiny", { perMinute: 1, perDay: 1 });
     const token = await h.token("tiny");
     expect((await h.get(PATH, { token })).status).toBe(200);
     const res = await h.get(PATH, { token });
@@ -162,8 +163,9 @@ describe("the UTC-day quota", () => {
 
   test("per-user overrides raise the limits and the headers say so", async () => {
     h.clock.set("2026-11-26T08:00:00Z");
-    createUser(h.server.opened.sqlite, { id: "vip", now: h.clock.now() });
-    setLimits(h.server.opened.sqlite, "vip", { perMinute: 3, perDay: 100 });
+    const auth = sqliteAuthStoreOf(h.server.opened.sqlite);
+    await auth.createUser({ id: "vip", now: h.clock.now() });
+    await auth.setLimits("vip", { perMinute: 3, perDay: 100 });
     const token = await h.token("vip");
     for (let i = 0; i < 3; i++) expect((await h.get(PATH, { token })).status).toBe(200);
     const res = await h.get(PATH, { token });
