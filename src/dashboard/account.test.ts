@@ -6,7 +6,7 @@ import { TestClock } from "../clock.ts";
 import type { AuthStore } from "../auth/auth-store.ts";
 import type { Meter } from "../metering/meter.ts";
 import { AccountError, createAccount, TOKENS_PER_HOUR } from "./account.ts";
-import { createSqliteAccountStore } from "./account-store.ts";
+import { createSqliteAccountStore } from "./account-store-sqlite.ts";
 import { createPgAccountStore } from "./account-store-pg.ts";
 
 afterAll(closeBackends);

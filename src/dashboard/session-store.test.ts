@@ -2,8 +2,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { closeBackends, KINDS, openBackend } from "../../test/support/both-databases.ts";
 import { TestClock } from "../clock.ts";
-import { createSessionStore, SESSION_IDLE_MS, userIdFor } from "./session-store.ts";
+import { SESSION_IDLE_MS, userIdFor } from "./session-policy.ts";
 import { createPgSessionStore } from "./session-store-pg.ts";
+import { createSqliteSessionStore } from "./session-store-sqlite.ts";
 
 afterAll(closeBackends);
 
@@ -11,7 +12,7 @@ describe.each(KINDS)("on %s", (kind) => {
   const setup = async () => {
     const b = await openBackend(kind);
     const clock = new TestClock(Date.parse("2026-11-22T10:00:00Z"));
-    const store = b.kind === "sqlite" ? createSessionStore(b.sqlite.db, clock) : createPgSessionStore(b.pg.db, clock);
+    const store = b.kind === "sqlite" ? createSqliteSessionStore(b.sqlite.db, clock) : createPgSessionStore(b.pg.db, clock);
     const rows = async (q: string): Promise<any[]> => (b.kind === "sqlite" ? b.sqlite.sqlite.query(q).all() : await b.pg.sql.unsafe(q));
     return { store, clock, rows };
   };
@@ -68,5 +69,30 @@ describe.each(KINDS)("on %s", (kind) => {
     expect(new Set(ids).size).toBe(1);
     expect(await rows("SELECT user_id FROM identities")).toHaveLength(1);
     expect(await rows("SELECT id FROM users")).toHaveLength(1);
+  });
+
+  test("the last request's time is written at most once a minute", async () => {
+    const { store, clock, rows } = await setup();
+    const { id } = await store.create("u-1", "iss");
+    const seen = async () => (await rows("SELECT last_seen_at AS t FROM sessions"))[0].t;
+    const created = clock.now();
+    clock.tick(59_999);
+    expect((await store.get(id))?.lastSeenAt).toBe(clock.now());
+    expect(Number(await seen())).toBe(created);
+    clock.tick(1);
+    await store.get(id);
+    expect(Number(await seen())).toBe(clock.now());
+  });
+
+  test("a known identity keeps its user; its name follows the provider, its email only when the provider gives one", async () => {
+    const { store, rows } = await setup();
+    const user = await store.signIn({ issuer: "iss", subject: "9", email: "old@x", name: "Old" });
+    expect(await store.signIn({ issuer: "iss", subject: "9", email: "new@x", name: "New" })).toBe(user);
+    expect(await store.identityName(user, "iss")).toBe("New");
+    expect(await rows("SELECT email FROM users")).toEqual([{ email: "new@x" }]);
+    await store.signIn({ issuer: "iss", subject: "9", email: null, name: null });
+    expect(await rows("SELECT email FROM users")).toEqual([{ email: "new@x" }]);
+    expect(await store.identityName(user, "iss")).toBeNull();
+    expect(await store.identityName(user, "other-iss")).toBeNull();
   });
 });

@@ -3,8 +3,8 @@ import { statSync } from "node:fs";
 import type { OpenedDb } from "../../db/open.ts";
 import { createSqliteAuthStore } from "../auth/index.ts";
 import type { Clock } from "../clock.ts";
-import { createSqliteAccountStore } from "../dashboard/account-store.ts";
-import { createSessionStore } from "../dashboard/session-store.ts";
+import { createSqliteAccountStore } from "../dashboard/account-store-sqlite.ts";
+import { createSqliteSessionStore } from "../dashboard/session-store-sqlite.ts";
 import { sqliteMarketStore } from "../market/sqlite-store.ts";
 import { createSqliteMeter, pruneAudit, reconcileUnanswered, sqliteReconcilePort, startAuditMaintenance } from "../metering/index.ts";
 import { createSqliteUsageReport } from "../metering/usage-report.ts";
@@ -17,7 +17,7 @@ export function sqliteStores(opened: OpenedDb, clock: Clock, bootId: string, che
   return {
     kind: "sqlite",
     auth: createSqliteAuthStore(sqlite),
-    sessions: createSessionStore(opened.db, clock),
+    sessions: createSqliteSessionStore(opened.db, clock),
     account: createSqliteAccountStore(opened.db),
     limiter: meter,
     market: sqliteMarketStore(sqlite, opened.path),

@@ -1,0 +1,37 @@
+/** The dashboard's account reads on SQLite (account-store.ts), on drizzle's typed queries. */
+import { and, desc, eq, gte, isNull } from "drizzle-orm";
+import type { Db } from "../../db/open.ts";
+import { tokens, usageDays } from "../../db/schema.ts";
+import type { AccountStore } from "./account-store.ts";
+
+export function createSqliteAccountStore(db: Db): AccountStore {
+  return {
+    async issuedSince(userId, since) {
+      return db
+        .select({ issuedAt: tokens.issuedAt })
+        .from(tokens)
+        .where(and(eq(tokens.userId, userId), gte(tokens.issuedAt, since)))
+        .orderBy(tokens.issuedAt)
+        .all()
+        .map((r) => r.issuedAt);
+    },
+    async liveTokens(userId, now) {
+      return db
+        .select({ jti: tokens.jti, issuedAt: tokens.issuedAt, expiresAt: tokens.expiresAt })
+        .from(tokens)
+        .where(and(eq(tokens.userId, userId), gte(tokens.expiresAt, now + 1), isNull(tokens.revokedAt)))
+        .orderBy(desc(tokens.issuedAt))
+        .all();
+    },
+    async tokenOwner(jti) {
+      return db.select({ userId: tokens.userId }).from(tokens).where(eq(tokens.jti, jti)).get()?.userId ?? null;
+    },
+    async usageDays(userId, firstDay) {
+      return db
+        .select({ day: usageDays.day, admitted: usageDays.admitted })
+        .from(usageDays)
+        .where(and(eq(usageDays.userId, userId), gte(usageDays.day, firstDay)))
+        .all();
+    },
+  };
+}

@@ -1,0 +1,58 @@
+/** The session store's statements on SQLite (session-port.ts), drizzle's typed queries prepared once per store. */
+import { and, eq, lt, sql } from "drizzle-orm";
+import type { Db } from "../../db/open.ts";
+import { identities, sessions, users } from "../../db/schema.ts";
+import type { Clock } from "../clock.ts";
+import type { SessionPort } from "./session-port.ts";
+import { createSessionStore } from "./session-policy.ts";
+import type { SessionStore } from "./session-store.ts";
+
+const p = sql.placeholder;
+
+export function createSqliteSessionStore(db: Db, clock: Clock): SessionStore {
+  return createSessionStore(sqliteSessionPort(db), clock);
+}
+
+export function sqliteSessionPort(db: Db): SessionPort {
+  const byHash = db
+    .select()
+    .from(sessions)
+    .where(eq(sessions.idHash, p("h")))
+    .prepare();
+  const touch = db
+    .update(sessions)
+    .set({ lastSeenAt: sql`${p("now")}` })
+    .where(eq(sessions.idHash, p("h")))
+    .prepare();
+  const remove = db
+    .delete(sessions)
+    .where(eq(sessions.idHash, p("h")))
+    .prepare();
+  return {
+    insert: (row) => void db.insert(sessions).values(row).run(),
+    byHash: (h) => byHash.get({ h }) ?? null,
+    touch: (h, now) => void touch.run({ h, now }),
+    delete: (h) => void remove.run({ h }),
+    deleteSeenBefore: (before) =>
+      db.delete(sessions).where(lt(sessions.lastSeenAt, before)).returning({ idHash: sessions.idHash }).all().length,
+    upsertIdentity: ({ issuer, subject, name }, userId, now) =>
+      db
+        .insert(identities)
+        .values({ issuer, subject, userId, name, createdAt: now, lastSignInAt: now })
+        .onConflictDoUpdate({ target: [identities.issuer, identities.subject], set: { lastSignInAt: now, name } })
+        .returning({ userId: identities.userId })
+        .get()!.userId,
+    upsertUser: (userId, email, now) =>
+      void db
+        .insert(users)
+        .values({ id: userId, email, createdAt: now })
+        .onConflictDoUpdate({ target: users.id, set: { email: sql`excluded.email` }, setWhere: sql`excluded.email IS NOT NULL` })
+        .run(),
+    identityName: (userId, issuer) =>
+      db
+        .select({ name: identities.name })
+        .from(identities)
+        .where(and(eq(identities.userId, userId), eq(identities.issuer, issuer)))
+        .get()?.name ?? null,
+  };
+}
