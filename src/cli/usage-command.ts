@@ -5,10 +5,11 @@
  */
 import { intFlag, type ParsedArgs } from "./args.ts";
 import { openCommandStores } from "./command-stores.ts";
+import { DAY_MS, utcDayStart } from "../metering/windows.ts";
 
 export async function usageCommand(args: ParsedArgs): Promise<number> {
   const days = intFlag("days", args.flags.days, 1, 3660) ?? 1;
-  const since = Math.floor(Date.now() / 86_400_000) * 86_400_000 - (days - 1) * 86_400_000;
+  const since = utcDayStart(Date.now()) - (days - 1) * DAY_MS;
   const user = args.flags.user?.[0];
   const stores = await openCommandStores(args);
   try {

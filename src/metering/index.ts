@@ -23,6 +23,7 @@ export { sqliteReconcilePort } from "./reconcile-sqlite.ts";
 export { redactQuery } from "./redact-query.ts";
 export { startAuditMaintenance, type AuditMaintenance } from "./maintenance.ts";
 export { pruneAudit, DEFAULT_AUDIT_RETENTION_DAYS, type Pruned } from "./retention.ts";
+export { sqliteRetentionPort } from "./retention-sqlite.ts";
 export {
   isBusy,
   databaseError,
@@ -33,6 +34,7 @@ export {
 } from "../../db/errors.ts";
 export { createLastKnown, type LastKnown } from "./last-known.ts";
 export { pgReconcilePort } from "./reconcile-pg.ts";
-export { pruneAuditPg } from "./retention-pg.ts";
-export { createSqliteUsageReport, type UsageReport, type UsageRow } from "./usage-report.ts";
-export { createPgUsageReport } from "./usage-report-pg.ts";
+export { pgRetentionPort } from "./retention-pg.ts";
+export { createUsageReport, type UsageReport, type UsageRow } from "./usage-report.ts";
+export { sqliteUsagePort } from "./usage-sqlite.ts";
+export { pgUsagePort } from "./usage-pg.ts";

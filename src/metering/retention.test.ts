@@ -1,71 +1,91 @@
-import { expect, test } from "bun:test";
+/** Audit retention, case for case the same on SQLite and PostgreSQL (retention.ts over each database's port). */
+import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { JOURNAL_SIZE_LIMIT, openDatabase } from "../../db/open.ts";
+import { closeBackends, KINDS, openBackend } from "../../test/support/both-databases.ts";
 import { TestClock } from "../clock.ts";
+import { createPgMeter } from "./meter-pg.ts";
 import { createSqliteMeter } from "./meter-sqlite.ts";
 import { pruneAudit } from "./retention.ts";
+import { pgRetentionPort } from "./retention-pg.ts";
+import { sqliteRetentionPort } from "./retention-sqlite.ts";
 import { DAY_MS } from "./windows.ts";
 
+afterAll(closeBackends);
+
 const T = Date.parse("2026-11-22T10:00:00Z");
-const fresh = () => openDatabase(join(mkdtempSync(join(tmpdir(), "gs-retention-")), "r.sqlite"));
 
-test("audit rows, day counts and unauthenticated counts past the retention are pruned; younger ones and the meter stay", async () => {
-  const { sqlite } = fresh();
-  const clock = new TestClock(T - 91 * DAY_MS);
-  const limiter = createSqliteMeter(sqlite, clock);
-  const limits = { perMinute: 10_000, perDay: 10_000 };
-  const admitAndAnswer = async (n: number) => {
-    for (let i = 0; i < n; i++) {
-      const a = await limiter.admit({ userId: "u", limits, requestId: `r${i}`, params: "" });
-      if (a.ok) await limiter.finish(a.logId, 200, 1);
-      await limiter.logUnmetered({ userId: null, requestId: "x", status: 401, code: "UNAUTHORIZED", params: "", durationMs: 0 });
-    }
-    await limiter.flush();
+describe.each(KINDS)("on %s", (kind) => {
+  const setup = async () => {
+    const b = await openBackend(kind);
+    const port = b.kind === "sqlite" ? sqliteRetentionPort(b.sqlite.sqlite) : pgRetentionPort(b.pg.sql);
+    const meter = (clock: TestClock) => (b.kind === "sqlite" ? createSqliteMeter(b.sqlite.sqlite, clock) : createPgMeter(b.pg.sql, clock));
+    const rows = async (q: string): Promise<Record<string, number>[]> => {
+      const all = b.kind === "sqlite" ? (b.sqlite.sqlite.query(q).all() as Record<string, unknown>[]) : await b.pg.sql.unsafe(q);
+      return all.map((r: Record<string, unknown>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Number(v)])));
+    };
+    /** Answered audit rows of user u at these times, in this id order. */
+    const insertAt = (times: number[]) =>
+      rows(`INSERT INTO request_log (request_id, user_id, ts, status, counted, params)
+        VALUES ${times.map((ts, i) => `('r${i}', 'u', ${ts}, 200, 0, '')`).join(", ")}`);
+    return { port, meter, rows, insertAt };
   };
-  await admitAndAnswer(5_500); // more than one delete batch (5,000), 91 days ago
-  clock.set(T - 89 * DAY_MS);
-  await admitAndAnswer(3);
-  clock.set(T);
-  admitAndAnswer(1);
-  expect(await pruneAudit(sqlite, clock, 90)).toEqual({ requests: 5_500, days: 1, counts: 1 });
-  const left = sqlite.query("SELECT count(*) AS n FROM request_log").get() as { n: number };
-  expect(left.n).toBe(4);
-  expect(sqlite.query("SELECT day, admitted FROM usage_days ORDER BY day").all()).toEqual([
-    { day: T - 89 * DAY_MS - (T % DAY_MS), admitted: 3 },
-    { day: T - (T % DAY_MS), admitted: 1 },
-  ]);
-  expect(await pruneAudit(sqlite, clock, 90)).toEqual({ requests: 0, days: 0, counts: 0 });
-});
 
-test("rows out of id order by seconds (audit rows written after later ones) are pruned by their time exactly", async () => {
-  const { sqlite } = fresh();
-  const cutoff = T - 90 * DAY_MS;
-  const insert = sqlite.prepare(
-    "INSERT INTO request_log (request_id, user_id, ts, status, counted, params) VALUES (?, 'u', ?, 200, 0, '')",
-  );
-  // ids ascending, times jittered ±2 s around the cutoff, a long run on each side.
-  const times = [
-    ...Array.from({ length: 200 }, (_, i) => cutoff - 10 * DAY_MS + i * 60_000),
-    cutoff - 2000,
-    cutoff + 1500,
-    cutoff - 1,
-    cutoff,
-    cutoff - 500,
-    cutoff + 1,
-    cutoff - 1999,
-    ...Array.from({ length: 200 }, (_, i) => cutoff + 5000 + i * 60_000),
-  ];
-  times.forEach((ts, i) => insert.run(`r${i}`, ts));
-  const older = times.filter((ts) => ts < cutoff).length;
-  expect(await pruneAudit(sqlite, new TestClock(T), 90)).toMatchObject({ requests: older });
-  const left = sqlite.query("SELECT ts FROM request_log ORDER BY id").all() as { ts: number }[];
-  expect(left.map((r) => r.ts)).toEqual(times.filter((ts) => ts >= cutoff));
+  test("audit rows, day counts and unauthenticated counts past the retention are pruned; younger ones and the meter stay", async () => {
+    const { port, meter, rows, insertAt } = await setup();
+    const clock = new TestClock(T - 91 * DAY_MS);
+    const limiter = meter(clock);
+    const limits = { perMinute: 10_000, perDay: 10_000 };
+    const admitAndAnswer = async (n: number) => {
+      for (let i = 0; i < n; i++) {
+        const a = await limiter.admit({ userId: "u", limits, requestId: `r${i}`, params: "" });
+        if (a.ok) await limiter.finish(a.logId, 200, 1);
+        await limiter.logUnmetered({ userId: null, requestId: "x", status: 401, code: "UNAUTHORIZED", params: "", durationMs: 0 });
+      }
+      await limiter.flush();
+    };
+    await admitAndAnswer(3);
+    await insertAt(Array(5_497).fill(clock.now())); // more than one delete batch (5,000), 91 days ago
+    clock.set(T - 89 * DAY_MS);
+    await admitAndAnswer(3);
+    clock.set(T);
+    await admitAndAnswer(1);
+    expect(await pruneAudit(port, clock, 90)).toEqual({ requests: 5_500, days: 1, counts: 1 });
+    expect(await rows("SELECT count(*) AS n FROM request_log")).toEqual([{ n: 4 }]);
+    expect(await rows("SELECT day, admitted FROM usage_days ORDER BY day")).toEqual([
+      { day: T - 89 * DAY_MS - (T % DAY_MS), admitted: 3 },
+      { day: T - (T % DAY_MS), admitted: 1 },
+    ]);
+    expect(await pruneAudit(port, clock, 90)).toEqual({ requests: 0, days: 0, counts: 0 });
+  });
+
+  test("rows out of id order by seconds (audit rows written after later ones) are pruned by their time exactly", async () => {
+    const { port, rows, insertAt } = await setup();
+    const cutoff = T - 90 * DAY_MS;
+    // ids ascending, times jittered ±2 s around the cutoff, a long run on each side.
+    const times = [
+      ...Array.from({ length: 200 }, (_, i) => cutoff - 10 * DAY_MS + i * 60_000),
+      cutoff - 2000,
+      cutoff + 1500,
+      cutoff - 1,
+      cutoff,
+      cutoff - 500,
+      cutoff + 1,
+      cutoff - 1999,
+      ...Array.from({ length: 200 }, (_, i) => cutoff + 5000 + i * 60_000),
+    ];
+    await insertAt(times);
+    const older = times.filter((ts) => ts < cutoff).length;
+    expect(await pruneAudit(port, new TestClock(T), 90)).toMatchObject({ requests: older });
+    const left = await rows("SELECT ts FROM request_log ORDER BY id");
+    expect(left.map((r) => r.ts)).toEqual(times.filter((ts) => ts >= cutoff));
+  });
 });
 
 test("after a burst, the WAL is cut back to journal_size_limit once checkpointed", () => {
-  const opened = fresh();
+  const opened = openDatabase(join(mkdtempSync(join(tmpdir(), "gs-retention-")), "r.sqlite"));
   const { sqlite } = opened;
   sqlite.exec("PRAGMA wal_autocheckpoint = 0"); // as in the server, whose checkpoints run in a worker
   sqlite.exec("CREATE TABLE burst (x BLOB)");

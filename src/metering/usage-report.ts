@@ -1,15 +1,13 @@
 /**
  * The operator's `usage` report: admitted, refused and uncounted requests per user and UTC day
  * from the audit log, and unauthenticated requests per day and code from their per-minute counts.
- * One implementation per database: SQLite here, PostgreSQL in usage-report-pg.ts.
+ * Written once: days are cut by utcDayStart here and each database only sums one day's rows
+ * (usage-sqlite.ts, usage-pg.ts), found by id (log-ids.ts) and filtered exactly on ts.
  */
-import type { Database } from "bun:sqlite";
-import { and, eq, gte, isNotNull, sql } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { drizzleOf } from "../../db/open.ts";
-import { requestLog, unauthenticatedCounts } from "../../db/schema.ts";
-import { idFloor } from "./log-ids.ts";
-import { sqliteLogIds } from "./log-ids-sqlite.ts";
+import { isoTime } from "../clock.ts";
+import { idCeiling, idFloor, ORDER_SLACK_MS } from "./log-ids.ts";
+import type { UsagePort } from "./usage-port.ts";
+import { DAY_MS, utcDayStart } from "./windows.ts";
 
 export interface UsageRow {
   user: string | null;
@@ -28,53 +26,43 @@ export interface UsageReport {
   anonymous(since: number): Promise<UsageRow[]>;
 }
 
-/** A row written when the audit queue was full stands for n requests (metering/audit-queue.ts). */
-const REQUESTS = sql<number>`CASE WHEN ${requestLog.requestId} = 'aggregated' THEN coalesce(json_extract(${requestLog.params}, '$.aggregated'), 1) ELSE 1 END`;
-/** The UTC day of an epoch-ms column, as YYYY-MM-DD. */
-const utcDay = (ms: SQLiteColumn) => sql<string>`strftime('%Y-%m-%d', ${ms} / 1000, 'unixepoch')`.as("day");
+/** Each UTC day from `first`'s to `last`'s as its [from, to), the first from `first` itself. */
+function* days(first: number, last: number): Generator<[from: number, to: number, day: string]> {
+  for (let day = utcDayStart(first); day <= last; day += DAY_MS) yield [Math.max(day, first), day + DAY_MS, isoTime(day).slice(0, 10)];
+}
 
-/** drizzle's typed queries on db/schema.ts; run once per `usage` command, so nothing is kept prepared. */
-export function createSqliteUsageReport(sqlite: Database): UsageReport {
-  const db = drizzleOf(sqlite);
+export function createUsageReport(port: UsagePort): UsageReport {
   return {
     async known(since, user) {
-      // Rows from `since` lie at or above this id (log-ids.ts): a range of the rowid, filtered on ts.
-      const floor = await idFloor(sqliteLogIds(sqlite), since);
-      return db
-        .select({
-          user: requestLog.userId,
-          day: utcDay(requestLog.ts),
-          admitted: sql<number>`SUM(${requestLog.counted})`,
-          refused: sql<number>`SUM(CASE WHEN ${requestLog.status} = 429 THEN ${REQUESTS} ELSE 0 END)`,
-          uncounted: sql<number>`SUM(CASE WHEN ${requestLog.counted} = 0 AND ${requestLog.status} <> 429 THEN ${REQUESTS} ELSE 0 END)`,
-        })
-        .from(requestLog)
-        .where(
-          and(
-            gte(requestLog.id, floor),
-            gte(requestLog.ts, since),
-            isNotNull(requestLog.userId),
-            user === undefined ? undefined : eq(requestLog.userId, user),
-          ),
-        )
-        .groupBy(requestLog.userId, sql`day`)
-        .all();
+      const b = await port.ids.bounds();
+      if (!b) return [];
+      // The log's time span, within the slack by which rows are out of id order.
+      const oldest = (await port.ids.atOrAfter(b.min))!.ts - ORDER_SLACK_MS;
+      const newest = (await port.ids.atOrAfter(b.max))!.ts + ORDER_SLACK_MS;
+      const rows: UsageRow[] = [];
+      for (const [from, to, day] of days(Math.max(since, oldest), newest)) {
+        const byUser = new Map<string, UsageRow>();
+        for (const g of await port.known(await idFloor(port.ids, from), await idCeiling(port.ids, to), from, to, user)) {
+          let row = byUser.get(g.user);
+          if (!row) byUser.set(g.user, (row = { user: g.user, day, admitted: 0, refused: 0, uncounted: 0 }));
+          // A row still open (no status) and uncounted is an unanswered request given back (reconcile.ts): none of the three.
+          if (g.counted === 1) row.admitted += g.requests;
+          else if (g.status === 429) row.refused += g.requests;
+          else if (g.status !== null) row.uncounted += g.requests;
+        }
+        rows.push(...byUser.values());
+      }
+      return rows;
     },
     async anonymous(since) {
-      const c = unauthenticatedCounts;
-      return db
-        .select({
-          user: sql<null>`NULL`,
-          day: utcDay(c.minute),
-          admitted: sql<number>`0`,
-          refused: sql<number>`0`,
-          uncounted: sql<number>`SUM(${c.count})`,
-          code: c.code,
-        })
-        .from(c)
-        .where(gte(c.minute, since))
-        .groupBy(sql`day`, c.code)
-        .all();
+      const span = await port.minutes();
+      if (!span) return [];
+      const rows: UsageRow[] = [];
+      for (const [from, to, day] of days(Math.max(since, span.first), span.last)) {
+        for (const c of await port.anonymous(from, to))
+          rows.push({ user: null, day, admitted: 0, refused: 0, uncounted: c.requests, code: c.code });
+      }
+      return rows;
     },
   };
 }

@@ -10,8 +10,16 @@ import type { LoadSampleResult } from "../market/load-sample.ts";
 import { loadSampleIfFresh } from "../market/pg/fresh-sample.ts";
 import { pgMarketStore } from "../market/pg/pg-store.ts";
 import type { Logger } from "../logger.ts";
-import { createPgMeter, pgReconcilePort, pruneAuditPg, reconcileUnanswered, startAuditMaintenance } from "../metering/index.ts";
-import { createPgUsageReport } from "../metering/usage-report-pg.ts";
+import {
+  createPgMeter,
+  createUsageReport,
+  pgReconcilePort,
+  pgRetentionPort,
+  pgUsagePort,
+  pruneAudit,
+  reconcileUnanswered,
+  startAuditMaintenance,
+} from "../metering/index.ts";
 import { reuseHealthy } from "./health-cache.ts";
 import type { Stores } from "./stores.ts";
 
@@ -56,13 +64,13 @@ export async function pgStores(
     account: countCalls(createPgAccountStore(pg.db), inFlight),
     limiter,
     market,
-    usage: createPgUsageReport(pg.sql),
+    usage: createUsageReport(pgUsagePort(pg.sql)),
     checkDatabase: pgHealth(pg.sql),
     // More calls than connections wait in the pool's queue; the gauge is connections in use.
     connectionsInUse: () => Math.min(inFlight.n, pool.size),
     reconcile: (self) => reconcileUnanswered(pgReconcilePort(pg.sql), self, clock),
     startMaintenance(retentionDays, log) {
-      return startAuditMaintenance(limiter, () => pruneAuditPg(pg.sql, clock, retentionDays), clock, retentionDays, log);
+      return startAuditMaintenance(limiter, () => pruneAudit(pgRetentionPort(pg.sql), clock, retentionDays), clock, retentionDays, log);
     },
     close: () => pg.close(),
   };

@@ -6,8 +6,16 @@ import type { Clock } from "../clock.ts";
 import { createSqliteAccountStore } from "../dashboard/account-store-sqlite.ts";
 import { createSqliteSessionStore } from "../dashboard/session-store-sqlite.ts";
 import { sqliteMarketStore } from "../market/sqlite-store.ts";
-import { createSqliteMeter, pruneAudit, reconcileUnanswered, sqliteReconcilePort, startAuditMaintenance } from "../metering/index.ts";
-import { createSqliteUsageReport } from "../metering/usage-report.ts";
+import {
+  createSqliteMeter,
+  createUsageReport,
+  pruneAudit,
+  reconcileUnanswered,
+  sqliteReconcilePort,
+  sqliteRetentionPort,
+  sqliteUsagePort,
+  startAuditMaintenance,
+} from "../metering/index.ts";
 import { reuseHealthy } from "./health-cache.ts";
 import type { Stores } from "./stores.ts";
 
@@ -21,12 +29,18 @@ export function sqliteStores(opened: OpenedDb, clock: Clock, bootId: string, che
     account: createSqliteAccountStore(opened.db),
     limiter: meter,
     market: sqliteMarketStore(sqlite, opened.path),
-    usage: createSqliteUsageReport(sqlite),
+    usage: createUsageReport(sqliteUsagePort(sqlite)),
     checkDatabase,
     connectionsInUse: () => (sqlite.inTransaction ? 1 : 0),
     reconcile: (self) => reconcileUnanswered(sqliteReconcilePort(sqlite), self, clock),
     startMaintenance(retentionDays, logger) {
-      return startAuditMaintenance(meter, () => pruneAudit(sqlite, clock, retentionDays), clock, retentionDays, logger);
+      return startAuditMaintenance(
+        meter,
+        () => pruneAudit(sqliteRetentionPort(sqlite), clock, retentionDays),
+        clock,
+        retentionDays,
+        logger,
+      );
     },
     close: async () => {},
   };

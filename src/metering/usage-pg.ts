@@ -1,0 +1,28 @@
+/** usage-report.ts's aggregates on PostgreSQL. */
+import type { SQL } from "bun";
+import { pgLogIds } from "./log-ids-pg.ts";
+import type { UsageGroup, UsagePort } from "./usage-port.ts";
+
+export function pgUsagePort(sql: SQL): UsagePort {
+  return {
+    ids: pgLogIds(sql),
+    // An aggregated row's params are {"aggregated": n}; other rows' params are never parsed.
+    known: async (fromId, toId, from, to, user) =>
+      (await sql`SELECT user_id AS "user", counted, status,
+          sum(CASE WHEN request_id = 'aggregated' THEN coalesce((params::jsonb ->> 'aggregated')::int, 1) ELSE 1 END)::int AS requests
+        FROM request_log
+        WHERE id >= ${fromId} AND id < ${toId} AND ts >= ${from} AND ts < ${to} AND user_id IS NOT NULL
+          AND (${user ?? null}::text IS NULL OR user_id = ${user ?? null})
+        GROUP BY user_id, counted, status`) as UsageGroup[],
+    async minutes() {
+      const [row] = (await sql`SELECT min(minute)::float8 AS first, max(minute)::float8 AS last FROM unauthenticated_counts`) as {
+        first: number | null;
+        last: number | null;
+      }[];
+      return row?.first != null && row.last != null ? { first: row.first, last: row.last } : null;
+    },
+    anonymous: async (from, to) =>
+      (await sql`SELECT code, sum(count)::int AS requests FROM unauthenticated_counts
+        WHERE minute >= ${from} AND minute < ${to} GROUP BY code`) as { code: string; requests: number }[],
+  };
+}
