@@ -8,11 +8,10 @@
 
 /** Reusable workspace for graphs of at most maxNodes nodes and maxEdges edges. */
 export class PlanarityTester {
-  // Graph in CSR form: adjacency of node v = edge ids adjE[off[v] .. off[v+1]).
+  // Graph in CSR form: adjacency of node v = edge ids adjE[off[v] .. off[v+1]), the other ends in adjW.
   private readonly off: Int32Array;
   private readonly adjE: Int32Array;
-  private readonly eu: Int32Array;
-  private readonly ev: Int32Array;
+  private readonly adjW: Int32Array;
   // Per node.
   private readonly height: Int32Array;
   private readonly parentEdge: Int32Array;
@@ -60,8 +59,7 @@ export class PlanarityTester {
     const m = Math.max(1, maxEdges);
     this.off = new Int32Array(n + 1);
     this.adjE = new Int32Array(2 * m);
-    this.eu = new Int32Array(m);
-    this.ev = new Int32Array(m);
+    this.adjW = new Int32Array(2 * m);
     this.height = new Int32Array(n);
     this.parentEdge = new Int32Array(n);
     this.ind = new Int32Array(n);
@@ -106,17 +104,22 @@ export class PlanarityTester {
     off.fill(0, 0, n + 1);
     for (let e = 0; e < m; e++) {
       if (eu[e] === ev[e]) throw new RangeError("self-loop");
-      this.eu[e] = eu[e];
-      this.ev[e] = ev[e];
       off[eu[e] + 1]++;
       off[ev[e] + 1]++;
     }
     for (let v = 0; v < n; v++) off[v + 1] += off[v];
+    const { adjE, adjW } = this;
     const fill = this.ind;
     for (let v = 0; v < n; v++) fill[v] = off[v];
     for (let e = 0; e < m; e++) {
-      this.adjE[fill[this.eu[e]]++] = e;
-      this.adjE[fill[this.ev[e]]++] = e;
+      const a = eu[e];
+      const b = ev[e];
+      let k = fill[a]++;
+      adjE[k] = e;
+      adjW[k] = b;
+      k = fill[b]++;
+      adjE[k] = e;
+      adjW[k] = a;
     }
     this.height.fill(-1, 0, n);
     this.parentEdge.fill(-1, 0, n);
@@ -231,17 +234,18 @@ export class PlanarityTester {
   private orient(root: number): void {
     let nVisited = this.nVisited;
     let nOriented = this.nOriented;
-    const { off, adjE, eu, ev, height, parentEdge, ind, src, dst, oriented, skip, lowpt, lowpt2, nesting, dfs } = this;
+    const { off, adjE, adjW, height, parentEdge, ind, src, dst, oriented, skip, lowpt, lowpt2, nesting, dfs } = this;
     this.visited[nVisited++] = root;
     let top = 0;
     dfs[top++] = root;
     while (top > 0) {
       const v = dfs[--top];
       const e = parentEdge[v];
-      const end = off[v + 1] - off[v];
+      const base = off[v];
+      const end = off[v + 1] - base;
       while (ind[v] < end) {
-        const vw = adjE[off[v] + ind[v]];
-        const w = eu[vw] === v ? ev[vw] : eu[vw];
+        const vw = adjE[base + ind[v]];
+        const w = adjW[base + ind[v]];
         if (!skip[vw]) {
           if (oriented[vw]) {
             ind[v]++;
@@ -530,6 +534,14 @@ export class PlaneEmbedding {
     this.seen = new Int32Array(n * n);
     this.queue = new Int32Array(n);
     this.inComp = new Int32Array(n);
+  }
+
+  /** Back to the empty graph (the rotation arrays are only read for edges the graph has). */
+  reset(): void {
+    this.first.fill(-1);
+    this.adj.fill(0);
+    this.deg.fill(0);
+    this.valid = true;
   }
 
   /** Records edge (u, v) in the graph only (its rotation comes from a re-embedding). */

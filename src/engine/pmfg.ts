@@ -39,17 +39,16 @@ export function pmfg(corr: Float64Array, n: number, counts?: PmfgCounts): Pmfg {
     return { pairs };
   }
   const target = 3 * (n - 2);
-  const cand = candidateOrder(corr, n);
-  const eu = new Int32Array(target);
-  const ev = new Int32Array(target);
-  const tester = new PlanarityTester(n, target);
-  const plane = new PlaneEmbedding(n);
-  const rigid = new RigidSets(n, plane, c);
+  const ws = workspace(n);
+  const cand = candidateOrder(corr, n, ws);
+  const { eu, ev, tester, plane, rigid, parent } = ws;
+  plane.reset();
+  rigid.reset(c);
+  for (let v = 0; v < n; v++) parent[v] = v;
   // Each candidate, cheapest exact decision first (docs/engine.md § PMFG): an edge between two
   // components (union-find) keeps any planar graph planar; a 3-connected set may prove G + uv
   // non-planar (RigidSets); if u and v share a face of the kept plane embedding of G, the edge
   // fits there; only else the left-right test, whose embedding phase then re-embeds the component.
-  const parent = Int32Array.from({ length: n }, (_, v) => v);
   const find = (v: number) => {
     while (parent[v] !== v) v = parent[v] = parent[parent[v]];
     return v;
@@ -85,6 +84,48 @@ export function pmfg(corr: Float64Array, n: number, counts?: PmfgCounts): Pmfg {
     rigid.addEdge(i, j);
   }
   return { pairs };
+}
+
+/**
+ * The typed arrays and structures of one pmfg() call, kept for the next call of the same n (a
+ * rolling request's) up to CACHED_MAX_N nodes (~1.8 MB of n×n arrays there); larger n allocates per call.
+ */
+interface Workspace {
+  n: number;
+  eu: Int32Array;
+  ev: Int32Array;
+  parent: Int32Array;
+  tester: PlanarityTester;
+  plane: PlaneEmbedding;
+  rigid: RigidSets;
+  code: Int32Array;
+  key: Float64Array;
+  idx: Int32Array;
+  tmp: Int32Array;
+}
+let cached: Workspace | null = null;
+const CACHED_MAX_N = 256;
+
+function workspace(n: number): Workspace {
+  if (cached !== null && cached.n === n) return cached;
+  const target = 3 * (n - 2);
+  const count = (n * (n - 1)) / 2;
+  const plane = new PlaneEmbedding(n);
+  const ws: Workspace = {
+    n,
+    eu: new Int32Array(target),
+    ev: new Int32Array(target),
+    parent: new Int32Array(n),
+    tester: new PlanarityTester(n, target),
+    plane,
+    rigid: new RigidSets(n, plane),
+    code: new Int32Array(count),
+    key: new Float64Array(count),
+    idx: new Int32Array(count),
+    tmp: new Int32Array(count),
+  };
+  if (n <= CACHED_MAX_N) cached = ws;
+  return ws;
 }
 
 /**
@@ -126,16 +167,13 @@ class RigidSets {
   /** Per set id and component: the faces holding all its attachments (null = no attachment). */
   private readonly compFaces: (number[] | null)[][] = [];
   private readonly active: number[] = [];
-  /** Bumped at each change of G or the sets; fresh[s] = the version set s's components are for. */
-  private version = 0;
-  private readonly fresh: Int32Array;
+  /** fresh[s] = 1 while set s's comp and compFaces hold for G; a change of s's members or faces clears it. */
+  private readonly fresh: Uint8Array;
   private readonly stack: number[] = [];
   private readonly att: number[] = [];
+  /** The active list needs rebuilding (a set's size changed). */
   private stale = true;
-  /** Sets addEdge found unaffected (the first `kept` of `keep` carry over to the next version). */
-  private readonly keep: number[] = [];
-  private kept = 0;
-  /** Nodes that entered a set, sets dissolved: any change of membership refreshes every set. */
+  /** Nodes that entered a set, sets dissolved (counters). */
   private entered = 0;
   private dissolved = 0;
 
@@ -146,15 +184,16 @@ class RigidSets {
   private readonly checked: Int32Array;
   private epoch = 0;
 
+  private counts: PmfgCounts = { bridges: 0, faceKept: 0, rigidRefused: 0, tests: 0, testKept: 0, merges: 0, pairJoins: 0 };
+
   constructor(
     private readonly n: number,
     private readonly plane: PlaneEmbedding,
-    private readonly counts: PmfgCounts,
   ) {
     this.prev = new Int32Array(n * n);
     this.traced = new Int32Array(n * n);
     this.checked = new Int32Array(n * n);
-    this.fresh = new Int32Array(n).fill(-1);
+    this.fresh = new Uint8Array(n);
     this.set = new Int32Array(n).fill(-1);
     this.size = new Int32Array(n);
     this.adj = new Uint8Array(n * n);
@@ -162,6 +201,21 @@ class RigidSets {
     this.deg = new Int32Array(n);
     this.facesOf = Array.from({ length: n }, () => []);
     this.mark = new Int32Array(n);
+  }
+
+  /** Back to the empty graph on n nodes (the epoch and pass counters run on). */
+  reset(counts: PmfgCounts): void {
+    this.counts = counts;
+    this.fresh.fill(0);
+    this.set.fill(-1);
+    this.size.fill(0);
+    this.adj.fill(0);
+    this.deg.fill(0);
+    for (let x = 0; x < this.n; x++) this.facesOf[x] = [];
+    this.faces.length = 0;
+    this.active.length = 0;
+    this.work.length = 0;
+    this.stale = true;
   }
 
   /** True when some set proves G + uv non-planar (u, v in one component of G, not adjacent). */
@@ -175,7 +229,7 @@ class RigidSets {
         if (this.sharedFace(u, v) === -1) return true;
         continue;
       }
-      if (this.fresh[s] !== this.version) this.components(s);
+      if (this.fresh[s] === 0) this.components(s);
       const comp = this.comp[s];
       const held = this.compFaces[s];
       if (inU || inV) {
@@ -194,16 +248,12 @@ class RigidSets {
   /** A kept edge (u, v). */
   addEdge(u: number, v: number): void {
     const { n, adj, nbr, deg, set } = this;
-    // Sets whose components of G − S stay as they are: u, v outside S in one component already
-    // (S's faces and attachments unchanged), provided no node changes set below.
-    const keep = this.keep;
-    keep.length = 0;
-    if (!this.stale)
-      for (const r of this.active) {
-        const comp = this.comp[r];
-        if (this.fresh[r] === this.version && comp[u] >= 0 && comp[u] === comp[v]) keep.push(r);
-      }
+    // The edge's effect on each fresh set's components of G − S (a set whose members or faces
+    // change below is cleared there): inside S it cuts a face (recompute); from S to a component
+    // it adds an attachment; between two components it joins them; within one it changes nothing.
+    for (let r = 0; r < n; r++) if (this.fresh[r] === 1) this.edgeInto(r, u, v);
     const members = this.entered;
+    const dissolved = this.dissolved;
     adj[u * n + v] = adj[v * n + u] = 1;
     nbr[u * n + deg[u]++] = v;
     nbr[v * n + deg[v]++] = u;
@@ -228,9 +278,30 @@ class RigidSets {
       }
       if (this.entered !== members) focused = false;
     } while (!inside && this.plane.valid && this.grow(focused ? u : -1, v));
-    this.stale = true;
-    if (this.entered === members && this.dissolved === 0) this.kept = keep.length;
-    else this.kept = 0;
+    if (this.entered !== members || this.dissolved !== dissolved) this.stale = true;
+  }
+
+  /** Updates fresh set r's components for a new edge (u, v), or clears fresh[r]. */
+  private edgeInto(r: number, u: number, v: number): void {
+    const comp = this.comp[r];
+    const held = this.compFaces[r];
+    const cu = comp[u];
+    const cv = comp[v];
+    if (cu === -1 && cv === -1) this.fresh[r] = 0;
+    else if (cu === -1 || cv === -1) {
+      // x ∈ S becomes an attachment of the other end's component: keep the faces through x.
+      const x = cu === -1 ? u : v;
+      const k = cu === -1 ? cv : cu;
+      const fs = held[k];
+      const on = this.on;
+      held[k] = fs === null ? this.facesOf[x].slice() : fs.filter((f) => on[f][x] === 1);
+    } else if (cu !== cv) {
+      for (let z = 0; z < this.n; z++) if (comp[z] === cv) comp[z] = cu;
+      const a = held[cu];
+      const b = held[cv];
+      held[cu] = a === null ? b : b === null ? a : a.filter((f) => b.includes(f));
+      held[cv] = null;
+    }
   }
 
   /**
@@ -254,6 +325,7 @@ class RigidSets {
         if (lo !== -1 && lo !== hi && this.checked[lo * n + hi] !== pass && this.matched3(lo, hi, pass)) {
           for (let z = 0; z < n; z++) if (set[z] === hi) this.enter(z, lo);
           this.size[hi] = 0;
+          this.fresh[hi] = 0;
           this.rebuild(lo);
           this.counts.merges++;
           return true;
@@ -452,8 +524,10 @@ class RigidSets {
   private addFace(c: number[]): void {
     const id = this.faces.length;
     this.faces.push(c);
-    const on = new Uint8Array(this.n);
-    this.on.push(on);
+    // on[] outlives faces[] across reset(): its arrays are reused.
+    let on = this.on[id];
+    if (on === undefined) this.on.push((on = new Uint8Array(this.n)));
+    else on.fill(0);
     for (const x of c) {
       this.facesOf[x].push(id);
       on[x] = 1;
@@ -462,6 +536,7 @@ class RigidSets {
 
   private enter(y: number, s: number): void {
     this.entered++;
+    this.fresh[s] = 0;
     this.set[y] = s;
     this.size[s]++;
     this.work.push(y);
@@ -469,6 +544,7 @@ class RigidSets {
 
   private dissolve(s: number): void {
     this.dissolved++;
+    this.fresh[s] = 0;
     for (let x = 0; x < this.n; x++)
       if (this.set[x] === s) {
         this.set[x] = -1;
@@ -480,9 +556,6 @@ class RigidSets {
   /** The sets, largest first (the likeliest to refuse); their components are recomputed on demand. */
   private listSets(): void {
     this.stale = false;
-    this.version++;
-    for (let k = 0; k < this.kept; k++) this.fresh[this.keep[k]] = this.version;
-    this.kept = 0;
     const { active, size } = this;
     active.length = 0;
     for (let s = 0; s < this.n; s++) if (size[s] > 0) active.push(s);
@@ -492,7 +565,7 @@ class RigidSets {
   /** Set s's components of G − S, and the faces able to hold each. */
   private components(s: number): void {
     const { n, nbr, deg, set, on, facesOf, mark, stack, att } = this;
-    this.fresh[s] = this.version;
+    this.fresh[s] = 1;
     this.comp[s] ??= new Int32Array(n);
     const comp = this.comp[s];
     for (let x = 0; x < n; x++) comp[x] = set[x] === s ? -1 : -2;
@@ -548,14 +621,14 @@ const HIGH_WORD = new Uint32Array(new Float64Array([1]).buffer)[1] !== 0 ? 1 : 0
 
 /**
  * Pair codes i·n + j (i < j) sorted by (d, code); code order is (i, j) order. d ≥ 0, so its IEEE
- * bits order as unsigned integers as the values do: a stable LSD radix sort (8 bits a pass, codes
- * entered in code order) gives the comparison sort's order in O(n²). A NaN d (no real
+ * bits order as unsigned integers as the values do: a stable LSD radix sort of the high 32 bits
+ * (11 bits a pass, codes entered in code order), then an insertion pass over the full d within
+ * runs of equal high words, gives the comparison sort's order in O(n²). A NaN d (no real
  * correlation gives one) falls back to that sort.
  */
-function candidateOrder(corr: Float64Array, n: number): Int32Array {
+function candidateOrder(corr: Float64Array, n: number, ws: Workspace): Int32Array {
   const count = (n * (n - 1)) / 2;
-  const code = new Int32Array(count);
-  const key = new Float64Array(count);
+  const { code, key } = ws;
   let q = 0;
   let nan = false;
   for (let i = 0; i < n; i++) {
@@ -570,29 +643,41 @@ function candidateOrder(corr: Float64Array, n: number): Int32Array {
   if (nan) {
     const d = new Float64Array(n * n);
     for (let k = 0; k < count; k++) d[code[k]] = key[k];
-    return code.sort((a, b) => d[a] - d[b] || a - b);
+    return code.slice().sort((a, b) => d[a] - d[b] || a - b);
   }
-  const bits = new Uint32Array(key.buffer);
-  let idx = Int32Array.from({ length: count }, (_, k) => k);
-  let tmp = new Int32Array(count);
-  const bucket = new Int32Array(256);
-  for (let pass = 0; pass < 8; pass++) {
-    const word = pass < 4 ? 1 - HIGH_WORD : HIGH_WORD;
-    const shift = (pass & 3) * 8;
+  const bits = new Uint32Array(key.buffer, key.byteOffset, 2 * count);
+  let idx = ws.idx;
+  let tmp = ws.tmp;
+  for (let k = 0; k < count; k++) idx[k] = k;
+  const bucket = new Int32Array(2048);
+  for (let shift = 0; shift < 32; shift += 11) {
     bucket.fill(0);
-    for (let k = 0; k < count; k++) bucket[(bits[2 * idx[k] + word] >>> shift) & 255]++;
+    for (let k = 0; k < count; k++) bucket[(bits[2 * idx[k] + HIGH_WORD] >>> shift) & 2047]++;
     if (bucket.includes(count)) continue; // one digit for all: the pass keeps the order
     let sum = 0;
-    for (let b = 0; b < 256; b++) {
+    for (let b = 0; b < 2048; b++) {
       const c = bucket[b];
       bucket[b] = sum;
       sum += c;
     }
-    for (let k = 0; k < count; k++) tmp[bucket[(bits[2 * idx[k] + word] >>> shift) & 255]++] = idx[k];
+    for (let k = 0; k < count; k++) tmp[bucket[(bits[2 * idx[k] + HIGH_WORD] >>> shift) & 2047]++] = idx[k];
     const t = idx;
     idx = tmp;
     tmp = t;
   }
-  for (let k = 0; k < count; k++) tmp[k] = code[idx[k]];
-  return tmp;
+  // Equal high words leave their run in index (code) order; order each run by the full d, stably.
+  for (let k = 1; k < count; k++) {
+    const x = idx[k];
+    const kx = key[x];
+    let p = k - 1;
+    if (key[idx[p]] <= kx) continue;
+    while (p >= 0 && key[idx[p]] > kx) {
+      idx[p + 1] = idx[p];
+      p--;
+    }
+    idx[p + 1] = x;
+  }
+  const out = new Int32Array(count);
+  for (let k = 0; k < count; k++) out[k] = code[idx[k]];
+  return out;
 }
