@@ -45,34 +45,88 @@ function ward(dxi: number, dyi: number, dxy: number, nx: number, ny: number, ni:
  */
 export function linkage(dist: Float64Array, n: number, method: LinkageMethod): Linkage {
   if (n < 2) return { merges: new Float64Array(0) };
-  const D = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) {
-    for (let j = i + 1; j < n; j++) {
-      const v = dist[i * n + j];
-      if (!Number.isFinite(v)) throw new RangeError(`linkage: distance (${i}, ${j}) is ${v}`);
-      D[i * n + j] = v;
-      D[j * n + i] = v;
-    }
-  }
+  const ws = workspace(n);
   // Unsorted merges as slot pairs (x, y, height); relabelled after the sort.
-  const raw = method === "single" ? mstSingle(D, n) : nnChain(D, n, method);
-  return { merges: sortAndLabel(raw, n) };
+  let raw: Float64Array;
+  if (method === "single") raw = mstSingle(dist, n, ws);
+  else {
+    // The NN chain rewrites distances: a symmetric working copy of the upper triangle.
+    const D = ws.D;
+    for (let i = 0; i < n; i++) {
+      D[i * n + i] = 0;
+      for (let j = i + 1; j < n; j++) {
+        const v = dist[i * n + j];
+        if (!Number.isFinite(v)) nonFinite(i, j, v);
+        D[i * n + j] = v;
+        D[j * n + i] = v;
+      }
+    }
+    raw = nnChain(D, n, method, ws);
+  }
+  return { merges: sortAndLabel(raw, n, ws) };
 }
 
-/** scipy's `mst_single_linkage`: Prim from node 0, the first of equal minima kept. */
-function mstSingle(D: Float64Array, n: number): Float64Array {
-  const Z = new Float64Array((n - 1) * 3);
-  const merged = new Uint8Array(n);
-  const best = new Float64Array(n).fill(Infinity);
+function nonFinite(i: number, j: number, v: number): never {
+  throw new RangeError(`linkage: distance (${i}, ${j}) is ${v}`);
+}
+
+/** Scratch arrays of linkage(), kept for the next call of the same n up to CACHED_MAX_N (0.5 MB there). */
+interface Workspace {
+  n: number;
+  D: Float64Array;
+  raw: Float64Array;
+  best: Float64Array;
+  merged: Uint8Array;
+  size: Int32Array;
+  live: Int32Array;
+  chain: Int32Array;
+  key: Float64Array;
+  a: Int32Array;
+  b: Int32Array;
+  parent: Int32Array;
+  csize: Int32Array;
+}
+let cached: Workspace | null = null;
+const CACHED_MAX_N = 256;
+
+function workspace(n: number): Workspace {
+  if (cached !== null && cached.n === n) return cached;
+  const ws: Workspace = {
+    n,
+    D: new Float64Array(n * n),
+    raw: new Float64Array((n - 1) * 3),
+    best: new Float64Array(n),
+    merged: new Uint8Array(n),
+    size: new Int32Array(n),
+    live: new Int32Array(n),
+    chain: new Int32Array(n),
+    key: new Float64Array(n),
+    a: new Int32Array(n),
+    b: new Int32Array(n),
+    parent: new Int32Array(2 * n - 1),
+    csize: new Int32Array(2 * n - 1),
+  };
+  if (n <= CACHED_MAX_N) cached = ws;
+  return ws;
+}
+
+/**
+ * scipy's `mst_single_linkage`: Prim from node 0, the first of equal minima kept. It reads each
+ * pair once, straight from the upper triangle of `dist` (no working copy), checking it there.
+ */
+function mstSingle(dist: Float64Array, n: number, ws: Workspace): Float64Array {
+  const Z = ws.raw;
+  const merged = ws.merged.fill(0);
+  const best = ws.best.fill(Infinity);
   let x = 0;
   let y = 0;
   for (let k = 0; k < n - 1; k++) {
     let currentMin = Infinity;
     merged[x] = 1;
-    const row = x * n;
     for (let i = 0; i < n; i++) {
       if (merged[i]) continue;
-      const d = D[row + i];
+      const d = i > x ? dist[x * n + i] : dist[i * n + x];
+      if (!Number.isFinite(d)) nonFinite(Math.min(x, i), Math.max(x, i), d);
       if (best[i] > d) best[i] = d;
       if (best[i] < currentMin) {
         y = i;
@@ -92,12 +146,13 @@ function mstSingle(D: Float64Array, n: number): Float64Array {
  * else the lowest index) until two are mutual, merge them into the higher slot. The live slots
  * are kept in an ascending list, so a scan visits them in scipy's order without skipping dead ones.
  */
-function nnChain(D: Float64Array, n: number, method: LinkageMethod): Float64Array {
-  const Z = new Float64Array((n - 1) * 3);
-  const size = new Int32Array(n).fill(1);
-  const live = Int32Array.from({ length: n }, (_, i) => i);
+function nnChain(D: Float64Array, n: number, method: LinkageMethod, ws: Workspace): Float64Array {
+  const Z = ws.raw;
+  const size = ws.size.fill(1);
+  const live = ws.live;
+  for (let i = 0; i < n; i++) live[i] = i;
   let nLive = n;
-  const chain = new Int32Array(n);
+  const chain = ws.chain;
   let chainLength = 0;
   let x = 0;
   let y = 0;
@@ -178,12 +233,12 @@ function nnChain(D: Float64Array, n: number, method: LinkageMethod): Float64Arra
  * numpy's stable argsort by height (NaN last, as numpy sorts it), then scipy's `label`: each
  * merge's two slots are mapped to their current cluster ids through a union-find, smaller id left.
  */
-function sortAndLabel(raw: Float64Array, n: number): Float64Array {
+function sortAndLabel(raw: Float64Array, n: number, ws: Workspace): Float64Array {
   const m = n - 1;
-  const order = stableOrder(raw, m);
-  const parent = new Int32Array(2 * n - 1);
-  for (let i = 0; i < parent.length; i++) parent[i] = i;
-  const csize = new Int32Array(2 * n - 1).fill(1);
+  const order = stableOrder(raw, m, ws);
+  const { parent, csize } = ws;
+  for (let i = 0; i < 2 * n - 1; i++) parent[i] = i;
+  csize.fill(1);
   const find = (v: number) => {
     let root = v;
     while (parent[root] !== root) root = parent[root];
@@ -212,14 +267,15 @@ function sortAndLabel(raw: Float64Array, n: number): Float64Array {
 }
 
 /** Indices 0…m−1 by height raw[3k+2], stable, NaN last: numpy's argsort(kind="mergesort"). */
-function stableOrder(raw: Float64Array, m: number): Int32Array {
-  const key = new Float64Array(m);
+function stableOrder(raw: Float64Array, m: number, ws: Workspace): Int32Array {
+  const key = ws.key;
+  let a = ws.a;
+  let b = ws.b;
   for (let k = 0; k < m; k++) {
     const h = raw[k * 3 + 2];
     key[k] = Number.isNaN(h) ? Infinity : h;
+    a[k] = k;
   }
-  let a = Int32Array.from({ length: m }, (_, k) => k);
-  let b = new Int32Array(m);
   // Bottom-up merge sort; on equal keys the left run's (earlier) index goes first.
   for (let width = 1; width < m; width *= 2) {
     for (let lo = 0; lo < m; lo += 2 * width) {
@@ -242,16 +298,19 @@ export function leafOrder(link: Linkage, n: number): Int32Array {
   const out = new Int32Array(n);
   if (n < 2) return out;
   const Z = link.merges;
-  const stack = [2 * n - 2];
+  const stack = new Int32Array(n + 1);
+  let top = 0;
+  stack[top++] = 2 * n - 2;
   let k = 0;
-  while (stack.length > 0) {
-    const v = stack.pop()!;
+  while (top > 0) {
+    const v = stack[--top];
     if (v < n) {
       out[k++] = v;
       continue;
     }
     const r = v - n;
-    stack.push(Z[r * 4 + 1], Z[r * 4]);
+    stack[top++] = Z[r * 4 + 1];
+    stack[top++] = Z[r * 4];
   }
   return out;
 }
