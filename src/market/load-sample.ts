@@ -3,10 +3,8 @@ import { type Clock, systemClock } from "../clock.ts";
 import { BulkInserter } from "./bar-writer.ts";
 import { bumpDataVersion, getDataVersion } from "./data-version.ts";
 import { rawDb, type DbHandle } from "./db-handle.ts";
-import { generateSample, SAMPLE_GENERATOR_VERSION, SAMPLE_UNIVERSE } from "./sample-generator.ts";
+import { generateSample, SAMPLE_GENERATOR_VERSION, SAMPLE_UNIVERSE, SAMPLE_VERSION_KEY as VERSION_KEY } from "./sample-generator.ts";
 import { extendUniverse, getUniverse } from "./universes.ts";
-
-const VERSION_KEY = "sample_generator_version";
 
 export interface LoadSampleResult {
   /** False when this generator version of the sample was already there (nothing written). */

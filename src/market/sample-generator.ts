@@ -11,6 +11,8 @@ import { SAMPLE_LATE_LISTING, SAMPLE_SECTORS } from "./sample-symbols.ts";
 export const SAMPLE_UNIVERSE = "sample";
 /** Bumped whenever the generated bars change, so existing databases reload the sample. */
 export const SAMPLE_GENERATOR_VERSION = 1;
+/** The settings key holding the loaded sample's generator version, on either database. */
+export const SAMPLE_VERSION_KEY = "sample_generator_version";
 export const SAMPLE_SEED = 20250930;
 export const SAMPLE_START_DATE = "2022-01-03";
 export const SAMPLE_END_DATE = "2025-09-30";

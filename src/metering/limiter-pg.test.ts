@@ -9,8 +9,8 @@ import { startPostgres, type TestDatabase } from "../../test/support/postgres.ts
 import { openPg, type OpenedPg } from "../../db/pg/open.ts";
 import { openDatabase } from "../../db/open.ts";
 import { TestClock } from "../clock.ts";
-import { createSqliteMeter } from "./meter-sqlite.ts";
-import { createPgMeter } from "./meter-pg.ts";
+import { createSqliteMeter, sqliteMeterPort } from "./meter-sqlite.ts";
+import { createPgMeter, pgMeterPort } from "./meter-pg.ts";
 import type { Meter } from "./meter.ts";
 import type { Limits } from "./windows.ts";
 
@@ -178,6 +178,26 @@ describe("window cases, PostgreSQL and SQLite side by side", () => {
       expect(pgAnswers).toEqual(await play(sqliteMeter(liteClock), liteClock, steps));
     });
   }
+});
+
+describe.each(["sqlite", "postgres"] as const)("the meter port on %s", (kind) => {
+  test("a refund written twice (a retry from flush) gives the day's count back once, on the row's own UTC day", async () => {
+    const clock = new TestClock(T);
+    const lite = openDatabase(":memory:").sqlite;
+    const port = kind === "sqlite" ? sqliteMeterPort(lite, clock, "b") : pgMeterPort(opened.sql, clock, "b");
+    const admit = async () =>
+      (await port.admit({ userId: "r", limits: ONE, requestId: "x", params: {} }, "", () => ({ ok: true }) as never)).logId;
+    const first = await admit();
+    clock.set(T + 86_400_000);
+    await admit();
+    for (let i = 0; i < 2; i++) await port.finish({ logId: first, status: 500, durationMs: 1, refund: true }, true);
+    const q = "SELECT day, admitted FROM usage_days WHERE user_id = 'r' ORDER BY day";
+    const rows = kind === "sqlite" ? lite.query(q).all() : await opened.sql.unsafe(q);
+    expect(rows.map((r: { day: number; admitted: number }) => [Number(r.day), Number(r.admitted)])).toEqual([
+      [T - (T % 86_400_000), 0],
+      [T - (T % 86_400_000) + 86_400_000, 1],
+    ]);
+  });
 });
 
 describe("PostgreSQL meter", () => {

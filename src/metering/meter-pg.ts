@@ -89,21 +89,24 @@ export function pgMeterPort(sql: SQL, clock: Clock, bootId: string, { lockWaitMs
   }
 
   /**
-   * A refund is one statement, so atomic without a transaction: counted 0, row kept, the day's
-   * count given back. Its row lock (FOR UPDATE) makes a repeated refund of the same row (a retry
-   * from flush) see counted = 0 and give nothing back twice.
+   * A refund's row lock (FOR UPDATE) makes a repeated refund of the same row (a retry from flush)
+   * see counted = 0 and give nothing back twice; the day's count is given back in the same transaction.
    */
   async function finish({ logId, status, durationMs, refund }: Finish): Promise<void> {
     if (!refund) {
       await sql`UPDATE request_log SET status = ${status}, duration_ms = ${durationMs} WHERE id = ${logId}`;
       return;
     }
-    await sql`WITH old AS (
-        SELECT user_id, ts, counted FROM request_log WHERE id = ${logId} FOR UPDATE),
-      upd AS (
-        UPDATE request_log SET status = ${status}, duration_ms = ${durationMs}, counted = 0 WHERE id = ${logId})
-      UPDATE usage_days u SET admitted = u.admitted - 1 FROM old
-      WHERE old.counted = 1 AND u.user_id = old.user_id AND u.day = old.ts - old.ts % ${86_400_000}`;
+    await sql.begin(async (tx) => {
+      const [old] = (await tx`SELECT user_id AS "userId", ts::float8 AS ts, counted FROM request_log WHERE id = ${logId} FOR UPDATE`) as {
+        userId: string | null;
+        ts: number;
+        counted: number;
+      }[];
+      await tx`UPDATE request_log SET status = ${status}, duration_ms = ${durationMs}, counted = 0 WHERE id = ${logId}`;
+      if (old?.counted === 1 && old.userId !== null)
+        await tx`UPDATE usage_days SET admitted = admitted - 1 WHERE user_id = ${old.userId} AND day = ${utcDayStart(old.ts)}`;
+    });
   }
 
   return {

@@ -1,7 +1,6 @@
 /** reconcile.ts's statements on SQLite: each process's refund one BEGIN IMMEDIATE transaction. */
 import type { Database } from "bun:sqlite";
-import { NO_BOOT, type Boot, type ReconcilePort } from "./reconcile.ts";
-import { utcDayStart } from "./windows.ts";
+import { NO_BOOT, perDay, type Boot, type ReconcilePort } from "./reconcile.ts";
 
 export function sqliteReconcilePort(sqlite: Database): ReconcilePort {
   const boots = sqlite.prepare<Boot, []>("SELECT boot_id AS bootId, low_id AS lowId, seen_at AS seenAt FROM boots");
@@ -18,17 +17,8 @@ export function sqliteReconcilePort(sqlite: Database): ReconcilePort {
   const refundAll = sqlite.transaction((bootId: string, lowId: number, before: number) => {
     const id = bootId === NO_BOOT ? null : bootId;
     const rows = rowsOf.all(lowId, id, before);
-    const perDay = new Map<string, { userId: string; day: number; n: number }>();
-    for (const row of rows) {
-      refund.run(row.id);
-      if (row.userId === null) continue;
-      const day = utcDayStart(row.ts);
-      const key = `${row.userId}\u0000${day}`;
-      const entry = perDay.get(key) ?? { userId: row.userId, day, n: 0 };
-      entry.n++;
-      perDay.set(key, entry);
-    }
-    for (const e of perDay.values()) giveBack.run(e.userId, e.day, e.n);
+    for (const row of rows) refund.run(row.id);
+    for (const e of perDay(rows)) giveBack.run(e.userId, e.day, e.n);
     return { refunded: rows.length, stillOpen: anyOpen.get(lowId, id) !== null };
   });
   return {

@@ -15,6 +15,7 @@
 import type { Clock } from "../clock.ts";
 import { bootIsGone } from "./boot.ts";
 import type { Maybe } from "./meter-port.ts";
+import { utcDayStart } from "./windows.ts";
 
 /** An open row older than this belongs to no live request, whoever admitted it. */
 export const STALE_OPEN_MS = 3600_000;
@@ -47,6 +48,23 @@ export interface ReconcilePort {
   refund(bootId: string, lowId: number, before: number): Maybe<{ refunded: number; stillOpen: boolean }>;
   /** Drops a watermark whose rows are all settled. */
   forget(bootId: string): Maybe<void>;
+}
+
+/**
+ * The day counts that refunded rows give back: per user and UTC day, ordered, so that concurrent
+ * refunds lock usage_days rows in the same order (both ports use it).
+ */
+export function perDay(rows: { userId: string | null; ts: number }[]): { userId: string; day: number; n: number }[] {
+  const counts = new Map<string, { userId: string; day: number; n: number }>();
+  for (const { userId, ts } of rows) {
+    if (userId === null) continue;
+    const day = utcDayStart(ts);
+    const key = `${userId}\u0000${day}`;
+    const entry = counts.get(key) ?? { userId, day, n: 0 };
+    entry.n++;
+    counts.set(key, entry);
+  }
+  return [...counts.values()].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : a.day - b.day));
 }
 
 export async function reconcileUnanswered(port: ReconcilePort, selfBootId: string, clock: Clock): Promise<Reconciled> {

@@ -9,12 +9,10 @@ import type { Interval } from "../../engine/types.ts";
 import type { Bar } from "../bar.ts";
 import { emptyColumns, pushBar } from "../bar-writer.ts";
 import type { LoadSampleResult } from "../load-sample.ts";
-import { generateSample, SAMPLE_GENERATOR_VERSION, SAMPLE_UNIVERSE } from "../sample-generator.ts";
+import { generateSample, SAMPLE_GENERATOR_VERSION, SAMPLE_UNIVERSE, SAMPLE_VERSION_KEY as VERSION_KEY } from "../sample-generator.ts";
 import type { Universe } from "../universes.ts";
 import { textArray } from "./pg-arrays.ts";
 import { bumpDataVersionPg, extendUniversePg, insertBars, lockMarket, PG_BATCH } from "./pg-writes.ts";
-
-const VERSION_KEY = "sample_generator_version";
 
 export interface PgSampleDeps {
   sql: SQL;
