@@ -98,7 +98,7 @@ if (values["skip-exports"]) {
 // 90 as-ofs × 500 symbols plus the latest graph's 5,000 edges: the 50,000-row cap exactly.
 const EXPORT = "periods=90&graph_method=knn&knn_k=10&include_graph=true&lookback=120";
 for (const f of ["json", "csv", "ndjson"]) {
-  const res = await live(`${EXPORT}&format=${f}`, "exporter"); // computed once, then cached
+  const res = await live(`${EXPORT}&format=${f}`, "exporter"); // computed once, csv and ndjson rendered from it, all cached
   if (res.status !== 200) throw new Error(`export ${f} answered ${res.status}: ${await res.text()}`);
   await res.arrayBuffer();
 }

@@ -47,7 +47,7 @@ const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math
 // 1. The pool alone. The estimate (ms of one core) only has to clear the split threshold.
 const parsed = parseChartParams(new URLSearchParams(`universe=big&${HEAVY}`), { defaultUniverse: "big" });
 if (!parsed.ok) throw new Error(parsed.errors.join("; "));
-const params = parsed.params;
+const { params, format } = parsed;
 const pools = { one: startComputePool(1, createLogger("silent")), two: startComputePool(2, createLogger("silent")) };
 /** CPU ms of each compute thread of this process so far (Linux: /proc/self/task, 10 ms ticks). */
 const workerCpu = (): Map<string, number> => {
@@ -106,10 +106,10 @@ const part = (index: number) => {
 };
 const paths: { whole: number; parts: [number, number]; join: number }[] = [];
 for (let r = 0; r < Math.min(ROUNDS, 3); r++) {
-  const [whole] = cpuOf(() => serialise(computeChart(input, params).data, params.format));
+  const [whole] = cpuOf(() => serialise(computeChart(input, params).data, format));
   const [a, pa] = cpuOf(() => part(0));
   const [b, pb] = cpuOf(() => part(1));
-  const [join] = cpuOf(() => serialise(joinChart(input.symbols, params, [pa, pb]).data, params.format));
+  const [join] = cpuOf(() => serialise(joinChart(input.symbols, params, [pa, pb]).data, format));
   paths.push({ whole, parts: [a, b], join });
 }
 const pathRatios = paths.map((x) => (Math.max(...x.parts) + x.join) / x.whole);

@@ -73,7 +73,7 @@ export const CONFIG_SCHEMA = z.object({
   computeThreads: intFrom("compute threads", 0, 64).default(Math.max(1, Math.min(8, availableParallelism()))),
   /** Audit rows (request_log, per-day and unauthenticated counts) older than this many days are pruned. */
   auditRetentionDays: intFrom("audit retention days", 1, 36_500).default(90),
-  /** Upper bound on the result cache's memory (MiB of cached JSON plus overhead). */
+  /** Upper bound on the result cache's memory (MiB of cached JSON, rendered csv/ndjson bodies and overhead). */
   cacheMb: intFrom("cache mb", 0, 65536).default(128),
   /** Live requests estimated above this cost (milliseconds of one core) are refused before admission (src/compute/request-cost.ts). */
   costBudget: intFrom("cost budget", 1, 1_000_000_000).default(10_000),

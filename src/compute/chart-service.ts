@@ -1,7 +1,9 @@
 /**
  * Connects the market layer and the engine for the live endpoint: resolves the universe or the
  * symbol list (404s before anything is metered), then computes — through a result cache bounded in
- * bytes, keyed by the normalised parameters and the data version, so a repeated question costs one lookup.
+ * bytes, keyed by the engine's parameters and the data version, so a repeated question costs one lookup.
+ * The response format is not an engine parameter: a result is computed once, and another format of
+ * it is rendered from its cached JSON on a compute thread and cached beside it.
  */
 import { DEFAULT_COST_BUDGET } from "./request-cost.ts";
 import { precheck } from "./precheck.ts";
@@ -13,11 +15,14 @@ import type { BarCoverage } from "../market/bar-coverage.ts";
 import type { MarketStore } from "../market/store.ts";
 import { storeFailure } from "../market/store-errors.ts";
 import type { ComputePool, Computed } from "./compute-pool.ts";
+import type { Format, TidyFormat } from "./serialise.ts";
 import { SingleFlight } from "./single-flight.ts";
 import type { AdmittedWork } from "./admitted-work.ts";
 
 export interface PreparedChart {
   params: ChartParams;
+  /** The response's encoding: the HTTP request's, not the engine's. */
+  format: Format;
   /** The data version read once per request; it keys every cache below. */
   dataVersion: number;
   symbols: string[];
@@ -27,8 +32,12 @@ export interface PreparedChart {
   cost: number;
   /** Estimated peak memory of computing it (src/compute/request-memory.ts). */
   bytes: number;
-  /** The result cache's key: engine parameters, symbols and data version. */
+  /** csv/ndjson of a result already computed: the render job's cost and bytes alone. */
+  render: { cost: number; bytes: number } | null;
+  /** The computed result's key: engine parameters, symbols and data version. */
   key: string;
+  /** The answer's key in the cache: `key` for JSON, `key` and the format for a rendered body. */
+  bodyKey: string;
   /** Whose request it is: the compute pool shares its threads fairly between users. */
   user: string;
 }
@@ -36,7 +45,7 @@ export interface PreparedChart {
 export interface ChartServiceOptions {
   /** Requests estimated above this cost are refused before admission. */
   costBudget?: number;
-  /** Upper bound on the result cache's bytes (cached JSON plus overhead). */
+  /** Upper bound on the result cache's bytes (cached JSON, rendered csv/ndjson bodies and overhead). */
   cacheBytes?: number;
   /** The bound on admitted-but-unfinished computations; none when absent. */
   admitted?: AdmittedWork;
@@ -58,23 +67,45 @@ export interface ChartOutcome {
 /** The entry bound is only a backstop; bytes bind first (--cache-mb). */
 const CACHE_ENTRIES = 4096;
 const DEFAULT_CACHE_BYTES = 128 * 2 ** 20;
-/** Per entry beyond the JSON: the key, the diagnostics object, map and object headers. */
+/** Per entry beyond the body: the key, the diagnostics object, map and object headers. */
 const ENTRY_OVERHEAD = 2048;
 /** Prepared requests kept by query string (src/memo.ts): a few thousand distinct questions. */
 const PREPARED_MEMO_BYTES = 4 * 2 ** 20;
 
 /**
- * What an entry holds in memory: its strings (one byte per ASCII character in JavaScriptCore), the
- * body's encoded bytes made at its first answer (src/http/live-body.ts), plus overhead.
+ * A cached answer: a computed result (its JSON), or a csv/ndjson body rendered from one, which
+ * shares the result's diagnostics.
  */
-function entryBytes(key: string, c: Computed): number {
-  return 2 * c.body.length + key.length + JSON.stringify(c.diagnostics).length + ENTRY_OVERHEAD;
+interface CacheEntry {
+  key: string;
+  computed: Computed;
+  tidy: boolean;
+}
+
+/** A computation's outcome: the result, and the tidy body its first caller asked for. */
+interface Fresh {
+  json: Computed;
+  tidy: { format: TidyFormat; computed: Computed } | null;
+}
+
+/**
+ * What an entry holds in memory: its strings (one byte per ASCII character in JavaScriptCore), a
+ * JSON body's encoded bytes made at its first answer (src/http/live-body.ts), plus overhead.
+ */
+function entryBytes(e: CacheEntry): number {
+  return (e.tidy ? 1 : 2) * e.computed.body.length + e.key.length + JSON.stringify(e.computed.diagnostics).length + ENTRY_OVERHEAD;
+}
+
+function tidyKey(key: string, format: TidyFormat): string {
+  return `${key}|${format}`;
 }
 
 export class ChartService {
-  private readonly cache: ResultCache<{ key: string; computed: Computed }>;
-  /** Computations under way by cache key: an identical request waits for the same one. */
-  private readonly inFlight = new SingleFlight<string, Computed>();
+  private readonly cache: ResultCache<CacheEntry>;
+  /** Computations under way by result key: a request for the same result, in any format, waits for the same one. */
+  private readonly inFlight = new SingleFlight<string, Fresh>();
+  /** Render jobs under way by body key. */
+  private readonly renders = new SingleFlight<string, Computed>();
 
   private knownCache: { version: number; symbols: Set<string>; synthetic: Set<string> } | null = null;
   /**
@@ -99,7 +130,7 @@ export class ChartService {
   ) {
     this.cache = new ResultCache(CACHE_ENTRIES, {
       maxSize: options.cacheBytes ?? DEFAULT_CACHE_BYTES,
-      sizeOf: (e) => entryBytes(e.key, e.computed),
+      sizeOf: entryBytes,
     });
   }
 
@@ -156,7 +187,7 @@ export class ChartService {
    * size and cost, each a ChartError kind (src/http/http-error.ts gives the status). Nothing here
    * loads a series, so a refusal costs about as little as a 400.
    */
-  async prepare(params: ChartParams, user = "", query?: string): Promise<PreparedChart> {
+  async prepare(params: ChartParams, format: Format = "json", user = "", query?: string): Promise<PreparedChart> {
     try {
       const dataVersion = await this.store.dataVersion();
       const known = query === undefined ? undefined : this.prepared.get(query);
@@ -164,9 +195,10 @@ export class ChartService {
       const prepared = await this.resolve(params, dataVersion);
       const meta = await this.barCoverage(dataVersion);
       await meta.ready(prepared.symbols, params.interval);
-      const { cost, bytes } = precheck(meta, prepared.symbols, params, this.options.costBudget ?? DEFAULT_COST_BUDGET);
+      const { cost, bytes, render } = precheck(meta, prepared.symbols, params, this.options.costBudget ?? DEFAULT_COST_BUDGET, format);
       const key = `${dataVersion}|${prepared.symbols.join(",")}|${JSON.stringify({ ...params, universe: null, symbols: null })}`;
-      const chart = { ...prepared, cost, bytes, key };
+      const bodyKey = format === "json" ? key : tidyKey(key, format);
+      const chart = { ...prepared, format, cost, bytes, render, key, bodyKey };
       if (query !== undefined) this.prepared.set(query, { version: dataVersion, chart });
       return { ...chart, user };
     } catch (err) {
@@ -177,16 +209,21 @@ export class ChartService {
   /**
    * Reserves the request's share of the bound on admitted work: its release, or, when the bound is
    * full, what the refusal says (seconds to wait, computations under way). An answer already in the
-   * result cache takes no share: it costs a lookup.
+   * result cache takes no share: it costs a lookup; another format of a cached result takes its
+   * render job's share.
    */
   reserve(prepared: PreparedChart): { release: () => void } | { full: { retryAfterSeconds: number; jobs: number } } {
     const admitted = this.options.admitted;
-    if (!admitted || this.cache.has(prepared.key)) return { release: () => {} };
-    const release = admitted.reserve(prepared.cost, prepared.bytes);
+    if (!admitted || this.cache.has(prepared.bodyKey)) return { release: () => {} };
+    const { cost, bytes } = prepared.render && this.cache.has(prepared.key) ? prepared.render : prepared;
+    const release = admitted.reserve(cost, bytes);
     return release ? { release } : { full: { retryAfterSeconds: admitted.retryAfterSeconds(), jobs: admitted.inUse().jobs } };
   }
 
-  private async resolve(params: ChartParams, dataVersion: number): Promise<Omit<PreparedChart, "cost" | "bytes" | "key" | "user">> {
+  private async resolve(
+    params: ChartParams,
+    dataVersion: number,
+  ): Promise<Omit<PreparedChart, "format" | "cost" | "bytes" | "render" | "key" | "bodyKey" | "user">> {
     if (params.symbols) {
       const { symbols: known, synthetic } = await this.known(dataVersion);
       const missing = params.symbols.filter((s) => !known.has(s));
@@ -223,23 +260,10 @@ export class ChartService {
    * is cancelled when no other caller waits for the same one.
    */
   async compute(prepared: PreparedChart, signal?: AbortSignal): Promise<ChartOutcome> {
-    const { params, symbols, missing, dataSource, user, key } = prepared;
-    let hit = this.cache.get(key)?.computed;
+    const { params, symbols, missing, dataSource } = prepared;
+    let hit = this.cache.get(prepared.bodyKey)?.computed;
     const cached = hit !== undefined;
-    if (!hit) {
-      hit = await this.inFlight.run(
-        key,
-        async (flightSignal) => {
-          const fromFile = this.pool.size > 0 ? this.store.threadSource(symbols) : null;
-          const source = fromFile ?? {
-            input: (await this.store.loadSeries(symbols, params.interval).catch((e) => Promise.reject(storeFailure(e)))).input,
-          };
-          return this.pool.compute(source, { ...params }, user, flightSignal, prepared.cost);
-        },
-        (c) => this.cache.set(key, { key, computed: c }),
-        signal,
-      );
-    }
+    if (!hit) hit = await this.obtain(prepared, signal);
     return {
       body: hit.body,
       diagnostics: {
@@ -251,5 +275,50 @@ export class ChartService {
       cached,
       result: hit,
     };
+  }
+
+  /** The answer not in the cache: the result computed (or joined), then rendered when its format is another. */
+  private async obtain(prepared: PreparedChart, signal?: AbortSignal): Promise<Computed> {
+    const { key, format } = prepared;
+    let json = this.cache.get(key)?.computed;
+    if (!json) {
+      const fresh = await this.inFlight.run(
+        key,
+        (s) => this.run(prepared, s),
+        (f) => this.keep(key, f),
+        signal,
+      );
+      if (format === "json") return fresh.json;
+      if (fresh.tidy?.format === format) return fresh.tidy.computed;
+      json = fresh.json;
+    }
+    if (format === "json") return json;
+    const result = json;
+    return this.renders.run(
+      prepared.bodyKey,
+      async (s) => ({ ...result, body: await this.pool.render(result.body, format, prepared.user, s) }),
+      (c) => this.cache.set(prepared.bodyKey, { key: prepared.bodyKey, computed: c, tidy: true }),
+      signal,
+    );
+  }
+
+  /** The engine on the request's series; a csv/ndjson request's rows are rendered with it, on its thread. */
+  private async run(prepared: PreparedChart, signal: AbortSignal): Promise<Fresh> {
+    const { params, symbols, user, format } = prepared;
+    const fromFile = this.pool.size > 0 ? this.store.threadSource(symbols) : null;
+    const source = fromFile ?? {
+      input: (await this.store.loadSeries(symbols, params.interval).catch((e) => Promise.reject(storeFailure(e)))).input,
+    };
+    const render = format === "json" ? undefined : format;
+    const { tidy, ...json } = await this.pool.compute(source, { ...params }, user, signal, prepared.cost, render);
+    return { json, tidy: render && tidy !== undefined ? { format: render, computed: { ...json, body: tidy } } : null };
+  }
+
+  private keep(key: string, fresh: Fresh): void {
+    this.cache.set(key, { key, computed: fresh.json, tidy: false });
+    if (fresh.tidy) {
+      const bodyKey = tidyKey(key, fresh.tidy.format);
+      this.cache.set(bodyKey, { key: bodyKey, computed: fresh.tidy.computed, tidy: true });
+    }
   }
 }

@@ -10,6 +10,7 @@ import { openDatabase } from "../../db/open.ts";
 import { getUniverse, importCsvSources, loadSeries, sampleSeriesInput } from "../market/index.ts";
 import { sampleDb } from "../../test/support/http/harness.ts";
 import { ComputeCancelled, inlineCompute, startComputePool } from "./compute-pool.ts";
+import { computeChart } from "../engine/chart.ts";
 import { toCsv, toNdjson } from "./tidy-export.ts";
 
 const sample = sampleSeriesInput();
@@ -135,13 +136,17 @@ describe("a heavy rolling job on idle threads", () => {
       "periods=12&step=10&graph_method=complete&include_graph=all&metrics=pagerank",
       "periods=25&graph_method=tmfg&include_graph=true&format=csv",
       "start=2023-01-01&end=2023-06-30&step=3&graph_method=threshold&corr_threshold=0.3&include_graph=true",
-    ].map(params);
-    for (const p of cases) {
+    ];
+    for (const q of cases) {
+      const p = params(q);
+      // The join renders the csv asked for with the computation.
+      const render = q.includes("format=csv") ? "csv" : undefined;
       const before = pool.split();
-      const got = await pool.compute(src, p, "u", undefined, 1);
+      const got = await pool.compute(src, p, "u", undefined, 1, render);
       expect(pool.split()).toBe(before + 1);
-      const want = inlineCompute(sample, p);
+      const want = inlineCompute(sample, p, render);
       expect(got.body).toBe(want.body);
+      expect(got.tidy).toBe(want.tidy);
       expect(got.diagnostics).toEqual(want.diagnostics);
       expect(got.nSymbols).toBe(want.nSymbols);
     }
@@ -298,14 +303,30 @@ test("0 threads compute on the calling thread", async () => {
   expect((await pool.compute(src, p)).body).toBe(inlineCompute(sample, p).body);
 });
 
-test("a csv or ndjson request is rendered where it was computed: the body is the tidy export of the data", async () => {
+test("csv and ndjson are rendered on a thread, with the computation or from a result's JSON: the tidy export of the data", async () => {
   const pool = startComputePool(1, silent);
+  const inline = startComputePool(0, silent);
   try {
-    for (const format of ["csv", "ndjson"] as const) {
-      const p = params(`periods=3&graph_method=mst&format=${format}`);
-      const data = JSON.parse(inlineCompute(sample, { ...p, format: "json" }).body);
-      expect((await pool.compute(src, p)).body).toBe(format === "csv" ? toCsv(data) : toNdjson(data));
+    for (const q of ["periods=3&graph_method=mst", "periods=4&step=5&hierarchy=ward&clusters=3&weights=hrp&metrics=pagerank"]) {
+      const p = params(q);
+      const { data } = computeChart(sample, p);
+      const json = JSON.stringify(data);
+      for (const format of ["csv", "ndjson"] as const) {
+        const want = format === "csv" ? toCsv(data) : toNdjson(data);
+        const computed = await pool.compute(src, p, "u", undefined, undefined, format);
+        expect(computed.body).toBe(json);
+        expect(computed.tidy).toBe(want);
+        expect(await pool.render(json, format, "u")).toBe(want);
+        expect(await inline.render(json, format)).toBe(want);
+      }
     }
+    expect(pool.rendered()).toBe(4);
+    expect(pool.started()).toBe(4);
+    expect(pool.held()).toBe(0);
+    expect((await pool.compute(src, params("periods=3"))).tidy).toBeUndefined();
+    // A render job whose caller went away is cancelled like a computation.
+    const json = inlineCompute(sample, params("periods=3")).body;
+    expect(await pool.render(json, "csv", "u", AbortSignal.abort()).catch((e) => e)).toBeInstanceOf(ComputeCancelled);
   } finally {
     pool.stop();
   }

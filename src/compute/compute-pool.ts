@@ -18,15 +18,19 @@
  * Parts are queued as the job's user's work like any slice, so another user's request still gets
  * the next free thread; only idle threads are split into, and a busy pool does not split.
  *
+ * Rendering (docs/api.md § Heavy requests): a csv/ndjson body is rendered with its computation, or,
+ * for a result computed before in another format, by a render job of its own (one step, queued
+ * like a slice), so a 30 MB export is never rendered on the event loop.
+ *
  * A thread that dies fails the jobs it held (the route answers 500 and refunds) and is replaced.
  * size 0, or threads that cannot start, mean computing on the event loop as before.
  */
 import { computeChart, type ChartPart } from "../engine/chart.ts";
 import { isRolling } from "../engine/asofs.ts";
-import { ChartError, type ChartParams, type EngineDiagnostics, type SeriesInput } from "../engine/types.ts";
+import { ChartError, type ChartData, type ChartParams, type EngineDiagnostics, type SeriesInput } from "../engine/types.ts";
 import type { Logger } from "../logger.ts";
 import { FairQueue } from "./fair-queue.ts";
-import { serialise } from "./serialise.ts";
+import { renderTidy, serialise, type TidyFormat } from "./serialise.ts";
 import { inputOf, type SeriesSource } from "./series-source.ts";
 
 /** Tells a thread to close its database connection and exit. */
@@ -38,12 +42,20 @@ export interface ComputeRequest {
   params: ChartParams;
   /** Only this share of the as-ofs (a split job): part `index` of `of`, answered as a ChartPart. */
   part?: { index: number; of: number };
+  /** Also render the data in this format (Computed.tidy). */
+  render?: TidyFormat;
 }
 
 /** Tells a thread to join a split job's parts (in order) into its answer. */
 export interface ComputeJoin {
   id: number;
-  join: { symbols: string[]; params: ChartParams; parts: ChartPart[] };
+  join: { symbols: string[]; params: ChartParams; parts: ChartPart[]; render?: TidyFormat };
+}
+
+/** Tells a thread to render a computed result's JSON in a tidy format (answered as `rendered`). */
+export interface ComputeRender {
+  id: number;
+  tidy: { json: string; format: TidyFormat };
 }
 
 /** Tells a thread to compute the next slice of a job it holds. */
@@ -71,12 +83,15 @@ export type ComputeReply =
   | ({ id: number; ok: true } & Computed)
   | { id: number; yielded: true }
   | { id: number; part: ChartPart; symbols: string[] }
+  | { id: number; rendered: string }
   | { id: number; ok: false; chartError: { kind: ChartError["kind"]; message: string } }
   | { id: number; ok: false; internal: string };
 
 export interface Computed {
-  /** The chart's `data` in the request's format: its JSON, or its tidy csv/ndjson rows (serialise.ts). */
+  /** The chart's `data` as JSON: what the result cache keeps, and every other format is rendered from. */
   body: string;
+  /** The tidy csv/ndjson rows, when the computation was asked to render them too (serialise.ts). */
+  tidy?: string;
   diagnostics: EngineDiagnostics;
   /** How many symbols the series held. */
   nSymbols: number;
@@ -85,8 +100,10 @@ export interface Computed {
 export interface ComputePool {
   /** Threads running (0 when computing on the event loop). */
   readonly size: number;
-  /** Computations started so far (for tests and diagnostics). */
+  /** Computations started so far (engine runs; /metrics). */
   started(): number;
+  /** Render jobs started so far (a cached result rendered in another format; /metrics). */
+  rendered(): number;
   /** Slices of work waiting for a thread (/metrics). */
   queued(): number;
   /** Jobs cancelled because their caller went away (for tests and diagnostics). */
@@ -100,17 +117,34 @@ export interface ComputePool {
    * a thread failed. `user` is whose request it is, for fair scheduling ("" for unmetered work).
    * When `signal` aborts, the job's remaining slices are dropped and it rejects with ComputeCancelled.
    * `estimatedMs` (ms of one core, request-cost.ts): a rolling job estimated at splitFromMs or more
-   * is split across the idle threads; without it the job is not split.
+   * is split across the idle threads; without it the job is not split. `render`: also render the
+   * data in that tidy format on the thread (Computed.tidy).
    */
-  compute(source: SeriesSource, params: ChartParams, user?: string, signal?: AbortSignal, estimatedMs?: number): Promise<Computed>;
+  compute(
+    source: SeriesSource,
+    params: ChartParams,
+    user?: string,
+    signal?: AbortSignal,
+    estimatedMs?: number,
+    render?: TidyFormat,
+  ): Promise<Computed>;
+  /** A computed result's JSON rendered in a tidy format on a thread, in `user`'s fair share; cancelled like compute. */
+  render(dataJson: string, format: TidyFormat, user?: string, signal?: AbortSignal): Promise<string>;
   /** Stops the threads (an idle one closes its database connection first); jobs still queued or running fail. */
   stop(): void;
 }
 
 /** computeChart on the calling thread, serialised (size 0, the fallback, and inside a thread). */
-export function inlineCompute(input: SeriesInput, params: ChartParams): Computed {
+export function inlineCompute(input: SeriesInput, params: ChartParams, render?: TidyFormat): Computed {
   const result = computeChart(input, params);
-  return { body: serialise(result.data, params.format), diagnostics: result.diagnostics, nSymbols: input.symbols.length };
+  return computedOf(result.data, result.diagnostics, input.symbols.length, render);
+}
+
+/** A finished computation as the pool answers it: its JSON, and the tidy body when asked for. */
+export function computedOf(data: ChartData, diagnostics: EngineDiagnostics, nSymbols: number, render?: TidyFormat): Computed {
+  const c: Computed = { body: JSON.stringify(data), diagnostics, nSymbols };
+  if (render) c.tidy = serialise(data, render);
+  return c;
 }
 
 export interface ComputePoolOptions {
@@ -126,9 +160,12 @@ export const SPLIT_FROM_MS = 200;
 
 interface Job {
   user: string;
-  source: SeriesSource;
-  params: ChartParams;
-  resolve(c: Computed): void;
+  /** The job done on the event loop instead (its thread could not start). */
+  inline(): Computed | string;
+  /** What a split job's join is given besides its parts. */
+  params: ChartParams | null;
+  render?: TidyFormat;
+  resolve(value: Computed | string): void;
   reject(e: Error): void;
   /** Answered, failed or cancelled: a slice of it still running is its last. */
   over: boolean;
@@ -138,10 +175,10 @@ interface Job {
   parts: ({ part: ChartPart; symbols: string[] } | null)[] | null;
 }
 
-/** What a thread runs for a job: the whole of it, one part, or the join of its parts. */
+/** What a thread runs for a job: the whole of it, one part, the join of its parts, or a render. */
 interface Task {
   job: Job;
-  start: ComputeRequest | ComputeJoin;
+  start: ComputeRequest | ComputeJoin | ComputeRender;
   /** The thread holding its state once started. */
   thread: Thread | null;
 }
@@ -168,6 +205,7 @@ export function startComputePool(
   const jobs = new Set<Job>();
   let nextId = 1;
   let started = 0;
+  let rendered = 0;
   let cancelled = 0;
   let split = 0;
   let stopped = false;
@@ -195,7 +233,10 @@ export function startComputePool(
   };
 
   const answer = (job: Job, reply: Exclude<ComputeReply, { yielded: true } | { part: ChartPart }>) => {
-    if (reply.ok) {
+    if ("rendered" in reply) {
+      end(job);
+      job.resolve(reply.rendered);
+    } else if (reply.ok) {
       end(job);
       const { id: _id, ok: _ok, ...computed } = reply;
       job.resolve(computed);
@@ -215,7 +256,8 @@ export function startComputePool(
     parts[index] = done;
     if (parts.some((p) => p === null)) return;
     const ready = parts as { part: ChartPart; symbols: string[] }[];
-    addTask(job, { id: nextId++, join: { symbols: ready[0].symbols, params: job.params, parts: ready.map((p) => p.part) } });
+    const join = { symbols: ready[0].symbols, params: job.params!, parts: ready.map((p) => p.part), render: job.render };
+    addTask(job, { id: nextId++, join });
   };
 
   const dispatch = () => {
@@ -257,7 +299,7 @@ export function startComputePool(
     if (job.over) return;
     end(job);
     try {
-      job.resolve(inlineCompute(inputOf(job.source, job.params), job.params));
+      job.resolve(job.inline());
     } catch (err) {
       job.reject(err as Error);
     }
@@ -338,17 +380,49 @@ export function startComputePool(
     return {
       size: 0,
       started: () => started,
+      rendered: () => rendered,
       queued: () => 0,
       cancelled: () => 0,
       split: () => 0,
       held: () => 0,
-      compute: async (source, params) => {
+      compute: async (source, params, _user, _signal, _estimatedMs, render) => {
         started++;
-        return inlineCompute(inputOf(source, params), params);
+        return inlineCompute(inputOf(source, params), params, render);
+      },
+      render: async (dataJson, format) => {
+        rendered++;
+        return renderTidy(dataJson, format);
       },
       stop() {},
     };
   }
+
+  /** A new job of `user`: cancelled when `signal` aborts; `queue` adds its first tasks. */
+  const enter = <V extends Computed | string>(
+    user: string,
+    signal: AbortSignal | undefined,
+    inline: () => V,
+    params: ChartParams | null,
+    render: TidyFormat | undefined,
+    queueTasks: (job: Job) => void,
+  ): Promise<V> =>
+    new Promise<V>((resolve, reject) => {
+      const job: Job = { user, inline, params, render, resolve: () => {}, reject, over: false, tasks: new Set(), parts: null };
+      const cancel = () => cancelJob(job);
+      signal?.addEventListener("abort", cancel, { once: true });
+      job.resolve = (v) => {
+        signal?.removeEventListener("abort", cancel);
+        resolve(v as V);
+      };
+      job.reject = (e) => {
+        signal?.removeEventListener("abort", cancel);
+        reject(e);
+      };
+      jobs.add(job);
+      queue.started(user);
+      queueTasks(job);
+      dispatch();
+    });
 
   /**
    * Into how many parts a new job is cut: one per idle thread (dispatch has given every waiting task
@@ -365,38 +439,36 @@ export function startComputePool(
       return threads.length;
     },
     started: () => started,
+    rendered: () => rendered,
     queued: () => queue.length,
     cancelled: () => cancelled,
     split: () => split,
     held: () => threads.reduce((n, t) => n + t.resident.size, 0),
-    compute(source, params, user = "", signal, estimatedMs) {
+    compute(source, params, user = "", signal, estimatedMs, render) {
       if (stopped) return Promise.reject(new Error("compute threads stopped"));
       if (signal?.aborted) return Promise.reject(new ComputeCancelled());
       started++;
+      const inline = () => inlineCompute(inputOf(source, params), params, render);
       // The work goes to the event loop when every thread has died and none could be restarted.
-      if (threads.length === 0) return Promise.resolve().then(() => inlineCompute(inputOf(source, params), params));
-      return new Promise<Computed>((resolve, reject) => {
-        const job: Job = { user, source, params, resolve, reject, over: false, tasks: new Set(), parts: null };
-        const cancel = () => cancelJob(job);
-        signal?.addEventListener("abort", cancel, { once: true });
-        job.resolve = (c) => {
-          signal?.removeEventListener("abort", cancel);
-          resolve(c);
-        };
-        job.reject = (e) => {
-          signal?.removeEventListener("abort", cancel);
-          reject(e);
-        };
-        jobs.add(job);
-        queue.started(user);
+      if (threads.length === 0) return Promise.resolve().then(inline);
+      return enter<Computed>(user, signal, inline, params, render, (job) => {
         const of = partsFor(params, estimatedMs);
-        if (of === 1) addTask(job, { id: nextId++, source, params });
+        if (of === 1) addTask(job, { id: nextId++, source, params, render });
         else {
           split++;
           job.parts = Array.from({ length: of }, () => null);
           for (let index = 0; index < of; index++) addTask(job, { id: nextId++, source, params, part: { index, of } });
         }
-        dispatch();
+      });
+    },
+    render(dataJson, format, user = "", signal) {
+      if (stopped) return Promise.reject(new Error("compute threads stopped"));
+      if (signal?.aborted) return Promise.reject(new ComputeCancelled());
+      rendered++;
+      const inline = () => renderTidy(dataJson, format);
+      if (threads.length === 0) return Promise.resolve().then(inline);
+      return enter<string>(user, signal, inline, null, undefined, (job) => {
+        addTask(job, { id: nextId++, tidy: { json: dataJson, format } });
       });
     },
     stop() {

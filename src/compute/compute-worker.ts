@@ -5,19 +5,22 @@
  * waits for the pool to say which job to resume, so other users' jobs get the thread in between.
  * A part of a split request (its share of the as-ofs) is computed the same way and posted back
  * unserialised; the thread given the join assembles and serialises the answer.
- * The result is serialised here, in the requested format, so the event loop only receives a string. A ChartError (the data cannot serve the request) comes back as its kind and message;
+ * The result is serialised here (its JSON, and the tidy format asked for), so the event loop only
+ * receives strings; a render job turns a cached result's JSON into csv/ndjson here too. A ChartError (the data cannot serve the request) comes back as its kind and message;
  * anything else as an internal failure whose message is for the log only.
  */
 import type { Database } from "bun:sqlite";
 import { openDatabase } from "../../db/open.ts";
 import { computeChartPartSteps, computeChartSteps, joinChart, type ChartPart } from "../engine/chart.ts";
-import { ChartError, type ChartResult, type Format } from "../engine/types.ts";
-import { serialise } from "./serialise.ts";
+import { ChartError, type ChartResult } from "../engine/types.ts";
+import { renderTidy, type TidyFormat } from "./serialise.ts";
 import {
+  computedOf,
   READY,
   type CLOSE,
   type ComputeDrop,
   type ComputeJoin,
+  type ComputeRender,
   type ComputeReply,
   type ComputeRequest,
   type ComputeResume,
@@ -42,7 +45,7 @@ const SLICE_MS = 50;
 
 type Steps = { whole: Generator<void, ChartResult> } | { part: Generator<void, ChartPart>; symbols: string[] };
 
-const jobs = new Map<number, Steps & { nSymbols: number; format: Format }>();
+const jobs = new Map<number, Steps & { nSymbols: number; render?: TidyFormat }>();
 
 function slice(id: number, start?: ComputeRequest): ComputeReply {
   try {
@@ -51,7 +54,7 @@ function slice(id: number, start?: ComputeRequest): ComputeReply {
       const steps: Steps = start.part
         ? { part: computeChartPartSteps(input, start.params, start.part.index, start.part.of), symbols: input.symbols }
         : { whole: computeChartSteps(input, start.params) };
-      jobs.set(id, { ...steps, nSymbols: input.symbols.length, format: start.params.format });
+      jobs.set(id, { ...steps, nSymbols: input.symbols.length, render: start.render });
     }
     const job = jobs.get(id);
     if (!job) return { id, ok: false, internal: "unknown job" };
@@ -67,7 +70,7 @@ function slice(id: number, start?: ComputeRequest): ComputeReply {
         const r = job.whole.next();
         if (r.done) {
           jobs.delete(id);
-          return finished(id, r.value, job.format, job.nSymbols);
+          return finished(id, r.value, job.render, job.nSymbols);
         }
       }
       if (performance.now() >= until) return { id, yielded: true };
@@ -78,16 +81,25 @@ function slice(id: number, start?: ComputeRequest): ComputeReply {
   }
 }
 
-function finished(id: number, result: ChartResult, format: Format, nSymbols: number): ComputeReply {
-  return { id, ok: true, body: serialise(result.data, format), diagnostics: result.diagnostics, nSymbols };
+function finished(id: number, result: ChartResult, render: TidyFormat | undefined, nSymbols: number): ComputeReply {
+  return { id, ok: true, ...computedOf(result.data, result.diagnostics, nSymbols, render) };
 }
 
 /** A split request's parts, joined and serialised here: one step, like the last slice of an unsplit one. */
 function join(j: ComputeJoin): ComputeReply {
   try {
-    return finished(j.id, joinChart(j.join.symbols, j.join.params, j.join.parts), j.join.params.format, j.join.symbols.length);
+    return finished(j.id, joinChart(j.join.symbols, j.join.params, j.join.parts), j.join.render, j.join.symbols.length);
   } catch (err) {
     return failure(j.id, err);
+  }
+}
+
+/** A cached result's JSON as csv/ndjson: one step, like a join. */
+function render(r: ComputeRender): ComputeReply {
+  try {
+    return { id: r.id, rendered: renderTidy(r.tidy.json, r.tidy.format) };
+  } catch (err) {
+    return failure(r.id, err);
   }
 }
 
@@ -97,7 +109,7 @@ function failure(id: number, err: unknown): ComputeReply {
     : { id, ok: false, internal: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
 }
 
-self.onmessage = (event: MessageEvent<ComputeRequest | ComputeResume | ComputeDrop | ComputeJoin | typeof CLOSE>) => {
+self.onmessage = (event: MessageEvent<ComputeRequest | ComputeResume | ComputeDrop | ComputeJoin | ComputeRender | typeof CLOSE>) => {
   if ("close" in event.data) {
     db?.sqlite.close();
     db = null;
@@ -110,6 +122,7 @@ self.onmessage = (event: MessageEvent<ComputeRequest | ComputeResume | ComputeDr
     return;
   }
   if ("join" in event.data) postMessage(join(event.data));
+  else if ("tidy" in event.data) postMessage(render(event.data));
   else postMessage("resume" in event.data ? slice(event.data.resume) : slice(event.data.id, event.data));
 };
 

@@ -12,8 +12,9 @@ import { ChartError, INTERVALS, type ChartParams } from "../engine/types.ts";
 import { type BarCoverage, UnionCalendar } from "../market/bar-coverage.ts";
 import { formatOffset } from "../market/timestamps.ts";
 import { chooseSourceInterval, servingIntervals } from "../market/intervals.ts";
-import { maxEdges, requestCost } from "./request-cost.ts";
-import { requestBytes } from "./request-memory.ts";
+import { maxEdges, renderCost, requestCost } from "./request-cost.ts";
+import { renderBytes, requestBytes } from "./request-memory.ts";
+import type { Format } from "./serialise.ts";
 
 export interface Precheck {
   /** Estimated cost (request-cost.ts), milliseconds of one core. */
@@ -21,10 +22,18 @@ export interface Precheck {
   /** Estimated peak memory of the computation (request-memory.ts). */
   bytes: number;
   asofCount: number;
+  /** A csv/ndjson answer of a result already computed: the render job's cost and bytes alone. */
+  render: { cost: number; bytes: number } | null;
 }
 
 /** Throws ChartError for a request the data cannot serve or the budget does not allow. */
-export function precheck(meta: BarCoverage, symbols: readonly string[], params: ChartParams, budget: number): Precheck {
+export function precheck(
+  meta: BarCoverage,
+  symbols: readonly string[],
+  params: ChartParams,
+  budget: number,
+  format: Format = "json",
+): Precheck {
   const union = INTERVALS.filter((iv) => symbols.some((s) => meta.stored.get(s)?.includes(iv)));
   if (union.length === 0) throw new ChartError("no-data", "no bars exist for the requested symbols at this interval");
   const source = chooseSourceInterval(params.interval, union);
@@ -41,7 +50,7 @@ export function precheck(meta: BarCoverage, symbols: readonly string[], params: 
   const n = symbols.length;
   checkSize(params, n, asofs.length);
   checkMembers(calendar, symbols, params, asofs);
-  const cost = requestCost(params, n, asofs.length);
+  const cost = requestCost(params, n, asofs.length, format);
   if (cost > budget) {
     throw new ChartError(
       "over-budget",
@@ -51,7 +60,9 @@ export function precheck(meta: BarCoverage, symbols: readonly string[], params: 
         `or include_graph=false`,
     );
   }
-  return { cost, bytes: requestBytes(params, n, asofs.length, calendar.length), asofCount: asofs.length };
+  const render =
+    format === "json" ? null : { cost: renderCost(params, n, asofs.length, format), bytes: renderBytes(params, n, asofs.length, format) };
+  return { cost, bytes: requestBytes(params, n, asofs.length, calendar.length, format), asofCount: asofs.length, render };
 }
 
 /**

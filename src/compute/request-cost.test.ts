@@ -12,13 +12,21 @@ import { measureCpuMs } from "../../test/support/engine/cpu-time.ts";
 import { parseChartParams } from "../http/params/params.ts";
 import { inlineCompute } from "./compute-pool.ts";
 import { MAX_DISTANCE_BYTES } from "../engine/distance-correlation.ts";
-import { costTerms, DCOR_HELD_BYTES, requestCost } from "./request-cost.ts";
-import { requestBytes } from "./request-memory.ts";
+import { costTerms, DCOR_HELD_BYTES, renderCost, requestCost } from "./request-cost.ts";
+import { renderBytes, requestBytes } from "./request-memory.ts";
+import { renderTidy, type Format } from "./serialise.ts";
 
-const params = (q: string) => {
+const parsed = (q: string) => {
   const p = parseChartParams(new URLSearchParams(q), { defaultUniverse: "x" });
   if (!p.ok) throw new Error(p.errors.join("; "));
-  return p.params;
+  return p;
+};
+const params = (q: string) => parsed(q).params;
+/** The query's format, as the route passes it: csv/ndjson rows are rendered with the computation. */
+const format = (q: string): Format => parsed(q).format;
+const tidy = (q: string) => {
+  const f = format(q);
+  return f === "json" ? undefined : f;
 };
 
 /** [symbols, query]: 60 shapes of 5–500 ms estimated (one of ~1.3 s: distance correlation's blocked path). */
@@ -89,7 +97,7 @@ export const GRID: [number, string][] = [
 function measured(n: number, q: string): { ms: number; est: number } {
   const p = params(q);
   const input = factorInput(n, p.lookback + 1 + (p.periods - 1) * p.step);
-  return { ms: measureCpuMs(() => inlineCompute(input, p)), est: requestCost(p, n) };
+  return { ms: measureCpuMs(() => inlineCompute(input, p, tidy(q))), est: requestCost(p, n, undefined, format(q)) };
 }
 
 describe("the cost model", () => {
@@ -129,7 +137,7 @@ describe("the cost model", () => {
 
   test("each knob moves the estimate the way it moves the work", () => {
     const base = params("graph_method=knn&knn_k=5&periods=20");
-    const cost = (q: string) => requestCost(params(q), 150);
+    const cost = (q: string) => requestCost(params(q), 150, undefined, format(q));
     expect(cost("graph_method=knn&knn_k=50&periods=20")).toBeGreaterThan(cost("graph_method=knn&knn_k=5&periods=20"));
     expect(requestCost(base, 150)).toBeGreaterThan(cost("graph_method=knn&knn_k=5&periods=20&include_graph=false"));
     expect(cost("graph_method=knn&knn_k=5&periods=20&include_graph=all")).toBeGreaterThanOrEqual(requestCost(base, 150));
@@ -149,6 +157,33 @@ describe("the cost model", () => {
       cost("graph_method=knn&knn_k=5&periods=20&weights=equal"),
     );
   });
+
+  test("another format of a result already computed is priced at its render job: within 3× of its time, far below computing", () => {
+    for (const [n, q] of [
+      [60, "graph_method=complete&periods=100"],
+      [150, "graph_method=mst&weights=hrp&periods=30&lookback=120"],
+      [200, "graph_method=mst&periods=60&include_graph=false&metrics=pagerank,degree_strength"],
+    ] as const) {
+      const p = params(q);
+      const input = factorInput(n, p.lookback + 1 + (p.periods - 1) * p.step);
+      // This machine's speed on the whole computation, as in the grid above.
+      const whole = measureCpuMs(() => inlineCompute(input, p, "csv"));
+      const speed = whole / requestCost(p, n, undefined, "csv");
+      const json = inlineCompute(input, p).body;
+      for (const f of ["csv", "ndjson"] as const) {
+        renderTidy(json, f); // warm the JIT
+        const ms = Math.min(
+          measureCpuMs(() => renderTidy(json, f)),
+          measureCpuMs(() => renderTidy(json, f)),
+        );
+        const est = renderCost(p, n, undefined, f);
+        expect(est).toBeLessThan(requestCost(p, n, undefined, f) / 4);
+        expect(ms / (est * speed)).toBeLessThan(3);
+        expect((est * speed) / ms).toBeLessThan(3);
+        expect(renderBytes(p, n, p.periods, f)).toBeLessThan(requestBytes(p, n, p.periods, p.lookback + p.periods, f));
+      }
+    }
+  }, 60_000);
 
   test("distance correlation is priced on the path the engine takes: past its bound on held vectors, the blocked scalar one", () => {
     expect(DCOR_HELD_BYTES).toBe(MAX_DISTANCE_BYTES);

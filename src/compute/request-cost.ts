@@ -10,6 +10,7 @@
  * pair kept): how many pairs pass the threshold is known only once the series are loaded.
  */
 import type { ChartParams } from "../engine/types.ts";
+import type { Format } from "./serialise.ts";
 
 /**
  * distance-correlation.ts's MAX_DISTANCE_BYTES (not imported: that module loads OpenBLAS, and this
@@ -151,8 +152,8 @@ export function maxEdges(params: ChartParams, n: number): number {
   }
 }
 
-/** The operation count of each term (millions) for params over n symbols and `asofs` as-of dates. */
-export function costTerms(params: ChartParams, n: number, asofs = params.periods): Record<CostTerm, number> {
+/** The operation count of each term (millions) for params over n symbols and `asofs` as-of dates, answered in `format`. */
+export function costTerms(params: ChartParams, n: number, asofs = params.periods, format: Format = "json"): Record<CostTerm, number> {
   const M = 1e6;
   const A = asofs;
   const L = params.lookback;
@@ -219,14 +220,25 @@ export function costTerms(params: ChartParams, n: number, asofs = params.periods
   terms.hierarchy = params.hierarchy !== "none" ? (A * n2) / M : 0;
   terms.hrp = params.weights === "hrp" ? (A * n2 * (L + 1)) / M : 0;
   terms.output = (points + edgesOut + 4 * mergesOut) / M;
-  terms.tidy = params.format === "json" ? 0 : points / M;
+  terms.tidy = format === "json" ? 0 : points / M;
   return terms;
 }
 
 /** Estimated milliseconds of one core (the sum of terms × coefficients), rounded up. */
-export function requestCost(params: ChartParams, n: number, asofCount = params.periods): number {
-  const terms = costTerms(params, n, asofCount);
+export function requestCost(params: ChartParams, n: number, asofCount = params.periods, format: Format = "json"): number {
+  return sumCost(costTerms(params, n, asofCount, format), COST_TERMS);
+}
+
+/**
+ * A result already computed, rendered in a tidy format (a render job, compute-pool.ts): parsing its
+ * JSON (priced as writing it) and the tidy rows, with no engine stage.
+ */
+export function renderCost(params: ChartParams, n: number, asofCount = params.periods, format: Format = "csv"): number {
+  return sumCost(costTerms(params, n, asofCount, format), ["request", "output", "tidy"]);
+}
+
+function sumCost(terms: Record<CostTerm, number>, which: readonly CostTerm[]): number {
   let ms = 0;
-  for (const t of COST_TERMS) ms += terms[t] * COST_COEFFICIENTS[t];
+  for (const t of which) ms += terms[t] * COST_COEFFICIENTS[t];
   return Math.ceil(ms);
 }

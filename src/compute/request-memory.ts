@@ -7,6 +7,7 @@
  */
 import type { ChartParams } from "../engine/types.ts";
 import { DCOR_HELD_BYTES, maxEdges } from "./request-cost.ts";
+import type { Format } from "./serialise.ts";
 
 /** The thread's fixed share per job (generator state, small arrays, the reply message). */
 const JOB_BYTES = 1 << 20;
@@ -24,11 +25,9 @@ const MERGE_TEXT_BYTES = 50;
 const VALUE_TEXT_BYTES = 14;
 const TIDY_ROW_BYTES = 60;
 
-export function requestBytes(params: ChartParams, n: number, asofs: number, bars: number): number {
+export function requestBytes(params: ChartParams, n: number, asofs: number, bars: number, format: Format = "json"): number {
   const E = maxEdges(params, n);
   const m = params.metrics.length;
-  const points = asofs * n;
-  const edgesOut = params.include_graph === "all" ? asofs * E : params.include_graph ? E : 0;
   // The closes and the returns panel; the correlation matrix, sliding sums and scratch (n² each).
   const series = 2 * 8 * n * bars + 4 * 8 * n * n + optionBytes(params, n);
   // The graph being built and the one kept (every as-of's with include_graph=all), and each as-of's values.
@@ -37,14 +36,27 @@ export function requestBytes(params: ChartParams, n: number, asofs: number, bars
   const tree = params.hierarchy === "none" ? 0 : (params.include_graph === "all" ? asofs : 1) * n;
   const extras = (params.clusters !== null ? 1 : 0) + (params.weights !== "none" ? 1 : 0);
   const kept = asofs * n * 8 * extras + tree * 4 * 8;
-  const values = m + extras;
+  const { objects, json, tidy } = payloadBytes(params, n, asofs, format);
+  // The text (the JSON, and the tidy rows asked for) exists twice at the end: the thread's string and the copy the event loop receives.
+  return Math.ceil(JOB_BYTES + series + graphs + kept + objects + 2 * (json + tidy));
+}
+
+/** A render job (compute-pool.ts): the result's JSON, the object tree parsed from it, and the tidy text twice. */
+export function renderBytes(params: ChartParams, n: number, asofs: number, format: Format = "csv"): number {
+  const { objects, json, tidy } = payloadBytes(params, n, asofs, format);
+  return Math.ceil(JOB_BYTES + json + objects + 2 * tidy);
+}
+
+/** The answer's object tree, its JSON, and its tidy rows (none for json). */
+function payloadBytes(params: ChartParams, n: number, asofs: number, format: Format): { objects: number; json: number; tidy: number } {
+  const E = maxEdges(params, n);
+  const points = asofs * n;
+  const edgesOut = params.include_graph === "all" ? asofs * E : params.include_graph ? E : 0;
+  const tree = params.hierarchy === "none" ? 0 : (params.include_graph === "all" ? asofs : 1) * n;
+  const values = params.metrics.length + (params.clusters !== null ? 1 : 0) + (params.weights !== "none" ? 1 : 0);
   const objects = points * (POINT_BYTES + VALUE_BYTES * values) + edgesOut * EDGE_OUT_BYTES + tree * MERGE_OUT_BYTES;
-  const text =
-    params.format === "json"
-      ? points * values * VALUE_TEXT_BYTES + edgesOut * EDGE_TEXT_BYTES + tree * MERGE_TEXT_BYTES
-      : points * values * TIDY_ROW_BYTES;
-  // The text exists twice at the end: the thread's string and the copy the event loop receives.
-  return Math.ceil(JOB_BYTES + series + graphs + kept + objects + 2 * text);
+  const json = points * values * VALUE_TEXT_BYTES + edgesOut * EDGE_TEXT_BYTES + tree * MERGE_TEXT_BYTES;
+  return { objects, json, tidy: format === "json" ? 0 : points * values * TIDY_ROW_BYTES };
 }
 
 /**

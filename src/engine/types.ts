@@ -34,13 +34,10 @@ export type HierarchyDistance = (typeof HIERARCHY_DISTANCES)[number];
 export const WEIGHTS = ["none", "hrp", "equal", "inverse_variance"] as const;
 export type Weights = (typeof WEIGHTS)[number];
 
-export const FORMATS = ["json", "csv", "ndjson"] as const;
-export type Format = (typeof FORMATS)[number];
-
 /** include_graph: false = summary only, true = the latest graph, "all" = every as-of's edges too. */
 export type IncludeGraph = boolean | "all";
 
-/** Every effective parameter after defaults (echoed as meta.params). */
+/** Every effective engine parameter after defaults (meta.params echoes them with the HTTP layer's `format`). */
 export interface ChartParams {
   universe: string | null; // null when `symbols` is given
   symbols: string[] | null;
@@ -69,8 +66,6 @@ export interface ChartParams {
   weights: Weights;
   include_graph: IncludeGraph;
   sort: Metric | null;
-  /** Response encoding; the engine ignores it (the HTTP layer renders csv/ndjson from `data`). */
-  format: Format;
 }
 
 /**

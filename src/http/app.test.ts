@@ -80,7 +80,8 @@ describe("GET /v1/demo/chart", () => {
     const sample = sampleSeriesInput();
     expect(JSON.stringify(got.data)).toBe(inlineCompute(sample, parsed.params).body);
     expect(got.meta.diagnostics.n_requested).toBe(sample.symbols.length);
-    expect(got.meta.params).toEqual(JSON.parse(JSON.stringify(parsed.params)));
+    // meta.params echoes the engine's parameters and the response's format, as before.
+    expect(got.meta.params).toEqual(JSON.parse(JSON.stringify({ ...parsed.params, format: "json" })));
   });
 
   test("a first call computes off the event loop (/health answers meanwhile); concurrent first calls share it", async () => {

@@ -50,7 +50,7 @@ export class DemoService {
       dataJson: result.body,
       extraMeta: {
         demo: true,
-        params: parsed.params,
+        params: { ...parsed.params, format: parsed.format },
         diagnostics: { ...result.diagnostics, n_requested: result.nSymbols, missing_symbols: [], data_source: "synthetic" },
       },
     };

@@ -4,7 +4,12 @@ import { UNAVAILABLE_REASONS } from "./unavailable-reason.ts";
 
 test("metrics render the counters, the histogram and the scraped gauges", async () => {
   let depth = 3;
-  const m = createMetrics({ computeQueueDepth: () => depth, cacheBytes: () => 1234, dbConnectionsInUse: () => 1 });
+  const m = createMetrics({
+    computeQueueDepth: () => depth,
+    cacheBytes: () => 1234,
+    dbConnectionsInUse: () => 1,
+    computeJobs: () => ({ engine: 7, render: 2 }),
+  });
   m.request("/health", 200);
   m.request("/health", 200);
   m.request("/v1/graph-stats/chart", 429);
@@ -19,6 +24,8 @@ test("metrics render the counters, the histogram and the scraped gauges", async 
   expect(text).toContain('graphstats_compute_seconds_bucket{le="0.025"} 1');
   expect(text).toContain("graphstats_compute_queue_depth 5");
   expect(text).toContain("graphstats_result_cache_bytes 1234");
+  expect(text).toContain('graphstats_compute_jobs_total{kind="engine"} 7');
+  expect(text).toContain('graphstats_compute_jobs_total{kind="render"} 2');
   expect(text).toContain("graphstats_process_cpu_seconds_total");
 });
 

@@ -21,6 +21,8 @@ export interface MetricsSources {
   databaseUp?(): boolean | Promise<boolean>;
   /** The meter's last write was refused by the storage (full disk…): cleared by the next write that succeeds. */
   meterWriteFailing?(): boolean;
+  /** Compute-pool jobs started so far: engine runs, and renders of a cached result in another format. */
+  computeJobs?(): { engine: number; render: number };
 }
 
 export interface Metrics {
@@ -77,6 +79,22 @@ export function createMetrics(sources: MetricsSources): Metrics {
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   });
+  const jobs = sources.computeJobs;
+  if (jobs) {
+    // Read from the pool when scraped: engine runs against requests tell how often the cache answers.
+    new Counter({
+      name: "graphstats_compute_jobs_total",
+      help: "Compute-pool jobs started: engine runs (kind=engine) and renders of a cached result in another format (kind=render)",
+      labelNames: ["kind"],
+      registers: [registry],
+      collect() {
+        this.reset();
+        const { engine, render } = jobs();
+        this.inc({ kind: "engine" }, engine);
+        this.inc({ kind: "render" }, render);
+      },
+    });
+  }
   const gauge = (name: string, help: string, read: () => number | Promise<number>) =>
     new Gauge({
       name,

@@ -106,6 +106,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
     },
     metrics: createMetrics({
       computeQueueDepth: () => compute.queued(),
+      computeJobs: () => ({ engine: compute.started(), render: compute.rendered() }),
       cacheBytes: () => chart.cacheBytes(),
       dbConnectionsInUse: stores.connectionsInUse,
       admittedCostMs: () => admitted.inUse().costMs,

@@ -20,7 +20,6 @@ import {
 } from "../params/params-fields.ts";
 import {
   CORR_METHODS,
-  FORMATS,
   GRAPH_METHODS,
   HIERARCHIES,
   HIERARCHY_DISTANCES,
@@ -30,6 +29,7 @@ import {
   SHRINKAGES,
   WEIGHTS,
 } from "../../engine/types.ts";
+import { FORMATS } from "../../compute/serialise.ts";
 
 const int = (b: { min: number; max: number; default: number }) => z.int().min(b.min).max(b.max).default(b.default);
 const commaList = (pattern: string) => z.string().regex(new RegExp(pattern));

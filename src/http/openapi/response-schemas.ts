@@ -8,7 +8,6 @@ import { z } from "zod";
 import { CLUSTERS, HALFLIFE, KNN_K, LOOKBACK, PERIODS, STEP } from "../params/params-fields.ts";
 import {
   CORR_METHODS,
-  FORMATS,
   GRAPH_METHODS,
   HIERARCHIES,
   HIERARCHY_DISTANCES,
@@ -18,6 +17,7 @@ import {
   SHRINKAGES,
   WEIGHTS,
 } from "../../engine/types.ts";
+import { FORMATS } from "../../compute/serialise.ts";
 import type { ErrorCode } from "../http-error.ts";
 
 export const ERROR_CODES = [

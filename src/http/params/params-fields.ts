@@ -8,7 +8,6 @@ import { MAX_POINTS, PERIODS } from "../../engine/limits.ts";
 import { SYMBOL_PATTERN, UNIVERSE_PATTERN } from "../../market/symbols.ts";
 import {
   CORR_METHODS,
-  FORMATS,
   GRAPH_METHODS,
   HIERARCHIES,
   HIERARCHY_DISTANCES,
@@ -19,6 +18,7 @@ import {
   WEIGHTS,
   type Metric,
 } from "../../engine/types.ts";
+import { FORMATS } from "../../compute/serialise.ts";
 
 export { MAX_POINTS, PERIODS };
 

@@ -42,8 +42,9 @@ describe("defaults", () => {
       weights: "none",
       include_graph: true,
       sort: null,
-      format: "json",
     });
+    // The format is the HTTP layer's, not an engine parameter.
+    expect(parse("")).toMatchObject({ ok: true, format: "json" });
   });
 
   test("the configured default universe is used", () => {

@@ -4,11 +4,13 @@
  * what is allowed. Per-parameter rules live in `params-fields.ts`.
  */
 import type { ChartParams } from "../../engine/types.ts";
+import type { Format } from "../../compute/serialise.ts";
 import { FIELDS, MAX_POINTS, PARAM_NAMES, SYMBOL_RE, shown, type ParamName } from "./params-fields.ts";
 
 export { MAX_POINTS, PARAM_DOCS, PARAM_NAMES } from "./params-fields.ts";
 
-export type ParseResult = { ok: true; params: ChartParams } | { ok: false; errors: string[] };
+/** The engine's parameters, and the response's format (the HTTP layer's alone). */
+export type ParseResult = { ok: true; params: ChartParams; format: Format } | { ok: false; errors: string[] };
 
 /** Validates the chart query. `defaultUniverse` applies when neither universe nor symbols is given. */
 export function parseChartParams(query: URLSearchParams, opts: { defaultUniverse: string }): ParseResult {
@@ -53,9 +55,8 @@ export function parseChartParams(query: URLSearchParams, opts: { defaultUniverse
     weights: v.weights as ChartParams["weights"],
     include_graph: v.include_graph as ChartParams["include_graph"],
     sort: v.sort as ChartParams["sort"],
-    format: v.format as ChartParams["format"],
   };
-  return { ok: true, params };
+  return { ok: true, params, format: v.format as Format };
 }
 
 /** weights=hrp needs a tree: without a hierarchy given it is single linkage, López de Prado's (docs/api.md § Hierarchy). */

@@ -42,6 +42,21 @@ describe("tidy exports on the live endpoint", () => {
     expect(rows[0]).toHaveProperty("metric");
   });
 
+  test("the JSON, CSV and NDJSON of one question are one computation: the other formats are rendered from the cached result", async () => {
+    const q = "asof=2024-06-28&lookback=41&periods=2&metrics=pagerank";
+    const [engine, render] = [h.server.compute.started(), h.server.compute.rendered()];
+    const json = await body(await h.get(`/v1/graph-stats/chart?${q}`, { token }));
+    const csv = await (await h.get(`/v1/graph-stats/chart?${q}&format=csv`, { token })).text();
+    expect(await (await h.get(`/v1/graph-stats/chart?${q}&format=csv`, { token })).text()).toBe(csv);
+    expect((await h.get(`/v1/graph-stats/chart?${q}&format=ndjson`, { token })).status).toBe(200);
+    expect(h.server.compute.started() - engine).toBe(1);
+    expect(h.server.compute.rendered() - render).toBe(2);
+    const row = csv.split("\n").find((l) => l.startsWith(`${json.data.stocks[0].points[1].date},${json.data.stocks[0].symbol},pagerank,`));
+    expect(Number(row!.split(",")[3])).toBe(json.data.stocks[0].points[1].pagerank);
+    // meta.params still echoes the format beside the engine's parameters.
+    expect(json.meta.params.format).toBe("json");
+  });
+
   test("errors stay JSON envelopes", async () => {
     const res = await h.get(`/v1/graph-stats/chart?format=xml`, { token });
     expect(res.status).toBe(400);

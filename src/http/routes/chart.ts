@@ -7,6 +7,7 @@
 import type { ChartParams } from "../../engine/types.ts";
 import type { AuthedUser } from "../auth-gate.ts";
 import type { PreparedChart } from "../../compute/chart-service.ts";
+import type { Format } from "../../compute/serialise.ts";
 import type { AppDeps, RequestState } from "../context.ts";
 import { baseMeta, largeResponse, OFF_LOOP_GZIP_BYTES } from "../envelope.ts";
 import { liveBody } from "../live-body.ts";
@@ -37,24 +38,31 @@ export function handleChart(deps: AppDeps, request: Request, state: RequestState
     authenticate: () => (caller ? caller.authenticate() : deps.auth(authorization)),
     identify: caller || !identify ? undefined : () => identify(authorization),
     prepare: async (user) => {
-      const params = parse(query, deps.defaultUniverse);
-      const prepared = await deps.chart.prepare(params, user.id, `${deps.defaultUniverse}\u0000${query}`);
+      const parsed = parse(query, deps.defaultUniverse);
+      const prepared = await deps.chart.prepare(parsed.params, parsed.format, user.id, `${deps.defaultUniverse}\u0000${query}`);
       const share = deps.chart.reserve(prepared);
       if ("full" in share) throw new WorkBoundFull(share.full.retryAfterSeconds, share.full.jobs);
-      return { params, prepared, release: share.release };
+      return { parsed, prepared, release: share.release };
     },
     done: ({ release }) => release(),
-    work: async ({ params, prepared }, headers, signal) => answer(deps, request, state, params, prepared, headers, signal),
+    work: async ({ parsed, prepared }, headers, signal) => answer(deps, request, state, parsed, prepared, headers, signal),
   });
+}
+
+/** A parsed query: the engine's parameters, the format, and both as meta.params echoes them. */
+interface ParsedQuery {
+  params: ChartParams;
+  format: Format;
+  echo: ChartParams & { format: Format };
 }
 
 /**
  * Queries parsed, by default universe and query string: parsing is a pure function of the two, and
  * a repeated question (the common case of a metered API) skips it. Refusals are not kept.
  */
-const parsedQueries = new Memo<ChartParams>(2 * 2 ** 20, (params) => 2 * JSON.stringify(params).length + 256);
+const parsedQueries = new Memo<ParsedQuery>(2 * 2 ** 20, (p) => 2 * JSON.stringify(p.echo).length + 256);
 
-function parse(query: string, defaultUniverse: string): ChartParams {
+function parse(query: string, defaultUniverse: string): ParsedQuery {
   const memoKey = `${defaultUniverse}\u0000${query}`;
   const known = parsedQueries.get(memoKey);
   if (known) return known;
@@ -63,8 +71,9 @@ function parse(query: string, defaultUniverse: string): ChartParams {
     throw new HttpError(400, "BAD_REQUEST", `query string is ${bytes} bytes; at most ${MAX_QUERY_BYTES} are allowed`);
   const parsed = parseChartParams(new URLSearchParams(query), { defaultUniverse });
   if (!parsed.ok) throw new HttpError(400, "BAD_REQUEST", parsed.errors);
-  // Frozen: every request with this query shares the object.
-  return parsedQueries.set(memoKey, Object.freeze(parsed.params));
+  // Frozen: every request with this query shares the objects.
+  const { params, format } = parsed;
+  return parsedQueries.set(memoKey, { params: Object.freeze(params), format, echo: Object.freeze({ ...params, format }) });
 }
 
 /** Computes (or takes from the cache) and renders the 200 in the requested format. */
@@ -72,7 +81,7 @@ async function answer(
   deps: AppDeps,
   request: Request,
   state: RequestState,
-  params: ChartParams,
+  { echo, format }: ParsedQuery,
   prepared: PreparedChart,
   headers: Record<string, string>,
   signal: AbortSignal,
@@ -81,14 +90,16 @@ async function answer(
   const outcome = await deps.chart.compute(prepared, signal);
   const computeMs = Math.round((performance.now() - t0) * 1000) / 1000;
   deps.metrics?.computed(computeMs);
-  const meta = baseMeta(deps.clock.now(), state.requestId, {
-    // The effective as-of: the date of the bar actually used when the caller gave none.
-    params: params.asof === null ? { ...params, asof: outcome.diagnostics.last_asof.slice(0, 10) } : params,
-    diagnostics: { ...outcome.diagnostics, compute_ms: computeMs, cached: outcome.cached },
-  });
-  const format = params.format;
-  // Tidy exports carry the data only (rendered on the compute thread); request id and rate limits stay in the headers.
-  let body: string | Uint8Array = format === "json" ? liveBody(outcome.result, outcome.body, JSON.stringify(meta)) : outcome.body;
+  // Tidy exports carry the data only (rendered on a compute thread); request id and rate limits stay in the headers.
+  let body: string | Uint8Array = outcome.body;
+  if (format === "json") {
+    const meta = baseMeta(deps.clock.now(), state.requestId, {
+      // The effective as-of: the date of the bar actually used when the caller gave none.
+      params: echo.asof === null ? { ...echo, asof: outcome.diagnostics.last_asof.slice(0, 10) } : echo,
+      diagnostics: { ...outcome.diagnostics, compute_ms: computeMs, cached: outcome.cached },
+    });
+    body = liveBody(outcome.result, outcome.body, JSON.stringify(meta));
+  }
   // A body gzipped off the event loop is read later: it gets its own copy of the shared buffer.
   if (typeof body !== "string" && body.length > OFF_LOOP_GZIP_BYTES) body = Buffer.from(body);
   return largeResponse(
