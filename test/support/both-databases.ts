@@ -1,6 +1,7 @@
 /**
  * The same store tests against both databases (README.md § PostgreSQL): a fresh SQLite file, or a fresh
- * PostgreSQL database from test/support/postgres.ts (migrated by openPg), per call.
+ * PostgreSQL database from test/support/postgres.ts (a copy of one migrated once per run; openPg
+ * then finds every migration applied), per call.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -33,7 +34,7 @@ export async function openBackend(kind: (typeof KINDS)[number]): Promise<Backend
     opened.push(b);
     return b;
   }
-  const pgdb = await startPostgres();
+  const pgdb = await startPostgres({ migrated: true });
   const pg = await openPg(pgdb.url, { poolSize: 4 });
   const b: Backend = {
     kind,

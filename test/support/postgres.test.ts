@@ -7,6 +7,8 @@ import { SQL } from "bun";
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { openPg } from "../../db/pg/open.ts";
+import { PG_MIGRATIONS } from "../../db/pg/migrations.ts";
 import { closedAncestor, startPostgres, type TestDatabase } from "./postgres.ts";
 
 const opened: TestDatabase[] = [];
@@ -58,6 +60,25 @@ describe("test PostgreSQL", () => {
       expect(x).toBe(42);
     } finally {
       await up.close();
+    }
+  });
+
+  test("{ migrated: true } gives a database with the schema already applied, a copy no other caller shares", async () => {
+    const a = await startPostgres({ migrated: true });
+    const b = await startPostgres({ migrated: true });
+    opened.push(a, b);
+    const pa = await openPg(a.url, { poolSize: 1 });
+    const sb = new SQL(b.url, { max: 1 });
+    try {
+      expect(pa.applied).toBe(0);
+      const [{ n }] = await pa.sql`SELECT count(*)::int AS n FROM __migrations`;
+      expect(n).toBe(PG_MIGRATIONS.length);
+      await pa.sql`INSERT INTO settings (key, value) VALUES ('only-in-a', '1')`;
+      const [{ m }] = await sb`SELECT count(*)::int AS m FROM settings`;
+      expect(m).toBe(0);
+    } finally {
+      await pa.close();
+      await sb.close();
     }
   });
 
