@@ -27,7 +27,8 @@ export function serverBinary(): Promise<string> {
   return pending;
 }
 
-function sourceHash(): string {
+/** A hash of what the binary is compiled from (src/ but its tests, db/, package.json, package-lock.json, the Bun version). */
+export function sourceHash(): string {
   const hash = createHash("sha256").update(Bun.version);
   const add = (path: string): void => {
     if (statSync(path).isDirectory()) {
