@@ -66,6 +66,24 @@ async function againstMutant(upstream: string, mutant: string, options: (url: st
   }
 }
 
+/**
+ * One run per mutant, profile and server for the whole file: the catalogue's ratios below read the
+ * same runs the kill tests judged (full on A and B, fuzz and full of the document-only ones)
+ * instead of running each again. Only the option sets that are the same every time (a fresh user
+ * per case with --secret, a fixed fuzz seed) are kept; --token runs are not.
+ */
+const runs = new Map<string, Promise<RunReport>>();
+function memoAgainst(server: RunningServer, mutant: string, kind: "coreA" | "fullA" | "fullB" | "fuzzA"): Promise<RunReport> {
+  const key = `${mutant} ${kind}`;
+  let run = runs.get(key);
+  if (!run) {
+    const options = { coreA: (url: string) => ({ ...fullA(url), profile: "core" as const }), fullA, fullB, fuzzA }[kind];
+    run = againstMutant(server.url, mutant, options);
+    runs.set(key, run);
+  }
+  return run;
+}
+
 beforeAll(async () => {
   [serverA, serverB] = await Promise.all([
     startServer({ secret: SECRET, perMinute: 1, perDay: 30 }),
@@ -105,7 +123,7 @@ const DOCUMENT_ONLY = MUTANTS.filter((m) => m.documentOnly);
 describe("mutants", () => {
   test(`every one of the ${BEHAVIOURAL.length} behavioural mutants is killed with --secret (full profile, servers A and B)`, async () => {
     const rows = await pool(BEHAVIOURAL, 6, async (m) => {
-      const [a, b] = await Promise.all([againstMutant(serverA.url, m.name, fullA), againstMutant(serverB.url, m.name, fullB)]);
+      const [a, b] = await Promise.all([memoAgainst(serverA, m.name, "fullA"), memoAgainst(serverB, m.name, "fullB")]);
       const killers = [...new Set([...failed(a), ...failed(b)].map((f) => f.id))];
       return { name: m.name, killers };
     });
@@ -121,7 +139,7 @@ describe("mutants", () => {
 
   test(`the fuzz profile kills each of the ${DOCUMENT_ONLY.length} document-only mutants, which core and full do not`, async () => {
     const rows = await pool(DOCUMENT_ONLY, 5, async (m) => {
-      const [fuzz, full] = await Promise.all([againstMutant(serverA.url, m.name, fuzzA), againstMutant(serverA.url, m.name, fullA)]);
+      const [fuzz, full] = await Promise.all([memoAgainst(serverA, m.name, "fuzzA"), memoAgainst(serverA, m.name, "fullA")]);
       return { name: m.name, fuzz: failed(fuzz), full: failed(full).map((f) => f.id) };
     });
     for (const row of rows) {
@@ -136,13 +154,12 @@ describe("mutants", () => {
   }, 150_000);
 
   test("kill ratios of core, full and fuzz with --secret over the whole catalogue (reported)", async () => {
-    const coreA = (url: string): KitOptions => ({ ...fullA(url), profile: "core" });
     const rows = await pool(MUTANTS, 6, async (m) => {
       const [core, fullOnA, fullOnB, fuzz] = await Promise.all([
-        againstMutant(serverA.url, m.name, coreA),
-        againstMutant(serverA.url, m.name, fullA),
-        againstMutant(serverB.url, m.name, fullB),
-        againstMutant(serverA.url, m.name, fuzzA),
+        memoAgainst(serverA, m.name, "coreA"),
+        memoAgainst(serverA, m.name, "fullA"),
+        memoAgainst(serverB, m.name, "fullB"),
+        memoAgainst(serverA, m.name, "fuzzA"),
       ]);
       return {
         name: m.name,
