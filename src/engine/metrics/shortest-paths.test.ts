@@ -70,7 +70,7 @@ describe("Dijkstra kernel", () => {
     );
   });
 
-  test("both frontier forms (sorted array up to SORTED_FRONTIER_MAX nodes, heap above) equal the networkx port", () => {
+  test("both frontier forms (sorted array up to SORTED_FRONTIER_MAX nodes, buckets above) equal the networkx port", () => {
     const rhos = [1, 0.96875, -0.96875, 0.875, -0.875, 0.5, -0.5];
     for (const n of [SORTED_FRONTIER_MAX, SORTED_FRONTIER_MAX + 1, 130]) {
       for (let seed = 1; seed <= 3; seed++) {
@@ -90,6 +90,58 @@ describe("Dijkstra kernel", () => {
       }
     }
   });
+
+  test("the bucket frontier equals the networkx port where its buckets wrap, tie and hold every node", () => {
+    const n = 140;
+    const rhos = [1, 0.96875, -0.96875, 0.875, -0.875, 0.5, -0.5];
+    const cases: [string, Float64Array, number[]][] = [];
+    // A ring with chords: distances run to ~70 times the longest edge, so the buckets wrap many times.
+    for (let seed = 1; seed <= 3; seed++) {
+      const rand = mulberry32(seed);
+      const corr = new Float64Array(n * n).fill(1);
+      const pairs: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const j = (i + 1) % n;
+        corr[i * n + j] = corr[j * n + i] = rhos[Math.floor(rand() * rhos.length)];
+        pairs.push(Math.min(i, j), Math.max(i, j));
+      }
+      for (let c = 0; c < 6; c++) {
+        const i = Math.floor(rand() * n);
+        const j = (i + 2 + Math.floor(rand() * (n - 4))) % n;
+        corr[i * n + j] = corr[j * n + i] = rhos[Math.floor(rand() * rhos.length)];
+        pairs.push(Math.min(i, j), Math.max(i, j));
+      }
+      cases.push([`ring ${seed}`, corr, pairs]);
+    }
+    // Every edge of length 0 (|rho| = 1): one bucket holds the whole frontier.
+    {
+      const corr = new Float64Array(n * n).fill(1);
+      const pairs: number[] = [];
+      const rand = mulberry32(9);
+      for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if (rand() < 0.05) pairs.push(i, j);
+      cases.push(["all zero-length", corr, pairs]);
+    }
+    // Two components and isolated nodes, lengths of very different sizes.
+    {
+      const corr = new Float64Array(n * n).fill(1);
+      const pairs: number[] = [];
+      const rand = mulberry32(11);
+      for (let i = 0; i < n; i++)
+        for (let j = i + 1; j < n; j++) {
+          if (i % 2 !== j % 2 || i >= n - 5 || j >= n - 5 || rand() > 0.08) continue;
+          corr[i * n + j] = corr[j * n + i] = rand() < 0.5 ? 0.999999 : rhos[Math.floor(rand() * rhos.length)];
+          pairs.push(i, j);
+        }
+      cases.push(["two components", corr, pairs]);
+    }
+    for (const [name, corr, pairs] of cases) {
+      const g = graphFromPairs(corr, n, pairs);
+      const got = dijkstraPathMetrics(g, true, true);
+      const want = networkxPaths(g);
+      expect([...got.betweenness!], name).toEqual(want.betweenness);
+      expect([...got.closeness!], name).toEqual(want.closeness);
+    }
+  }, 60_000);
 
   test("equals the networkx port on correlation graphs of every method with identical and negated series", () => {
     for (const method of ["complete", "threshold", "knn", "mst"] as const) {
