@@ -75,24 +75,7 @@ const TRICKS: Record<string, Trick> = {
     kept: false,
     edits: [["modularity.ts", "if (a === b) inner[a] += g.w[e];", "inner[a] += g.w[e] * +(a === b);"]],
   },
-  "Dijkstra: branch-free gathering of improving edges": {
-    kept: true,
-    edits: [
-      [
-        "metrics/shortest-paths.ts",
-        `      for (let p = offsets[v], end = offsets[v + 1]; p < end; p++) if (dv + nbrD[p] <= seen[nbr[p]]) cand[nc++] = p;`,
-        `      if (far < 0) {
-        for (let p = offsets[v], end = offsets[v + 1]; p < end; p++) {
-          cand[nc] = p;
-          nc += +(dv + nbrD[p] <= seen[nbr[p]]);
-        }
-      } else {
-        for (let p = offsets[v], end = offsets[v + 1]; p < end; p++) if (dv + nbrD[p] <= seen[nbr[p]]) cand[nc++] = p;
-      }`,
-      ],
-    ],
-  },
-  "Dijkstra: sorted frontier up to 96 nodes (else the heap)": {
+  "Dijkstra: sorted frontier up to 96 nodes (else buckets)": {
     kept: true,
     edits: [["metrics/shortest-paths.ts", "export const SORTED_FRONTIER_MAX = -1;", "export const SORTED_FRONTIER_MAX = 96;"]],
   },
