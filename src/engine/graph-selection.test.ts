@@ -50,6 +50,29 @@ describe("graph builders against references", () => {
     );
   });
 
+  test("mst equals Kruskal where distinct |rho| round to one length d", () => {
+    // 1 − 1e-17 rounds to 1, so d = sqrt(2(1 − |rho|)) is sqrt(2) for both 0 and 1e-17; 0.3 and its
+    // neighbour 0.3 − 2^-54 give one d too, and 0.3 − 2^-53 the next one up.
+    const values = [0, 1e-17, 0.3, 0.3 - 2 ** -54, 0.3 - 2 ** -53];
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 24 }), fc.integer(), (n, seed) => {
+        const rand = mulberry32(seed);
+        const corr = new Float64Array(n * n);
+        for (let i = 0; i < n; i++) {
+          corr[i * n + i] = 1;
+          for (let j = i + 1; j < n; j++)
+            corr[i * n + j] = corr[j * n + i] = values[Math.floor(rand() * values.length)] * (rand() < 0.5 ? -1 : 1);
+        }
+        const g = buildGraph(corr, n, "mst", { knnK: 1, threshold: 0 });
+        const pairs = kruskalPairs(corr, n);
+        const want = new Set<string>();
+        for (let e = 0; e < pairs.length; e += 2) want.add(`${pairs[e]}-${pairs[e + 1]}`);
+        expect(new Set(edgeKeys(g.src, g.dst))).toEqual(want);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   test("mst equals Kruskal on correlation matrices with duplicated series (|rho| = 1 ties)", () => {
     fc.assert(
       fc.property(fc.integer({ min: 2, max: 20 }), fc.integer(), (n, seed) => {
