@@ -12,7 +12,8 @@ import { measureCpuMs } from "../../test/support/engine/cpu-time.ts";
 import { parseChartParams } from "../http/params/params.ts";
 import { inlineCompute } from "./compute-pool.ts";
 import { MAX_DISTANCE_BYTES } from "../engine/distance-correlation.ts";
-import { costTerms, DCOR_HELD_BYTES, renderCost, requestCost } from "./request-cost.ts";
+import { costTerms, DCOR_HELD_BYTES, renderCost, requestCost, SORTED_FRONTIER_MAX } from "./request-cost.ts";
+import { SORTED_FRONTIER_MAX as ENGINE_SORTED_FRONTIER_MAX } from "../engine/metrics/shortest-paths.ts";
 import { renderBytes, requestBytes } from "./request-memory.ts";
 import { renderTidy, type Format } from "./serialise.ts";
 
@@ -184,6 +185,12 @@ describe("the cost model", () => {
       }
     }
   }, 60_000);
+
+  test("the paths term is scaled where the engine's Dijkstra frontier changes form", () => {
+    expect(SORTED_FRONTIER_MAX).toBe(ENGINE_SORTED_FRONTIER_MAX);
+    const paths = (n: number) => costTerms(params("graph_method=knn"), n).paths / (n * n * Math.log2(n + 1));
+    expect(paths(SORTED_FRONTIER_MAX + 1)).toBeLessThan(paths(SORTED_FRONTIER_MAX));
+  });
 
   test("distance correlation is priced on the path the engine takes: past its bound on held vectors, the blocked scalar one", () => {
     expect(DCOR_HELD_BYTES).toBe(MAX_DISTANCE_BYTES);

@@ -18,6 +18,15 @@ import type { Format } from "./serialise.ts";
  */
 export const DCOR_HELD_BYTES = 64 * 2 ** 20;
 
+/**
+ * Above shortest-paths.ts's SORTED_FRONTIER_MAX nodes Dijkstra's frontier is in buckets: measured
+ * 0.47–0.58× the heap the `paths` coefficient was fitted on (knn, tmfg, threshold at 300–2,000
+ * nodes, side by side; docs/engine.md § Betweenness and closeness), so that term is scaled by it
+ * there until the next full fit. request-cost.test.ts checks the bound agrees with the engine's.
+ */
+export const SORTED_FRONTIER_MAX = 96;
+const BUCKETS_OVER_HEAP = 0.55;
+
 /** The default budget: 10 s of one core on the reference machine (docs/benchmarks.md). */
 export const DEFAULT_COST_BUDGET = 10_000;
 
@@ -129,7 +138,8 @@ export const COST_COEFFICIENTS: Record<CostTerm, number> = {
   eigen_sparse: 0.656,
   pagerank: 0,
   louvain: 49.9,
-  tree_length: 27.3,
+  // Fitted at 27.3; Prim's one-pass form since measured 0.5-0.7x of that one side by side.
+  tree_length: 16.4,
   hierarchy: 15,
   hrp: 0.7,
   output: 14,
@@ -206,7 +216,7 @@ export function costTerms(params: ChartParams, n: number, asofs = params.periods
   if (params.graph_method === "pmfg") terms.graph_pmfg_tests = (A * n2 * (n + E)) / M;
   if (tree) terms.paths_tree = (pathsPerAsof * A * n2) / M;
   else if (params.graph_method !== "complete") {
-    terms.paths = (pathsPerAsof * A * n2 * log) / M;
+    terms.paths = ((pathsPerAsof * A * n2 * log) / M) * (n > SORTED_FRONTIER_MAX ? BUCKETS_OVER_HEAP : 1);
     terms.paths_edges = (pathsPerAsof * A * n * E) / M;
     terms.paths_betweenness = betweenness ? (A * n * (E + n)) / M : 0;
   }
