@@ -7,22 +7,28 @@
  *    order → maxclust labels) against scipy, HRP (quasi-diagonal order → recursive bisection)
  *    against the literal reference, and the whole per-as-of pipeline (correlation and covariance
  *    first) against numpy + scipy + the reference.
- * 2. Rolling, 30 as-ofs of lookback 60: that pipeline per as-of plus turnover (target < 50 ms).
+ *    Linkage alone against scipy's `linkage` and against the Cython routine it calls, and linkage of
+ *    3 points (a call's fixed cost on both sides): what the ≥ 50x target at 50 symbols measures.
+ * 2. Rolling, 30 as-ofs of lookback 60: that pipeline per as-of plus turnover (target < 50 ms),
+ *    and the whole computeChart request with hierarchy and weights.
  * Both sides pinned to one CPU and alternating, as bench/research.bench.ts.
- * Options: --rounds N (default 7), --rolling-rounds N (default 3).
+ * Options: --rounds N (default 7), --rolling-rounds N (default 3); --before COMMIT: also linkage
+ * and the hierarchy piece of src/engine/hierarchy.ts at COMMIT against today's, alternating.
  */
 import { unlinkSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { computeChart } from "../src/engine/chart.ts";
 import { correlationMatrix } from "../src/engine/correlation.ts";
 import { correlationDistance, flatClusters, LINKAGE_METHODS, leafOrder, linkage, type LinkageMethod } from "../src/engine/hierarchy.ts";
 import { hrpWeights, sampleCovariance, turnover } from "../src/engine/hrp.ts";
 import { buildReturnsPanel, windowMembers, windowSeries } from "../src/engine/window.ts";
 import { factorInput } from "../test/support/engine/random-returns.ts";
 import { loadNifty, niftyAvailable } from "../test/support/nifty.ts";
+import { chartParams } from "./engine-params.ts";
 import { median } from "./median.ts";
 import { pinToOneCpu } from "./pin-cpu.ts";
-import { PythonSide, type SideBySide, sideBySide, sideBySideRow, timeRuns } from "./python-side.ts";
+import { beforeAfter, engineAt, PythonSide, ratioCell, type SideBySide, sideBySide, sideBySideRow, timeRuns } from "./python-side.ts";
 
 const pinned = pinToOneCpu(import.meta.path);
 const ROOT = join(import.meta.dir, "..");
@@ -36,6 +42,8 @@ const arg = (name: string, dflt: number) => {
 };
 const ROUNDS = arg("--rounds", 7);
 const ROLLING_ROUNDS = arg("--rolling-rounds", 3);
+const b = process.argv.indexOf("--before");
+const BEFORE = b > 0 ? process.argv[b + 1] : null;
 const ms = (x: number) => (x < 0.1 ? x.toFixed(4) : x < 10 ? x.toFixed(2) : x.toFixed(0));
 const row = (name: string, a: SideBySide, extra: string) => sideBySideRow(name, a, ms, extra);
 
@@ -98,10 +106,22 @@ function rolling(method: LinkageMethod): void {
 const last = windows[PERIODS - 1];
 const corrLast = correlationMatrix(last, "pearson", 0, LOOKBACK);
 const covLast = sampleCovariance(last, 0, LOOKBACK);
+const distLast = correlationDistance(corrLast, n);
+const dist3 = Float64Array.of(0, 3, 4, 3, 0, 1, 4, 1, 0); // the points 1, 4, 5 on a line, as the Python side
 const partRows: string[] = [];
+const linkageRows: string[] = [];
 const rollingRows: string[] = [];
 for (const method of LINKAGE_METHODS) {
-  const linkLast = linkage(correlationDistance(corrLast, n), n, method);
+  const linkLast = linkage(distLast, n, method);
+  const LINKAGE: [string, string, () => unknown][] = [
+    [`linkage alone, ${method}, vs scipy's linkage()`, "linkage", () => linkage(distLast, n, method)],
+    [`linkage alone, ${method}, vs the Cython routine linkage() calls`, "core", () => linkage(distLast, n, method)],
+    [`linkage of 3 points, ${method} (a call's fixed cost)`, "linkage3", () => linkage(dist3, 3, method)],
+  ];
+  for (const [, , fn] of LINKAGE) timeRuns(fn, 2000);
+  for (const [name, key, fn] of LINKAGE) {
+    linkageRows.push(row(name, await sideBySide(py, fn, `part ${key} ${method} 50`, { rounds: ROUNDS, perBlock: 500 }), key));
+  }
   const PARTS: [string, string, () => unknown, number][] = [
     [
       `hierarchy, ${method}`,
@@ -127,11 +147,56 @@ for (const method of LINKAGE_METHODS) {
 py.close();
 unlinkSync(file);
 
+// Before/after: hierarchy.ts at --before against today's, alternating.
+const beforeRows: string[] = [];
+if (BEFORE !== null) {
+  const old = (await import(`${engineAt(BEFORE)}/hierarchy.ts`)) as typeof import("../src/engine/hierarchy.ts");
+  for (const method of LINKAGE_METHODS) {
+    const cases: [string, () => unknown, () => unknown][] = [
+      [`linkage alone, ${method}`, () => old.linkage(distLast, n, method), () => linkage(distLast, n, method)],
+      [
+        `hierarchy (distance, linkage, leaf order, maxclust), ${method}`,
+        () => {
+          const l = old.linkage(old.correlationDistance(corrLast, n), n, method);
+          old.leafOrder(l, n);
+          old.flatClusters(l, n, K);
+        },
+        () => {
+          const l = linkage(correlationDistance(corrLast, n), n, method);
+          leafOrder(l, n);
+          flatClusters(l, n, K);
+        },
+      ],
+    ];
+    for (const [name, before, after] of cases) {
+      timeRuns(before, 2000);
+      timeRuns(after, 2000);
+      const r = beforeAfter(before, after, { rounds: 15, perBlock: 500 });
+      beforeRows.push(
+        `| ${name} | ${ms(median(r.a))} (${ms(Math.min(...r.a))}) ms | ${ms(median(r.b))} (${ms(Math.min(...r.b))}) ms | ${ratioCell(r.ratios, 2)} |`,
+      );
+    }
+  }
+}
+
+// The whole request (ours only): computeChart with the hierarchy, 5 clusters and HRP weights, 30 as-ofs.
+const requestRows: string[] = [];
+if (niftyAvailable) {
+  for (const method of LINKAGE_METHODS) {
+    const p = chartParams(`asof=${ASOF}&periods=${PERIODS}&hierarchy=${method}&clusters=${K}&weights=hrp`);
+    timeRuns(() => computeChart(input, p), 10);
+    const t = timeRuns(() => computeChart(input, p), 21);
+    requestRows.push(
+      `| rolling ${PERIODS}, hierarchy=${method}&clusters=${K}&weights=hrp | ${ms(median(t))} (${ms(Math.min(...t))}) ms | ${median(t) < 50 ? "yes" : "**over**"} |`,
+    );
+  }
+}
+
 const md = [
   "## Hierarchies and HRP (issue 26) vs the Python references",
   "",
-  "Reproduce: `npx bun bench/hierarchy-hrp.bench.ts` (runs `/usr/bin/python3 bench/networkx/hierarchy_reference.py` for the Python column;",
-  "`--rounds N`, `--rolling-rounds N`).",
+  `Reproduce: \`npx bun bench/hierarchy-hrp.bench.ts${BEFORE === null ? "" : ` --before ${BEFORE}`}\` (runs \`/usr/bin/python3 bench/networkx/hierarchy_reference.py\` for the Python column;`,
+  "`--rounds N`, `--rolling-rounds N`, `--before COMMIT`).",
   `Machine: ${cpus()[0]?.model ?? "unknown CPU"}, ${cpus().length} threads, load average ${loadavg()
     .map((x) => x.toFixed(1))
     .join(" ")} at the end; Bun ${Bun.version};`,
@@ -148,11 +213,40 @@ const md = [
   "|---|---:|---:|---:|---|",
   ...partRows,
   "",
+  `Linkage alone on the same ${n} × ${n} distance (ours from the square matrix, scipy from its condensed form), against`,
+  "scipy's `linkage()` (input checks, then the Cython routine) and against that routine alone (`_hierarchy.mst_single_linkage`",
+  "or `nn_chain`, which include the sort by height and the relabelling); and the linkage of 3 points, which is a call's fixed cost.",
+  `${ROUNDS} rounds of (500 of ours, 50 Python calls, 500 of ours).`,
+  "",
+  "| piece | graph-stats | Python reference | speed-up | part |",
+  "|---|---:|---:|---:|---|",
+  ...linkageRows,
+  "",
   `Rolling: the per-as-of pipeline over the ${PERIODS} windows plus turnover between consecutive as-ofs; ${ROLLING_ROUNDS} rounds of 10 + 1 + 10 runs.`,
   "",
   "| case | graph-stats | Python reference | speed-up | under 50 ms |",
   "|---|---:|---:|---:|---|",
   ...rollingRows,
   "",
+  ...(beforeRows.length === 0
+    ? []
+    : [
+        `Before (src/engine/hierarchy.ts at ${BEFORE}) and now on the last window, alternating in one process, 15 rounds of 500 + 500 runs; speed-up: median (range) over rounds of before over now:`,
+        "",
+        "| piece | before | now | speed-up |",
+        "|---|---:|---:|---:|",
+        ...beforeRows,
+        "",
+      ]),
+  ...(requestRows.length === 0
+    ? []
+    : [
+        `The whole request, ours only: computeChart (window → correlation → mst → five metrics → Louvain → hierarchy, clusters, HRP weights and turnover → JSON payload), NIFTY-50 as-of ${ASOF}, lookback ${LOOKBACK}, ${PERIODS} as-ofs; 21 runs after 10 untimed.`,
+        "",
+        "| request | graph-stats | under 50 ms |",
+        "|---|---:|---|",
+        ...requestRows,
+        "",
+      ]),
 ].join("\n");
 console.log(md);

@@ -10,11 +10,15 @@
  *    total (the issue's target: a rolling-30 request under 50 ms). Kendall both ways: a matrix per
  *    as-of, and SlidingKendall (the counts moved bar by bar, what a rolling request uses).
  *    The PMFG's decisions per graph (how many candidates needed a planarity test) are printed too.
- * Options: --rounds N (default 3; one Python PMFG takes seconds).
+ * 3. The whole rolling-30 request (computeChart: window, correlation, graph, five metrics, Louvain,
+ *    payload) with graph_method=pmfg and corr_method=kendall, ours only.
+ * Options: --rounds N (default 3; one Python PMFG takes seconds); --before COMMIT: also the rolling
+ * PMFG and Kendall of src/engine at COMMIT against today's, alternating in this process.
  */
 import { unlinkSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { computeChart } from "../src/engine/chart.ts";
 import { correlationMatrix } from "../src/engine/correlation.ts";
 import { distanceCorrelationMatrix } from "../src/engine/distance-correlation.ts";
 import { kendallMatrix, SlidingKendall } from "../src/engine/kendall.ts";
@@ -22,15 +26,18 @@ import { type PmfgCounts, pmfg } from "../src/engine/pmfg.ts";
 import { buildReturnsPanel, windowMembers, windowSeries, windowStart } from "../src/engine/window.ts";
 import { factorInput } from "../test/support/engine/random-returns.ts";
 import { loadNifty, niftyAvailable } from "../test/support/nifty.ts";
+import { chartParams } from "./engine-params.ts";
 import { median } from "./median.ts";
 import { pinToOneCpu } from "./pin-cpu.ts";
-import { PythonSide, sideBySide, sideBySideRow, timeRuns } from "./python-side.ts";
+import { beforeAfter, engineAt, PythonSide, ratioCell, sideBySide, sideBySideRow, timeRuns } from "./python-side.ts";
 
 const pinned = pinToOneCpu(import.meta.path);
 const ROOT = join(import.meta.dir, "..");
 const ASOF = "2024-06-28";
 const k = process.argv.indexOf("--rounds");
 const ROUNDS = k > 0 ? Number(process.argv[k + 1]) : 3;
+const b = process.argv.indexOf("--before");
+const BEFORE = b > 0 ? process.argv[b + 1] : null;
 const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
 
 const input = niftyAvailable ? loadNifty() : factorInput(50, 600);
@@ -143,11 +150,57 @@ for (const L of [60, 250]) {
   }
 }
 
+// Before/after: the same rolling pieces with src/engine at --before, alternating with today's.
+const beforeRows: string[] = [];
+if (BEFORE !== null) {
+  const dir = engineAt(BEFORE);
+  const old = {
+    pmfg: (await import(`${dir}/pmfg.ts`)).pmfg as typeof pmfg,
+    kendall: (await import(`${dir}/kendall.ts`)).SlidingKendall as typeof SlidingKendall,
+  };
+  for (const L of [60, 250]) {
+    const windows = Array.from({ length: 30 }, (_, q) => windowAt(T - 29 + q, L));
+    const corrs = windows.map((s) => correlationMatrix(s, "pearson", 0, L));
+    const panel = buildReturnsPanel(input.closes, T - 29, T, L);
+    const asofs = Array.from({ length: 30 }, (_, q) => T - 29 + q);
+    const members = asofs.map((t) => windowMembers(panel, t).nodes);
+    const sliding = (K: typeof SlidingKendall) => () => {
+      const s = new K(panel.returns, L);
+      asofs.forEach((t, q) => s.matrixAt(windowStart(panel, t), members[q]));
+    };
+    const cases: [string, () => void, () => void][] = [
+      ["PMFG", () => corrs.forEach((c, q) => old.pmfg(c, windows[q].length)), () => corrs.forEach((c, q) => pmfg(c, windows[q].length))],
+      ["Kendall τ-b, SlidingKendall", sliding(old.kendall), sliding(SlidingKendall)],
+    ];
+    for (const [name, before, after] of cases) {
+      timeRuns(before, 3);
+      timeRuns(after, 3);
+      const r = beforeAfter(before, after, { rounds: 15, perBlock: 3 });
+      beforeRows.push(
+        `| ${name}, lookback ${L}, 30 as-ofs | ${ms(median(r.a))} (${ms(Math.min(...r.a))}) ms | ${ms(median(r.b))} (${ms(Math.min(...r.b))}) ms | ${ratioCell(r.ratios, 2)} |`,
+      );
+    }
+  }
+}
+
+// 3. The whole request, ours only.
+const requestRows: string[] = [];
+if (niftyAvailable) {
+  for (const q of ["graph_method=pmfg", "corr_method=kendall", "graph_method=pmfg&corr_method=kendall", "graph_method=tmfg"]) {
+    for (const L of [60, 250]) {
+      const p = chartParams(`asof=${ASOF}&periods=30&lookback=${L}&${q}`);
+      timeRuns(() => computeChart(input, p), 5);
+      const t = timeRuns(() => computeChart(input, p), 15);
+      requestRows.push(`| ${q}, lookback ${L} | ${ms(median(t))} (${ms(Math.min(...t))}) ms | ${median(t) < 50 ? "yes" : "**over**"} |`);
+    }
+  }
+}
+
 console.log(
   [
     "## PMFG, Kendall τ-b and distance correlation (issue 26) vs the Python references",
     "",
-    "Reproduce: `npx bun bench/pmfg-codependence.bench.ts` (runs `/usr/bin/python3 bench/networkx/codependence_reference.py` for the Python column; `--rounds N`).",
+    `Reproduce: \`npx bun bench/pmfg-codependence.bench.ts${BEFORE === null ? "" : ` --before ${BEFORE}`}\` (runs \`/usr/bin/python3 bench/networkx/codependence_reference.py\` for the Python column; \`--rounds N\`, \`--before COMMIT\`).`,
     `Machine: ${cpus()[0]?.model ?? "unknown CPU"}, ${cpus().length} threads, load average ${loadavg()
       .map((x) => x.toFixed(1))
       .join(
@@ -173,5 +226,25 @@ console.log(
     "|---:|---:|---:|---:|---:|---:|",
     ...decisionRows,
     "",
+    ...(beforeRows.length === 0
+      ? []
+      : [
+          `Before (src/engine at ${BEFORE}) and now, alternating in one process, 15 rounds of 3 + 3 runs; speed-up: median (range) over rounds of before over now:`,
+          "",
+          "| piece | before | now | speed-up |",
+          "|---|---:|---:|---:|",
+          ...beforeRows,
+          "",
+        ]),
+    ...(requestRows.length === 0
+      ? []
+      : [
+          `The whole rolling request, ours only: computeChart (window → correlation → graph → five metrics → Louvain, tracked communities → JSON payload), NIFTY-50, 30 as-ofs to ${ASOF}, 50 symbols; 15 runs after 5 untimed (tmfg for scale: the same number of edges, no planarity tests).`,
+          "",
+          "| request | graph-stats | under 50 ms |",
+          "|---|---:|---|",
+          ...requestRows,
+          "",
+        ]),
   ].join("\n"),
 );

@@ -2,6 +2,8 @@
  * A long-running Python reference process answering one JSON line per request line, so a bench
  * can alternate our runs with its runs (the machine's speed drifts within seconds).
  */
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { median } from "./median.ts";
 
 export class PythonSide {
@@ -91,14 +93,48 @@ export async function sideBySide(
   return acc;
 }
 
-/** `**median x** (min x–max x)` of the rounds' ratios. */
-export function ratioCell(ratios: number[]): string {
+/** `**median x** (min x–max x)` of the rounds' ratios, with `digits` decimals. */
+export function ratioCell(ratios: number[], digits = 0): string {
   const s = [...ratios].sort((a, b) => a - b);
-  return `**${median(s).toFixed(0)}x** (${s[0]!.toFixed(0)}x–${s[s.length - 1]!.toFixed(0)}x)`;
+  return `**${median(s).toFixed(digits)}x** (${s[0]!.toFixed(digits)}x–${s[s.length - 1]!.toFixed(digits)}x)`;
 }
 
 /** A table row: name, ours median (min), theirs median (min), the ratio cell, then `extra` cells. */
 export function sideBySideRow(name: string, a: SideBySide, ms: (x: number) => string, ...extra: string[]): string {
   const cell = (xs: number[]) => `${ms(median(xs))} (${ms(Math.min(...xs))}) ms`;
   return `| ${[name, cell(a.ours), cell(a.theirs), ratioCell(a.ratios), ...extra].join(" | ")} |`;
+}
+
+/**
+ * src/engine as it was at `commit` (git archive into node_modules/.cache, so its imports resolve as
+ * the engine's do); returns the directory to import its modules from, for a before/after in one run.
+ */
+export function engineAt(commit: string): string {
+  const root = join(import.meta.dir, "..");
+  const sha = Bun.spawnSync(["git", "rev-parse", "--short", commit], { cwd: root }).stdout.toString().trim();
+  if (sha === "") throw new Error(`engineAt: no commit ${commit}`);
+  const dir = join(root, "node_modules/.cache/engine-at", sha);
+  if (!existsSync(join(dir, "src/engine"))) {
+    mkdirSync(dir, { recursive: true });
+    const tar = Bun.spawnSync(["sh", "-c", `git archive ${sha} src/engine | tar -x -C '${dir}'`], { cwd: root });
+    if (tar.exitCode !== 0) throw new Error(`engineAt: git archive ${sha} failed: ${tar.stderr.toString()}`);
+  }
+  return join(dir, "src/engine");
+}
+
+/** Alternating blocks of two functions (a, b, a, b, …), `perBlock` runs each, `rounds` times: per round a's median over b's (b's speed-up). */
+export function beforeAfter(
+  a: () => unknown,
+  b: () => unknown,
+  o: { rounds: number; perBlock: number },
+): { a: number[]; b: number[]; ratios: number[] } {
+  const out = { a: [] as number[], b: [] as number[], ratios: [] as number[] };
+  for (let r = 0; r < o.rounds; r++) {
+    const ta = timeRuns(a, o.perBlock);
+    const tb = timeRuns(b, o.perBlock);
+    out.a.push(...ta);
+    out.b.push(...tb);
+    out.ratios.push(median(ta) / median(tb));
+  }
+  return out;
 }

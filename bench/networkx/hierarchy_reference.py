@@ -7,6 +7,10 @@ As a module: distance(), hierarchy(). As a script it is the Python side of
 bench/hierarchy-hrp.bench.ts: a JSON header line, then one JSON line {"times_ms": [...]} per request:
   part <name> <method> <repeats>      on the 50-symbol window read at start-up:
                                       hierarchy  correlation distance -> linkage -> leaves_list -> fcluster(k=5)
+                                      linkage    linkage alone, on the window's condensed distance
+                                      core       the Cython routine linkage() calls (mst_single_linkage or
+                                                 nn_chain, each with its sort and relabelling), no Python checks
+                                      linkage3   linkage of 3 points: the fixed cost of a call
                                       hrp        the literal HRP (hrp_reference.py) from covariance and linkage
                                       pipeline   correlation + covariance -> both of the above
   rolling <method> <repeats>          the pipeline over every window of the file (one as-of each)
@@ -20,7 +24,8 @@ import time
 
 import numpy as np
 import scipy
-from scipy.cluster.hierarchy import fcluster, leaves_list, linkage
+from scipy.cluster import _hierarchy
+from scipy.cluster.hierarchy import _LINKAGE_METHODS, fcluster, leaves_list, linkage
 from scipy.spatial.distance import squareform
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -61,6 +66,8 @@ def main():
     last = panels[-1]
     c_last = corrcoef(last)
     cov_last = np.cov(last)
+    y_last = squareform(distance(c_last, False), checks=False)
+    y3 = np.array([3.0, 4.0, 1.0])  # the points 1, 4, 5 on a line
 
     def one(rets, method):
         c = corrcoef(rets)
@@ -76,6 +83,14 @@ def main():
             return lambda: hrp_weights(cov_last, Z)
         if name == "pipeline":
             return lambda: one(last, method)
+        if name == "linkage":
+            return lambda: linkage(y_last, method=method)
+        if name == "core":
+            if method == "single":
+                return lambda: _hierarchy.mst_single_linkage(y_last, n)
+            return lambda: _hierarchy.nn_chain(y_last, n, _LINKAGE_METHODS[method])
+        if name == "linkage3":
+            return lambda: linkage(y3, method=method)
         raise SystemExit(f"unknown part {name!r}")
 
     import pandas as pd
