@@ -6,14 +6,11 @@
  * Migrations must not use CREATE INDEX CONCURRENTLY (it cannot run inside a transaction).
  */
 import type { SQL } from "bun";
+import { advisoryXactLock } from "./advisory-lock.ts";
 import { PG_MIGRATIONS } from "./migrations.ts";
 import type { Migration } from "../migrations.ts";
 
-/**
- * The advisory lock key (two-int form, a key space apart from the one-bigint keys the limiter
- * takes per user): 'gs' and 'migr' in ASCII, so it is recognisable in pg_locks.
- */
-const LOCK_CLASS = 0x6773;
+/** 'migr' in ASCII (advisory-lock.ts). */
 const LOCK_OBJECT = 0x6d696772;
 
 /** Applies every migration not yet recorded, in order; returns how many this call applied. */
@@ -30,7 +27,7 @@ export async function migratePg(sql: SQL, migrations: Migration[] = PG_MIGRATION
     const did = await sql.begin(async (tx) => {
       // A migration (and waiting for another instance's) may outlast the pool's statement timeout.
       await tx`SET LOCAL statement_timeout = 0`;
-      await tx`SELECT pg_advisory_xact_lock(${LOCK_CLASS}::int, ${LOCK_OBJECT}::int)`;
+      await advisoryXactLock(tx, LOCK_OBJECT);
       const done = await tx`SELECT 1 FROM __migrations WHERE tag = ${m.tag}`;
       if (done.length > 0) return false;
       for (const stmt of m.sql.split("--> statement-breakpoint")) {

@@ -5,13 +5,13 @@
  * cannot hand out the same universe position or lose a version bump.
  */
 import type { SQL } from "bun";
+import { advisoryXactLock } from "../../../db/pg/advisory-lock.ts";
 import type { Interval } from "../../engine/types.ts";
 import type { StagedColumns } from "../bar-writer.ts";
 import type { UniverseSource } from "../universes.ts";
 import { numberArray, textArray } from "./pg-arrays.ts";
 
-/** 'gs' / 'mkt' in ASCII: the two-int key space, apart from the limiter's one-bigint keys. */
-const LOCK_CLASS = 0x6773;
+/** 'mkt' in ASCII (db/pg/advisory-lock.ts). */
 const LOCK_OBJECT = 0x6d6b74;
 
 export const DATA_VERSION_KEY = "data_version";
@@ -23,7 +23,7 @@ export const DATA_VERSION_KEY = "data_version";
 export const PG_BATCH = 5000;
 
 export async function lockMarket(tx: SQL): Promise<void> {
-  await tx`SELECT pg_advisory_xact_lock(${LOCK_CLASS}::int, ${LOCK_OBJECT}::int)`;
+  await advisoryXactLock(tx, LOCK_OBJECT);
 }
 
 const unnested = (tx: SQL, b: StagedColumns) => tx`
