@@ -8,7 +8,7 @@ import { createVerifier, resolveSecret } from "../auth/index.ts";
 import { systemClock, type Clock } from "../clock.ts";
 import { redactDatabaseUrl, type Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
-import { createLastKnown, newBootId } from "../metering/index.ts";
+import { createLastKnown, newBootId, PRUNE_MS } from "../metering/index.ts";
 import { SAMPLE_END_DATE } from "../market/index.ts";
 import { createApp } from "./app.ts";
 import { createAuthGate } from "./auth-gate.ts";
@@ -128,7 +128,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
   const pruneSessions = () =>
     sessions.prune().catch((err: unknown) => logger.warn({ err: (err as Error).message }, "could not prune idle dashboard sessions"));
   await pruneSessions();
-  const pruneTimer = setInterval(pruneSessions, 3600_000);
+  const pruneTimer = setInterval(pruneSessions, PRUNE_MS);
   pruneTimer.unref();
   deps.dashboard ??= dashboardRoutes({
     app: deps,

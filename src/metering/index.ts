@@ -21,7 +21,7 @@ export { newBootId, bootIsGone } from "./boot.ts";
 export { reconcileUnanswered, STALE_OPEN_MS, type Reconciled } from "./reconcile.ts";
 export { sqliteReconcilePort } from "./reconcile-sqlite.ts";
 export { redactQuery } from "./redact-query.ts";
-export { startAuditMaintenance, type AuditMaintenance } from "./maintenance.ts";
+export { PRUNE_MS, startAuditMaintenance, type AuditMaintenance } from "./maintenance.ts";
 export { pruneAudit, DEFAULT_AUDIT_RETENTION_DAYS, type Pruned } from "./retention.ts";
 export { sqliteRetentionPort } from "./retention-sqlite.ts";
 export {
