@@ -4,7 +4,7 @@
  * prepared once per process as named statements. A token issue under the lock queues on a
  * transaction-scoped advisory lock per user, on every instance sharing the database.
  */
-import { and, asc, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, gte, isNotNull, isNull, sql } from "drizzle-orm";
 import type { PgDb } from "../../db/pg/open.ts";
 import { settings, tokens, users } from "../../db/pg/schema.ts";
 import type { AuthPort } from "./auth-port.ts";
@@ -24,6 +24,16 @@ const ID = { id: users.id };
 const JTI = { jti: tokens.jti };
 
 type Tx = Pick<PgDb, "insert">;
+
+/** Issue times (oldest first) of the user's tokens issued at or after `since`: the issue limit's read, also the dashboard's. */
+export async function issueTimes(q: Pick<PgDb, "select">, userId: string, since: number): Promise<number[]> {
+  const rows = await q
+    .select({ issuedAt: tokens.issuedAt })
+    .from(tokens)
+    .where(and(eq(tokens.userId, userId), gte(tokens.issuedAt, since)))
+    .orderBy(asc(tokens.issuedAt));
+  return rows.map((r) => r.issuedAt);
+}
 
 export function createPgAuthStore(db: PgDb): AuthStore {
   return createAuthStore(pgAuthPort(db));
@@ -95,12 +105,7 @@ export function pgAuthPort(db: PgDb): AuthPort {
     issueWithin: (t, email, now, since, allow) =>
       db.transaction(async (tx) => {
         await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`gs-tokens:${t.userId}`}, 0))`);
-        const rows = await tx
-          .select({ issuedAt: tokens.issuedAt })
-          .from(tokens)
-          .where(and(eq(tokens.userId, t.userId), sql`${tokens.issuedAt} >= ${since}`))
-          .orderBy(asc(tokens.issuedAt));
-        const recent = rows.map((r) => r.issuedAt);
+        const recent = await issueTimes(tx, t.userId, since);
         const issued = allow(recent);
         if (issued) await record(tx, t, email, now);
         return { issued, recent };

@@ -5,8 +5,8 @@
  * the write lock, so no other connection inserts between.
  */
 import type { Database } from "bun:sqlite";
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
-import { drizzleOf, perRawConnection, waiting } from "../../db/open.ts";
+import { and, asc, eq, gte, isNull, sql } from "drizzle-orm";
+import { type Db, drizzleOf, perRawConnection, waiting } from "../../db/open.ts";
 import { settings, tokens, users } from "../../db/schema.ts";
 import type { AuthPort } from "./auth-port.ts";
 import { createAuthStore } from "./auth-policy.ts";
@@ -16,6 +16,16 @@ const p = sql.placeholder;
 /** Written rows are returned and counted: bun-sqlite's run result is untyped in drizzle. */
 const ID = { id: users.id };
 const JTI = { jti: tokens.jti };
+
+/** Issue times (oldest first) of the user's tokens issued at or after `since`: the issue limit's read, also the dashboard's. */
+export const issueTimes = (db: Db, userId: string, since: number): number[] =>
+  db
+    .select({ issuedAt: tokens.issuedAt })
+    .from(tokens)
+    .where(and(eq(tokens.userId, userId), gte(tokens.issuedAt, since)))
+    .orderBy(asc(tokens.issuedAt))
+    .all()
+    .map((r) => r.issuedAt);
 
 export function createSqliteAuthStore(sqlite: Database): AuthStore {
   return createAuthStore(sqliteAuthPort(sqlite));
@@ -74,9 +84,6 @@ export function sqliteAuthPort(sqlite: Database): AuthPort {
     .where(eq(tokens.userId, p("userId")))
     .orderBy(asc(tokens.issuedAt), asc(tokens.jti))
     .prepare();
-  const issuedSince = sqlite.prepare<{ issued_at: number }, [string, number]>(
-    "SELECT issued_at FROM tokens WHERE user_id = ? AND issued_at >= ? ORDER BY issued_at",
-  );
   const revoke = db
     .update(tokens)
     .set({ revokedAt: sql`${p("now")}` })
@@ -119,7 +126,7 @@ export function sqliteAuthPort(sqlite: Database): AuthPort {
   });
   const issueWithin = sqlite.transaction(
     (t: IssuedToken, email: string | null, now: number, since: number, allow: (recent: number[]) => boolean) => {
-      const recent = issuedSince.all(t.userId, since).map((r) => r.issued_at);
+      const recent = issueTimes(db, t.userId, since);
       const issued = allow(recent);
       if (issued) record(t, email, now);
       return { issued, recent };

@@ -2,18 +2,12 @@
 import { and, desc, eq, gte, isNull } from "drizzle-orm";
 import { tokens, usageDays } from "../../db/pg/schema.ts";
 import type { PgDb } from "../../db/pg/open.ts";
+import { issueTimes } from "../auth/auth-store-pg.ts";
 import type { AccountStore } from "./account-store.ts";
 
 export function createPgAccountStore(db: PgDb): AccountStore {
   return {
-    async issuedSince(userId, since) {
-      const rows = await db
-        .select({ issuedAt: tokens.issuedAt })
-        .from(tokens)
-        .where(and(eq(tokens.userId, userId), gte(tokens.issuedAt, since)))
-        .orderBy(tokens.issuedAt);
-      return rows.map((r) => r.issuedAt);
-    },
+    issuedSince: (userId, since) => issueTimes(db, userId, since),
     liveTokens(userId, now) {
       return db
         .select({ jti: tokens.jti, issuedAt: tokens.issuedAt, expiresAt: tokens.expiresAt })

@@ -2,19 +2,12 @@
 import { and, desc, eq, gte, isNull } from "drizzle-orm";
 import type { Db } from "../../db/open.ts";
 import { tokens, usageDays } from "../../db/schema.ts";
+import { issueTimes } from "../auth/auth-store-sqlite.ts";
 import type { AccountStore } from "./account-store.ts";
 
 export function createSqliteAccountStore(db: Db): AccountStore {
   return {
-    async issuedSince(userId, since) {
-      return db
-        .select({ issuedAt: tokens.issuedAt })
-        .from(tokens)
-        .where(and(eq(tokens.userId, userId), gte(tokens.issuedAt, since)))
-        .orderBy(tokens.issuedAt)
-        .all()
-        .map((r) => r.issuedAt);
-    },
+    issuedSince: async (userId, since) => issueTimes(db, userId, since),
     async liveTokens(userId, now) {
       return db
         .select({ jti: tokens.jti, issuedAt: tokens.issuedAt, expiresAt: tokens.expiresAt })
