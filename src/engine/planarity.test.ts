@@ -168,6 +168,48 @@ describe("planarity", () => {
     expect(planar).toBeGreaterThan(100);
     expect(golden.planarity.length - planar).toBeGreaterThan(100);
   });
+
+  test("isPlanarWith (the kept graph's orientation reused) answers as a fresh isPlanar, embedding or not in between", () => {
+    const rand = mulberry32(26);
+    let keptByTest = 0;
+    for (let round = 0; round < 60; round++) {
+      const n = 6 + Math.floor(rand() * 35);
+      const target = 3 * (n - 2);
+      const with_ = new PlanarityTester(n, target);
+      const eu = new Int32Array(target);
+      const ev = new Int32Array(target);
+      const plane = new PlaneEmbedding(n);
+      const pairs: [number, number][] = [];
+      for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) pairs.push([i, j]);
+      for (let k = pairs.length - 1; k > 0; k--) {
+        const r = Math.floor(rand() * (k + 1));
+        [pairs[k], pairs[r]] = [pairs[r], pairs[k]];
+      }
+      let m = 0;
+      for (const [u, v] of pairs) {
+        if (m === target) break;
+        eu[m] = u;
+        ev[m] = v;
+        const fresh = new PlanarityTester(n, m + 1).isPlanar(n, m + 1, eu, ev, u);
+        // Some planar edges are kept without a test (as the PMFG's rules keep them), the rest tested.
+        if (fresh && rand() < 0.4) with_.kept(m, u, v);
+        else {
+          const before = with_.isPlanarWith(n, m + 1, eu, ev, u);
+          expect([n, m, before]).toEqual([n, m, fresh]);
+          if (!before) continue;
+          keptByTest++;
+          if (rand() < 0.5) {
+            plane.reset();
+            for (let e = 0; e <= m; e++) plane.addEdge(eu[e], ev[e]);
+            with_.embed(plane.cw, plane.ccw, plane.first, n);
+            expect(plane.check(u)).toBe(true);
+          }
+        }
+        m++;
+      }
+    }
+    expect(keptByTest).toBeGreaterThan(500);
+  });
 });
 
 /** Tests `pairs` on a fresh tester and, when planar, embeds it into a PlaneEmbedding (every component). */

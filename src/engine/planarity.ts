@@ -50,6 +50,15 @@ export class PlanarityTester {
   private nOriented = 0;
   private readonly roots: Int32Array;
   private readonly dfs: Int32Array;
+  /** DFS preorder index of each oriented node, and the index past its subtree (ancestor tests). */
+  private readonly pre: Int32Array;
+  private readonly subEnd: Int32Array;
+  /** The orientation is the kept graph's (edges 0 … baseM − 1 of isPlanarWith's caller), −1: none. */
+  private baseM = -1;
+  /** Lowpoints and nesting of the tree edges a candidate back edge changed, to put back. */
+  private readonly saved: Int32Array;
+  private nSaved = 0;
+  private readonly nestingCopy: Int32Array;
 
   constructor(
     readonly maxNodes: number,
@@ -89,6 +98,10 @@ export class PlanarityTester {
     this.sRH = new Int32Array(m + 1);
     this.dfs = new Int32Array(2 * n + 2);
     this.roots = new Int32Array(n);
+    this.pre = new Int32Array(n);
+    this.subEnd = new Int32Array(n);
+    this.saved = new Int32Array(4 * n);
+    this.nestingCopy = new Int32Array(m);
   }
 
   /**
@@ -99,7 +112,135 @@ export class PlanarityTester {
     if (n > this.maxNodes || m > this.maxEdges)
       throw new RangeError(`planarity workspace holds ${this.maxNodes} nodes, ${this.maxEdges} edges`);
     this.embeddable = false;
+    this.baseM = -1;
     if (root < 0 && n > 2 && m > 3 * n - 6) return false;
+    const nRoots = this.orientAll(n, m, eu, ev, root);
+    const planar = this.testOriented(n, m, nRoots, root >= 0);
+    // A planar graph's orientation is the kept graph's once the caller keeps the edge (isPlanarWith).
+    if (planar && root >= 0) this.baseM = m;
+    return planar;
+  }
+
+  /**
+   * isPlanar(n, m, eu, ev, root) for a graph that is the kept graph of the previous calls (edges
+   * 0 … m − 2, reported through isPlanarWith and kept()) plus the candidate edge m − 1. When the
+   * candidate joins a node to its ancestor in the kept graph's DFS tree, that orientation is reused:
+   * the candidate becomes a back edge and only the lowpoints along the tree path change (LR
+   * planarity holds for any DFS tree); else the whole test. Same answer either way.
+   */
+  isPlanarWith(n: number, m: number, eu: ArrayLike<number>, ev: ArrayLike<number>, root: number): boolean {
+    const u = eu[m - 1];
+    const v = ev[m - 1];
+    const { height } = this;
+    if (this.baseM !== m - 1 || height[u] < 0 || height[v] < 0) {
+      if (n > this.maxNodes || m > this.maxEdges)
+        throw new RangeError(`planarity workspace holds ${this.maxNodes} nodes, ${this.maxEdges} edges`);
+      this.orientAll(n, m - 1, eu, ev, root);
+      this.baseM = m - 1;
+    }
+    this.embeddable = false;
+    let a: number;
+    let d: number;
+    // (u and v in two components of the kept graph: the whole test.)
+    if (height[u] < 0 || height[v] < 0) return this.isPlanar(n, m, eu, ev, root);
+    if (this.isAncestor(u, v)) {
+      a = u;
+      d = v;
+    } else if (this.isAncestor(v, u)) {
+      a = v;
+      d = u;
+    } else return this.isPlanar(n, m, eu, ev, root);
+    this.nSaved = 0;
+    this.addBackEdge(m - 1, d, a, true);
+    if (this.testOriented(n, m, 1, true)) {
+      this.baseM = m;
+      return true;
+    }
+    // Put the kept graph's orientation back.
+    const { saved, lowpt, lowpt2, nesting } = this;
+    for (let k = 0; k < this.nSaved; k++) {
+      const e = saved[4 * k];
+      lowpt[e] = saved[4 * k + 1];
+      lowpt2[e] = saved[4 * k + 2];
+      nesting[e] = saved[4 * k + 3];
+    }
+    this.nOriented--;
+    return false;
+  }
+
+  /**
+   * The caller kept edge e = (u, v) without a test: the orientation follows when e is a back edge
+   * of its DFS tree or lies outside the oriented component, else it is dropped.
+   */
+  kept(e: number, u: number, v: number): void {
+    if (this.baseM !== e) {
+      this.baseM = -1;
+      return;
+    }
+    const { height } = this;
+    if (height[u] < 0 && height[v] < 0) this.baseM = e + 1;
+    else if (height[u] < 0 || height[v] < 0) this.baseM = -1;
+    else if (this.isAncestor(u, v)) {
+      this.addBackEdge(e, v, u, false);
+      this.baseM = e + 1;
+    } else if (this.isAncestor(v, u)) {
+      this.addBackEdge(e, u, v, false);
+      this.baseM = e + 1;
+    } else this.baseM = -1;
+  }
+
+  /** No kept graph yet (a new graph starts). */
+  forget(): void {
+    this.baseM = -1;
+  }
+
+  private isAncestor(a: number, d: number): boolean {
+    return this.pre[a] <= this.pre[d] && this.pre[d] < this.subEnd[a] && a !== d;
+  }
+
+  /**
+   * Orients edge e from d to its ancestor a as a back edge and merges its return point into the
+   * lowpoints of the tree edges above d (the merge networkx's orientation does, in any order);
+   * `save`: remember the tree edges' values for isPlanarWith to put back.
+   */
+  private addBackEdge(e: number, d: number, a: number, save: boolean): void {
+    const { height, parentEdge, src, dst, lowpt, lowpt2, nesting, saved } = this;
+    this.orientedList[this.nOriented++] = e;
+    src[e] = d;
+    dst[e] = a;
+    lowpt[e] = height[a];
+    lowpt2[e] = height[d];
+    nesting[e] = 2 * height[a];
+    let l = lowpt[e];
+    let l2 = lowpt2[e];
+    for (let x = d; parentEdge[x] !== -1; ) {
+      const p = parentEdge[x];
+      let nl = lowpt[p];
+      let nl2 = lowpt2[p];
+      if (l < nl) {
+        nl2 = Math.min(nl, l2);
+        nl = l;
+      } else if (l > nl) nl2 = Math.min(nl2, l);
+      else nl2 = Math.min(nl2, l2);
+      if (nl === lowpt[p] && nl2 === lowpt2[p]) break;
+      if (save) {
+        const k = this.nSaved++;
+        saved[4 * k] = p;
+        saved[4 * k + 1] = lowpt[p];
+        saved[4 * k + 2] = lowpt2[p];
+        saved[4 * k + 3] = nesting[p];
+      }
+      lowpt[p] = nl;
+      lowpt2[p] = nl2;
+      x = src[p];
+      nesting[p] = 2 * nl + (nl2 < height[x] ? 1 : 0);
+      l = nl;
+      l2 = nl2;
+    }
+  }
+
+  /** The CSR adjacency of edges 0 … m − 1 and their DFS orientation (root's component, or all); the number of roots. */
+  private orientAll(n: number, m: number, eu: ArrayLike<number>, ev: ArrayLike<number>, root: number): number {
     const off = this.off;
     off.fill(0, 0, n + 1);
     for (let e = 0; e < m; e++) {
@@ -126,9 +267,6 @@ export class PlanarityTester {
     this.ind.fill(0, 0, n);
     this.oriented.fill(0, 0, m);
     this.skip.fill(0, 0, m);
-    this.ref.fill(-1, 0, m);
-    this.side.fill(1, 0, m);
-    this.lowptEdge.fill(-1, 0, m);
     this.nVisited = 0;
     this.nOriented = 0;
     let nRoots = 0;
@@ -138,13 +276,21 @@ export class PlanarityTester {
       this.roots[nRoots++] = r;
       this.orient(r);
     }
+    return nRoots;
+  }
+
+  /** The left-right test on the oriented edges (one root's component when `one`); m bounds the edge ids. */
+  private testOriented(n: number, m: number, nRoots: number, one: boolean): boolean {
     const nVisited = this.nVisited;
     const nOriented = this.nOriented;
     // Euler's bound on what was oriented (networkx applies it to the whole graph first).
-    if (root >= 0 && nVisited > 2 && nOriented > 3 * nVisited - 6) return false;
+    if (one && nVisited > 2 && nOriented > 3 * nVisited - 6) return false;
     this.sortByNesting(nVisited, nOriented);
     this.ind.fill(0, 0, n);
     this.skip.fill(0, 0, m);
+    this.ref.fill(-1, 0, m);
+    this.side.fill(1, 0, m);
+    this.lowptEdge.fill(-1, 0, m);
     this.sp = 0;
     for (let k = 0; k < nRoots; k++) if (!this.test(this.roots[k])) return false;
     this.nRoots = nRoots;
@@ -166,6 +312,9 @@ export class PlanarityTester {
     const nOriented = this.nOriented;
     const nVisited = this.nVisited;
     const chain = this.sorted;
+    // The nesting depths get signs below; the kept graph's orientation needs them back (isPlanarWith).
+    const copy = this.nestingCopy;
+    for (let q = 0; q < nOriented; q++) copy[q] = nesting[orientedList[q]];
     for (let q = 0; q < nOriented; q++) {
       // sign(e): side[e] *= sign(ref[e]) along the chain of refs, deepest first.
       let len = 0;
@@ -222,6 +371,7 @@ export class PlanarityTester {
         }
       }
     }
+    for (let q = 0; q < nOriented; q++) nesting[orientedList[q]] = copy[q];
   }
 
   private maxNesting(nOriented: number): number {
@@ -235,6 +385,8 @@ export class PlanarityTester {
     let nVisited = this.nVisited;
     let nOriented = this.nOriented;
     const { off, adjE, adjW, height, parentEdge, ind, src, dst, oriented, skip, lowpt, lowpt2, nesting, dfs } = this;
+    const { pre, subEnd } = this;
+    pre[root] = nVisited;
     this.visited[nVisited++] = root;
     let top = 0;
     dfs[top++] = root;
@@ -261,6 +413,7 @@ export class PlanarityTester {
             // Tree edge: descend into w, come back to v afterwards.
             parentEdge[w] = vw;
             height[w] = height[v] + 1;
+            pre[w] = nVisited;
             this.visited[nVisited++] = w;
             dfs[top++] = v;
             dfs[top++] = w;
@@ -282,6 +435,7 @@ export class PlanarityTester {
         }
         ind[v]++;
       }
+      if (ind[v] >= end) subEnd[v] = nVisited;
     }
     this.nVisited = nVisited;
     this.nOriented = nOriented;

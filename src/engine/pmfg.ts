@@ -44,6 +44,7 @@ export function pmfg(corr: Float64Array, n: number, counts?: PmfgCounts): Pmfg {
   const { eu, ev, tester, plane, rigid, parent } = ws;
   plane.reset();
   rigid.reset(c);
+  tester.forget();
   for (let v = 0; v < n; v++) parent[v] = v;
   // Each candidate, cheapest exact decision first (docs/engine.md § PMFG): an edge between two
   // components (union-find) keeps any planar graph planar; a 3-connected set may prove G + uv
@@ -64,14 +65,17 @@ export function pmfg(corr: Float64Array, n: number, counts?: PmfgCounts): Pmfg {
     if (ri !== rj) {
       parent[ri] = rj;
       plane.addBridge(i, j);
+      tester.kept(m, i, j);
       c.bridges++;
     } else if (rigid.refuses(i, j)) {
       c.rigidRefused++;
       continue;
-    } else if (plane.addInFace(i, j) || plane.addByMoving(i, j)) c.faceKept++;
-    else {
+    } else if (plane.addInFace(i, j) || plane.addByMoving(i, j)) {
+      tester.kept(m, i, j);
+      c.faceKept++;
+    } else {
       c.tests++;
-      if (!tester.isPlanar(n, m + 1, eu, ev, i)) continue;
+      if (!tester.isPlanarWith(n, m + 1, eu, ev, i)) continue;
       c.testKept++;
       plane.addEdge(i, j);
       if (plane.valid) {
