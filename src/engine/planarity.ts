@@ -764,7 +764,52 @@ export class PlaneEmbedding {
       prev = z;
     }
     this.addEdge(u, v);
-    this.check(u); // the edge fits either way; a failed check only stops further claims
+    this.checkMoved(v); // the edge fits either way; a failed check only stops further claims
+    return true;
+  }
+
+  /**
+   * check() for addByMoving's result, locally: the rotations at v and its neighbours, and the faces
+   * through v. Removing v from a plane embedding leaves one; putting it back with k edges keeps
+   * V − E + F = 2 iff the faces through v grow by k − 1, which holds iff no face passes v twice
+   * (k faces through v, its corners all in one former face). False also clears `valid`.
+   */
+  private checkMoved(v: number): boolean {
+    const { cw, ccw, first, n, adj, deg, seen } = this;
+    for (let q = -1; q < deg[v]; q++) {
+      // q = −1: v itself; then its neighbours in rotation order.
+      let x = v;
+      if (q >= 0) {
+        x = first[v];
+        for (let k = 0; k < q; k++) x = cw[v * n + x];
+      }
+      let w = first[x];
+      if (w === -1) return (this.valid = false);
+      const mark = ++this.epoch;
+      for (let k = 0; k < deg[x]; k++) {
+        if (w < 0 || w >= n || !adj[x * n + w] || seen[x * n + w] === mark || ccw[x * n + cw[x * n + w]] !== w) return (this.valid = false);
+        seen[x * n + w] = mark;
+        w = cw[x * n + w];
+      }
+      if (w !== first[x]) return (this.valid = false);
+    }
+    const faceMark = ++this.epoch;
+    let z = first[v];
+    for (let k = 0; k < deg[v]; k++) {
+      if (seen[v * n + z] === faceMark) return (this.valid = false);
+      let a = v;
+      let b = z;
+      let steps = 0;
+      do {
+        seen[a * n + b] = faceMark;
+        const c = ccw[b * n + a];
+        a = b;
+        b = c;
+        if (++steps > 2 * n * n) return (this.valid = false);
+        if (a === v && b !== z) return (this.valid = false); // the face passes v again
+      } while (a !== v || b !== z);
+      z = cw[v * n + z];
+    }
     return true;
   }
 

@@ -297,13 +297,24 @@ class RigidSets {
       const x = cu === -1 ? u : v;
       const k = cu === -1 ? cv : cu;
       const fs = held[k];
-      const on = this.on;
-      held[k] = fs === null ? this.facesOf[x].slice() : fs.filter((f) => on[f][x] === 1);
+      if (fs === null) held[k] = this.facesOf[x].slice();
+      else {
+        // In place: each component's list is its own.
+        const on = this.on;
+        let w = 0;
+        for (let q = 0; q < fs.length; q++) if (on[fs[q]][x] === 1) fs[w++] = fs[q];
+        fs.length = w;
+      }
     } else if (cu !== cv) {
       for (let z = 0; z < this.n; z++) if (comp[z] === cv) comp[z] = cu;
       const a = held[cu];
       const b = held[cv];
-      held[cu] = a === null ? b : b === null ? a : a.filter((f) => b.includes(f));
+      if (a === null) held[cu] = b;
+      else if (b !== null) {
+        let w = 0;
+        for (let q = 0; q < a.length; q++) if (b.includes(a[q])) a[w++] = a[q];
+        a.length = w;
+      }
       held[cv] = null;
     }
   }
