@@ -573,8 +573,17 @@ class RigidSets {
     this.stale = false;
     const { active, size } = this;
     active.length = 0;
-    for (let s = 0; s < this.n; s++) if (size[s] > 0) active.push(s);
-    active.sort((a, b) => size[b] - size[a] || a - b);
+    // By size descending, then id: an insertion sort (a few sets).
+    for (let s = 0; s < this.n; s++) {
+      if (size[s] === 0) continue;
+      let p = active.length;
+      active.push(s);
+      while (p > 0 && size[active[p - 1]] < size[s]) {
+        active[p] = active[p - 1];
+        p--;
+      }
+      active[p] = s;
+    }
   }
 
   /** Set s's components of G − S, and the faces able to hold each. */
