@@ -6,7 +6,7 @@
 import type { AuthStore } from "../auth/index.ts";
 import { systemClock } from "../clock.ts";
 import { createLogger } from "../logger.ts";
-import type { LoadSampleResult } from "../market/load-sample.ts";
+import type { LoadSampleResult } from "../market/sample-policy.ts";
 import type { MarketStore } from "../market/store.ts";
 import { newBootId } from "../metering/index.ts";
 import type { UsageReport } from "../metering/usage-report.ts";

@@ -26,5 +26,5 @@ export {
 export type { Sample, SampleSeries } from "./sample-generator.ts";
 export { SAMPLE_SECTORS, SAMPLE_LATE_LISTING } from "./sample-symbols.ts";
 export { loadSample } from "./load-sample.ts";
-export type { LoadSampleResult } from "./load-sample.ts";
+export type { LoadSampleResult } from "./sample-policy.ts";
 export { sampleSeriesInput } from "./sample-series.ts";

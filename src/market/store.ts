@@ -8,7 +8,7 @@ import type { Interval } from "../engine/types.ts";
 import type { Clock } from "../clock.ts";
 import type { BarCoverage } from "./bar-coverage.ts";
 import type { CsvSource, ImportOptions, ImportSummary } from "./csv-import.ts";
-import type { LoadSampleResult } from "./load-sample.ts";
+import type { LoadSampleResult } from "./sample-policy.ts";
 import type { LoadedSeries } from "./series.ts";
 import type { Universe } from "./universes.ts";
 

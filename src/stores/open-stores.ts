@@ -11,7 +11,7 @@ import type { OpenedDb } from "../../db/open.ts";
 import type { Clock } from "../clock.ts";
 import { redactDatabaseUrl, type Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
-import type { LoadSampleResult } from "../market/load-sample.ts";
+import type { LoadSampleResult } from "../market/sample-policy.ts";
 import { pgStores } from "./pg-stores.ts";
 import { prepareDatabase, SERVER_BUSY_TIMEOUT_MS } from "./prepare-database.ts";
 import { sqliteHealth, sqliteStores } from "./sqlite-stores.ts";

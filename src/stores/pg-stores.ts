@@ -6,7 +6,7 @@ import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { createPgAccountStore } from "../dashboard/account-store-pg.ts";
 import { createPgSessionStore } from "../dashboard/session-store-pg.ts";
-import type { LoadSampleResult } from "../market/load-sample.ts";
+import type { LoadSampleResult } from "../market/sample-policy.ts";
 import { loadSampleIfFresh } from "../market/pg/fresh-sample.ts";
 import { pgMarketStore } from "../market/pg/pg-store.ts";
 import type { Logger } from "../logger.ts";

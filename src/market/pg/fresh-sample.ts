@@ -7,7 +7,7 @@
  */
 import type { SQL } from "bun";
 import { PG_MIGRATIONS } from "../../../db/pg/migrations.ts";
-import type { LoadSampleResult } from "../load-sample.ts";
+import type { LoadSampleResult } from "../sample-policy.ts";
 import type { MarketStore } from "../store.ts";
 import { marketIsEmpty } from "./pg-sample.ts";
 
