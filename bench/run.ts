@@ -29,6 +29,7 @@ const parts = [
   await section("correlation stage", ["bench/correlation.bench.ts"]),
   await section("cost model", ["bench/cost-model.bench.ts", "--shapes", quick ? "120" : "300"]),
   await section("heavy path", ["bench/heavy-path.bench.ts"]),
+  await section("a 2,000-symbol universe", ["bench/big-universe.bench.ts", "--rounds", quick ? "1" : "3"]),
   await section("market", ["bench/market.bench.ts"]),
   await section("metering", ["bench/metering.bench.ts"]),
   await section("http", ["bench/http.bench.ts", "--seconds", quick ? "3" : "6"]),
