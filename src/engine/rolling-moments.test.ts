@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { correlationMatrix } from "./correlation.ts";
+import { correlationMatrix, pearsonFromMoments } from "./correlation.ts";
 import { describeNifty, loadNifty } from "../../test/support/nifty.ts";
 import { sampleSeriesInput } from "../market/sample-series.ts";
 import { SlidingMoments } from "./rolling-moments.ts";
-import { buildReturnsPanel, windowMembers, windowSeries } from "./window.ts";
+import { buildReturnsPanel, windowMembers, windowSeries, windowStart } from "./window.ts";
 import { mulberry32 as rng } from "../../test/support/engine/random-returns.ts";
 
 function maxDiff(a: Float64Array, b: Float64Array): number {
@@ -77,5 +77,49 @@ describe("SlidingMoments equals a from-scratch Pearson matrix within 1e-9", () =
     expect(checked).toBe(T - 40);
     expect(worst).toBeLessThan(1e-9);
     expect(sm.rowRebuilds).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe("a full rebuild", () => {
+  test("gives the cross sums of a plain loop summing in bar order, bit for bit (the WebAssembly kernel's path)", () => {
+    const rand = rng(17);
+    const n = 40;
+    const bars = 90;
+    const closes = Array.from({ length: n }, () => {
+      let p = 100;
+      return Float64Array.from({ length: bars }, () => (p *= Math.exp(0.02 * (rand() - 0.5))));
+    });
+    // A series with gaps: members change, so the rebuild covers only some rows.
+    for (let k = 10; k < 20; k++) closes[5][k] = NaN;
+    const L = 30;
+    const t = bars - 1;
+    const panel = buildReturnsPanel(closes, t, t, L);
+    const { nodes } = windowMembers(panel, t);
+    const got = new SlidingMoments(panel).correlationAt(t, nodes);
+    // The same sums by hand: shift by the window mean, then sum k = 0..L-1 in order.
+    const m0 = windowStart(panel, t);
+    const m = nodes.length;
+    const s = new Float64Array(m);
+    const ss = new Float64Array(m);
+    const sxy = new Float64Array(m * m);
+    const centred = nodes.map((i) => {
+      const x = panel.returns[i];
+      let mean = 0;
+      for (let k = m0; k < m0 + L; k++) mean += x[k];
+      mean /= L;
+      return Float64Array.from({ length: L }, (_, k) => x[m0 + k] - mean);
+    });
+    for (let a = 0; a < m; a++) {
+      for (let k = 0; k < L; k++) {
+        s[a] += centred[a][k];
+        ss[a] += centred[a][k] * centred[a][k];
+      }
+      for (let b = a + 1; b < m; b++) {
+        let dot = 0;
+        for (let k = 0; k < L; k++) dot += centred[a][k] * centred[b][k];
+        sxy[a * m + b] = dot;
+      }
+    }
+    expect([...got]).toEqual([...pearsonFromMoments(L, s, ss, sxy, m)]);
   });
 });
