@@ -11,7 +11,7 @@ import type { Browser } from "playwright-core";
 import { startDevIdp } from "../../src/dashboard/dev-idp.ts";
 import { spawnServer, runCli, type ServerProcess } from "../support/http/process.ts";
 import { serverBinary } from "../support/binary.ts";
-import { chromiumAvailable, launchBrowser } from "../support/browser.ts";
+import { chromiumAvailable, sharedBrowser } from "../support/browser.ts";
 import { freePort } from "./harness.ts";
 
 describe.skipIf(!chromiumAvailable())("the binary's dashboard with the development sign-in", () => {
@@ -25,10 +25,9 @@ describe.skipIf(!chromiumAvailable())("the binary's dashboard with the developme
     // The development provider takes the next port: pick one whose next is free too.
     const port = freePort();
     server = await spawnServer(["--dev", "--port", String(port), "--dev-idp-port", String(freePort())], { bin, cwd: dir });
-    browser = await launchBrowser();
+    browser = await sharedBrowser(); // one Chromium for the process's browser tests (test/support/browser.ts)
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
     await server?.stop();
   });
 

@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { setDisabled } from "../../src/auth/index.ts";
 import { importCsvFiles } from "../../src/market/index.ts";
 import { niftyAvailable, niftyFiles } from "../support/nifty.ts";
-import { chromiumAvailable, CHROMIUM, launchBrowser } from "../support/browser.ts";
+import { chromiumAvailable, CHROMIUM, sharedBrowser } from "../support/browser.ts";
 import { startDashboard, type DashboardHarness } from "./harness.ts";
 
 const SHOTS = process.env.GRAPH_STATS_SCREENSHOTS;
@@ -24,10 +24,9 @@ describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
 
   beforeAll(async () => {
     h = await startDashboard();
-    browser = await launchBrowser();
+    browser = await sharedBrowser(); // one Chromium for the process's browser tests (test/support/browser.ts)
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
     await h?.stop();
   });
 
@@ -461,10 +460,9 @@ describe.skipIf(!chromiumAvailable())("a provider that puts name and email only 
   let browser: Browser;
   beforeAll(async () => {
     h = await startDashboard({}, ["userinfo-only"]);
-    browser = await launchBrowser();
+    browser = await sharedBrowser(); // one Chromium for the process's browser tests (test/support/browser.ts)
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
     await h?.stop();
   });
 

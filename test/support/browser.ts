@@ -1,6 +1,11 @@
 /**
  * Debian's Chromium driven by playwright-core (no browser download: the system one). Flags keep it
  * off the network: this machine's network is closed, and background fetches only fail slowly.
+ *
+ * `sharedBrowser()` is one Chromium for every browser test file of a test process (a worker of
+ * `bun test --parallel --no-isolate`), launched on first use: each test works in contexts of its
+ * own (cookies and storage are per context) and closes them; the browser itself ends with the
+ * process.
  */
 import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
@@ -24,4 +29,17 @@ export function launchBrowser(): Promise<Browser> {
       "--disable-sync",
     ],
   });
+}
+
+let shared: Promise<Browser> | undefined;
+
+/** The process's one Chromium (see the header); a test closes its own contexts and pages, never the browser. */
+export function sharedBrowser(): Promise<Browser> {
+  shared ??= launchBrowser().then((browser) => {
+    browser.on("disconnected", () => {
+      shared = undefined;
+    });
+    return browser;
+  });
+  return shared;
 }
