@@ -45,6 +45,18 @@ describe("PostgreSQL", () => {
     }
   }
 
+  /**
+   * A live request's status, asked again while 503 for up to 20 s: the first one reads the sample's
+   * bars from a cold database, which on a busy machine may outlast the 300 ms statement timeout.
+   */
+  async function answeredOnce(token: string): Promise<number> {
+    const deadline = performance.now() + 20_000;
+    for (;;) {
+      const { status } = await h.handle(LIVE, { token });
+      if (status !== 503 || performance.now() > deadline) return status;
+    }
+  }
+
   for (const table of ["users", "tokens"] as const) {
     test(`${table} locked beyond the statement timeout: every live request is 503 with Retry-After, none 500`, async () => {
       const token = await h.token(`locked-${table}`);
@@ -63,7 +75,7 @@ describe("PostgreSQL", () => {
 
   test("PostgreSQL stopped: the dashboard's session lookup and a newcomer's live request are 503 with Retry-After", async () => {
     const token = await h.token("outage");
-    expect((await h.handle(LIVE, { token })).status).toBe(200);
+    expect(await answeredOnce(token)).toBe(200);
     await pgdb.server.stop();
     try {
       // A well-formed session id, so the store is asked (a malformed one is refused without it).
