@@ -231,7 +231,7 @@ const md = [
   ...(beforeRows.length === 0
     ? []
     : [
-        `Before (src/engine/hierarchy.ts at ${BEFORE}) and now on the last window, alternating in one process, 15 rounds of 500 + 500 runs; speed-up: median (range) over rounds of before over now:`,
+        `Before (src/engine/hierarchy.ts at ${BEFORE}) and now on the last window, alternating in one process, 15 rounds of 500 + 500 runs (before first in every other round); speed-up: median (range) over rounds of before over now:`,
         "",
         "| piece | before | now | speed-up |",
         "|---|---:|---:|---:|",

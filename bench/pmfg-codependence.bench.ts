@@ -175,7 +175,7 @@ if (BEFORE !== null) {
     for (const [name, before, after] of cases) {
       timeRuns(before, 3);
       timeRuns(after, 3);
-      const r = beforeAfter(before, after, { rounds: 15, perBlock: 3 });
+      const r = beforeAfter(before, after, { rounds: 25, perBlock: 3 });
       beforeRows.push(
         `| ${name}, lookback ${L}, 30 as-ofs | ${ms(median(r.a))} (${ms(Math.min(...r.a))}) ms | ${ms(median(r.b))} (${ms(Math.min(...r.b))}) ms | ${ratioCell(r.ratios, 2)} |`,
       );
@@ -229,7 +229,7 @@ console.log(
     ...(beforeRows.length === 0
       ? []
       : [
-          `Before (src/engine at ${BEFORE}) and now, alternating in one process, 15 rounds of 3 + 3 runs; speed-up: median (range) over rounds of before over now:`,
+          `Before (src/engine at ${BEFORE}) and now, alternating in one process, 25 rounds of 3 + 3 runs (before first in every other round); speed-up: median (range) over rounds of before over now:`,
           "",
           "| piece | before | now | speed-up |",
           "|---|---:|---:|---:|",

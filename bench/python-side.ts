@@ -122,7 +122,10 @@ export function engineAt(commit: string): string {
   return join(dir, "src/engine");
 }
 
-/** Alternating blocks of two functions (a, b, a, b, …), `perBlock` runs each, `rounds` times: per round a's median over b's (b's speed-up). */
+/**
+ * Alternating blocks of two functions, `perBlock` runs each, `rounds` times, in the order a b, b a,
+ * a b, … (so neither always follows the other's garbage): per round a's median over b's (b's speed-up).
+ */
 export function beforeAfter(
   a: () => unknown,
   b: () => unknown,
@@ -130,8 +133,15 @@ export function beforeAfter(
 ): { a: number[]; b: number[]; ratios: number[] } {
   const out = { a: [] as number[], b: [] as number[], ratios: [] as number[] };
   for (let r = 0; r < o.rounds; r++) {
-    const ta = timeRuns(a, o.perBlock);
-    const tb = timeRuns(b, o.perBlock);
+    let ta: number[];
+    let tb: number[];
+    if (r % 2 === 0) {
+      ta = timeRuns(a, o.perBlock);
+      tb = timeRuns(b, o.perBlock);
+    } else {
+      tb = timeRuns(b, o.perBlock);
+      ta = timeRuns(a, o.perBlock);
+    }
     out.a.push(...ta);
     out.b.push(...tb);
     out.ratios.push(median(ta) / median(tb));
