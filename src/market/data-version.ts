@@ -7,19 +7,22 @@ import { perConnection, perRawConnection } from "../../db/open.ts";
 import { settings } from "../../db/schema.ts";
 import { rawDb, type DbHandle } from "./db-handle.ts";
 
-const KEY = "data_version";
+/** The settings key, on either database. */
+export const DATA_VERSION_KEY = "data_version";
 
 const statements = perConnection((db) => ({
   bump: db
     .insert(settings)
-    .values({ key: KEY, value: "1" })
+    .values({ key: DATA_VERSION_KEY, value: "1" })
     .onConflictDoUpdate({ target: settings.key, set: { value: sql`CAST(CAST(${settings.value} AS INTEGER) + 1 AS TEXT)` } })
     .returning({ value: settings.value })
     .prepare(),
 }));
 
 /** Read once per live request: raw (db/open.ts perRawConnection says why). */
-const readRaw = perRawConnection((sqlite) => sqlite.prepare<{ value: string }, []>(`SELECT value FROM settings WHERE key = '${KEY}'`));
+const readRaw = perRawConnection((sqlite) =>
+  sqlite.prepare<{ value: string }, []>(`SELECT value FROM settings WHERE key = '${DATA_VERSION_KEY}'`),
+);
 
 /** The current data version (0 before any data was written). */
 export function getDataVersion(h: DbHandle): number {

@@ -76,6 +76,18 @@ export function knownSymbols(h: DbHandle): string[] {
     .map((r) => r.s);
 }
 
+/** The symbols a universe holding `existing` lacks, in the given order, each once. */
+export function missingSymbols(existing: Iterable<string>, symbols: readonly string[]): string[] {
+  const seen = new Set(existing);
+  const missing: string[] = [];
+  for (const s of symbols) {
+    if (seen.has(s)) continue;
+    seen.add(s);
+    missing.push(s);
+  }
+  return missing;
+}
+
 /**
  * Creates the universe if missing, then appends the symbols it does not yet contain, in the
  * given order. Call inside a transaction. Returns the symbols appended.
@@ -83,14 +95,11 @@ export function knownSymbols(h: DbHandle): string[] {
 export function extendUniverse(h: DbHandle, name: string, symbols: readonly string[], source: UniverseSource, now: number): string[] {
   const st = statements(rawDb(h));
   st.create.run({ name, now, source });
-  const existing = new Set(st.members.all({ name }).map((r) => r.symbol));
+  const appended = missingSymbols(
+    st.members.all({ name }).map((r) => r.symbol),
+    symbols,
+  );
   let next = st.lastPosition.get({ name })?.p ?? -1;
-  const appended: string[] = [];
-  for (const symbol of symbols) {
-    if (existing.has(symbol)) continue;
-    existing.add(symbol);
-    st.add.run({ name, symbol, position: ++next });
-    appended.push(symbol);
-  }
+  for (const symbol of appended) st.add.run({ name, symbol, position: ++next });
   return appended;
 }

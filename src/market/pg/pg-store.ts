@@ -23,7 +23,7 @@ import type { Universe } from "../universes.ts";
 import { textArray } from "./pg-arrays.ts";
 import { importIntoPg } from "./pg-import.ts";
 import { loadSamplePg } from "./pg-sample.ts";
-import { DATA_VERSION_KEY } from "./pg-writes.ts";
+import { DATA_VERSION_KEY } from "../data-version.ts";
 
 /** How long a data version read is trusted before it is read again. */
 export const VERSION_TTL_MS = 1000;

@@ -8,13 +8,12 @@ import type { SQL } from "bun";
 import { advisoryXactLock } from "../../../db/pg/advisory-lock.ts";
 import type { Interval } from "../../engine/types.ts";
 import type { StagedColumns } from "../bar-writer.ts";
-import type { UniverseSource } from "../universes.ts";
+import { DATA_VERSION_KEY } from "../data-version.ts";
+import { missingSymbols, type UniverseSource } from "../universes.ts";
 import { numberArray, textArray } from "./pg-arrays.ts";
 
 /** 'mkt' in ASCII (db/pg/advisory-lock.ts). */
 const LOCK_OBJECT = 0x6d6b74;
-
-export const DATA_VERSION_KEY = "data_version";
 
 /**
  * Rows per unnest() statement (a choice, not tuned): 60 000 new 1m rows import at ~38 000 rows/s
@@ -67,14 +66,11 @@ export async function extendUniversePg(
 ): Promise<string[]> {
   await tx`INSERT INTO universes (name, created_at, source) VALUES (${name}, ${now}, ${source}) ON CONFLICT (name) DO NOTHING`;
   const rows: { symbol: string; position: number }[] = await tx`SELECT symbol, position FROM universe_members WHERE universe = ${name}`;
-  const existing = new Set(rows.map((r) => r.symbol));
+  const appended = missingSymbols(
+    rows.map((r) => r.symbol),
+    symbols,
+  );
   let next = rows.reduce((m, r) => Math.max(m, r.position), -1);
-  const appended: string[] = [];
-  for (const s of symbols) {
-    if (existing.has(s)) continue;
-    existing.add(s);
-    appended.push(s);
-  }
   if (appended.length > 0) {
     const positions = appended.map(() => ++next);
     await tx`INSERT INTO universe_members (universe, symbol, position)
