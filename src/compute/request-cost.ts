@@ -72,8 +72,9 @@ export const COST_TERMS = [
   "graph_pmfg_tests",
   /**
    * All-pairs shortest paths (betweenness, closeness, avg_shortest_path): n Dijkstras, each popping
-   * n nodes from a heap (n²·log n) and relaxing E edges (n·E), measured to dominate in that order;
-   * on a tree n² walks. On a complete graph they measured as part of building it (graph_complete).
+   * n nodes from a frontier (n²·log n as fitted on the heap; scaled above SORTED_FRONTIER_MAX) and
+   * relaxing E edges (n·E), measured to dominate in that order; on a tree n² walks. On a complete
+   * graph they measured as part of building it (graph_complete).
    */
   "paths",
   "paths_edges",
