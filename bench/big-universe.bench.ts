@@ -6,7 +6,6 @@
  * turns; each round asks for another as-of so nothing comes from the result cache.
  * Run: npx bun bench/big-universe.bench.ts [--rounds 3] [--symbols 2000]
  */
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { availableParallelism } from "node:os";
 import { mintToken } from "../src/auth/index.ts";
@@ -17,6 +16,7 @@ import { writeBigUniverse } from "../test/support/big-universe.ts";
 import { SECRET, sampleDb } from "../test/support/http/harness.ts";
 import { spawnServer } from "../test/support/http/process.ts";
 import { median } from "./median.ts";
+import { cpuMs } from "./wrk.ts";
 
 const { values } = parseArgs({ options: { rounds: { type: "string", default: "3" }, symbols: { type: "string", default: "2000" } } });
 const ROUNDS = Number(values.rounds);
@@ -50,12 +50,6 @@ async function serve(threads: number) {
     ],
     { timeoutMs: 120_000 },
   );
-}
-
-/** CPU time (ms, user + system) of process pid so far, from /proc: steadier than wall time on a shared machine. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (100 per second)
 }
 
 const threadsMany = Math.max(1, Math.min(8, availableParallelism()));
