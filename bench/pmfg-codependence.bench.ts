@@ -105,16 +105,24 @@ for (const p of parts) {
 py.close();
 for (const f of files) unlinkSync(f);
 
+/**
+ * The 30 as-ofs ending at T with lookback L: each window's series and Pearson matrix, and one
+ * panel for them all, as a rolling request builds it (for the sliding Kendall), with each as-of's members.
+ */
+function rollingInputs(L: number) {
+  const windows = Array.from({ length: 30 }, (_, q) => windowAt(T - 29 + q, L));
+  const corrs = windows.map((s) => correlationMatrix(s, "pearson", 0, L));
+  const panel = buildReturnsPanel(input.closes, T - 29, T, L);
+  const asofs = Array.from({ length: 30 }, (_, q) => T - 29 + q);
+  const members = asofs.map((t) => windowMembers(panel, t).nodes);
+  return { windows, corrs, panel, asofs, members };
+}
+
 // 2. Rolling: 30 as-ofs ending at T, the piece alone (PMFG: after its Pearson matrix), windows prepared beforehand.
 const rollingRows: string[] = [];
 const decisionRows: string[] = [];
 for (const L of [60, 250]) {
-  const windows = Array.from({ length: 30 }, (_, q) => windowAt(T - 29 + q, L));
-  const corrs = windows.map((s) => correlationMatrix(s, "pearson", 0, L));
-  // One panel for the 30 as-ofs, as a rolling request builds it, for the sliding Kendall.
-  const panel = buildReturnsPanel(input.closes, T - 29, T, L);
-  const asofs = Array.from({ length: 30 }, (_, q) => T - 29 + q);
-  const members = asofs.map((t) => windowMembers(panel, t).nodes);
+  const { windows, corrs, panel, asofs, members } = rollingInputs(L);
   const counts: PmfgCounts = { bridges: 0, faceKept: 0, rigidRefused: 0, tests: 0, testKept: 0, merges: 0, pairJoins: 0 };
   let candidates = 0;
   corrs.forEach((c, q) => {
@@ -159,11 +167,7 @@ if (BEFORE !== null) {
     kendall: (await import(`${dir}/kendall.ts`)).SlidingKendall as typeof SlidingKendall,
   };
   for (const L of [60, 250]) {
-    const windows = Array.from({ length: 30 }, (_, q) => windowAt(T - 29 + q, L));
-    const corrs = windows.map((s) => correlationMatrix(s, "pearson", 0, L));
-    const panel = buildReturnsPanel(input.closes, T - 29, T, L);
-    const asofs = Array.from({ length: 30 }, (_, q) => T - 29 + q);
-    const members = asofs.map((t) => windowMembers(panel, t).nodes);
+    const { windows, corrs, panel, asofs, members } = rollingInputs(L);
     const sliding = (K: typeof SlidingKendall) => () => {
       const s = new K(panel.returns, L);
       asofs.forEach((t, q) => s.matrixAt(windowStart(panel, t), members[q]));
