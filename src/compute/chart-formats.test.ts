@@ -148,3 +148,29 @@ test("a render-only request reserves its render job's cost and bytes, not the co
   expect((await share("csv")).used.jobs).toBe(0);
   expect((await share("json")).used.jobs).toBe(0);
 });
+
+test("a cached body is reserved in hand: answered from it without the engine even once the cache lets it go; another format is not in hand", async () => {
+  const chart = service(new AdmittedWork({ costMs: 1e9, bytes: 1e12 }, () => 1));
+  const q = "periods=3&lookback=30&metrics=degree_strength";
+  const reserve = async (format: Format) => {
+    const prepared = await chart.prepare(params(q), format);
+    const reserved = chart.reserve(prepared);
+    if (!("release" in reserved)) throw new Error("refused");
+    reserved.release();
+    return { prepared, inHand: reserved.inHand };
+  };
+  expect((await reserve("json")).inHand).toBeUndefined();
+  const first = await ask(chart, q, "json");
+  const held = await reserve("json");
+  expect(held.inHand as object | undefined).toBe(first.result);
+  expect((await reserve("csv")).inHand).toBeUndefined();
+  // The cache drops everything between admission and the answer: the held body still answers.
+  (chart as unknown as { cache: { clear(): void } }).cache.clear();
+  let outcome: Awaited<ReturnType<ChartService["compute"]>> | undefined;
+  expect(await counted(async () => (outcome = await chart.compute(held.prepared, undefined, held.inHand)))).toEqual({
+    engine: 0,
+    render: 0,
+  });
+  expect(outcome!.body).toBe(first.body);
+  expect(outcome!.cached).toBe(true);
+});

@@ -100,6 +100,16 @@ function tidyKey(key: string, format: TidyFormat): string {
   return `${key}|${format}`;
 }
 
+/**
+ * A request's share of the bound on admitted work. `inHand`: its answer was in the result cache
+ * when reserved, and is held from then on (no share taken), so the request is answered from it
+ * even if the cache evicts it meanwhile (the meter records such an answer at admission).
+ */
+export interface Reservation {
+  release: () => void;
+  inHand?: Computed;
+}
+
 export class ChartService {
   private readonly cache: ResultCache<CacheEntry>;
   /** Computations under way by result key: a request for the same result, in any format, waits for the same one. */
@@ -212,9 +222,11 @@ export class ChartService {
    * result cache takes no share: it costs a lookup; another format of a cached result takes its
    * render job's share.
    */
-  reserve(prepared: PreparedChart): { release: () => void } | { full: { retryAfterSeconds: number; jobs: number } } {
+  reserve(prepared: PreparedChart): Reservation | { full: { retryAfterSeconds: number; jobs: number } } {
+    const inHand = this.cache.get(prepared.bodyKey)?.computed;
+    if (inHand) return { release: () => {}, inHand };
     const admitted = this.options.admitted;
-    if (!admitted || this.cache.has(prepared.bodyKey)) return { release: () => {} };
+    if (!admitted) return { release: () => {} };
     const { cost, bytes } = prepared.render && this.cache.has(prepared.key) ? prepared.render : prepared;
     const release = admitted.reserve(cost, bytes);
     return release ? { release } : { full: { retryAfterSeconds: admitted.retryAfterSeconds(), jobs: admitted.inUse().jobs } };
@@ -259,9 +271,9 @@ export class ChartService {
    * serve, and with the signal's reason once `signal` aborts (the caller went away); the computation
    * is cancelled when no other caller waits for the same one.
    */
-  async compute(prepared: PreparedChart, signal?: AbortSignal): Promise<ChartOutcome> {
+  async compute(prepared: PreparedChart, signal?: AbortSignal, inHand?: Computed): Promise<ChartOutcome> {
     const { params, symbols, missing, dataSource } = prepared;
-    let hit = this.cache.get(prepared.bodyKey)?.computed;
+    let hit = inHand ?? this.cache.get(prepared.bodyKey)?.computed;
     const cached = hit !== undefined;
     if (!hit) hit = await this.obtain(prepared, signal);
     return {

@@ -25,6 +25,11 @@ export interface MeteredSteps<P> {
   identify?(): Promise<string | null>;
   /** Parse and prepare: every refusal the request or the data can give, decided before admission. */
   prepare(user: AuthedUser): Promise<P>;
+  /**
+   * Whether the answer is already in hand once prepared (a cached result): the meter then records
+   * the request as answered (200) in the admitting transaction, and writes only its duration later.
+   */
+  answered?(prepared: P): boolean;
   /** Once the request is over, whatever its outcome: frees what prepare reserved. */
   done?(prepared: P): void;
   /**
@@ -82,6 +87,7 @@ export async function metered<P>(deps: AppDeps, request: Request, state: Request
       limits: user.limits,
       requestId: state.requestId,
       params: steps.auditParams,
+      answered: steps.answered?.(prepared.value) ? 200 : undefined,
     });
     logId = admission.logId;
     rlHeaders = rateLimitHeaders(admission.state);

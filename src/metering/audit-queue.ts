@@ -28,7 +28,7 @@ export interface AggregateGroup {
   n: number;
 }
 
-/** What one flush writes, in one transaction: rows, 429 durations (`[logId, ms]`) and groups. */
+/** What one flush writes, in one transaction: rows, durations of rows written whole at admission (429s, answers in hand: `[logId, ms]`) and groups. */
 export interface AuditBatch {
   rows: AuditRow[];
   durations: [number, number][];
@@ -38,7 +38,7 @@ export interface AuditBatch {
 export interface AuditQueue {
   /** Queues a row; returns false when it was aggregated because the queue is full. */
   add(row: AuditRow): boolean;
-  /** Queues the duration of a row already written (a 429 recorded inside the meter's transaction). */
+  /** Queues the duration of a row already written whole in the meter's transaction (a 429, an answer in hand). */
   setDuration(logId: number, durationMs: number): void;
   /** Hands everything queued to `write`; if it throws, all of it stays queued for the next flush. */
   flush(write: (batch: AuditBatch) => void): void;

@@ -1,5 +1,6 @@
 /** The audit queue's and the unauthenticated counter's writes on PostgreSQL: each batch one transaction. */
 import type { SQL } from "bun";
+import { numberArray } from "../../db/pg/arrays.ts";
 import type { AuditBatch } from "./audit-queue.ts";
 import type { MinuteCount } from "./unauthenticated-counter.ts";
 
@@ -15,7 +16,11 @@ export function pgAuditStatements(sql: SQL): AsyncAuditStatements {
         for (const r of rows)
           await tx`INSERT INTO request_log (request_id, user_id, ts, status, duration_ms, counted, code, params)
             VALUES (${r.requestId}, ${r.userId}, ${r.ts}, ${r.status}, ${r.durationMs}, 0, ${r.code}, ${r.params})`;
-        for (const [id, ms] of durations) await tx`UPDATE request_log SET duration_ms = ${ms} WHERE id = ${id} AND status = 429`;
+        // Every duration of the batch in one statement: a second's answers are hundreds of them.
+        if (durations.length > 0)
+          await tx`UPDATE request_log SET duration_ms = d.ms
+            FROM unnest(${numberArray(durations.map((d) => d[0]))}::bigint[], ${numberArray(durations.map((d) => d[1]))}::float8[]) AS d(id, ms)
+            WHERE request_log.id = d.id AND request_log.duration_ms IS NULL`;
         for (const g of groups)
           await tx`INSERT INTO request_log (request_id, user_id, ts, status, duration_ms, counted, code, params)
             VALUES ('aggregated', ${g.userId}, ${g.minute}, ${g.status}, NULL, 0, ${g.code}, ${JSON.stringify({ aggregated: g.n })})`;

@@ -12,7 +12,7 @@ export function sqliteAuditStatements(sqlite: Database): AuditStatements {
   const insert = sqlite.prepare<unknown, [string, string, number, number, number | null, string | null, string]>(
     "INSERT INTO request_log (request_id, user_id, ts, status, duration_ms, counted, code, params) VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
   );
-  const update = sqlite.prepare<unknown, [number, number]>("UPDATE request_log SET duration_ms = ?1 WHERE id = ?2 AND status = 429");
+  const update = sqlite.prepare<unknown, [number, number]>("UPDATE request_log SET duration_ms = ?1 WHERE id = ?2 AND duration_ms IS NULL");
   const upsert = sqlite.prepare<unknown, [number, string, number]>(
     "INSERT INTO unauthenticated_counts (minute, code, count) VALUES (?1, ?2, ?3) ON CONFLICT (minute, code) DO UPDATE SET count = count + ?3",
   );

@@ -33,6 +33,8 @@ export function createMeter(port: MeterPort, clock: Clock): Meter {
   const open = new Set<number>();
   let nextLow: number | null = null;
   let settled = { low: -1, at: Number.NEGATIVE_INFINITY };
+  /** Admitted rows written as answered (AdmitRequest.answered), by id: the status they carry, until finish(). */
+  const answered = new Map<number, number>();
 
   /** Runs a database call: driver errors become db/errors.ts's; a write's outcome sets or clears writeFailure(). */
   async function tracked<T>(run: () => Maybe<T>, writes = true): Promise<T> {
@@ -85,7 +87,9 @@ export function createMeter(port: MeterPort, clock: Clock): Meter {
         try {
           const { decision: d, logId } = await tracked(() => port.admit(req, params, decide));
           if (d.ok) {
-            open.add(logId);
+            // A row written as answered is not open: a crash leaves it charged, as the answer was in hand.
+            if (req.answered === undefined) open.add(logId);
+            else answered.set(logId, req.answered);
             if (nextLow === null || logId >= nextLow) nextLow = logId + 1;
             return { ok: true, logId, state: d.state };
           }
@@ -101,6 +105,13 @@ export function createMeter(port: MeterPort, clock: Clock): Meter {
 
     async finish(logId, status, durationMs, opts) {
       const job: Finish = { logId, status, durationMs, refund: status >= 500 || opts?.refund === true };
+      const written = answered.get(logId);
+      answered.delete(logId);
+      if (written === status && !job.refund) {
+        // The row already says so: only its duration is left, written with the next flush's batch.
+        audit.setDuration(logId, durationMs);
+        return;
+      }
       try {
         await tracked(() => port.finish(job, true));
         open.delete(logId);

@@ -92,7 +92,7 @@ export function sqliteMeterPort(sqlite: Database, clock: Clock, bootId: string):
         const now = clock.now();
         const decision = decide(windows(req.userId, req.limits, now));
         const logId = decision.ok
-          ? insert.get(req.requestId, req.userId, now, null, null, 1, null, params, bootId)!.id
+          ? insert.get(req.requestId, req.userId, now, req.answered ?? null, null, 1, null, params, bootId)!.id
           : insert.get(req.requestId, req.userId, now, 429, null, 0, decision.code, params, null)!.id;
         if (decision.ok) countDay.run(req.userId, utcDayStart(now), 1);
         if (decision.ok && !registered) register.run(bootId, logId, now);

@@ -15,6 +15,12 @@ export interface AdmitRequest {
   requestId: string;
   /** Effective request parameters for the audit log; stored as JSON unless already a string. */
   params: unknown;
+  /**
+   * The status of an answer already in hand (a cached result): an admitted row is written with it
+   * in the admitting transaction, so finish() with that status only queues the duration for the
+   * next flush instead of writing the row again (docs/api.md § Metering).
+   */
+  answered?: number;
 }
 
 export interface UnmeteredEntry {

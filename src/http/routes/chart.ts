@@ -7,6 +7,7 @@
 import type { ChartParams } from "../../engine/types.ts";
 import type { AuthedUser } from "../auth-gate.ts";
 import type { PreparedChart } from "../../compute/chart-service.ts";
+import type { Computed } from "../../compute/compute-pool.ts";
 import type { Format } from "../../compute/serialise.ts";
 import type { AppDeps, RequestState } from "../context.ts";
 import { baseMeta, largeResponse, OFF_LOOP_GZIP_BYTES } from "../envelope.ts";
@@ -42,10 +43,11 @@ export function handleChart(deps: AppDeps, request: Request, state: RequestState
       const prepared = await deps.chart.prepare(parsed.params, parsed.format, user.id, `${deps.defaultUniverse}\u0000${query}`);
       const share = deps.chart.reserve(prepared);
       if ("full" in share) throw new WorkBoundFull(share.full.retryAfterSeconds, share.full.jobs);
-      return { parsed, prepared, release: share.release };
+      return { parsed, prepared, release: share.release, inHand: share.inHand };
     },
     done: ({ release }) => release(),
-    work: async ({ parsed, prepared }, headers, signal) => answer(deps, request, state, parsed, prepared, headers, signal),
+    answered: ({ inHand }) => inHand !== undefined,
+    work: async ({ parsed, prepared, inHand }, headers, signal) => answer(deps, request, state, parsed, prepared, inHand, headers, signal),
   });
 }
 
@@ -83,11 +85,12 @@ async function answer(
   state: RequestState,
   { echo, format }: ParsedQuery,
   prepared: PreparedChart,
+  inHand: Computed | undefined,
   headers: Record<string, string>,
   signal: AbortSignal,
 ): Promise<Response> {
   const t0 = performance.now();
-  const outcome = await deps.chart.compute(prepared, signal);
+  const outcome = await deps.chart.compute(prepared, signal, inHand);
   const computeMs = Math.round((performance.now() - t0) * 1000) / 1000;
   deps.metrics?.computed(computeMs);
   // Tidy exports carry the data only (rendered on a compute thread); request id and rate limits stay in the headers.

@@ -26,7 +26,7 @@ import {
 import { MAX_ERRORS } from "../csv-bars.ts";
 import { type Clash, datedInterval, findClashes, type StoredKey } from "../offset-clashes.ts";
 import type { Universe } from "../universes.ts";
-import { textArray } from "./pg-arrays.ts";
+import { textArray } from "../../../db/pg/arrays.ts";
 import { bumpDataVersionPg, extendUniversePg, lockMarket, PG_BATCH, upsertBars } from "./pg-writes.ts";
 
 export interface PgImportDeps {

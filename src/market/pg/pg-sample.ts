@@ -7,7 +7,7 @@ import { emptyColumns, pushBar } from "../bar-writer.ts";
 import type { SampleSeries } from "../sample-generator.ts";
 import { type LoadSampleResult, loadSampleRule, run, type SamplePort, type SampleWrites } from "../sample-policy.ts";
 import type { Universe } from "../universes.ts";
-import { textArray } from "./pg-arrays.ts";
+import { textArray } from "../../../db/pg/arrays.ts";
 import { bumpDataVersionPg, extendUniversePg, insertBars, lockMarket, PG_BATCH } from "./pg-writes.ts";
 
 export interface PgSampleDeps {

@@ -20,7 +20,7 @@ import { chooseSourceInterval } from "../intervals.ts";
 import { assembleSeries, type LoadedSeries } from "../series.ts";
 import type { MarketStore } from "../store.ts";
 import type { Universe } from "../universes.ts";
-import { textArray } from "./pg-arrays.ts";
+import { textArray } from "../../../db/pg/arrays.ts";
 import { importIntoPg } from "./pg-import.ts";
 import { loadSamplePg } from "./pg-sample.ts";
 import { DATA_VERSION_KEY } from "../data-version.ts";

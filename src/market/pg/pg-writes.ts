@@ -10,7 +10,7 @@ import type { Interval } from "../../engine/types.ts";
 import type { StagedColumns } from "../bar-writer.ts";
 import { DATA_VERSION_KEY } from "../data-version.ts";
 import { missingSymbols, type UniverseSource } from "../universes.ts";
-import { numberArray, textArray } from "./pg-arrays.ts";
+import { numberArray, textArray } from "../../../db/pg/arrays.ts";
 
 /** 'mkt' in ASCII (db/pg/advisory-lock.ts). */
 const LOCK_OBJECT = 0x6d6b74;
