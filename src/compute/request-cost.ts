@@ -7,7 +7,8 @@
  * stage's operation count (`costTerms`), times a coefficient fitted to measured compute CPU time
  * over a sweep of the whole parameter space (`npm run bench` → `bench/cost-model.bench.ts`, fit and
  * worst residuals in docs/benchmarks.md). Threshold graphs are priced at their worst case (every
- * pair kept): how many pairs pass the threshold is known only once the series are loaded.
+ * pair kept), and PMFG at its (every candidate pair tested for planarity): how many pairs pass the
+ * threshold, or reach a planarity test, is known only once the series are loaded.
  */
 import type { ChartParams } from "../engine/types.ts";
 import type { Format } from "./serialise.ts";
@@ -63,10 +64,9 @@ export const COST_TERMS = [
   "graph_knn",
   "graph_tmfg",
   /**
-   * PMFG: candidates in order (n² log n, and most refused cheaply), plus the planarity tests that
-   * cannot be avoided, up to one O(n + E) test per candidate pair: priced as n² plus n²·(n + E),
-   * the second with a small coefficient for the data that force many full tests. Data-dependent:
-   * 0.5–1.5× the estimate on most windows, ~6× on the worst seen (docs/api.md § Request cost).
+   * PMFG: candidates in order (n², most refused cheaply), plus the planarity tests that cannot be
+   * avoided, up to one O(n + E) test per candidate pair, priced at that worst case (docs/api.md §
+   * Request cost): on strongly correlated returns a PMFG runs far under its estimate.
    */
   "graph_pmfg",
   "graph_pmfg_tests",
@@ -129,9 +129,11 @@ export const COST_COEFFICIENTS: Record<CostTerm, number> = {
   graph_mst: 14.7,
   graph_knn: 8.64,
   graph_tmfg: 30.8,
-  // Fitted at 550 and 0.4; the PMFG since measured 1.39-1.58x faster side by side (docs/engine.md § PMFG).
+  // Fitted at 550; the PMFG since measured 1.39-1.58x faster side by side (docs/engine.md § PMFG).
   graph_pmfg: 370,
-  graph_pmfg_tests: 0.27,
+  // Not fitted: the worst case (graph_pmfg_tests below), per element of a left-right test on pure
+  // noise at 150-500 symbols, 0.045-0.078 µs here over this machine's speed (docs/api.md § Request cost).
+  graph_pmfg_tests: 30,
   paths: 11.1,
   paths_edges: 0,
   paths_betweenness: 0.184,
@@ -215,7 +217,10 @@ export function costTerms(params: ChartParams, n: number, asofs = params.periods
   terms.corr_shrink = shrink ? (A * n2 * L) / M : 0;
   terms.corr_market = market ? (A * n2 * L) / M : 0;
   terms[`graph_${params.graph_method}`] = (A * n2) / M;
-  if (params.graph_method === "pmfg") terms.graph_pmfg_tests = (A * n2 * (n + E)) / M;
+  // Priced at its worst case, as threshold graphs are: every candidate pair given a planarity test over
+  // the whole graph. How many reach a test depends on the data: tens on strongly correlated returns,
+  // most of them on returns with little common structure (pure noise: 63-70% of the pairs).
+  if (params.graph_method === "pmfg") terms.graph_pmfg_tests = (A * ((n * (n - 1)) / 2) * (n + E)) / M;
   if (tree) terms.paths_tree = (pathsPerAsof * A * n2) / M;
   else if (params.graph_method !== "complete") {
     terms.paths = ((pathsPerAsof * A * n2 * log) / M) * (n > SORTED_FRONTIER_MAX ? BUCKETS_OVER_HEAP : 1);
