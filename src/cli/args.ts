@@ -41,6 +41,8 @@ export interface ParsedArgs {
   positionals: string[];
   flags: { -readonly [K in keyof typeof COMMAND_OPTIONS]?: FlagValue<(typeof COMMAND_OPTIONS)[K]> };
   config: Config;
+  /** The environment the configuration was read from (runCli's, which is process.env unless a caller passes its own). */
+  env: Record<string, string | undefined>;
 }
 
 /** A usage problem: printed with a hint and exit code 2. */
@@ -60,7 +62,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  return { positionals: parsed.positionals, flags: v as ParsedArgs["flags"], config };
+  return { positionals: parsed.positionals, flags: v as ParsedArgs["flags"], config, env };
 }
 
 /** A positive integer flag, or a UsageError naming it. */

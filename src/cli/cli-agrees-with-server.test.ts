@@ -1,15 +1,17 @@
 /**
  * Issue #12 item 14 (README.md § CLI; docs/api.md § Tokens): the CLI and a running server agree on
  * the signing secret, the token lifetime and the default limits, because `serve` keeps them (the
- * secret only as a fingerprint) in the database. Real server process, real CLI processes, one
- * database file.
+ * secret only as a fingerprint) in the database. A real server process and the real CLI on one
+ * database file; the CLI's commands run in this process (test/support/cli-in-process.ts), since
+ * what they print and return is under test here, not their process.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
-import { runCli, spawnServer, type ServerProcess } from "../../test/support/http/process.ts";
+import { runCliInProcess } from "../../test/support/cli-in-process.ts";
+import { spawnServer, type ServerProcess } from "../../test/support/http/process.ts";
 
 const SERVER_SECRET = "server-secret-from-the-environment-0123";
 const NO_CONFIG = { GRAPH_STATS_JWT_SECRET: "", GRAPH_STATS_TOKEN_TTL: "", GRAPH_STATS_RATE_PER_MINUTE: "", GRAPH_STATS_RATE_PER_DAY: "" };
@@ -31,7 +33,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const cli = (args: string[], env: Record<string, string> = {}) => runCli([...args, "--db", db], { env: { ...NO_CONFIG, ...env } });
+const cli = (args: string[], env: Record<string, string> = {}) => runCliInProcess([...args, "--db", db], { ...NO_CONFIG, ...env });
 const call = (token: string) =>
   fetch(`${server.base}/v1/graph-stats/chart?universe=none`, { headers: { authorization: `Bearer ${token}` } });
 
@@ -109,8 +111,9 @@ describe("users and limits", () => {
 
 describe("previous secrets (issue #12 item 10)", () => {
   test("serve with a previous secret shorter than 16 characters exits 2 naming the option", async () => {
-    const r = await runCli(["serve", "--port", "0", "--db", db, "--jwt-previous-secrets", "a,b"], {
-      env: { ...NO_CONFIG, GRAPH_STATS_JWT_SECRET: SERVER_SECRET },
+    const r = await runCliInProcess(["serve", "--port", "0", "--db", db, "--jwt-previous-secrets", "a,b"], {
+      ...NO_CONFIG,
+      GRAPH_STATS_JWT_SECRET: SERVER_SECRET,
     });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--jwt-previous-secrets (GRAPH_STATS_JWT_PREVIOUS_SECRETS)");

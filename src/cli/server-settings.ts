@@ -31,11 +31,8 @@ export async function recordServerSettings(store: SettingsStore, config: Config)
  * The values a one-shot command uses: its own flag, else what the server recorded, else its
  * configuration (environment or default). `notes` say when an environment value was set aside.
  */
-export async function agreedSettings(
-  store: SettingsStore,
-  args: ParsedArgs,
-  env: Record<string, string | undefined> = process.env,
-): Promise<ServerSettings & { notes: string[] }> {
+export async function agreedSettings(store: SettingsStore, args: ParsedArgs): Promise<ServerSettings & { notes: string[] }> {
+  const env = args.env;
   const flags = args.flags as Record<string, unknown>;
   const out = {
     tokenTtl: args.config.tokenTtl,
