@@ -2,13 +2,14 @@
  * Audit findings on the CLI (README.md § CLI): read-only commands must not
  * create a database at a mistyped path, contradictory flags are a usage error (exit 2), and a
  * timestamp that is neither ISO 8601 with an offset nor a plain date rejects the file with
- * `file:line: reason`.
+ * `file:line: reason`. The CLI runs in this process (test/support/cli-in-process.ts): what it
+ * prints, returns and writes is under test, not its process.
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runCli } from "../../test/support/http/process.ts";
+import { runCliInProcess as runCli } from "../../test/support/cli-in-process.ts";
 import { sampleDb } from "../../test/support/http/harness.ts";
 
 const tempDir = () => mkdtempSync(join(tmpdir(), "gs-audit-cli-"));
@@ -38,7 +39,7 @@ describe("contradictory flags", () => {
 describe("bad configuration values name what is allowed", () => {
   test("GRAPH_STATS_SAMPLE=maybe exits 2 naming the variable and the accepted values", async () => {
     const db = join(tempDir(), "db.sqlite");
-    const r = await runCli(["migrate", "--db", db], { env: { GRAPH_STATS_SAMPLE: "maybe" } });
+    const r = await runCli(["migrate", "--db", db], { GRAPH_STATS_SAMPLE: "maybe" });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("GRAPH_STATS_SAMPLE");
     expect(r.stderr).toContain("'maybe'");
@@ -53,7 +54,7 @@ describe("compute threads", () => {
       [["--compute-threads", "65"], {}],
       [[], { GRAPH_STATS_COMPUTE_THREADS: "-1" }],
     ] as const) {
-      const r = await runCli(["migrate", "--db", db, ...args], { env });
+      const r = await runCli(["migrate", "--db", db, ...args], env);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain("--compute-threads (GRAPH_STATS_COMPUTE_THREADS)");
       expect(r.stderr).toContain("from 0 to 64");

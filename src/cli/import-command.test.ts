@@ -1,10 +1,15 @@
-/** `graph-stats import` end to end (issue #12 item 15): the real CLI on a real database file. */
+/**
+ * `graph-stats import` end to end (issue #12 item 15): the real CLI on a real database file, run in
+ * this process (test/support/cli-in-process.ts) except where its process is under test: whether its
+ * stderr is a terminal decides the progress line.
+ */
 import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { command, runCli } from "../../test/support/http/process.ts";
+import { runCliInProcess as runCli } from "../../test/support/cli-in-process.ts";
+import { command, runCli as runCliProcess } from "../../test/support/http/process.ts";
 
 const setup = () => {
   const dir = mkdtempSync(join(tmpdir(), "gs-import-cli-"));
@@ -73,7 +78,7 @@ describe("import", () => {
     const { dir, db } = setup();
     const file = join(dir, "MIN.csv");
     writeFileSync(file, MINUTES);
-    const piped = await runCli(["import", "--db", db, "--no-sample", "--universe", "u", "--interval", "1m", file]);
+    const piped = await runCliProcess(["import", "--db", db, "--no-sample", "--universe", "u", "--interval", "1m", file]);
     expect(piped.stderr).toBe("");
     // script(1) gives the command a pseudo-terminal; its output is what the terminal showed.
     const line = [...command(), "import", "--db", db, "--universe", "u", "--interval", "1m", file].map((a) => `'${a}'`).join(" ");

@@ -3,7 +3,7 @@ import { openDatabase } from "../../db/open.ts";
 import { createSqliteAuthStore } from "../auth/index.ts";
 import { resolveSecret } from "../auth/secret.ts";
 import { tempDbPath } from "../../test/support/http/harness.ts";
-import { runCli } from "../../test/support/http/process.ts";
+import { runCliInProcess as runCli } from "../../test/support/cli-in-process.ts";
 
 test("secret show prints the secret serve generated and keeps; without one stored it says where the secret is (exit 1)", async () => {
   const path = tempDbPath();

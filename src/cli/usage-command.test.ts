@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { openDatabase } from "../../db/open.ts";
 import { TestClock } from "../clock.ts";
 import { createSqliteMeter } from "../metering/index.ts";
-import { runCli } from "../../test/support/http/process.ts";
+import { runCliInProcess as runCli } from "../../test/support/cli-in-process.ts";
 import { createPgMeter } from "../metering/meter-pg.ts";
 import { openPg } from "../../db/pg/open.ts";
 import { startPostgres, type TestDatabase } from "../../test/support/postgres.ts";
