@@ -1,14 +1,18 @@
 /**
  * The compiled server binary for the tests that run it: $GRAPH_STATS_BIN when set (CI builds it
- * first with `npm run build`), else built once and cached in the temp folder under a hash of
- * everything that goes into it, so one test run (and the next, unchanged) compiles it once.
+ * first with `npm run build`), else built once and cached in the system's temp folder (not the
+ * test process's own, temp-folder.ts) under a hash of everything that goes into it, so one test
+ * run (and the next, unchanged) compiles it once.
  * A lock folder makes concurrent test processes wait for one build instead of racing.
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { tmpdir } from "node:os";
 import { compile, TARGETS } from "../../src/build-targets.ts";
+
+/** The system's temp folder, which test/support/temp-folder.ts keeps in this variable for us. */
+const SYSTEM_TMPDIR = process.env.GRAPH_STATS_SYSTEM_TMPDIR ?? tmpdir();
 
 const REPO_ROOT = resolve(import.meta.dir, "../..");
 /** A lock older than this belongs to a build that died; the next caller takes over. */
@@ -45,7 +49,7 @@ export function sourceHash(): string {
 }
 
 async function buildCached(): Promise<string> {
-  const dir = join(tmpdir(), `${PREFIX}${sourceHash()}`);
+  const dir = join(SYSTEM_TMPDIR, `${PREFIX}${sourceHash()}`);
   const bin = join(dir, "graph-stats");
   const done = join(dir, "built");
   const lock = `${dir}.lock`;
@@ -77,8 +81,8 @@ async function buildCached(): Promise<string> {
 }
 
 function removeOldBuilds(keep: string): void {
-  for (const entry of readdirSync(tmpdir())) {
-    const dir = join(tmpdir(), entry);
+  for (const entry of readdirSync(SYSTEM_TMPDIR)) {
+    const dir = join(SYSTEM_TMPDIR, entry);
     if (!entry.startsWith(PREFIX) || entry.endsWith(".lock") || dir === keep) continue;
     const built = statSync(join(dir, "built"), { throwIfNoEntry: false });
     if (built && Date.now() - built.mtimeMs > OLD_BUILD_MS) rmSync(dir, { recursive: true, force: true });
