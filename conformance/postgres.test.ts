@@ -1,13 +1,13 @@
 /**
  * The kit's full profile against real server processes backed by a real PostgreSQL (issue #14):
- * everything — users, tokens, metering, bars — lives in PostgreSQL, loaded by `migrate
- * --database-url`. Once at the default limits (1/min, 30/day), once at 5/min and 3/day with
+ * everything — users, tokens, metering, bars — lives in PostgreSQL, which holds the sample as
+ * `migrate --database-url` leaves it (a copy of one loaded once, test/support/postgres.ts). Once at the default limits (1/min, 30/day), once at 5/min and 3/day with
  * --limits-from-headers so the daily-quota checks run too.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { resolve } from "node:path";
 import { startPostgres, type TestDatabase } from "../test/support/postgres.ts";
-import { runCli, spawnServer, type ServerProcess } from "../test/support/http/process.ts";
+import { spawnServer, type ServerProcess } from "../test/support/http/process.ts";
 import { tempDbPath } from "../test/support/http/harness.ts";
 
 const KIT = resolve(import.meta.dir, "cli.ts");
@@ -16,9 +16,7 @@ let pgdb: TestDatabase;
 const servers: ServerProcess[] = [];
 
 beforeAll(async () => {
-  pgdb = await startPostgres();
-  const migrated = await runCli(["migrate", "--database-url", pgdb.url]);
-  expect(migrated.stdout).toContain("loaded the synthetic sample");
+  pgdb = await startPostgres({ sample: true });
 }, 120_000);
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.stop("SIGTERM")));

@@ -4,8 +4,9 @@
  * admitted and its unanswered requests are refunded once, PostgreSQL stopped under load gives live
  * 503s with the rate-limit headers and /health 503 and service resumes by itself, and tokens,
  * revocations and dashboard sessions made on one instance hold on the others. The instances keep
- * nothing in SQLite: the sample is loaded into PostgreSQL by `migrate --database-url`, and every
- * bar comes from there.
+ * nothing in SQLite: the database holds the sample as `migrate --database-url` leaves it (a copy of
+ * one loaded once, test/support/postgres.ts; migrate itself is tested in postgres-market.test.ts),
+ * and every bar comes from there.
  */
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { SQL } from "bun";
@@ -14,7 +15,8 @@ import { mintToken } from "../auth/index.ts";
 import { systemClock } from "../clock.ts";
 import { createPgSessionStore } from "../dashboard/session-store-pg.ts";
 import { openPg } from "../../db/pg/open.ts";
-import { runCli, spawnServer, type ServerProcess } from "../../test/support/http/process.ts";
+import { spawnServer, type ServerProcess } from "../../test/support/http/process.ts";
+import { runCliInProcess as runCli } from "../../test/support/cli-in-process.ts";
 import { pgServeArgs, SECRET, tempDbPath } from "../../test/support/http/harness.ts";
 import { existsSync } from "node:fs";
 
@@ -25,11 +27,8 @@ let sql: SQL;
 const running: ServerProcess[] = [];
 
 beforeAll(async () => {
-  pgdb = await startPostgres();
+  pgdb = await startPostgres({ sample: true });
   sql = new SQL(pgdb.url, { max: 2 });
-  // A fresh database: migrate creates the schema and loads the sample into PostgreSQL.
-  const migrated = await runCli(["migrate", "--database-url", pgdb.url]);
-  expect(migrated.stdout).toContain("loaded the synthetic sample: universe sample, 50 symbols");
 });
 afterEach(async () => {
   await Promise.all(running.splice(0).map((s) => s.stop("SIGKILL")));
@@ -167,7 +166,7 @@ test("PostgreSQL stopped under load: live 503 with the rate-limit headers, /heal
 test("tokens, revocations and dashboard sessions made through one instance hold on the others", async () => {
   const publicUrl = "http://gs.test";
   const [a, b] = await instances(2, ["--public-url", publicUrl]);
-  // token create with --database-url: the CLI writes to the same PostgreSQL.
+  // token create with --database-url (the CLI's commands, in this process): the CLI writes to the same PostgreSQL.
   const created = await runCli(["token", "create", "--user", "shared", "--json", "--jwt-secret", SECRET, "--database-url", pgdb.url]);
   expect(created.code).toBe(0);
   const [{ token: cliToken, jti }] = JSON.parse(created.stdout);

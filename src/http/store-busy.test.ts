@@ -22,7 +22,7 @@ describe("PostgreSQL", () => {
   let h: Harness;
   let admin: SQL;
   beforeAll(async () => {
-    pgdb = await startPostgres();
+    pgdb = await startPostgres({ sample: true });
     h = await startHarness({ databaseUrl: pgdb.url, sample: true, dbStatementTimeout: 300 });
     admin = new SQL(pgdb.url, { max: 2 });
   });

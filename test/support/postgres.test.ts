@@ -9,6 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openPg } from "../../db/pg/open.ts";
 import { PG_MIGRATIONS } from "../../db/pg/migrations.ts";
+import { openMarketStore } from "../../src/market/open-store.ts";
+import { SAMPLE_UNIVERSE } from "../../src/market/sample-generator.ts";
 import { closedAncestor, startPostgres, type TestDatabase } from "./postgres.ts";
 
 const opened: TestDatabase[] = [];
@@ -76,6 +78,27 @@ describe("test PostgreSQL", () => {
       await pa.sql`INSERT INTO settings (key, value) VALUES ('only-in-a', '1')`;
       const [{ m }] = await sb`SELECT count(*)::int AS m FROM settings`;
       expect(m).toBe(0);
+    } finally {
+      await pa.close();
+      await sb.close();
+    }
+  });
+
+  test("{ sample: true } gives a migrated database holding the synthetic sample, a copy no other caller shares", async () => {
+    const a = await startPostgres({ sample: true });
+    const b = await startPostgres({ sample: true });
+    opened.push(a, b);
+    const pa = await openPg(a.url, { poolSize: 1 });
+    const sb = new SQL(b.url, { max: 1 });
+    try {
+      expect(pa.applied).toBe(0);
+      const market = openMarketStore({ kind: "postgres", sql: pa.sql });
+      expect((await market.getUniverse(SAMPLE_UNIVERSE))?.symbols.length).toBe(50);
+      expect(await market.dataVersion()).toBe(1);
+      expect((await market.loadSample()).loaded).toBe(false); // this generator version is there already
+      await pa.sql`DELETE FROM bars WHERE symbol = 'ALPHABANK'`;
+      const [{ n }] = await sb`SELECT count(*)::int AS n FROM bars WHERE symbol = 'ALPHABANK'`;
+      expect(n).toBeGreaterThan(0);
     } finally {
       await pa.close();
       await sb.close();
