@@ -1,8 +1,8 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { mintToken } from "../auth/index.ts";
 import { systemClock } from "../clock.ts";
-import { sampleDb, SECRET, startHarness } from "../../test/support/http/harness.ts";
+import { type Harness, sampleDb, SECRET, startHarness } from "../../test/support/http/harness.ts";
 import { spawnServer } from "../../test/support/http/process.ts";
 
 const PATH = "/v1/graph-stats/chart?lookback=20";
@@ -30,16 +30,18 @@ const hit = (base: string, t: string, id?: string) =>
   fetch(base + PATH, { headers: { Authorization: `Bearer ${t}`, ...(id ? { "X-Request-Id": id } : {}) } });
 
 describe("metering is exact under concurrency", () => {
+  /** One in-process server over a socket for the tests that need no process of their own; each uses its own users. */
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.stop());
+
   test("200 simultaneous requests of one fresh user → exactly 1 admitted, 199 RATE_LIMITED", async () => {
-    const h = await startHarness();
-    try {
-      const t = await h.token("burst-user");
-      const statuses = await Promise.all(Array.from({ length: 200 }, () => h.get(PATH, { token: t }).then((r) => r.status)));
-      expect(statuses.filter((s) => s === 200)).toHaveLength(1);
-      expect(statuses.filter((s) => s === 429)).toHaveLength(199);
-    } finally {
-      await h.stop();
-    }
+    const t = await h.token("burst-user");
+    const statuses = await Promise.all(Array.from({ length: 200 }, () => h.get(PATH, { token: t }).then((r) => r.status)));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(199);
   });
 
   test("the same across 2 server processes on one database file", async () => {
@@ -74,74 +76,54 @@ describe("metering is exact under concurrency", () => {
     }
   });
 
-  test("SIGTERM drains an in-flight request before the process exits", async () => {
-    const server = await spawnSampleServer();
-    const t = await token("drain-user");
-    const heavy = fetch(server.base + HEAVY, {
-      headers: { Authorization: `Bearer ${t}` },
+  test("a heavy computation runs off the event loop: /health answers while it computes", async () => {
+    const t = await h.token("heavy-user");
+    let heavyDone = 0;
+    // Not HEAVY itself: the next test needs HEAVY's computation, not this one's answer in the result cache.
+    const heavy = h.get(HEAVY.replace("lookback=250", "lookback=249"), { token: t }).then(async (r) => {
+      heavyDone = performance.now();
+      return { status: r.status, body: (await r.json()) as any };
     });
-    await untilAdmitted(server.base);
-    const exited = server.stop("SIGTERM");
+    await Bun.sleep(50); // admitted and computing by now (a computation on the event loop would hold this test too)
+    const health = await h.get("/health");
+    const healthDone = performance.now();
+    expect(health.status).toBe(200);
     const res = await heavy;
     expect(res.status).toBe(200);
-    expect(((await res.json()) as any).data.type).toBe("rolling");
-    expect(await exited).toBe(0);
-    expect(server.logs.some((l) => l.includes("draining"))).toBe(true);
-  });
-
-  test("a heavy computation runs off the event loop: /health answers while it computes", async () => {
-    const h = await startHarness();
-    try {
-      const t = await h.token("heavy-user");
-      let heavyDone = 0;
-      const heavy = h.get(HEAVY, { token: t }).then(async (r) => {
-        heavyDone = performance.now();
-        return { status: r.status, body: (await r.json()) as any };
-      });
-      await Bun.sleep(50); // admitted and computing by now (a computation on the event loop would hold this test too)
-      const health = await h.get("/health");
-      const healthDone = performance.now();
-      expect(health.status).toBe(200);
-      const res = await heavy;
-      expect(res.status).toBe(200);
-      expect(res.body.data.type).toBe("rolling");
-      expect(res.body.meta.diagnostics.compute_ms).toBeGreaterThan(0);
-      expect(healthDone).toBeLessThan(heavyDone);
-    } finally {
-      await h.stop();
-    }
+    expect(res.body.data.type).toBe("rolling");
+    expect(res.body.meta.diagnostics.compute_ms).toBeGreaterThan(0);
+    expect(healthDone).toBeLessThan(heavyDone);
   });
 
   test("identical requests in flight share one computation; the next one is served from the cache", async () => {
-    const h = await startHarness();
-    try {
-      const [a, b, c] = await Promise.all(["share-a", "share-b", "share-c"].map((u) => h.token(u)));
-      const before = h.server.compute.started();
-      const both = await Promise.all(
-        [a, b].map((t) => h.get(HEAVY, { token: t }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }))),
-      );
-      expect(both.map((r) => r.status)).toEqual([200, 200]);
-      expect(JSON.stringify(both[0]!.body.data)).toBe(JSON.stringify(both[1]!.body.data));
-      expect(h.server.compute.started() - before).toBe(1);
-      const third = (await (await h.get(HEAVY, { token: c })).json()) as any;
-      expect(third.meta.diagnostics.cached).toBe(true);
-      expect(h.server.compute.started() - before).toBe(1);
-    } finally {
-      await h.stop();
-    }
+    const [a, b, c] = await Promise.all(["share-a", "share-b", "share-c"].map((u) => h.token(u)));
+    const before = h.server.compute.started();
+    const both = await Promise.all(
+      [a, b].map((t) => h.get(HEAVY, { token: t }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }))),
+    );
+    expect(both.map((r) => r.status)).toEqual([200, 200]);
+    expect(JSON.stringify(both[0]!.body.data)).toBe(JSON.stringify(both[1]!.body.data));
+    expect(both[0]!.body.meta.diagnostics.cached).toBe(false);
+    expect(h.server.compute.started() - before).toBe(1);
+    const third = (await (await h.get(HEAVY, { token: c })).json()) as any;
+    expect(third.meta.diagnostics.cached).toBe(true);
+    expect(h.server.compute.started() - before).toBe(1);
   });
 
-  test("SIGTERM during a heavy computation: a request that arrived meanwhile is answered, not reset", async () => {
+  test("SIGTERM drains an in-flight request before the process exits; a request that arrived meanwhile is answered, not reset", async () => {
     const server = await spawnSampleServer();
-    const t = await token("drain-user-2");
+    const t = await token("drain-user");
     const heavy = fetch(server.base + HEAVY, { headers: { Authorization: `Bearer ${t}` } });
     await untilAdmitted(server.base);
     const health = fetch(`${server.base}/health`);
     await Bun.sleep(20);
     const exited = server.stop("SIGTERM");
     expect([200, 503]).toContain((await health).status);
-    expect((await heavy).status).toBe(200);
+    const res = await heavy;
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as any).data.type).toBe("rolling");
     expect(await exited).toBe(0);
+    expect(server.logs.some((l) => l.includes("draining"))).toBe(true);
   });
 
   test("SIGTERM with requests sent but not yet read (process stopped): each is answered, none reset", async () => {
@@ -171,15 +153,15 @@ describe("metering is exact under concurrency", () => {
   });
 
   test("a restart between requests keeps the windows", async () => {
+    // Stopped and started again in this process, on one database file and one clock: the windows are the database's.
     const db = sampleDb();
-    const args = serveArgs(db);
-    const t = await token("restart-user");
-    const first = await spawnServer(args);
-    expect((await hit(first.base, t)).status).toBe(200);
-    expect(await first.stop("SIGTERM")).toBe(0);
-    const second = await spawnServer(args);
+    const first = await startHarness({}, { dbPath: db });
+    const t = await first.token("restart-user");
+    expect((await first.handle(PATH, { token: t })).status).toBe(200);
+    await first.stop();
+    const second = await startHarness({}, { dbPath: db });
     try {
-      const res = await hit(second.base, t);
+      const res = await second.handle(PATH, { token: t });
       expect(res.status).toBe(429);
       expect(res.headers.get("x-ratelimit-daily-remaining")).toBe("29");
     } finally {
