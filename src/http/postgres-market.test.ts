@@ -3,6 +3,8 @@
  * the real CLI: a fresh database gets the synthetic sample once even when three instances start
  * together, --no-sample (or GRAPH_STATS_SAMPLE=false) keeps it empty, and an import through the CLI
  * is served by every running instance within about a second, their result caches following it.
+ * The CLI's commands (migrate, import) run in this process (test/support/cli-in-process.ts): what
+ * they print and write is under test; the servers are processes.
  */
 import { afterAll, afterEach, expect, test } from "bun:test";
 import { SQL } from "bun";
@@ -12,7 +14,8 @@ import { join } from "node:path";
 import { startPostgres, type TestDatabase } from "../../test/support/postgres.ts";
 import { mintToken } from "../auth/index.ts";
 import { systemClock } from "../clock.ts";
-import { runCli, spawnServer, type ServerProcess } from "../../test/support/http/process.ts";
+import { spawnServer, type ServerProcess } from "../../test/support/http/process.ts";
+import { runCliInProcess as runCli } from "../../test/support/cli-in-process.ts";
 import { pgServeArgs, SECRET } from "../../test/support/http/harness.ts";
 
 const running: ServerProcess[] = [];
@@ -98,7 +101,7 @@ test("migrate --database-url on a fresh database loads the sample; --no-sample a
   expect(await marketRows(b.sql)).toEqual({ bars: 0, universes: 0, version: null });
 
   const c = await freshDatabase();
-  expect((await runCli(["migrate"], { env: { GRAPH_STATS_DATABASE_URL: c.url, GRAPH_STATS_SAMPLE: "false" } })).code).toBe(0);
+  expect((await runCli(["migrate"], { GRAPH_STATS_DATABASE_URL: c.url, GRAPH_STATS_SAMPLE: "false" })).code).toBe(0);
   expect(await marketRows(c.sql)).toEqual({ bars: 0, universes: 0, version: null });
 }, 180_000);
 
