@@ -1,12 +1,16 @@
 /**
  * Issue #12 item 11 (README.md § Operations: `serve --workers N` replaces a worker that dies): a real
  * supervisor with two real workers on one port; its workers are SIGKILLed and it must replace
- * them, log each restart, and on SIGTERM stop restarting and exit with everything it started.
+ * them, log each restart, and on SIGTERM stop restarting and exit with everything it started. The
+ * workers share one port and one database file, and the meter stays exact across them.
  */
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { mintToken } from "../auth/index.ts";
+import { systemClock } from "../clock.ts";
+import { sampleDb } from "../../test/support/http/harness.ts";
 import { spawnServer, type ServerProcess } from "../../test/support/http/process.ts";
 
 let server: ServerProcess | undefined;
@@ -79,26 +83,44 @@ test("a SIGKILLed worker is replaced and logged; SIGTERM stops the restarts and 
   expect(after.some((l) => l.includes("restarting"))).toBe(false);
 }, 60_000);
 
-test("a SIGKILLed supervisor takes its workers with it: each drains and exits instead of serving on, unsupervised", async () => {
-  const db = join(mkdtempSync(join(tmpdir(), "gs-workers-")), "graph-stats.sqlite");
-  server = await spawnServer(["--port", "0", "--db", db, "--no-sample", "--workers", "2", "--jwt-secret", "workers-secret-0123456789"], {
-    listening: 2,
+describe("serve --workers 2 on a sample database file", () => {
+  const secret = "workers-secret-0123456789";
+  let s: ServerProcess;
+  beforeAll(async () => {
+    s = server = await spawnServer(
+      ["--port", "0", "--db", sampleDb(), "--no-sample", "--default-universe", "sample", "--workers", "2", "--jwt-secret", secret],
+      { listening: 2 },
+    );
   });
-  const s = server;
-  const workers = listeningPids(s);
-  expect(workers).toHaveLength(2);
-  s.proc.kill("SIGKILL");
-  await s.proc.exited;
-  for (const pid of workers) await until(`worker ${pid} to exit`, () => !alive(pid), 10_000);
-  const gone = json(s.logs).filter((j) => j.msg === "shutting down: draining in-flight requests" && j.signal === "supervisor gone");
-  expect(gone.map((j) => j.pid).sort()).toEqual([...workers].sort());
-  expect(
-    await fetch(`${s.base}/health`).then(
-      (r) => r.status,
-      () => "refused",
-    ),
-  ).toBe("refused");
-}, 60_000);
+
+  test("two worker processes share the port and the meter stays exact: 100 simultaneous requests of one fresh user, 1 admitted", async () => {
+    expect(new Set(listeningPids(s)).size).toBe(2);
+    const { token } = await mintToken({ secret, userId: "workers-user", ttlSeconds: 3600, clock: systemClock });
+    const statuses = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        fetch(`${s.base}/v1/graph-stats/chart?lookback=20`, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.status),
+      ),
+    );
+    expect(statuses.filter((x) => x === 200)).toHaveLength(1);
+    expect(statuses.filter((x) => x === 429)).toHaveLength(99);
+  });
+
+  test("a SIGKILLed supervisor takes its workers with it: each drains and exits instead of serving on, unsupervised", async () => {
+    const workers = listeningPids(s);
+    expect(workers).toHaveLength(2);
+    s.proc.kill("SIGKILL");
+    await s.proc.exited;
+    for (const pid of workers) await until(`worker ${pid} to exit`, () => !alive(pid), 10_000);
+    const gone = json(s.logs).filter((j) => j.msg === "shutting down: draining in-flight requests" && j.signal === "supervisor gone");
+    expect(gone.map((j) => j.pid).sort()).toEqual([...workers].sort());
+    expect(
+      await fetch(`${s.base}/health`).then(
+        (r) => r.status,
+        () => "refused",
+      ),
+    ).toBe("refused");
+  }, 60_000);
+});
 
 /**
  * The supervisor in a process of its own, its workers stand-ins: `sleep` has no SIGTERM handler, as a

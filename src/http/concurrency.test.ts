@@ -59,22 +59,7 @@ describe("metering is exact under concurrency", () => {
     }
   });
 
-  test("serve --workers 2: two processes share the port and the meter stays exact", async () => {
-    const db = sampleDb();
-    const server = await spawnServer([...serveArgs(db), "--workers", "2"], {
-      listening: 2,
-    });
-    try {
-      const t = await token("workers-user");
-      const statuses = await Promise.all(Array.from({ length: 100 }, () => hit(server.base, t).then((r) => r.status)));
-      expect(statuses.filter((s) => s === 200)).toHaveLength(1);
-      expect(statuses.filter((s) => s === 429)).toHaveLength(99);
-      const pids = new Set(server.logs.filter((l) => l.includes('"msg":"listening"')).map((l) => JSON.parse(l).pid));
-      expect(pids.size).toBe(2);
-    } finally {
-      expect(await server.stop("SIGTERM")).toBe(0);
-    }
-  });
+  // serve --workers 2 (two processes on one port): the same burst is in src/cli/serve-workers.test.ts, on the workers it kills.
 
   test("a heavy computation runs off the event loop: /health answers while it computes", async () => {
     const t = await h.token("heavy-user");
