@@ -5,7 +5,8 @@
  * include_graph, metrics, formats) on
  * generated factor data, fits each term's coefficient (non-negative least squares on the relative
  * error), and prints the fit, its worst residuals and how the coefficients in the code fare.
- * Run: npx bun bench/cost-model.bench.ts [--shapes 160] [--seed 1]
+ * Run: npx bun bench/cost-model.bench.ts [--shapes 160] [--seed 1]   (COST_DEBUG=1 also lists, on stderr, the worst-case-priced
+ * shapes measured over their estimate)
  */
 import { parseArgs } from "node:util";
 import { inlineCompute } from "../src/compute/compute-pool.ts";
@@ -150,17 +151,32 @@ const fitted = fit(samples.filter((s) => s.exact));
 
 const round = (x: number) => Number(x.toPrecision(3));
 
-function report(label: string, coef: Record<CostTerm, number>): string[] {
+/** The median measured/estimated over the exact shapes: this run's speed against the coefficients' machine. */
+function speedOf(coef: Record<CostTerm, number>): number {
+  const r = samples
+    .filter((s) => s.exact)
+    .map((s) => s.ms / estimate(s, coef))
+    .sort((a, b) => a - b);
+  return r[Math.floor(r.length / 2)] ?? 1;
+}
+
+/** The code's coefficients are judged at this run's speed, as request-cost.test.ts judges them: a host slower today moves every ratio alike. */
+function report(label: string, coef0: Record<CostTerm, number>, scaled: boolean): string[] {
+  const speed = scaled ? speedOf(coef0) : 1;
+  const coef = Object.fromEntries(COST_TERMS.map((t) => [t, coef0[t] * speed])) as Record<CostTerm, number>;
   const ratios = samples
     .filter((s) => s.exact)
     .map((s) => ({ s, r: s.ms / estimate(s, coef) }))
     .sort((a, b) => a.r - b.r);
   const within = (f: number) => ratios.filter(({ r }) => r <= f && r >= 1 / f).length;
   const bounded = samples.filter((s) => !s.exact).map((s) => s.ms / estimate(s, coef));
+  if (process.env.COST_DEBUG)
+    for (const s of samples.filter((s) => !s.exact && s.ms > estimate(s, coef)))
+      console.error(`${label}: ${(s.ms / estimate(s, coef)).toFixed(2)} ${s.ms.toFixed(1)} ms n=${s.n} ${s.q}`);
   const fmt = ({ s, r }: { s: Sample; r: number }) =>
     `| ${r.toFixed(2)} | ${s.ms.toFixed(1)} | ${estimate(s, coef).toFixed(1)} | ${s.n} | \`${s.q}\` |`;
   return [
-    `**${label}**: measured/estimated within 1.5× for ${within(1.5)} of ${ratios.length} shapes, within 2× for ${within(2)}, ` +
+    `**${label}**${scaled ? ` (at this run's speed: ${speed.toFixed(2)}× their time, the median measured/estimated)` : ""}: measured/estimated within 1.5× for ${within(1.5)} of ${ratios.length} shapes, within 2× for ${within(2)}, ` +
       `within 3× for ${within(3)}; ${ratios.filter(({ r }) => r <= 1).length} over-estimated. Threshold graphs above 0 and PMFG ` +
       `(priced at their worst case, not fitted): ${bounded.length} shapes, measured/estimated at most ${Math.max(...bounded, 0).toFixed(2)}.`,
     "",
@@ -183,9 +199,9 @@ console.log(
       `the relative error, an under-estimate weighing ${UNDER_WEIGHT}× an over-estimate, over the shapes that took at least ${MIN_MS} ms ` +
       `(${samples.length} of ${measured}) and whose work is known exactly (neither a threshold graph above 0 nor a PMFG). Largest under-estimates (ratio > 1) and over-estimates (ratio < 1) first and last.`,
     "",
-    ...report("The coefficients in src/compute/request-cost.ts", COST_COEFFICIENTS),
+    ...report("The coefficients in src/compute/request-cost.ts", COST_COEFFICIENTS, true),
     "",
-    ...report("This run's fit", fitted),
+    ...report("This run's fit", fitted, false),
     "",
     "This run's fitted coefficients (ms of one core per unit):",
     "",
