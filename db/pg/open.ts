@@ -8,7 +8,7 @@
  * 0.61 / 0.69 ms (two runs) against 0.65 / 0.76 ms with `postgres` (porsager) and 0.60 / 0.69 ms
  * with `pg` — the same within this machine's noise, all under the 1 ms target. So the one that adds
  * no dependency, is native code and ships inside the compiled binary for free wins; its pool also
- * reconnects by itself after PostgreSQL restarts (src/metering/limiter-pg-concurrency.test.ts).
+ * reconnects by itself after PostgreSQL restarts (src/metering/meter-contract.test.ts, "PostgreSQL stopped").
  */
 import { SQL } from "bun";
 import { drizzle, type BunSQLDatabase } from "drizzle-orm/bun-sql";

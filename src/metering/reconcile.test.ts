@@ -1,111 +1,137 @@
-import { expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
-import { hostname, tmpdir } from "node:os";
-import { join } from "node:path";
-import { openDatabase } from "../../db/open.ts";
+/**
+ * reconcile.ts's contract, the same cases on SQLite and PostgreSQL: a gone process's open rows
+ * refunded from its watermark with the day's count given back, once even when two instances start
+ * together; a live process's and this process's own kept; rows that cannot be checked refunded only
+ * past the age bound; each process's watermark as the meter moves it.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { hostname } from "node:os";
+import { closeBackends, emptiedBackends, KINDS, query } from "../../test/support/both-databases.ts";
 import { TestClock } from "../clock.ts";
 import { bootIsGone, newBootId } from "./boot.ts";
+import { createPgMeter } from "./meter-pg.ts";
 import { createSqliteMeter } from "./meter-sqlite.ts";
 import { reconcileUnanswered, STALE_OPEN_MS } from "./reconcile.ts";
+import { pgReconcilePort } from "./reconcile-pg.ts";
 import { sqliteReconcilePort } from "./reconcile-sqlite.ts";
+
+afterAll(closeBackends);
+const freshBackend = emptiedBackends(["request_log", "usage_days", "boots"]);
 
 const LIMITS = { perMinute: 100, perDay: 100 };
 const T = Date.parse("2026-11-22T10:00:00Z");
 const uuid = "00000000-0000-4000-8000-000000000000";
 
-function setup() {
-  const { sqlite } = openDatabase(join(mkdtempSync(join(tmpdir(), "gs-reconcile-")), "r.sqlite"));
-  const clock = new TestClock(T);
-  const admitAs = (bootId: string, n: number) => {
-    const limiter = createSqliteMeter(sqlite, clock, bootId);
-    for (let i = 0; i < n; i++) limiter.admit({ userId: "u", limits: LIMITS, requestId: `${bootId}-${i}`, params: "" });
-  };
-  const open = (bootId: string | null) =>
-    (
-      sqlite.query("SELECT count(*) AS n FROM request_log WHERE boot_id IS ? AND status IS NULL AND counted = 1").get(bootId) as {
-        n: number;
-      }
-    ).n;
-  const day = () => (sqlite.query("SELECT admitted FROM usage_days WHERE user_id = 'u'").get() as { admitted: number }).admitted;
-  const reconcile = (self: string) => reconcileUnanswered(sqliteReconcilePort(sqlite), self, clock);
-  return { sqlite, clock, admitAs, open, day, reconcile };
+/** The boot id of a process that has exited (a pid no longer running on this host). */
+async function goneBoot(): Promise<string> {
+  const dead = Bun.spawn(["true"]);
+  await dead.exited;
+  return `${hostname()}:${dead.pid}:${uuid}`;
 }
 
-test("a dead process's open rows are refunded with the day's count; a live process's, and this process's own, are kept", async () => {
-  const { clock, admitAs, open, day, reconcile } = setup();
-  const sleeper = Bun.spawn(["sleep", "30"]);
-  const dead = Bun.spawn(["true"]);
-  await dead.exited;
-  const self = newBootId();
-  const liveOther = `${hostname()}:${sleeper.pid}:${uuid}`;
-  const deadOther = `${hostname()}:${dead.pid}:${uuid}`;
-  try {
-    admitAs(self, 1);
-    admitAs(liveOther, 2);
-    admitAs(deadOther, 3);
-    expect(day()).toBe(6);
+describe.each(KINDS)("on %s", (kind) => {
+  const setup = async () => {
+    const b = await freshBackend(kind);
+    const clock = new TestClock(T);
+    const meter = (bootId: string) =>
+      b.kind === "sqlite" ? createSqliteMeter(b.sqlite.sqlite, clock, bootId) : createPgMeter(b.pg.sql, clock, bootId);
+    const admitAs = async (bootId: string, n: number) => {
+      const m = meter(bootId);
+      const ids: number[] = [];
+      for (let i = 0; i < n; i++) ids.push((await m.admit({ userId: "u", limits: LIMITS, requestId: `${bootId}-${i}`, params: "" })).logId);
+      return ids;
+    };
+    const rows = (q: string, args: (string | number | null)[] = [], numeric: readonly string[] = []) => query(b, q, args, numeric);
+    /** Admitted rows of that boot id (null: none) still open. */
+    const open = async (bootId: string | null) =>
+      (
+        await rows(
+          "SELECT count(*) AS n FROM request_log WHERE boot_id IS NOT DISTINCT FROM $1 AND status IS NULL AND counted = 1",
+          [bootId],
+          ["n"],
+        )
+      )[0]!.n;
+    const day = async () => (await rows("SELECT admitted FROM usage_days WHERE user_id = 'u'"))[0]!.admitted;
+    const boots = async () => (await rows("SELECT boot_id FROM boots")).map((r) => String(r.boot_id)).sort();
+    const port = () => (b.kind === "sqlite" ? sqliteReconcilePort(b.sqlite.sqlite) : pgReconcilePort(b.pg.sql));
+    const reconcile = (self: string) => reconcileUnanswered(port(), self, clock);
+    return { clock, meter, admitAs, rows, open, day, boots, reconcile };
+  };
+
+  test("a gone process's open rows are refunded once with the day's count, by one of two instances starting together; a live process's, and this one's own, are kept", async () => {
+    const { clock, admitAs, open, day, boots, reconcile } = await setup();
+    const sleeper = Bun.spawn(["sleep", "30"]);
+    const self = newBootId();
+    const live = `${hostname()}:${sleeper.pid}:${uuid}`;
+    const gone = await goneBoot();
+    try {
+      await admitAs(self, 1);
+      await admitAs(live, 2);
+      await admitAs(gone, 3);
+      expect(await day()).toBe(6);
+      expect((await boots()).length).toBe(3);
+      clock.tick(1000);
+      const [a, b] = await Promise.all([reconcile(self), reconcile(self)]);
+      expect([a.refunded + b.refunded, a.processes + b.processes]).toEqual([3, 1]);
+      expect([await open(self), await open(live), await open(gone), await day()]).toEqual([1, 2, 0, 3]);
+      expect(await reconcile(self)).toEqual({ refunded: 0, processes: 0 });
+      // The gone process's watermark is forgotten once nothing of it stays open.
+      expect(await boots()).toEqual([live, self].sort());
+    } finally {
+      sleeper.kill();
+    }
+  });
+
+  test("rows that cannot be checked (another host, no boot id) are refunded only past the age bound", async () => {
+    const { rows, clock, admitAs, open, day, boots, reconcile } = await setup();
+    const self = newBootId();
+    await admitAs(`elsewhere:1:${uuid}`, 2);
+    await admitAs("not-a-boot-id", 1);
+    // Rows from before boot ids, as the migration to watermarks leaves them (its boots row '').
+    await rows("UPDATE request_log SET boot_id = NULL WHERE boot_id = 'not-a-boot-id'");
+    await rows("UPDATE boots SET boot_id = '', seen_at = 0 WHERE boot_id = 'not-a-boot-id'");
+    clock.tick(STALE_OPEN_MS - 1);
+    expect((await reconcile(self)).refunded).toBe(0);
+    clock.tick(2);
+    expect(await reconcile(self)).toEqual({ refunded: 3, processes: 2 });
+    expect([await open(`elsewhere:1:${uuid}`), await open(null), await day()]).toEqual([0, 0, 0]);
+    // Nothing of either stays open, and neither moved its watermark within the age bound: both forgotten.
+    expect(await boots()).toEqual([]);
+  });
+
+  test("each process's watermark: the first admitted row registers it, flush moves it to the oldest unsettled row, then past the last", async () => {
+    const { rows, clock, meter } = await setup();
+    const self = newBootId();
+    const m = meter(self);
+    const watermark = async () => (await rows("SELECT low_id AS low FROM boots WHERE boot_id = $1", [self], ["low"]))[0] ?? null;
+    expect(await watermark()).toBeNull();
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const a = await m.admit({ userId: "u", limits: LIMITS, requestId: `w${i}`, params: "" });
+      if (a.ok) ids.push(a.logId);
+    }
+    expect(await watermark()).toEqual({ low: ids[0]! });
+    await m.finish(ids[0]!, 200, 1);
+    await m.finish(ids[2]!, 200, 1);
     clock.tick(1000);
-    expect(await reconcile(self)).toEqual({ refunded: 3, processes: 1 });
-    expect([open(self), open(liveOther), open(deadOther), day()]).toEqual([1, 2, 0, 3]);
-    expect(await reconcile(self)).toEqual({ refunded: 0, processes: 0 });
-  } finally {
-    sleeper.kill();
-  }
-});
+    await m.flush();
+    expect(await watermark()).toEqual({ low: ids[1]! }); // the middle one is still in flight
+    await m.finish(ids[1]!, 200, 1);
+    await m.flush();
+    expect(await watermark()).toEqual({ low: ids[1]! }); // at most once a second
+    clock.tick(1000);
+    await m.flush();
+    expect(await watermark()).toEqual({ low: ids[2]! + 1 });
+  });
 
-test("rows that cannot be checked (another host, no boot id, an id that is not ours) are refunded only past the age bound", async () => {
-  const { sqlite, clock, admitAs, open, day, reconcile } = setup();
-  const self = newBootId();
-  admitAs(`elsewhere:1:${uuid}`, 2);
-  admitAs("not-a-boot-id", 1);
-  // Rows from before boot ids, as the migration to watermarks leaves them (its boots row '').
-  sqlite.exec("UPDATE request_log SET boot_id = NULL WHERE boot_id = 'not-a-boot-id'");
-  sqlite.exec("UPDATE boots SET boot_id = '', seen_at = 0 WHERE boot_id = 'not-a-boot-id'");
-  clock.tick(STALE_OPEN_MS - 1);
-  expect((await reconcile(self)).refunded).toBe(0);
-  clock.tick(2);
-  expect(await reconcile(self)).toEqual({ refunded: 3, processes: 2 });
-  expect([open(`elsewhere:1:${uuid}`), open(null), day()]).toEqual([0, 0, 0]);
-  // Nothing of either stays open, and neither moved its watermark within the age bound: both forgotten.
-  expect(sqlite.query("SELECT boot_id FROM boots").all()).toEqual([]);
-});
-
-test("each process's watermark: the first admitted row registers it, flush moves it to the oldest unsettled row, then past the last", async () => {
-  const { sqlite, clock } = setup();
-  const self = newBootId();
-  const meter = createSqliteMeter(sqlite, clock, self);
-  const watermark = () => sqlite.query("SELECT low_id AS low FROM boots WHERE boot_id = ?").get(self) as { low: number } | null;
-  expect(watermark()).toBeNull();
-  const ids: number[] = [];
-  for (let i = 0; i < 3; i++) {
-    const a = await meter.admit({ userId: "u", limits: LIMITS, requestId: `w${i}`, params: "" });
-    if (a.ok) ids.push(a.logId);
-  }
-  expect(watermark()).toEqual({ low: ids[0]! });
-  await meter.finish(ids[0]!, 200, 1);
-  await meter.finish(ids[2]!, 200, 1);
-  clock.tick(1000);
-  await meter.flush();
-  expect(watermark()).toEqual({ low: ids[1]! }); // the middle one is still in flight
-  await meter.finish(ids[1]!, 200, 1);
-  await meter.flush();
-  expect(watermark()).toEqual({ low: ids[1]! }); // at most once a second
-  clock.tick(1000);
-  await meter.flush();
-  expect(watermark()).toEqual({ low: ids[2]! + 1 });
-});
-
-test("a gone process's rows below its watermark are settled by definition: only those from it are read", async () => {
-  const { sqlite, clock, reconcile } = setup();
-  const dead = Bun.spawn(["true"]);
-  await dead.exited;
-  const deadBoot = `${hostname()}:${dead.pid}:${uuid}`;
-  const meter = createSqliteMeter(sqlite, clock, deadBoot);
-  for (let i = 0; i < 4; i++) await meter.admit({ userId: "u", limits: LIMITS, requestId: `g${i}`, params: "" });
-  const ids = (sqlite.query("SELECT id FROM request_log ORDER BY id").all() as { id: number }[]).map((r) => r.id);
-  sqlite.prepare("UPDATE boots SET low_id = ? WHERE boot_id = ?").run(ids[2]!, deadBoot);
-  expect(await reconcile(newBootId())).toEqual({ refunded: 2, processes: 1 });
-  expect(sqlite.query("SELECT count(*) AS n FROM boots").get()).toEqual({ n: 0 });
+  test("a gone process's rows below its watermark are settled by definition: only those from it are read", async () => {
+    const { rows, admitAs, boots, reconcile } = await setup();
+    const gone = await goneBoot();
+    const ids = await admitAs(gone, 4);
+    await rows("UPDATE boots SET low_id = $1 WHERE boot_id = $2", [ids[2]!, gone]);
+    expect(await reconcile(newBootId())).toEqual({ refunded: 2, processes: 1 });
+    expect(await boots()).toEqual([]);
+  });
 });
 
 test("a boot id with our pid but another id is a previous life of this pid (a restarted container): gone", () => {

@@ -73,6 +73,16 @@ const cases: [string, WindowInput, Expected][] = [
     { ok: false, code: "DAILY_QUOTA_EXCEEDED", retryAfter: 1 },
   ],
   [
+    "the first request after midnight: a new day, the minute window spanning midnight",
+    {
+      now: Date.parse("2026-11-23T00:00:00Z"),
+      minute: windowOf([Date.parse("2026-11-22T23:59:30Z")]),
+      dayCount: 0,
+      limits: { perMinute: 100, perDay: 2 },
+    },
+    { ok: true, minuteUsed: 2, dayUsed: 1 },
+  ],
+  [
     "29 of 30 used and the minute free is admitted",
     { now: T, minute: windowOf([]), dayCount: 29, limits: DEFAULT },
     { ok: true, minuteUsed: 1, dayUsed: 30 },

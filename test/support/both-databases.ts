@@ -49,6 +49,21 @@ export async function openBackend(kind: (typeof KINDS)[number]): Promise<Backend
   return b;
 }
 
+/**
+ * For a file whose cases empty a few tables: a fresh SQLite file per call, but one PostgreSQL
+ * database per file, those `tables` truncated per call (a copy per case costs 0.1-0.3 s of CREATE
+ * DATABASE). Call at the file's top level; closeBackends() closes it with the rest.
+ */
+export function emptiedBackends(tables: readonly string[]): (kind: (typeof KINDS)[number]) => Promise<Backend> {
+  let pg: Promise<Backend> | undefined;
+  return async (kind) => {
+    if (kind === "sqlite") return openBackend(kind);
+    const b = await (pg ??= openBackend(kind));
+    if (b.kind === "postgres") await b.pg.sql.unsafe(`TRUNCATE ${tables.join(", ")}`);
+    return b;
+  };
+}
+
 /** A fresh database of that kind and its AuthStore. */
 export async function freshAuthStore(kind: (typeof KINDS)[number]): Promise<{ store: AuthStore; backend: Backend }> {
   const backend = await openBackend(kind);
@@ -74,4 +89,21 @@ export async function settingsOf(b: Backend): Promise<Record<string, string>> {
       ? (b.sqlite.sqlite.query("SELECT key, value FROM settings").all() as { key: string; value: string }[])
       : ((await b.pg.sql`SELECT key, value FROM settings`) as { key: string; value: string }[]);
   return Object.fromEntries(rows.map((r) => [r.key, r.value]));
+}
+
+/**
+ * Rows of a query written once for both databases: `$1`, `$2` … are its parameters (SQLite gets
+ * `?1`, `?2` …); PostgreSQL's bigint columns come back as strings, so the columns named in
+ * `numeric` are turned into numbers (null stays null).
+ */
+export async function query(b: Backend, q: string, args: (string | number | null)[] = [], numeric: readonly string[] = []) {
+  const rows =
+    b.kind === "sqlite"
+      ? (b.sqlite.sqlite.query(q.replace(/\$(\d+)/g, "?$1")).all(...args) as Record<string, unknown>[])
+      : ((await b.pg.sql.unsafe(q, args)) as Record<string, unknown>[]);
+  return rows.map((r) => {
+    const out = { ...r };
+    for (const k of numeric) if (out[k] !== null && out[k] !== undefined) out[k] = Number(out[k]);
+    return out;
+  });
 }

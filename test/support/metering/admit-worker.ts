@@ -1,25 +1,46 @@
 /**
- * Child process for the cross-process concurrency test: opens the shared database file, waits for
- * the common start instant, calls admit() as fast as it can and prints how many were admitted.
- * Usage: bun test/support/metering/admit-worker.ts DB USER PER_MINUTE PER_DAY CALLS START_AT_MS
+ * Child process for the meter's cross-process case (src/metering/meter-contract.test.ts): its own
+ * connection to the shared database (a SQLite file or a PostgreSQL pool), prints `ready`, waits for
+ * a line on stdin (the parent sends it to every worker at once), fires CALLS admits for each user
+ * and prints how many of each were admitted.
+ * Usage: bun test/support/metering/admit-worker.ts sqlite|postgres PATH_OR_URL CALLS USER:PER_MINUTE:PER_DAY...
  */
 import { openDatabase } from "../../../db/open.ts";
+import { createPgPool } from "../../../db/pg/open.ts";
 import { systemClock } from "../../../src/clock.ts";
+import type { Meter } from "../../../src/metering/meter.ts";
+import { createPgMeter } from "../../../src/metering/meter-pg.ts";
 import { createSqliteMeter } from "../../../src/metering/meter-sqlite.ts";
 
-const [path, userId, perMinute, perDay, calls, startAt] = process.argv.slice(2);
-const { sqlite } = openDatabase(path);
-const limiter = createSqliteMeter(sqlite, systemClock);
-await Bun.sleep(Math.max(0, Number(startAt) - Date.now()));
-let admitted = 0;
-for (let i = 0; i < Number(calls); i++) {
-  const r = await limiter.admit({
-    userId,
-    limits: { perMinute: Number(perMinute), perDay: Number(perDay) },
-    requestId: `${process.pid}-${i}`,
-    params: {},
-  });
-  if (r.ok) admitted++;
+const [kind, target, calls, ...specs] = process.argv.slice(2);
+const users = specs.map((s) => {
+  const [userId, perMinute, perDay] = s.split(":");
+  return { userId: userId!, limits: { perMinute: Number(perMinute), perDay: Number(perDay) } };
+});
+let meter: Meter;
+let close: () => Promise<void>;
+if (kind === "sqlite") {
+  const { sqlite } = openDatabase(target!);
+  meter = createSqliteMeter(sqlite, systemClock);
+  close = async () => sqlite.close();
+} else {
+  const sql = createPgPool(target!, { poolSize: 5 });
+  await sql`SELECT 1`; // connected before the start
+  meter = createPgMeter(sql, systemClock);
+  close = () => sql.close();
 }
-sqlite.close();
+console.log("ready");
+await Bun.stdin.stream().getReader().read();
+// SQLite's admits run one after another (each a synchronous transaction); PostgreSQL's at once.
+const results = await Promise.all(
+  Array.from({ length: Number(calls) }, (_, i) =>
+    users.map(async ({ userId, limits }) => {
+      const r = await meter.admit({ userId, limits, requestId: `${process.pid}-${userId}-${i}`, params: {} });
+      return r.ok ? userId : null;
+    }),
+  ).flat(),
+);
+await close();
+const admitted: Record<string, number> = Object.fromEntries(users.map((u) => [u.userId, 0]));
+for (const userId of results) if (userId !== null) admitted[userId]!++;
 console.log(JSON.stringify({ admitted }));
