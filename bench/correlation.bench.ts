@@ -62,7 +62,8 @@ console.log(
     "",
     `Command: \`npx bun bench/correlation.bench.ts\` (pinned to CPU ${cpu ?? "none"}; ${ROUNDS} rounds taking turns, each the minimum of 5 runs; median shown). ` +
       "numpy: `np.corrcoef`, OpenBLAS with OPENBLAS_NUM_THREADS=1. " +
-      `Ours through OpenBLAS: ${openBlas?.description ?? "not loaded here"}.`,
+      `Ours through OpenBLAS: ${openBlas?.description ?? "not loaded here"}; ` +
+      "ours on WebAssembly: the same call with the kernel the OpenBLAS path falls back to, in the same run.",
     "",
     "| series × returns | ours, OpenBLAS | ours, WebAssembly | numpy | OpenBLAS ÷ numpy | WebAssembly ÷ numpy |",
     "|---|---|---|---|---|---|",

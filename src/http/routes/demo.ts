@@ -29,7 +29,7 @@ const templates = new WeakMap<DemoBody, Template>();
  * successBody(new RawJson(dataJson), baseMeta(now, requestId, extraMeta)) (demo-body.test.ts).
  * Bytes rewritten in one buffer rather than a new string per request: Bun sends a 14.7 KB string
  * it has not seen before for ~4 µs more CPU than one it has, and copies a byte view for ~0.7 µs
- * (docs/benchmarks.md); new Response() copies the view at once (demo-body.test.ts checks that), so
+ * (docs/performance.md § HTTP); new Response() copies the view at once (demo-body.test.ts checks that), so
  * the next request may overwrite it. The request id is ASCII (request-id.ts), as is the time.
  * The view returned is valid until the next call for the same payload.
  */
