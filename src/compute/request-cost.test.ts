@@ -139,7 +139,8 @@ describe("the cost model", () => {
     }
     // A dense graph's shortest paths are mostly edge relaxations (n·E): unpriced, this shape ran ~3.5x over.
     const speed = gridSpeed ?? speedOf(GRID.slice(0, 16).map(([n, q]) => measured(n, q)));
-    const dense = () => measured(400, "graph_method=threshold&corr_threshold=0.3&corr_method=distance&lookback=20&metrics=betweenness_centrality");
+    const dense = () =>
+      measured(400, "graph_method=threshold&corr_threshold=0.3&corr_method=distance&lookback=20&metrics=betweenness_centrality");
     let { ms, est } = dense();
     if (ms > 1.5 * est * speed) ms = Math.min(ms, dense().ms);
     expect(ms / (est * speed)).toBeLessThan(1.5);
