@@ -238,7 +238,9 @@ describe("PostgreSQL shared by two instances", () => {
 
   test("the same sample request gives byte-identical JSON on SQLite and PostgreSQL", async () => {
     pg ??= await startPostgres();
-    const p = await openPg(pg.url);
+    // The statement timeout is not under test here: under a loaded CI run, reading the 15-minute
+    // series took longer than the default 2 s and answered 503.
+    const p = await openPg(pg.url, { statementTimeoutMs: 60_000 });
     const t = tempDb();
     try {
       await p.sql`TRUNCATE bars, universe_members, universes, settings`;
