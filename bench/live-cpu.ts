@@ -72,10 +72,16 @@ async function startFloor(
   );
   const reader = proc.stdout.getReader();
   let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`live-floor.ts ${kind} exited before listening`);
-    text += new TextDecoder().decode(value);
+  // A floor that never listens (its database never answered) fails the bench instead of hanging it.
+  const timer = setTimeout(() => proc.kill(), 60_000);
+  try {
+    while (!text.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`live-floor.ts ${kind} (${name}) exited or did not listen within 60 s`);
+      text += new TextDecoder().decode(value);
+    }
+  } finally {
+    clearTimeout(timer);
   }
   reader.releaseLock();
   return { label: name, pid: proc.pid, base: `http://127.0.0.1:${JSON.parse(text.split("\n")[0]!).port}`, stop: () => proc.kill() };
