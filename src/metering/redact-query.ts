@@ -3,6 +3,7 @@
  * `?access_token=…` must not sit in the audit log, where anyone with a copy of the database could
  * replay it.
  */
+import { Memo } from "../memo.ts";
 
 /** Parameter names that carry a credential, compared lower-case with `-` read as `_`. */
 const CREDENTIAL_NAMES = new Set(["access_token", "token", "jwt", "api_key", "apikey", "key", "password", "secret", "authorization"]);
@@ -24,10 +25,18 @@ export function auditParamsText(p: unknown): string {
   return typeof p === "string" ? redactQuery(p) : JSON.stringify(p ?? {});
 }
 
+/**
+ * Redacted queries by query: a metered API sees the same few queries again and again, and each
+ * redaction decodes every parameter name: about 4% of the meter's admit in a CPU profile.
+ */
+const redacted = new Memo<string>(256 * 1024, (text) => 2 * text.length);
+
 /** The query string with every credential's value replaced by `[redacted]`; everything else byte for byte. */
 export function redactQuery(query: string): string {
   if (query === "") return query;
-  return query
+  const known = redacted.get(query);
+  if (known !== undefined) return known;
+  const text = query
     .split("&")
     .map((part) => {
       const eq = part.indexOf("=");
@@ -35,4 +44,5 @@ export function redactQuery(query: string): string {
       return eq >= 0 && isCredential(name) ? `${name}=${REDACTED}` : part;
     })
     .join("&");
+  return redacted.set(query, text);
 }
