@@ -10,8 +10,9 @@ import type { PreparedChart } from "../../compute/chart-service.ts";
 import type { Computed } from "../../compute/compute-pool.ts";
 import type { Format } from "../../compute/serialise.ts";
 import type { AppDeps, RequestState } from "../context.ts";
-import { baseMeta, largeResponse, OFF_LOOP_GZIP_BYTES } from "../envelope.ts";
-import { liveBody } from "../live-body.ts";
+import { largeResponse, OFF_LOOP_GZIP_BYTES } from "../envelope.ts";
+import { liveBody, liveMeta } from "../live-body.ts";
+import { isoTime } from "../../clock.ts";
 import { HttpError } from "../http-error.ts";
 import { metered, NO_STORE, WorkBoundFull } from "../metered.ts";
 import { parseChartParams } from "../params/params.ts";
@@ -96,12 +97,20 @@ async function answer(
   // Tidy exports carry the data only (rendered on a compute thread); request id and rate limits stay in the headers.
   let body: string | Uint8Array = outcome.body;
   if (format === "json") {
-    const meta = baseMeta(deps.clock.now(), state.requestId, {
-      // The effective as-of: the date of the bar actually used when the caller gave none.
-      params: echo.asof === null ? { ...echo, asof: outcome.diagnostics.last_asof.slice(0, 10) } : echo,
-      diagnostics: { ...outcome.diagnostics, compute_ms: computeMs, cached: outcome.cached },
-    });
-    body = liveBody(outcome.result, outcome.body, JSON.stringify(meta));
+    const meta = liveMeta(
+      outcome.result,
+      echo,
+      () => ({
+        // The effective as-of: the date of the bar actually used when the caller gave none.
+        params: echo.asof === null ? { ...echo, asof: outcome.diagnostics.last_asof.slice(0, 10) } : echo,
+        diagnostics: outcome.diagnostics,
+      }),
+      isoTime(deps.clock.now()),
+      state.requestId,
+      computeMs,
+      outcome.cached,
+    );
+    body = liveBody(outcome.result, outcome.body, meta);
   }
   // A body gzipped off the event loop is read later: it gets its own copy of the shared buffer.
   if (typeof body !== "string" && body.length > OFF_LOOP_GZIP_BYTES) body = Buffer.from(body);
