@@ -207,8 +207,8 @@ console.log(
     "",
     "```ts",
     // PMFG's terms have no exact shape to be fitted on: the code's coefficients stand.
-    ...COST_TERMS.map(
-      (t) => `  ${t}: ${t.startsWith("graph_pmfg") ? `${COST_COEFFICIENTS[t]}, // not fitted (worst case)` : round(fitted[t])},`,
+    ...COST_TERMS.map((t) =>
+      t.startsWith("graph_pmfg") ? `  ${t}: ${COST_COEFFICIENTS[t]}, // not fitted (worst case)` : `  ${t}: ${round(fitted[t])},`,
     ),
     "```",
   ].join("\n"),

@@ -107,6 +107,7 @@ function speedOf(rows: { ms: number; est: number }[]): number {
 
 /** Set by the grid's test; a test run alone takes the median over the grid's first 16 shapes. */
 let gridSpeed: number | null = null;
+const machineSpeed = (): number => gridSpeed ?? speedOf(GRID.slice(0, 16).map(([n, q]) => measured(n, q)));
 
 describe("the cost model", () => {
   test("measured compute CPU time is within 3× of the estimate either way, on 56 shapes, at this machine's speed", () => {
@@ -138,7 +139,7 @@ describe("the cost model", () => {
       expect(ms / est).toBeLessThan(3);
     }
     // A dense graph's shortest paths are mostly edge relaxations (n·E): unpriced, this shape ran ~3.5x over.
-    const speed = gridSpeed ?? speedOf(GRID.slice(0, 16).map(([n, q]) => measured(n, q)));
+    const speed = machineSpeed();
     const dense = () =>
       measured(400, "graph_method=threshold&corr_threshold=0.3&corr_method=distance&lookback=20&metrics=betweenness_centrality");
     let { ms, est } = dense();
@@ -160,7 +161,7 @@ describe("the cost model", () => {
       [150, "graph_method=pmfg&metrics=degree_strength&lookback=120", true],
       [250, "graph_method=pmfg&metrics=degree_strength&lookback=60&market_mode=remove", true],
     ];
-    const speed = gridSpeed ?? speedOf(GRID.slice(0, 16).map(([n, q]) => measured(n, q)));
+    const speed = machineSpeed();
     const rows = shapes.map(([n, q, noise]) => ({ n, q, noise, ...measured(n, q, noise) }));
     for (const r of rows) {
       for (let retry = 0; retry < 2 && r.ms > r.est * speed; retry++) r.ms = Math.min(r.ms, measured(r.n, r.q, r.noise).ms);

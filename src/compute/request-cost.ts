@@ -136,8 +136,8 @@ export const COST_COEFFICIENTS: Record<CostTerm, number> = {
   graph_pmfg_tests: 30,
   paths: 11.1,
   // Fitted at 0 on mostly sparse graphs, which left dense threshold graphs' relaxations unpriced (3.2-3.7x
-  // under); 0.973 in this day's fit, and twice that to cover the dense ones, priced at their worst case.
-  paths_edges: 2,
+  // under); 0.973 in this day's fit, three times that to cover the dense ones, priced at their worst case.
+  paths_edges: 3,
   paths_betweenness: 0.184,
   paths_tree: 4.06,
   eigen_dense: 65.3,

@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { hostname } from "node:os";
-import { closeBackends, KINDS, openBackend } from "../../test/support/both-databases.ts";
+import { closeBackends, KINDS, openBackend, query } from "../../test/support/both-databases.ts";
 import { TestClock } from "../clock.ts";
 import { createPgMeter } from "./meter-pg.ts";
 import { createSqliteMeter } from "./meter-sqlite.ts";
@@ -34,15 +34,16 @@ describe.each(KINDS)("on %s", (kind) => {
     await gone.exited;
     const bootId = `${hostname()}:${gone.pid}:00000000-0000-4000-8000-000000000000`;
     const meter = b.kind === "sqlite" ? createSqliteMeter(b.sqlite.sqlite, clock, bootId) : createPgMeter(b.pg.sql, clock, bootId);
-    const query = async (q: string, ...args: (string | number)[]): Promise<Record<string, unknown>[]> =>
-      b.kind === "sqlite"
-        ? (b.sqlite.sqlite.query(q.replace(/\$\d/g, "?")).all(...args) as Record<string, unknown>[])
-        : await b.pg.sql.unsafe(q, args);
     const row = async (id: number): Promise<Row> => {
-      const [r] = await query("SELECT status, counted, duration_ms AS duration FROM request_log WHERE id = $1", id);
-      return { status: r!.status === null ? null : Number(r!.status), counted: Number(r!.counted), duration: r!.duration as number | null };
+      const [r] = await query(
+        b,
+        "SELECT status, counted, duration_ms AS duration FROM request_log WHERE id = $1",
+        [id],
+        ["status", "counted"],
+      );
+      return r as unknown as Row;
     };
-    const admittedToday = async () => Number((await query("SELECT admitted FROM usage_days WHERE user_id = 'u'"))[0]?.admitted ?? 0);
+    const admittedToday = async () => Number((await query(b, "SELECT admitted FROM usage_days WHERE user_id = 'u'"))[0]?.admitted ?? 0);
     const reconcile = () =>
       reconcileUnanswered(b.kind === "sqlite" ? sqliteReconcilePort(b.sqlite.sqlite) : pgReconcilePort(b.pg.sql), newBootId(), clock);
     const admit = async (requestId: string, answered?: number) => {
