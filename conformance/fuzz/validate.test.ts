@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import type { Exchange } from "../lib/types.ts";
 import type { Expectation } from "./cases.ts";
-import { fixtureDocument } from "./fixture.ts";
+import { parseDocument } from "./document.ts";
+import { FIXTURE, fixtureDocument } from "./fixture.ts";
 import { Judge } from "./validate.ts";
 
 const loaded = fixtureDocument();
@@ -97,5 +98,28 @@ describe("judging a response against the document", () => {
     const h = (body: string) => exchange(200, body, { "content-type": "text/plain" }, "/health");
     expect(judge.problems(health, h("ok"), NONE)).toEqual([]);
     expect(judge.problems(health, h("k"), NONE)).toEqual(["body (root) must NOT have fewer than 2 characters"]);
+  });
+});
+
+describe("validators compiled once per document text in the process", () => {
+  test("a second load of the same document judges alike; a changed document is judged by its own schemas", () => {
+    // Each run loads the document afresh (new objects, the same text): the same answers, the same judgement.
+    const again = fixtureDocument();
+    const judgeAgain = new Judge(again);
+    const chartAgain = again.operations.find((o) => o.id === "getChart")!;
+    expect(judgeAgain.problems(chartAgain, ok({ stocks: [], n: "3" }), NONE)).toEqual(["body /data/n must be integer"]);
+    expect(judgeAgain.problems(chartAgain, ok(undefined, { "X-Count": "-1" }), NONE)).toEqual(['header X-Count: "-1" must be >= 0']);
+    // A document whose `n` is a string and whose X-Count may be negative: its own schemas, not the first one's.
+    const changed = structuredClone(FIXTURE);
+    changed.components.schemas.Ok.properties.data.properties.n = { type: "string" } as never;
+    changed.components.headers["X-Count"].schema = { type: "integer" } as never;
+    const other = parseDocument(JSON.stringify(changed), "changed.json");
+    const otherJudge = new Judge(other);
+    const otherChart = other.operations.find((o) => o.id === "getChart")!;
+    expect(otherJudge.problems(otherChart, ok({ stocks: [], n: "3" }), NONE)).toEqual([]);
+    expect(otherJudge.problems(otherChart, ok({ stocks: [], n: 3 }), NONE)).toEqual(["body /data/n must be string"]);
+    expect(otherJudge.problems(otherChart, ok({ stocks: [], n: "3" }, { "X-Count": "-1" }), NONE)).toEqual([]);
+    // And the first document still judges by its own.
+    expect(judge.problems(chart, ok({ stocks: [], n: "3" }), NONE)).toEqual(["body /data/n must be integer"]);
   });
 });

@@ -43,13 +43,43 @@ function headerReading(value: string, schema: Schema): unknown {
   return value;
 }
 
-/** Validators over one loaded document, compiled once per schema pointer. */
+/** One document's validators: the ajv holding it and the schemas compiled from it, by pointer. */
+interface Compiled {
+  ajv: ReturnType<typeof newAjv>;
+  byPointer: Map<string, ValidateFunction>;
+}
+
+/**
+ * By the document's JSON text, the last few: a process that judges many runs against the same
+ * document (the kill test: one run per mutant, each loading the document afresh) compiles each
+ * schema once, not once a run. The same text compiles to the same validators.
+ */
+const compiledByDocument = new Map<string, Compiled>();
+const MAX_DOCUMENTS = 4;
+
+function compiledFor(doc: unknown): Compiled {
+  const text = JSON.stringify(doc);
+  let c = compiledByDocument.get(text);
+  if (c) {
+    compiledByDocument.delete(text); // most recently used last
+  } else {
+    c = { ajv: newAjv(), byPointer: new Map() };
+    c.ajv.addSchema(doc as object, "openapi");
+    if (compiledByDocument.size >= MAX_DOCUMENTS) compiledByDocument.delete(compiledByDocument.keys().next().value!);
+  }
+  compiledByDocument.set(text, c);
+  return c;
+}
+
+/** Validators over one loaded document, compiled once per schema pointer (and per document text in the process). */
 export class Judge {
-  private readonly ajv = newAjv();
-  private readonly compiled = new Map<string, ValidateFunction>();
+  private readonly ajv: Compiled["ajv"];
+  private readonly compiled: Map<string, ValidateFunction>;
 
   constructor(readonly loaded: LoadedDocument) {
-    this.ajv.addSchema(loaded.doc, "openapi");
+    const c = compiledFor(loaded.doc);
+    this.ajv = c.ajv;
+    this.compiled = c.byPointer;
   }
 
   private schemaAt(pointer: string): ValidateFunction {
