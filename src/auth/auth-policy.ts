@@ -47,6 +47,11 @@ export function createAuthStore(port: AuthPort): AuthStore {
       return (await port.revokeUnknown(jti, now)) ? "revoked-unknown-jti" : "already-revoked";
     },
     isRevoked: async (jti) => port.isRevoked(jti),
+    async caller(id, jti) {
+      if (jti === undefined) return { user: await port.user(id), revoked: false };
+      // A user with no row yet (a first use) has nothing to read the revocation beside.
+      return (await port.userWithRevocation(id, jti)) ?? { user: null, revoked: await port.isRevoked(jti) };
+    },
     getSetting: async (key) => port.setting(key),
     setSetting: async (key, value) => port.setSetting(key, value),
     insertSettingIfAbsent: async (key, value) => port.insertSettingIfAbsent(key, value),

@@ -1,7 +1,7 @@
 /**
  * The AuthStore's statements on PostgreSQL (auth-port.ts, README.md § PostgreSQL): drizzle's typed
- * queries over pg-core; the reads of every live request (the user, the revocation check) are
- * prepared once per process as named statements. A token issue under the lock queues on a
+ * queries over pg-core; the reads of every live request (the user with its token's revocation, one
+ * statement) are prepared once per process as named statements. A token issue under the lock queues on a
  * transaction-scoped advisory lock per user, on every instance sharing the database.
  */
 import { and, asc, eq, gte, isNotNull, isNull, sql } from "drizzle-orm";
@@ -50,6 +50,14 @@ export function pgAuthPort(db: PgDb): AuthPort {
     .from(tokens)
     .where(and(eq(tokens.jti, p("jti")), isNotNull(tokens.revokedAt)))
     .prepare("gs_token_revoked");
+  const userWithRevocation = db
+    .select({
+      ...USER,
+      revoked: sql<boolean>`EXISTS (SELECT 1 FROM ${tokens} WHERE ${tokens.jti} = ${p("jti")} AND ${tokens.revokedAt} IS NOT NULL)`,
+    })
+    .from(users)
+    .where(eq(users.id, p("id")))
+    .prepare("gs_user_with_revocation");
   const setting = db
     .select({ value: settings.value })
     .from(settings)
@@ -124,6 +132,12 @@ export function pgAuthPort(db: PgDb): AuthPort {
         db.insert(tokens).values({ jti, userId: "", issuedAt: 0, expiresAt: 0, revokedAt: now }).onConflictDoNothing().returning(JTI),
       ),
     isRevoked: async (jti) => (await revoked.execute({ jti })).length > 0,
+    async userWithRevocation(id, jti) {
+      const row = (await userWithRevocation.execute({ id, jti }))[0];
+      if (!row) return null;
+      const { revoked: r, ...user } = row;
+      return { user, revoked: r };
+    },
     setting: async (key) => (await setting.execute({ key }))[0]?.value ?? null,
     async setSetting(key, value) {
       await db

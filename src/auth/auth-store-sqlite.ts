@@ -1,6 +1,6 @@
 /**
  * The AuthStore's statements on SQLite (auth-port.ts), prepared once per store: drizzle's typed
- * queries, raw statements for the two reads of every live request (db/open.ts perRawConnection says
+ * queries, raw statements for the reads of every live request (db/open.ts perRawConnection says
  * why). A token issue under the lock is one BEGIN IMMEDIATE transaction: the count is read under
  * the write lock, so no other connection inserts between.
  */
@@ -40,6 +40,10 @@ export function sqliteAuthPort(sqlite: Database): AuthPort {
     "SELECT id, email, disabled, per_minute AS perMinute, per_day AS perDay, created_at AS createdAt FROM users WHERE id = ?",
   );
   const revoked = sqlite.prepare<{ one: number }, [string]>("SELECT 1 AS one FROM tokens WHERE jti = ? AND revoked_at IS NOT NULL");
+  const userWithRevocation = sqlite.prepare<Omit<UserRecord, "disabled"> & { disabled: number; revoked: number }, [string, string]>(
+    "SELECT id, email, disabled, per_minute AS perMinute, per_day AS perDay, created_at AS createdAt, " +
+      "EXISTS (SELECT 1 FROM tokens WHERE jti = ?2 AND revoked_at IS NOT NULL) AS revoked FROM users WHERE id = ?1",
+  );
   const upsertUser = db
     .insert(users)
     .values({ id: p("id"), email: p("email"), createdAt: p("now") })
@@ -148,6 +152,12 @@ export function sqliteAuthPort(sqlite: Database): AuthPort {
     revoke: (jti, now) => revoke.all({ jti, now }).length === 1,
     revokeUnknown: (jti, now) => revokeUnknown.all({ jti, now }).length === 1,
     isRevoked: (jti) => revoked.get(jti) !== null,
+    userWithRevocation(id, jti) {
+      const row = userWithRevocation.get(id, jti);
+      if (!row) return null;
+      const { revoked: r, ...user } = row;
+      return { user: { ...user, disabled: user.disabled !== 0 }, revoked: r !== 0 };
+    },
     setting: (key) => setting.get({ key })?.value ?? null,
     setSetting: (key, value) => void upsertSetting.run({ key, value }),
     insertSettingIfAbsent: (key, value) => insertSetting.all({ key, value }).length === 1,

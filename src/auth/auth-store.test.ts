@@ -112,6 +112,28 @@ describe.each(KINDS)("AuthStore on %s", (kind) => {
     expect((await store.listTokens({ userId: "alice" }))[0]!.revokedAt).toBe(5000);
   });
 
+  test("caller: the user and its token's revocation in one read; a user with no row, and a token with no jti", async () => {
+    const { store } = await freshAuthStore(kind);
+    await store.issueTokens([{ jti: "ja", userId: "alice", issuedAt: 1, expiresAt: 2 }], { email: "a@x", now: 7 });
+    await store.issueTokens([{ jti: "jb", userId: "alice", issuedAt: 1, expiresAt: 2 }], { now: 8 });
+    await store.setLimits("alice", { perMinute: 3 });
+    const alice = await store.getUser("alice");
+    expect(alice).toMatchObject({ id: "alice", email: "a@x", perMinute: 3 });
+    expect(await store.caller("alice", "ja")).toEqual({ user: alice, revoked: false });
+    await store.revokeToken("ja", 9);
+    expect(await store.caller("alice", "ja")).toEqual({ user: alice, revoked: true });
+    expect(await store.caller("alice", "jb")).toEqual({ user: alice, revoked: false });
+    expect(await store.caller("alice", "never-minted")).toEqual({ user: alice, revoked: false });
+    expect(await store.caller("alice", undefined)).toEqual({ user: alice, revoked: false });
+    await store.setDisabled("alice", true);
+    expect((await store.caller("alice", "jb")).user?.disabled).toBe(true);
+    // No row yet: the revocation is still read (a jti revoked here but minted elsewhere included).
+    expect(await store.caller("nobody", "jb")).toEqual({ user: null, revoked: false });
+    await store.revokeToken("foreign", 10);
+    expect(await store.caller("nobody", "foreign")).toEqual({ user: null, revoked: true });
+    expect(await store.caller("nobody", undefined)).toEqual({ user: null, revoked: false });
+  });
+
   test("a jti never minted here can be revoked", async () => {
     const { store } = await freshAuthStore(kind);
     expect(await store.isRevoked("foreign-jti")).toBe(false);

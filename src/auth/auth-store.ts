@@ -67,6 +67,8 @@ export interface AuthStore {
    */
   revokeToken(jti: string, now: number): Promise<RevokeOutcome>;
   isRevoked(jti: string): Promise<boolean>;
+  /** A live request's caller: its user (null before its first row) and whether its token's `jti` is revoked. */
+  caller(id: string, jti: string | undefined): Promise<{ user: UserRecord | null; revoked: boolean }>;
   getSetting(key: string): Promise<string | null>;
   /** Writes only when the value changed (several instances starting together do not contend). */
   setSetting(key: string, value: string): Promise<void>;

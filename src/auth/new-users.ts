@@ -16,9 +16,15 @@ const RETRY_MS = 500;
 type Flags = Pick<UserRecord, "disabled" | "perMinute" | "perDay">;
 const FIRST_TIME: Flags = { disabled: false, perMinute: null, perDay: null };
 
+/** A live request's caller: refused when its token is revoked, else its flags and limits. */
+export type Caller = { revoked: true } | { revoked: false; user: Flags };
+
 export interface NewUsers {
-  /** The user's flags and limits from a read; a first use is queued for writing. */
-  ensure(id: string, email: string | undefined): Promise<Flags>;
+  /**
+   * The user's flags and limits, read with whether the token's `jti` is revoked (one statement); a
+   * first use is queued for writing, unless the token is revoked.
+   */
+  ensure(id: string, email: string | undefined, jti?: string): Promise<Caller>;
   /** Writes what is queued (the timer does this; tests and shutdown call it). */
   flush(): Promise<void>;
   pending(): number;
@@ -58,13 +64,14 @@ export function createNewUsers(store: AuthStore, now: () => number): NewUsers {
   }
 
   return {
-    async ensure(id, email) {
-      const known = await store.getUser(id);
-      if (isSettled(known, email)) return known;
-      if (queued.size >= MAX_PENDING && !queued.has(id)) return store.ensureUser(id, email, now());
+    async ensure(id, email, jti) {
+      const { user: known, revoked } = await store.caller(id, jti);
+      if (revoked) return { revoked: true };
+      if (isSettled(known, email)) return { revoked: false, user: known };
+      if (queued.size >= MAX_PENDING && !queued.has(id)) return { revoked: false, user: await store.ensureUser(id, email, now()) };
       queued.set(id, queued.get(id) ?? email);
       schedule(0);
-      return known ?? FIRST_TIME;
+      return { revoked: false, user: known ?? FIRST_TIME };
     },
     flush,
     pending: () => queued.size,

@@ -29,7 +29,11 @@ export interface VerifierOptions {
   /** Expected `iss`; default `graph-stats`. */
   issuer?: string;
   clock: Clock;
-  isRevoked: (jti: string) => boolean | Promise<boolean>;
+  /**
+   * Omitted: revocation is left to the caller. The live path reads it with the user in one
+   * statement (http/auth-gate.ts, AuthStore.caller), after these checks, as here.
+   */
+  isRevoked?: (jti: string) => boolean | Promise<boolean>;
   /** Tolerance for `iat`/`nbf` in the future; default 60. Never applied to `exp`. */
   skewSeconds?: number;
 }
@@ -112,7 +116,7 @@ export function createVerifier(o: VerifierOptions): (authorizationHeader: string
     if ((claims.iat !== undefined && claims.iat > now + skew) || (claims.nbf !== undefined && claims.nbf > now + skew)) {
       return fail(AUTH_MESSAGES.notYetValid);
     }
-    if (claims.jti !== undefined && (await o.isRevoked(claims.jti))) return fail(AUTH_MESSAGES.revoked);
+    if (claims.jti !== undefined && o.isRevoked && (await o.isRevoked(claims.jti))) return fail(AUTH_MESSAGES.revoked);
 
     const result: TokenClaims = { sub: claims.sub, exp: claims.exp, iss: issuer };
     if (claims.iat !== undefined) result.iat = claims.iat;

@@ -2,7 +2,8 @@
  * Turns an Authorization header into a known, enabled user with effective limits — or an
  * HttpError carrying the exact 401/403 of docs/api.md § Tokens, with RFC 6750 WWW-Authenticate.
  */
-import type { VerifyResult } from "../auth/verify-token.ts";
+import type { Caller } from "../auth/new-users.ts";
+import { AUTH_MESSAGES, type VerifyResult } from "../auth/verify-token.ts";
 import { assertEnabled, effectiveLimits } from "../auth/user-access.ts";
 import type { Limits } from "../metering/windows.ts";
 import { HttpError } from "./http-error.ts";
@@ -13,9 +14,10 @@ export interface AuthedUser {
 }
 
 export interface AuthGateDeps {
+  /** Header, token shape, algorithm, signature and claims; revocation is read with the user (`caller`). */
   verify(header: string | null): Promise<VerifyResult>;
-  /** Creates the user on first use; returns its flags and per-user overrides. */
-  ensureUser(id: string, email: string | undefined): Promise<{ disabled: boolean; perMinute: number | null; perDay: number | null }>;
+  /** The user's flags and per-user overrides (created on first use), or that the token's jti is revoked. */
+  caller(id: string, email: string | undefined, jti: string | undefined): Promise<Caller>;
   defaults: Limits;
 }
 
@@ -26,15 +28,18 @@ const REALM = 'Bearer realm="graph-stats"';
 export function createAuthGate(deps: AuthGateDeps): AuthGate {
   return async function authenticate(header) {
     const result = await deps.verify(header);
-    if (!result.ok) {
-      const challenge = result.tokenSent ? `${REALM}, error="invalid_token", error_description="${headerSafe(result.message)}"` : REALM;
-      throw new HttpError(401, "UNAUTHORIZED", result.message, { "WWW-Authenticate": challenge });
-    }
-    const { sub, email } = result.claims;
-    const user = await deps.ensureUser(sub, email);
-    assertEnabled(sub, user);
-    return { id: sub, limits: effectiveLimits(user, deps.defaults) };
+    if (!result.ok) throw unauthorized(result.message, result.tokenSent);
+    const { sub, email, jti } = result.claims;
+    const caller = await deps.caller(sub, email, jti);
+    if (caller.revoked) throw unauthorized(AUTH_MESSAGES.revoked, true);
+    assertEnabled(sub, caller.user);
+    return { id: sub, limits: effectiveLimits(caller.user, deps.defaults) };
   };
+}
+
+function unauthorized(message: string, tokenSent: boolean): HttpError {
+  const challenge = tokenSent ? `${REALM}, error="invalid_token", error_description="${headerSafe(message)}"` : REALM;
+  return new HttpError(401, "UNAUTHORIZED", message, { "WWW-Authenticate": challenge });
 }
 
 /** RFC 6750 §3 allows only printable ASCII without `"` and `\\` in error_description. */

@@ -68,9 +68,9 @@ export async function startServer(config: Config, logger: Logger, options: Start
   if (config.databaseUrl) logger.info({ database: redactDatabaseUrl(config.databaseUrl), pool: config.dbPool }, "using PostgreSQL");
   const secret = await resolveSecret(stores.auth, config.jwtSecret, (msg) => logger.warn(msg));
   const verifierOptions = { secret, previousSecrets: config.jwtPreviousSecrets, clock };
-  const verify = createVerifier({ ...verifierOptions, isRevoked: (jti) => stores.auth.isRevoked(jti) });
-  // Signature and expiry only: who a 503 is for when the database cannot say more.
-  const verifySignature = createVerifier({ ...verifierOptions, isRevoked: () => false });
+  // Signature, claims and expiry: revocation is read with the user (auth-gate.ts), so this also tells
+  // who a 503 is for when the database cannot say more.
+  const verify = createVerifier(verifierOptions);
   let shuttingDown = false;
   // Every request asks isShuttingDown once (app.ts wrap); while draining, the asks are the arrivals.
   let seenWhileDraining = 0;
@@ -88,11 +88,11 @@ export async function startServer(config: Config, logger: Logger, options: Start
     corsOrigins: config.corsOrigins,
     auth: createAuthGate({
       verify,
-      ensureUser: (id, email) => newUsers.ensure(id, email),
+      caller: (id, email, jti) => newUsers.ensure(id, email, jti),
       defaults: { perMinute: config.ratePerMinute, perDay: config.ratePerDay },
     }),
     identify: async (header) => {
-      const r = await verifySignature(header);
+      const r = await verify(header);
       return r.ok ? r.claims.sub : null;
     },
     limiter: stores.limiter,

@@ -95,6 +95,18 @@ describe("401 UNAUTHORIZED, one distinct message per cause (docs/api.md § Token
     await sqliteAuthStoreOf(h.server.opened.sqlite).revokeToken(minted.jti, h.clock.now());
     await expect401(await h.get(PATH, { token: minted.token }), "token revoked", true);
   });
+  test("revoked jti of a known user (read with the user in one statement), and a sibling token still works", async () => {
+    const store = sqliteAuthStoreOf(h.server.opened.sqlite);
+    const [a, b] = await Promise.all(
+      [0, 1].map(() => mintToken({ secret: SECRET, userId: "known-revoked", ttlSeconds: 3600, clock: h.clock })),
+    );
+    const rows = [a!, b!].map((t) => ({ jti: t.jti, userId: "known-revoked", issuedAt: t.iat * 1000, expiresAt: t.exp * 1000 }));
+    await store.issueTokens(rows, { now: h.clock.now() });
+    expect(await store.getUser("known-revoked")).not.toBeNull();
+    await store.revokeToken(a!.jti, h.clock.now());
+    await expect401(await h.get(PATH, { token: a!.token }), "token revoked", true);
+    expect((await h.get(PATH, { token: b!.token })).status).toBe(200);
+  });
 });
 
 describe("403 and users", () => {
