@@ -7,6 +7,7 @@ import usageDays from "./migrations/0001_usage_days.sql" with { type: "text" };
 import dashboardSessions from "./migrations/0002_dashboard_sessions.sql" with { type: "text" };
 import reconcileAndCounts from "./migrations/0003_reconcile_and_counts.sql" with { type: "text" };
 import logIndexesAndBoots from "./migrations/0004_log_indexes_and_boots.sql" with { type: "text" };
+import requestLogRowid from "./migrations/0005_request_log_rowid.sql" with { type: "text" };
 
 export interface Migration {
   tag: string;
@@ -19,4 +20,5 @@ export const MIGRATIONS: Migration[] = [
   { tag: "0002_dashboard_sessions", sql: dashboardSessions },
   { tag: "0003_reconcile_and_counts", sql: reconcileAndCounts },
   { tag: "0004_log_indexes_and_boots", sql: logIndexesAndBoots },
+  { tag: "0005_request_log_rowid", sql: requestLogRowid },
 ];

@@ -45,6 +45,34 @@ test("0001 backfills usage_days from the audit log, so an upgrade keeps today's 
   ]);
 });
 
+test("0005 rebuilds request_log without AUTOINCREMENT: rows and ids kept, the next id max + 1, the meter's index there", () => {
+  const sqlite = new Database(":memory:");
+  sqlite.exec("CREATE TABLE __migrations (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)");
+  for (const m of MIGRATIONS.slice(0, 5)) {
+    for (const stmt of m.sql.split("--> statement-breakpoint")) if (stmt.trim()) sqlite.exec(stmt);
+    sqlite.query("INSERT INTO __migrations VALUES (?, 0)").run(m.tag);
+  }
+  const log = sqlite.query(
+    "INSERT INTO request_log (request_id, user_id, ts, status, counted, params, boot_id) VALUES (?, 'u', ?, ?, ?, 'q', 'b')",
+  );
+  for (let i = 0; i < 5; i++) log.run(`r${i}`, 1000 + i, i === 4 ? null : 200, 1);
+  sqlite.exec("DELETE FROM request_log WHERE request_id = 'r1'");
+  const before = sqlite.query("SELECT * FROM request_log ORDER BY id").all();
+  expect(sqlite.query("SELECT sql FROM sqlite_master WHERE name = 'request_log'").get()).toMatchObject({
+    sql: expect.stringContaining("AUTOINCREMENT"),
+  });
+  expect(migrate(sqlite)).toBe(MIGRATIONS.length - 5);
+  expect(sqlite.query("SELECT sql FROM sqlite_master WHERE name = 'request_log'").get()).toMatchObject({
+    sql: expect.not.stringContaining("AUTOINCREMENT"),
+  });
+  expect(sqlite.query("SELECT * FROM request_log ORDER BY id").all()).toEqual(before);
+  expect(sqlite.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'request_log'").all()).toEqual([
+    { name: "request_log_meter_idx" },
+  ]);
+  log.run("r5", 2000, null, 1);
+  expect(sqlite.query("SELECT max(id) AS id FROM request_log").get()).toEqual({ id: 6 });
+});
+
 test("a worker attaches to the server's file: never creates or migrates it, and its read-only modes refuse writes", () => {
   const dir = mkdtempSync(join(tmpdir(), "gs-db-"));
   expect(() => openDatabase(join(dir, "missing.sqlite"), { attach: true })).toThrow();

@@ -33,6 +33,17 @@ describe.each(KINDS)("on %s", (kind) => {
     return { port, meter, rows, insertAt };
   };
 
+  test("the newest audit row stays even when every row is past the retention, so no id is issued twice", async () => {
+    const { port, rows, insertAt } = await setup();
+    const clock = new TestClock(T);
+    await insertAt([T - 200 * DAY_MS, T - 150 * DAY_MS, T - 100 * DAY_MS]);
+    const [{ max }] = (await rows("SELECT max(id) AS max FROM request_log")) as [{ max: number }];
+    expect((await pruneAudit(port, clock, 90)).requests).toBe(2);
+    expect(await rows("SELECT id FROM request_log")).toEqual([{ id: max }]);
+    await insertAt([T]);
+    expect(await rows("SELECT id FROM request_log ORDER BY id")).toEqual([{ id: max }, { id: max + 1 }]);
+  });
+
   test("audit rows, day counts and unauthenticated counts past the retention are pruned; younger ones and the meter stay", async () => {
     const { port, meter, rows, insertAt } = await setup();
     const clock = new TestClock(T - 91 * DAY_MS);

@@ -22,7 +22,10 @@ export async function pruneAudit(port: RetentionPort, clock: Clock, retentionDay
   const cutoff = clock.now() - retentionDays * DAY_MS;
   // Rows still open (admitted, unanswered) that old were reconciled long ago; they go too.
   // The oldest rows by id (log-ids.ts), those past the cutoff: a walk of the primary key, no ts index.
-  const ceiling = await idCeiling(port.ids, cutoff);
+  // The newest row always stays: SQLite's request_log issues max(id) + 1 (no AUTOINCREMENT), so an
+  // id is never issued twice (reconcile.ts's watermarks are ids).
+  const bounds = await port.ids.bounds();
+  const ceiling = Math.min(await idCeiling(port.ids, cutoff), bounds?.max ?? 0);
   let requests = 0;
   for (;;) {
     const n = await port.deleteRequests(ceiling, cutoff, BATCH);
