@@ -66,6 +66,29 @@ test("three instances starting together apply each migration once; a later start
   await again.close();
 });
 
+test("of instances starting together, one applies every pending migration and the others none (which one created the schema is certain)", async () => {
+  // A slow first migration lets the others queue on the lock. With a lock per migration, one
+  // instance applied the first and another the next: none had "created the schema", and three
+  // instances starting together on a fresh database loaded no sample (seen in CI).
+  const migrations = [
+    { tag: "0000_slow", sql: "SELECT pg_sleep(0.3);--> statement-breakpoint\nCREATE TABLE m0 (x int);" },
+    { tag: "0001", sql: "CREATE TABLE m1 (x int);" },
+    { tag: "0002", sql: "CREATE TABLE m2 (x int);" },
+    { tag: "0003", sql: "CREATE TABLE m3 (x int);" },
+  ];
+  for (let round = 0; round < 3; round++) {
+    const db = await startPostgres();
+    dbs.push(db);
+    const pools = [0, 1, 2].map(() => createPgPool(db.url, { poolSize: 2 }));
+    try {
+      const applied = await Promise.all(pools.map((p) => migratePg(p, migrations)));
+      expect(applied.sort((a, b) => a - b)).toEqual([0, 0, migrations.length]);
+    } finally {
+      await Promise.all(pools.map((p) => p.close()));
+    }
+  }
+});
+
 test("a failing migration leaves nothing behind and is retried at the next start", async () => {
   const db = await startPostgres();
   dbs.push(db);

@@ -1,8 +1,9 @@
 /**
  * Brings a PostgreSQL database's schema up to date at start, as db/open.ts does for SQLite.
- * Each embedded migration runs in its own transaction (PostgreSQL's DDL is transactional) holding
- * a transaction-level advisory lock, so several instances starting together apply each exactly
- * once: the others wait on the lock, then find the migration recorded and skip it.
+ * Every pending migration runs in one transaction (PostgreSQL's DDL is transactional) holding a
+ * transaction-level advisory lock, so of several instances starting together exactly one applies
+ * them all and the others, once the lock is theirs, find them recorded. One lock per migration let
+ * instances take turns, and then none had created the schema (market/pg/fresh-sample.ts: no sample).
  * Migrations must not use CREATE INDEX CONCURRENTLY (it cannot run inside a transaction).
  */
 import type { SQL } from "bun";
@@ -22,21 +23,20 @@ export async function migratePg(sql: SQL, migrations: Migration[] = PG_MIGRATION
       if (!exists) throw err;
     },
   );
-  let applied = 0;
-  for (const m of migrations) {
-    const did = await sql.begin(async (tx) => {
-      // A migration (and waiting for another instance's) may outlast the pool's statement timeout.
-      await tx`SET LOCAL statement_timeout = 0`;
-      await advisoryXactLock(tx, LOCK_OBJECT);
-      const done = await tx`SELECT 1 FROM __migrations WHERE tag = ${m.tag}`;
-      if (done.length > 0) return false;
+  return sql.begin(async (tx) => {
+    // Migrations (and waiting for another instance's) may outlast the pool's statement timeout.
+    await tx`SET LOCAL statement_timeout = 0`;
+    await advisoryXactLock(tx, LOCK_OBJECT);
+    const done = new Set((await tx`SELECT tag FROM __migrations`).map((r: { tag: string }) => r.tag));
+    let applied = 0;
+    for (const m of migrations) {
+      if (done.has(m.tag)) continue;
       for (const stmt of m.sql.split("--> statement-breakpoint")) {
         if (stmt.trim()) await tx.unsafe(stmt);
       }
       await tx`INSERT INTO __migrations (tag, applied_at) VALUES (${m.tag}, ${Date.now()})`;
-      return true;
-    });
-    if (did) applied++;
-  }
-  return applied;
+      applied++;
+    }
+    return applied;
+  });
 }
