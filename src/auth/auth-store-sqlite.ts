@@ -34,15 +34,17 @@ export function createSqliteAuthStore(sqlite: Database): AuthStore {
 /** The store over a connection its caller holds (tests, scripts), made once per connection. */
 export const sqliteAuthStoreOf = perRawConnection(createSqliteAuthStore);
 
+/** A users row as SQLite gives it: `disabled` is 0 or 1. */
+type UserRow = Omit<UserRecord, "disabled"> & { disabled: number };
+const userOf = (row: UserRow): UserRecord => ({ ...row, disabled: row.disabled !== 0 });
+
 export function sqliteAuthPort(sqlite: Database): AuthPort {
   const db = drizzleOf(sqlite);
-  const userById = sqlite.prepare<Omit<UserRecord, "disabled"> & { disabled: number }, [string]>(
-    "SELECT id, email, disabled, per_minute AS perMinute, per_day AS perDay, created_at AS createdAt FROM users WHERE id = ?",
-  );
+  const USER_COLUMNS = "id, email, disabled, per_minute AS perMinute, per_day AS perDay, created_at AS createdAt";
+  const userById = sqlite.prepare<UserRow, [string]>(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`);
   const revoked = sqlite.prepare<{ one: number }, [string]>("SELECT 1 AS one FROM tokens WHERE jti = ? AND revoked_at IS NOT NULL");
-  const userWithRevocation = sqlite.prepare<Omit<UserRecord, "disabled"> & { disabled: number; revoked: number }, [string, string]>(
-    "SELECT id, email, disabled, per_minute AS perMinute, per_day AS perDay, created_at AS createdAt, " +
-      "EXISTS (SELECT 1 FROM tokens WHERE jti = ?2 AND revoked_at IS NOT NULL) AS revoked FROM users WHERE id = ?1",
+  const userWithRevocation = sqlite.prepare<UserRow & { revoked: number }, [string, string]>(
+    `SELECT ${USER_COLUMNS}, EXISTS (SELECT 1 FROM tokens WHERE jti = ?2 AND revoked_at IS NOT NULL) AS revoked FROM users WHERE id = ?1`,
   );
   const upsertUser = db
     .insert(users)
@@ -140,7 +142,7 @@ export function sqliteAuthPort(sqlite: Database): AuthPort {
   return {
     user(id) {
       const row = userById.get(id);
-      return row ? { ...row, disabled: row.disabled !== 0 } : null;
+      return row ? userOf(row) : null;
     },
     upsertUser: (id, email, now, wait) => void waiting(sqlite, wait, () => upsertUser.run({ id, email, now })),
     insertUser: (id, email, now) => insertUser.all({ id, email, now }).length === 1,
@@ -156,7 +158,7 @@ export function sqliteAuthPort(sqlite: Database): AuthPort {
       const row = userWithRevocation.get(id, jti);
       if (!row) return null;
       const { revoked: r, ...user } = row;
-      return { user: { ...user, disabled: user.disabled !== 0 }, revoked: r !== 0 };
+      return { user: userOf(user), revoked: r !== 0 };
     },
     setting: (key) => setting.get({ key })?.value ?? null,
     setSetting: (key, value) => void upsertSetting.run({ key, value }),

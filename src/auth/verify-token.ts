@@ -1,7 +1,8 @@
 /**
  * Bearer token verification for the live endpoint (docs/api.md § Tokens). Every failure is a return
  * value with one of the documented 401 messages; checks run in a fixed order: header, token shape,
- * algorithm, signature, claims, revocation.
+ * algorithm, signature, claims. Revocation comes next, read with the user in one statement
+ * (http/auth-gate.ts, AuthStore.caller).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Clock } from "../clock.ts";
@@ -29,11 +30,6 @@ export interface VerifierOptions {
   /** Expected `iss`; default `graph-stats`. */
   issuer?: string;
   clock: Clock;
-  /**
-   * Omitted: revocation is left to the caller. The live path reads it with the user in one
-   * statement (http/auth-gate.ts, AuthStore.caller), after these checks, as here.
-   */
-  isRevoked?: (jti: string) => boolean | Promise<boolean>;
   /** Tolerance for `iat`/`nbf` in the future; default 60. Never applied to `exp`. */
   skewSeconds?: number;
 }
@@ -116,7 +112,6 @@ export function createVerifier(o: VerifierOptions): (authorizationHeader: string
     if ((claims.iat !== undefined && claims.iat > now + skew) || (claims.nbf !== undefined && claims.nbf > now + skew)) {
       return fail(AUTH_MESSAGES.notYetValid);
     }
-    if (claims.jti !== undefined && o.isRevoked && (await o.isRevoked(claims.jti))) return fail(AUTH_MESSAGES.revoked);
 
     const result: TokenClaims = { sub: claims.sub, exp: claims.exp, iss: issuer };
     if (claims.iat !== undefined) result.iat = claims.iat;

@@ -90,9 +90,10 @@ describe("401 UNAUTHORIZED, one distinct message per cause (docs/api.md § Token
     const t = await signed({ iat: nowS(), exp: nowS() + 600, jti: "j7" });
     await expect401(await h.get(PATH, { token: t }), "token missing required claim 'sub'", true);
   });
-  test("revoked jti", async () => {
+  test("revoked jti, of a token minted elsewhere (no row of its own)", async () => {
     const minted = await mintToken({ secret: SECRET, userId: "revoked-user", ttlSeconds: 3600, clock: h.clock });
-    await sqliteAuthStoreOf(h.server.opened.sqlite).revokeToken(minted.jti, h.clock.now());
+    expect((await h.get(PATH, { token: minted.token })).status).toBe(200);
+    expect(await sqliteAuthStoreOf(h.server.opened.sqlite).revokeToken(minted.jti, h.clock.now())).toBe("revoked-unknown-jti");
     await expect401(await h.get(PATH, { token: minted.token }), "token revoked", true);
   });
   test("revoked jti of a known user (read with the user in one statement), and a sibling token still works", async () => {
