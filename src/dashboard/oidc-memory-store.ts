@@ -5,8 +5,11 @@
  * Past either bound the oldest entries go first (a development sign-in then simply starts over);
  * every operation is O(1) but revokeByGrantId, which walks one grant's own entries.
  */
+/** What oidc-provider stores: a JSON object; the fields read here are its own. */
+type Payload = { [field: string]: unknown; uid?: unknown; grantId?: unknown; consumed?: number };
+
 interface Entry {
-  payload: any;
+  payload: Payload;
   expiresAt: number;
   bytes: number;
 }
@@ -38,7 +41,7 @@ export class OidcMemoryStore {
     const store = this;
     return class {
       constructor(private readonly model: string) {}
-      async upsert(id: string, payload: any, expiresIn: number) {
+      async upsert(id: string, payload: Payload, expiresIn: number) {
         store.set(`${this.model}:${id}`, payload, expiresIn);
       }
       async find(id: string) {
@@ -64,7 +67,7 @@ export class OidcMemoryStore {
     };
   }
 
-  private get(key: string): any {
+  private get(key: string): Payload | undefined {
     const e = this.entries.get(key);
     if (!e) return undefined;
     if (e.expiresAt <= this.now()) {
@@ -74,7 +77,7 @@ export class OidcMemoryStore {
     return e.payload;
   }
 
-  private set(key: string, payload: any, expiresIn: number): void {
+  private set(key: string, payload: Payload, expiresIn: number): void {
     this.delete(key); // re-inserted at the end: the newest
     const bytes = 2 * (key.length + JSON.stringify(payload).length) + 128;
     this.entries.set(key, { payload, expiresAt: this.now() + expiresIn * 1000, bytes });
