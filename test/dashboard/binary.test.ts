@@ -10,6 +10,8 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { startDevIdp } from "../../src/dashboard/dev-idp.ts";
 import { spawnServer, runCli, type ServerProcess } from "../support/http/process.ts";
+import { runCliInProcess } from "../support/cli-in-process.ts";
+import { startHarness, tempDbPath } from "../support/http/harness.ts";
 import { serverBinary } from "../support/binary.ts";
 import { chromiumAvailable, sharedBrowser } from "../support/browser.ts";
 import { freePort } from "./harness.ts";
@@ -97,44 +99,28 @@ describe("the development sign-in stays on loopback", () => {
       "loopback",
     );
   });
+  // serve's refusals come before it opens anything, and the production page is the app's: in this
+  // process (the CLI's commands, the app over a socket), not a process each.
   test("serve --dev with a public URL that is not loopback exits with a message", async () => {
-    const out = await runCli([
-      "serve",
-      "--dev",
-      "--port",
-      "0",
-      "--public-url",
-      "https://dash.example.com",
-      "--db",
-      join(mkdtempSync(join(tmpdir(), "gs-dev-")), "db.sqlite"),
-    ]);
+    const out = await runCliInProcess(["serve", "--dev", "--port", "0", "--public-url", "https://dash.example.com", "--db", tempDbPath()]);
     expect(out.code).not.toBe(0);
     expect(out.stderr + out.stdout).toContain("development sign-in only runs on loopback");
   });
   test("serve --dev with several workers exits with a message instead of restarting them", async () => {
-    const out = await runCli([
-      "serve",
-      "--dev",
-      "--workers",
-      "2",
-      "--port",
-      "0",
-      "--db",
-      join(mkdtempSync(join(tmpdir(), "gs-dev-")), "db.sqlite"),
-    ]);
+    const out = await runCliInProcess(["serve", "--dev", "--workers", "2", "--port", "0", "--db", tempDbPath()]);
     expect(out.code).toBe(2);
     expect(out.stderr + out.stdout).toContain("--workers 1 with --dev");
   });
   test("a production serve never starts it: without --dev and an issuer, sign-in is not configured", async () => {
-    const server = await spawnServer(["--port", "0", "--db", join(mkdtempSync(join(tmpdir(), "gs-prod-")), "db.sqlite")]);
+    const h = await startHarness({}, { dbPath: tempDbPath() });
     try {
-      const page = await (await fetch(`${server.base}/dashboard`)).text();
+      const page = await (await h.get("/dashboard")).text();
       expect(page).toContain('"dev":false');
       expect(page).not.toContain("dev-badge");
       expect(page).toContain("Sign-in is not configured");
-      expect((await fetch(`${server.base}/auth/login`, { redirect: "manual" })).status).toBe(404);
+      expect((await h.get("/auth/login", { redirect: "manual" })).status).toBe(404);
     } finally {
-      await server.stop();
+      await h.stop();
     }
   });
 });
