@@ -56,7 +56,11 @@ describe.each(KINDS)("loadSample on %s", (kind) => {
     const u = (await store.getUniverse("sample"))!;
     expect(u.source).toBe("synthetic");
     expect(u.symbols.length).toBe(50);
+    expect(first.symbols).toBe(50);
     expect(await store.knownSymbols()).toEqual([...u.symbols].sort());
+    const stored = await store.storedIntervals();
+    expect(stored.size).toBe(50);
+    for (const ivs of stored.values()) expect(ivs).toEqual(["1m", "1d"]);
     expect(first.minuteBars).toBe(50 * 375 * SAMPLE_MINUTE_DAYS);
     expect(await barsPerInterval(b)).toEqual([
       { i: "1d", n: first.dailyBars },
@@ -67,6 +71,7 @@ describe.each(KINDS)("loadSample on %s", (kind) => {
       "SELECT CAST(COUNT(*) AS INTEGER) AS n FROM bars WHERE symbol = 'ALPHABANK' AND interval = '1d'",
     );
     expect(alpha[0]!.n).toBe(sampleTradingDays().length);
+    expect(first.dataVersion).toBe(1); // the first write to a fresh database
     expect(first.dataVersion).toBe(await store.dataVersion());
   });
 

@@ -1,9 +1,13 @@
 /**
  * The same MarketStore cases against SQLite and a real PostgreSQL (test/support/postgres.ts):
- * sample loading, universes, stored intervals, series (resampled too), coverage, imports with
- * their all-or-nothing checks and upsert counts, and the data version. Then PostgreSQL only: an
- * import through one instance reaches another instance's ChartService, and both databases give
- * byte-identical chart results.
+ * an empty store, then on a store holding the sample: universes, stored intervals, series
+ * (resampled too), coverage, imports with their all-or-nothing checks and upsert counts, and the
+ * data version. Then PostgreSQL only: an import through one instance reaches another instance's
+ * ChartService, and both databases give byte-identical chart results.
+ *
+ * The store holding the sample is a copy of the one loaded once for the run (sampleDb(),
+ * startPostgres({ sample: true })), not loaded again here: loading it is load-sample.test.ts's
+ * subject, on both databases.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { SQL } from "bun";
@@ -30,7 +34,8 @@ const GOOD_B = csv(["2025-01-06,20,21,19,20.5,100", "2025-01-07,20.5,22,20,21,20
 
 interface Backend {
   name: string;
-  open(): Promise<{ store: MarketStore; close(): Promise<void> }>;
+  /** An empty store, or (`sample`) one holding the sample as loaded once for the run. */
+  open(sample: boolean): Promise<{ store: MarketStore; close(): Promise<void> }>;
 }
 
 let pg: TestDatabase;
@@ -39,14 +44,29 @@ const pools: SQL[] = [];
 const backends: Backend[] = [
   {
     name: "SQLite",
-    async open() {
+    async open(sample) {
+      if (sample) {
+        const copy = openDatabase(sampleDb());
+        return { store: openMarketStore({ kind: "sqlite", sqlite: copy.sqlite, path: copy.path }), close: async () => copy.sqlite.close() };
+      }
       const t = tempDb();
       return { store: openMarketStore({ kind: "sqlite", sqlite: t.sqlite, path: t.path }), close: async () => t.cleanup() };
     },
   },
   {
     name: "PostgreSQL",
-    async open() {
+    async open(sample) {
+      if (sample) {
+        const copy = await startPostgres({ sample: true });
+        const opened = await openPg(copy.url);
+        return {
+          store: openMarketStore({ kind: "postgres", sql: opened.sql }),
+          close: async () => {
+            await opened.close();
+            await copy.stop();
+          },
+        };
+      }
       pg ??= await startPostgres();
       const opened = await openPg(pg.url);
       // Each case starts empty: the tables are emptied rather than a database created per case.
@@ -63,24 +83,28 @@ afterAll(async () => {
 
 for (const backend of backends) {
   describe(`MarketStore on ${backend.name}`, () => {
+    test("an empty store: version 0, no universes, no symbols", async () => {
+      const { store, close } = await backend.open(false);
+      try {
+        expect(await store.dataVersion()).toBe(0);
+        expect(await store.listUniverses()).toEqual([]);
+        expect(await store.knownSymbols()).toEqual([]);
+      } finally {
+        await close();
+      }
+    });
+  });
+
+  describe(`MarketStore on ${backend.name} holding the sample`, () => {
     let store: MarketStore;
     let close: () => Promise<void>;
     beforeAll(async () => {
-      ({ store, close } = await backend.open());
+      ({ store, close } = await backend.open(true));
     });
     afterAll(() => close());
 
-    test("an empty store: version 0, no universes, no symbols", async () => {
-      expect(await store.dataVersion()).toBe(0);
-      expect(await store.listUniverses()).toEqual([]);
-      expect(await store.knownSymbols()).toEqual([]);
-    });
-
-    test("the sample loads once, with 1d and 1m bars for 50 symbols", async () => {
-      const first = await store.loadSample(new TestClock(0));
-      expect(first.loaded).toBe(true);
-      expect(first.symbols).toBe(50);
-      expect(first.dataVersion).toBe(1);
+    test("the sample is there once: 1d and 1m bars for 50 symbols, and loading it again writes nothing", async () => {
+      expect(await store.dataVersion()).toBe(1);
       const again = await store.loadSample(new TestClock(0));
       expect(again.loaded).toBe(false);
       expect(await store.dataVersion()).toBe(1);
