@@ -220,4 +220,7 @@ UPDATE of the row's status, the access line); **floor + revocation**: plus the r
       warmupSeconds: Number(arg("--warmup") ?? 20),
     }),
   );
+  // The shared PostgreSQL (a child process) would keep this process alive, and `npm run bench` waits
+  // for its output to end; its watcher stops the server once we are gone (as the other pg benches do).
+  process.exit(0);
 }
