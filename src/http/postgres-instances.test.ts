@@ -230,15 +230,21 @@ describe("two instances (--rate-per-minute 1000 --rate-per-day 100000, one compu
     servers[0]!.proc.kill("SIGKILL");
     await Promise.all(load);
     const ok = answered.filter((s) => s === 200).length;
+    const lost = answered.filter((s) => s === 0).length;
     const before = await meter("killed");
-    console.log(`SIGKILL mid-burst: ${ok} answered 200, ${before.open} admitted by the killed instance and never answered`);
+    const recorded = before.counted - before.open;
+    console.log(
+      `SIGKILL mid-burst: ${ok} answered 200, ${recorded} recorded answered, ${before.open} admitted by the killed instance and never answered`,
+    );
     expect(before.open).toBeGreaterThan(0); // the premise: the kill found requests admitted and unanswered
     // Nothing answered 200 is lost; what the dead instance admitted but never answered is still open.
-    expect(before.counted).toBeGreaterThanOrEqual(ok);
-    expect(before.counted - before.open).toBe(ok);
+    // A cached answer is recorded answered at admission (docs/api.md § The audit log), so one whose
+    // reply the kill cut off stays counted: at most the requests whose connection the kill dropped.
+    expect(recorded).toBeGreaterThanOrEqual(ok);
+    expect(recorded - ok).toBeLessThanOrEqual(lost);
     // Two new instances on this host start together: each finds the dead process's open rows, and they are refunded once.
     await Promise.all([instances(1), instances(1)]);
-    expect(await meter("killed")).toMatchObject({ counted: ok, open: 0, day: ok });
+    expect(await meter("killed")).toMatchObject({ counted: recorded, open: 0, day: recorded });
   }, 120_000);
 });
 
