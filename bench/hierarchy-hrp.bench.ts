@@ -26,6 +26,7 @@ import { buildReturnsPanel, windowMembers, windowSeries } from "../src/engine/wi
 import { factorInput } from "../test/support/engine/random-returns.ts";
 import { loadNifty, niftyAvailable } from "../test/support/nifty.ts";
 import { chartParams } from "./engine-params.ts";
+import { timeMs } from "./engine-stages.ts";
 import { median } from "./median.ts";
 import { pinToOneCpu } from "./pin-cpu.ts";
 import { beforeAfter, engineAt, PythonSide, ratioCell, type SideBySide, sideBySide, sideBySideRow, timeRuns } from "./python-side.ts";
@@ -187,14 +188,15 @@ const floorRows: string[] = [];
     for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) sum += distLast[i * n + j];
     return sum;
   };
-  const us = (f: () => unknown) => {
-    timeRuns(f, 20_000);
-    // Blocks of 1,000 calls: one call is below the timer's resolution.
-    const ts = timeRuns(() => {
-      for (let k = 0; k < 1000; k++) f();
-    }, 31);
-    return { median: median(ts), min: Math.min(...ts) };
-  };
+  // Blocks of 1,000 calls (one call is below the timer's resolution), after 20 blocks untimed: ms a block = µs a call.
+  const us = (f: () => unknown) =>
+    timeMs(
+      () => {
+        for (let k = 0; k < 1000; k++) f();
+      },
+      31,
+      20,
+    );
   const r = us(read);
   const p = us(prim);
   const cell = (t: { median: number; min: number }) => `${t.median.toFixed(2)} (${t.min.toFixed(2)}) µs`;

@@ -62,7 +62,7 @@ function f64File(name: string, values: Float64Array): string {
   return path;
 }
 
-// 3. The whole request, ours only. Each is first run for WARM_MS: pinned to one CPU, the JIT's compiler
+// 3. (Printed last, measured first.) The whole request, ours only. Each is first run for WARM_MS: pinned to one CPU, the JIT's compiler
 // threads share it, and after 5 runs the PMFG request still took 85 ms against 50 once warm (2026-11-28).
 const WARM_MS = 3000;
 const requestRows: string[] = [];
