@@ -34,7 +34,7 @@ describe.skipIf(!chromiumAvailable())("the binary's dashboard with the developme
   });
 
   test("sign in with any name, generate a token, and the token works", async () => {
-    const page = await browser.newPage();
+    const page = await browser.newPage({ reducedMotion: "reduce" }); // the network drawn at once: see dashboard.test.ts
     const t0 = performance.now();
     // Opened at localhost, as people do: the page moves to the canonical 127.0.0.1, where sign-in's cookies live.
     await page.goto(`${server.base.replace("127.0.0.1", "localhost")}/dashboard`);

@@ -2,6 +2,11 @@
  * Debian's Chromium driven by playwright-core (no browser download: the system one). Flags keep it
  * off the network: this machine's network is closed, and background fetches only fail slowly.
  *
+ * Debian's `chromium-headless-shell` when it is installed, else `chromium`: the same Blink and V8
+ * without the browser's own interface (what Playwright itself runs for headless tests). The
+ * dashboard's file took 62 s of CPU under `chromium` and 36 s under the shell (docs/tests.md §
+ * CPU cut (#21 point 3, fifth round)).
+ *
  * `sharedBrowser()` is one Chromium for every browser test file of a test process (a worker of
  * `bun test --parallel --no-isolate`), launched on first use: each test works in contexts of its
  * own (cookies and storage are per context) and closes them; the browser itself ends with the
@@ -10,7 +15,8 @@
 import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
 
-export const CHROMIUM = process.env.GRAPH_STATS_CHROMIUM ?? "/usr/bin/chromium";
+const INSTALLED = ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"];
+export const CHROMIUM = process.env.GRAPH_STATS_CHROMIUM ?? INSTALLED.find((path) => existsSync(path)) ?? INSTALLED[1]!;
 
 export function chromiumAvailable(): boolean {
   return existsSync(CHROMIUM);

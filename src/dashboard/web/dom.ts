@@ -13,6 +13,11 @@ export function announce(el: HTMLElement | null, text: string): void {
   if (text) window.setTimeout(() => (el.textContent = text), 30);
 }
 
+/** Whether the user asked the system for less motion (WCAG 2.3.3): the network is then drawn without its transitions. */
+export function reducedMotion(): boolean {
+  return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
 /** Whether the primary pointer is a mouse: touch screens keep page scrolling instead of chart panning. */
 export function finePointer(): boolean {
   return window.matchMedia("(pointer: fine)").matches;

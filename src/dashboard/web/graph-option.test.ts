@@ -44,7 +44,7 @@ interface Drawn {
 function draw(model: NetworkModel, width: number, height: number): Drawn[] {
   const chart = echarts.init(null, null, { renderer: "svg", ssr: true, width, height });
   try {
-    chart.setOption(graphOption(model, "degree_strength", { roam: false, width, height }));
+    chart.setOption(graphOption(model, "degree_strength", { roam: false, animate: false, width, height }));
     const data = (chart as any).getModel().getSeriesByIndex(0).getData();
     const out: Drawn[] = [];
     for (let i = 0; i < data.count(); i++) {
@@ -92,6 +92,16 @@ describe("node sizes and layout", () => {
     const dist = (i: number, j: number) => Math.hypot(a[i].x - a[j].x, a[i].y - a[j].y);
     expect(dist(0, 1)).toBeLessThan(dist(0, 20));
   });
+});
+
+test("the network moves only for a user who has not asked for reduced motion", () => {
+  const model = network(["ALPHABANK", "BETABANK", "GAMMABANK"], "chain");
+  const moving = graphOption(model, "degree_strength", { roam: true, animate: true, width: 655, height: 560 });
+  const still = graphOption(model, "degree_strength", { roam: true, animate: false, width: 655, height: 560 });
+  expect(moving.animation).toBe(true);
+  expect(still.animation).toBe(false);
+  // Nothing else differs: the same picture, drawn at once.
+  expect({ ...still, animation: true, tooltip: undefined }).toEqual({ ...moving, tooltip: undefined });
 });
 
 describe("the network as drawn (docs/dashboard.md): round nodes, every label inside the canvas", () => {

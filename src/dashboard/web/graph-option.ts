@@ -63,6 +63,8 @@ function rawSizes(values: (number | null)[]): (number | null)[] {
 export interface GraphViewport {
   /** Pan and zoom with the mouse (off on touch screens, where it would trap page scrolling). */
   roam: boolean;
+  /** The entry and update transitions (off when the user prefers reduced motion; the other charts have none). */
+  animate: boolean;
   width: number;
   height: number;
 }
@@ -140,6 +142,7 @@ export function graphOption(model: NetworkModel, metric: string, opts: GraphView
     lineStyle: { width: 0.6 + 3.4 * e.weight, opacity: 0.18 + 0.72 * e.weight },
   }));
   return {
+    animation: opts.animate,
     animationDurationUpdate: 300,
     legend: {
       data: categories.map((c) => c.name),

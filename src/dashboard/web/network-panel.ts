@@ -4,7 +4,7 @@
  * rolling chart of one metric for chosen stocks, a stock picker, and a table of the figures.
  */
 import { type ApiResult, callApi } from "./api.ts";
-import { announce, byId, finePointer } from "./dom.ts";
+import { announce, byId, finePointer, reducedMotion } from "./dom.ts";
 import { dendrogramCaption, dendrogramOption } from "./dendrogram-option.ts";
 import { type Chart, makeChart } from "./echarts-setup.ts";
 import { isoDate, metricLabel, metricValue } from "./format.ts";
@@ -184,7 +184,10 @@ function toggle(symbol: string): void {
 function drawGraph(): void {
   const m = state.model;
   if (!m || !graph) return;
-  graph.setOption(graphOption(m, sizeBy(), { roam: finePointer(), width: graph.getWidth(), height: graph.getHeight() }), true);
+  graph.setOption(
+    graphOption(m, sizeBy(), { roam: finePointer(), animate: !reducedMotion(), width: graph.getWidth(), height: graph.getHeight() }),
+    true,
+  );
   const g = m.graph;
   const parts = [
     `As of ${isoDate(m.asof)}`,
