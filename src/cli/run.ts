@@ -1,25 +1,23 @@
 /** Dispatches `graph-stats <command>`; returns the exit code (0 ok, 1 failure, 2 usage). */
 import { VERSION } from "../version.ts";
 import { parseCli, UsageError, type ParsedArgs } from "./args.ts";
-import { importCommand } from "./import-command.ts";
-import { migrateCommand } from "./migrate-command.ts";
-import { secretCommand } from "./secret-command.ts";
-import { serveCommand } from "./serve-command.ts";
-import { tokenCommand } from "./token-command.ts";
-import { usageCommand } from "./usage-command.ts";
-import { userCommand } from "./user-command.ts";
 import { COMMAND_HELP, USAGE } from "./usage-text.ts";
 
 type Command = (args: ParsedArgs) => Promise<number> | number;
 
-const COMMANDS: Record<string, Command> = {
-  serve: serveCommand,
-  migrate: migrateCommand,
-  import: importCommand,
-  token: tokenCommand,
-  secret: secretCommand,
-  user: userCommand,
-  usage: usageCommand,
+/**
+ * Each command's module is loaded when it runs, so a command loads only what it uses: `--help`,
+ * `--version` and a usage error cost 0.1 s of CPU instead of 0.5, a store command (token, user,
+ * usage, …) 0.25 s; only `serve` loads the server (docs/tests.md § CPU cut (#21 point 3, fifth round)).
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import("./serve-command.ts")).serveCommand,
+  migrate: async () => (await import("./migrate-command.ts")).migrateCommand,
+  import: async () => (await import("./import-command.ts")).importCommand,
+  token: async () => (await import("./token-command.ts")).tokenCommand,
+  secret: async () => (await import("./secret-command.ts")).secretCommand,
+  user: async () => (await import("./user-command.ts")).userCommand,
+  usage: async () => (await import("./usage-command.ts")).usageCommand,
 };
 
 export async function runCli(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
@@ -35,8 +33,9 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       console.log((topic && COMMAND_HELP[topic]) || USAGE);
       return 0;
     }
-    const command = COMMANDS[name];
-    if (!command) throw new UsageError(`unknown command '${name}'; commands: ${Object.keys(COMMANDS).join(", ")}`);
+    const load = COMMANDS[name];
+    if (!load) throw new UsageError(`unknown command '${name}'; commands: ${Object.keys(COMMANDS).join(", ")}`);
+    const command = await load();
     return await command({ ...args, positionals: args.positionals.slice(1) });
   } catch (err) {
     if (err instanceof UsageError) {
