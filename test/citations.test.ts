@@ -70,13 +70,20 @@ function headingsOf(markdown: string): Set<string> {
   return names;
 }
 
-/** The heading `rest` starts with, ending at a word boundary; undefined when none does. */
+/**
+ * The heading `rest` starts with, ending at a word boundary; undefined when none does. A heading
+ * cited without its trailing parenthesis matches only where the citation does not go on with one:
+ * "CPU cut (#21 point 3, sixth round)" must be a heading whole, not "CPU cut" and some words.
+ */
 function leadingHeading(rest: string, headings: Set<string>): string | undefined {
   let best: string | undefined;
   for (const h of headings) {
     if (!rest.startsWith(h) || (best && best.length >= h.length)) continue;
     const next = rest.charAt(h.length);
-    if (next === "" || /[\s.,;:)"'`|]/.test(next)) best = h;
+    if (!(next === "" || /[\s.,;:)"'`|]/.test(next))) continue;
+    const shortened = [...headings].some((full) => full.startsWith(`${h} (`));
+    if (shortened && rest.startsWith(" (", h.length)) continue;
+    best = h;
   }
   return best;
 }
@@ -104,7 +111,8 @@ function brokenCitations(root: string, files: string[]): string[] {
         broken.push(`${where} (no file ${m[1]})`);
         continue;
       }
-      let rest = text.slice(m.index + m[0].length);
+      // Headings are named without backticks (headingsOf); a citation may keep them.
+      let rest = text.slice(m.index + m[0].length).replaceAll("`", "");
       for (;;) {
         const h = leadingHeading(rest, doc);
         if (!h) {
@@ -154,17 +162,18 @@ describe("citations", () => {
       mkdirSync(join(dir, "docs"));
       writeFileSync(join(dir, "docs/api.md"), "# API\n\n## `GET /health`\n\n## Metering\n\n```sh\n# not a heading\n```\n");
       writeFileSync(join(dir, "docs/engine.md"), "## Louvain (`louvain.ts`)\n");
-      const good = `// docs/api.md ${SECTION} Metering, ${SECTION} GET /health; docs/engine.md ${SECTION} Louvain.\n`;
-      const bad = `// see docs/api.md ${SECTION} Metering, ${SECTION} Nowhere\n// docs/api.md ${SECTION} not a heading\n// docs/gone.md ${SECTION} Metering\n`;
+      const good = `// docs/api.md ${SECTION} Metering, ${SECTION} GET /health; docs/engine.md ${SECTION} Louvain, docs/engine.md ${SECTION} Louvain (louvain.ts).\n`;
+      const bad = `// see docs/api.md ${SECTION} Metering, ${SECTION} Nowhere\n// docs/api.md ${SECTION} not a heading\n// docs/gone.md ${SECTION} Metering\n// docs/engine.md ${SECTION} Louvain (\`hierarchy.ts\`)\n`;
       const foreign = `// ${["DECI", "SIONS"].join("")} 6\n`;
       writeFileSync(join(dir, "good.ts"), good);
       writeFileSync(join(dir, "bad.ts"), bad + foreign);
       const all = ["docs/api.md", "docs/engine.md", "good.ts", "bad.ts"];
-      expect(foreignMentions(dir, all)).toEqual([`bad.ts:4: ${foreign.trim()}`]);
+      expect(foreignMentions(dir, all)).toEqual([`bad.ts:5: ${foreign.trim()}`]);
       expect(brokenCitations(dir, all).map((s) => s.replace(/: .*\(/, " ("))).toEqual([
         "bad.ts:1 (no such heading in docs/api.md)",
         "bad.ts:2 (no such heading in docs/api.md)",
         "bad.ts:3 (no file docs/gone.md)",
+        "bad.ts:4 (no such heading in docs/engine.md)",
       ]);
       const api = headingsOf(readFileSync(join(dir, "docs/api.md"), "utf8"));
       expect(api.has("not a heading")).toBe(false);
