@@ -81,8 +81,7 @@ function leadingHeading(rest: string, headings: Set<string>): string | undefined
     if (!rest.startsWith(h) || (best && best.length >= h.length)) continue;
     const next = rest.charAt(h.length);
     if (!(next === "" || /[\s.,;:)"'`|]/.test(next))) continue;
-    const shortened = [...headings].some((full) => full.startsWith(`${h} (`));
-    if (shortened && rest.startsWith(" (", h.length)) continue;
+    if (rest.startsWith(" (", h.length) && [...headings].some((full) => full.startsWith(`${h} (`))) continue;
     best = h;
   }
   return best;

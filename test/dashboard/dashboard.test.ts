@@ -50,8 +50,11 @@ describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
    * the provider's page, its form. For the tests whose subject is signing in (the whole journey,
    * a disabled user); the others sign in by HTTP (`signInByHttp`, below). Returns its page on the dashboard.
    */
-  async function signIn(name: string): Promise<{ context: BrowserContext; page: Page; cspErrors: string[] }> {
-    const context = await browser.newContext(name === "alice" ? { viewport: PROFILE.viewport } : PROFILE);
+  async function signIn(
+    name: string,
+    profile: { viewport: typeof PROFILE.viewport; reducedMotion?: "reduce" } = PROFILE,
+  ): Promise<{ context: BrowserContext; page: Page; cspErrors: string[] }> {
+    const context = await browser.newContext(profile);
     const page = await context.newPage();
     const cspErrors: string[] = [];
     page.on("console", (m) => {
@@ -134,7 +137,7 @@ describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
     await shot(anon, "1-signed-out");
     await anon.close();
 
-    const { context, page, cspErrors } = await signIn("alice");
+    const { context, page, cspErrors } = await signIn("alice", { viewport: PROFILE.viewport }); // the default motion
     await page.getByRole("button", { name: "Generate token" }).click();
     const box = page.getByLabel("New token");
     const token = await settled(
