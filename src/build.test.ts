@@ -55,10 +55,21 @@ test("the binary imports CSV files, including symbols with & and - in their name
   expect(out.stdout).toContain("2 file(s) imported");
 });
 
+/** The tokens the tests below use, minted in one run of the binary (each run costs a process start). */
+let minted: Promise<Map<string, string>> | undefined;
+const USERS = ["bin-research-both", "bin-research-corr", "bin-research-shri", "bin-pandas-corr", "bin-pandas-shri"];
 async function mint(user: string): Promise<string> {
-  const minted = await runCli(["token", "create", "--user", user, "--json"], { bin, cwd: dir, env: { GRAPH_STATS_JWT_SECRET: "" } });
-  expect(minted.code).toBe(0);
-  return JSON.parse(minted.stdout)[0].token;
+  minted ??= runCli(["token", "create", ...USERS.flatMap((u) => ["--user", u]), "--json"], {
+    bin,
+    cwd: dir,
+    env: { GRAPH_STATS_JWT_SECRET: "" },
+  }).then((out) => {
+    expect(out.code).toBe(0);
+    return new Map((JSON.parse(out.stdout) as { user: string; token: string }[]).map((t) => [t.user, t.token]));
+  });
+  const token = (await minted).get(user);
+  if (!token) throw new Error(`no token minted for ${user}`);
+  return token;
 }
 
 const RESEARCH = "graph_method=tmfg&market_mode=remove&periods=5&include_graph=all&format=csv";
