@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { sampleDb } from "../test/support/http/harness.ts";
 import { type RunningServer, startServer } from "./mutants/server-harness.ts";
 
 const SECRET = `conformance-binary-${crypto.randomUUID()}`;
@@ -15,7 +16,7 @@ beforeAll(async () => {
     stderr: "pipe",
   });
   if (build.exitCode !== 0) throw new Error(`bun build --compile failed: ${build.stderr.toString()}`);
-  server = await startServer({ secret: SECRET, perMinute: 1, perDay: 30 });
+  server = await startServer({ secret: SECRET, perMinute: 1, perDay: 30, db: sampleDb() });
 }, 60_000);
 afterAll(async () => {
   await server?.stop();

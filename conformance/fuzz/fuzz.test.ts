@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
-import { type Harness, startHarness } from "../../test/support/http/harness.ts";
+import { type Harness, sampleDb, startHarness } from "../../test/support/http/harness.ts";
 import { runKit } from "../lib/runner.ts";
 import type { KitClock, KitOptions } from "../lib/types.ts";
 import { type RunningServer, startServer } from "../mutants/server-harness.ts";
@@ -18,7 +18,7 @@ let clock: KitClock;
 
 beforeAll(async () => {
   [server, h] = await Promise.all([
-    startServer({ secret: SECRET, perMinute: 1, perDay: 30 }),
+    startServer({ secret: SECRET, perMinute: 1, perDay: 30, db: sampleDb() }),
     startHarness({ ratePerMinute: 1, ratePerDay: 30 }, { start: new Date().toISOString() }),
   ]);
   clock = {

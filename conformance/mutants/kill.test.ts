@@ -5,6 +5,7 @@
  * report, `npm run conformance:ratios` (ratios.ts); here it runs on two mutants.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { sampleDb } from "../../test/support/http/harness.ts";
 import { runKit, summaryLine } from "../lib/runner.ts";
 import type { RunReport } from "../lib/types.ts";
 import { MUTANTS } from "./catalog.ts";
@@ -31,7 +32,7 @@ const describeFailures = (r: RunReport) =>
     .join("\n");
 
 beforeAll(async () => {
-  servers = await startServers();
+  servers = await startServers(() => sampleDb());
 }, 60_000);
 
 afterAll(async () => {

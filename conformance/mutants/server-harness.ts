@@ -10,8 +10,11 @@ export interface RunningServer {
 
 const REPO_ROOT = resolve(import.meta.dir, "../..");
 
-/** Start `serve --port 0` on a fresh database with the given limits; resolves once it listens. */
-export async function startServer(opts: { secret: string; perMinute: number; perDay: number }): Promise<RunningServer> {
+/**
+ * Start `serve --port 0` with the given limits on a fresh database, or on `db` (a database file that
+ * already holds the sample spares the server loading it: ~0.7 s of CPU); resolves once it listens.
+ */
+export async function startServer(opts: { secret: string; perMinute: number; perDay: number; db?: string }): Promise<RunningServer> {
   const dir = mkdtempSync(join(tmpdir(), "gs-conformance-"));
   const bin = process.env.GRAPH_STATS_BIN;
   const cmd = bin ? [resolve(bin)] : [process.execPath, join(REPO_ROOT, "src/cli.ts")];
@@ -24,7 +27,7 @@ export async function startServer(opts: { secret: string; perMinute: number; per
       "--host",
       "127.0.0.1",
       "--db",
-      join(dir, "x.sqlite"),
+      opts.db ?? join(dir, "x.sqlite"),
       "--jwt-secret",
       opts.secret,
       "--rate-per-minute",

@@ -5,6 +5,7 @@ import { createHmac } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { sampleDb } from "../../test/support/http/harness.ts";
 import { graphStatsCommand, mintTokens, startServer, type RunningServer } from "../runner/server.ts";
 import { checkEnvelope, errorCode } from "./envelope.js";
 import { checkCommonHeaders, checkRateLimitHeaders, headerValue, parseRateLimits } from "./headers.js";
@@ -28,7 +29,7 @@ let tokens: { user: string; token: string }[];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "gs-load-live-"));
   const { command } = graphStatsCommand(resolve(import.meta.dir, "../.."));
-  const db = join(dir, "db.sqlite");
+  const db = sampleDb(join(dir, "db.sqlite")); // holding the sample already: the server need not load it
   server = await startServer({ command, dbPath: db, secret: SECRET, ratePerMinute: PER_MINUTE, ratePerDay: 1000 });
   tokens = parseTokenList(await mintTokens(command, db, SECRET, 4, "live-"), "token create output");
 }, 60_000);

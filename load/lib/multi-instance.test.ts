@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { sampleDb } from "../../test/support/http/harness.ts";
 import { graphStatsCommand, mintTokens } from "../runner/server.ts";
 import { startInstances, type RunningInstances } from "../runner/instances.ts";
 import { errorCode } from "./envelope.js";
@@ -24,7 +25,7 @@ let tokens: { user: string; token: string }[];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "gs-load-multi-"));
-  const db = join(dir, "shared.sqlite");
+  const db = sampleDb(join(dir, "shared.sqlite")); // holding the sample already: the servers need not load it
   shared = await startInstances(2, { command, dbPath: db, secret: SECRET, ratePerMinute: PER_MINUTE, ratePerDay: 1000 });
   // The URL list exactly as k6 would read it from `-e BASE_URLS=...` (trailing slash and all).
   urls = baseUrlsFrom({ BASE_URLS: shared.baseUrls.map((u) => `${u}/`).join(",") });
@@ -93,7 +94,13 @@ describe("control: two instances on separate database files", () => {
   test("each admits the limit on its own, and the same ledger flags the over-admission", async () => {
     const apart = await Promise.all(
       [0, 1].map((i) =>
-        startInstances(1, { command, dbPath: join(dir, `apart-${i}.sqlite`), secret: SECRET, ratePerMinute: PER_MINUTE, ratePerDay: 1000 }),
+        startInstances(1, {
+          command,
+          dbPath: sampleDb(join(dir, `apart-${i}.sqlite`)),
+          secret: SECRET,
+          ratePerMinute: PER_MINUTE,
+          ratePerDay: 1000,
+        }),
       ),
     );
     try {
