@@ -68,6 +68,8 @@ test(
       second = await spawnServer(ARGS, { env: { ...ENV, GRAPH_STATS_DB: db } });
       // The second process now has requests in flight when a third starts on the same file.
       const live = await inFlight(second, db, token, 6, 2);
+      // Stopped, it is still a live process with requests in flight (its pid exists), computing nothing meanwhile.
+      second.proc.kill("SIGSTOP");
       third = await spawnServer(ARGS, { env: { ...ENV, GRAPH_STATS_DB: db } });
       const reconciled = second.logs.map((l) => JSON.parse(l)).find((l) => l.msg?.includes("never answered"));
       expect(reconciled?.refunded).toBe(charged.open);
