@@ -11,7 +11,7 @@ import { openPg } from "../../db/pg/open.ts";
 import { PG_MIGRATIONS } from "../../db/pg/migrations.ts";
 import { openMarketStore } from "../../src/market/open-store.ts";
 import { SAMPLE_UNIVERSE } from "../../src/market/sample-generator.ts";
-import { closedAncestor, startPostgres, type TestDatabase } from "./postgres.ts";
+import { closedAncestor, clusterParent, startPostgres, type TestDatabase } from "./postgres.ts";
 
 const opened: TestDatabase[] = [];
 afterAll(async () => {
@@ -103,6 +103,20 @@ describe("test PostgreSQL", () => {
       await pa.close();
       await sb.close();
     }
+  });
+
+  test("the cluster is in memory where /dev/shm is a tmpfs with room, else in the temp folder", async () => {
+    const db = await startPostgres();
+    opened.push(db);
+    const s = new SQL(db.url, { max: 1 });
+    try {
+      const [{ data_directory: dir }] = await s`SHOW data_directory`;
+      expect(dir).toStartWith(`${clusterParent()}/graph-stats-pg-`);
+    } finally {
+      await s.close();
+    }
+    expect(clusterParent("/nonexistent")).toBe(tmpdir());
+    expect(clusterParent("/proc")).toBe(tmpdir()); // not a tmpfs
   });
 
   test("stop() drops the caller's database", async () => {
