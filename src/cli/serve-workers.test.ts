@@ -39,6 +39,9 @@ const listeningPids = (s: ServerProcess) =>
     .filter((j) => j.msg === "listening" && j.worker)
     .map((j) => j.pid as number);
 
+/** Restarts and signals are the subject here, not compute threads: these serve processes start none (the sample database's workers below keep theirs). */
+const BARE = ["--no-sample", "--jwt-secret", "workers-secret-0123456789", "--compute-threads", "0"];
+
 async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
@@ -51,9 +54,7 @@ async function until<T>(what: string, probe: () => T | undefined | false, timeou
 
 test("a SIGKILLed worker is replaced and logged; SIGTERM stops the restarts and everything exits", async () => {
   const db = join(mkdtempSync(join(tmpdir(), "gs-workers-")), "graph-stats.sqlite");
-  server = await spawnServer(["--port", "0", "--db", db, "--no-sample", "--workers", "2", "--jwt-secret", "workers-secret-0123456789"], {
-    listening: 2,
-  });
+  server = await spawnServer(["--port", "0", "--db", db, "--workers", "2", ...BARE], { listening: 2 });
   const s = server;
   const [first, second] = listeningPids(s) as [number, number];
   expect(first).not.toBe(second);
@@ -172,7 +173,7 @@ test("serve SIGTERMed just as it says listening drains and exits 0 (its handlers
   const db = join(mkdtempSync(join(tmpdir(), "gs-term-")), "graph-stats.sqlite");
   // 1 ms after the line hit the window between "listening" and the handlers every time before the fix.
   for (const delayMs of [0, 1, 2, 1, 0, 1]) {
-    const one = await spawnServer(["--port", "0", "--db", db, "--no-sample", "--jwt-secret", "workers-secret-0123456789"]);
+    const one = await spawnServer(["--port", "0", "--db", db, ...BARE]);
     if (delayMs > 0) await Bun.sleep(delayMs);
     const code = await one.stop("SIGTERM");
     expect({ delayMs, code, signal: one.proc.signalCode ?? null }).toEqual({ delayMs, code: 0, signal: null });
