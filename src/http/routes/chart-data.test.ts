@@ -4,23 +4,34 @@ import { body, niftyDb, startHarness, type Harness } from "../../../test/support
 
 const METRICS = ["degree_strength", "eigenvector_centrality", "betweenness_centrality", "closeness_centrality", "pagerank"];
 
-/** A harness and a GET of the live endpoint with one user's token (lifted limits). */
-function liveEndpoint(start: () => Promise<Harness>) {
+/** The servers the describes below start, stopped once the file is done. */
+const servers = new Set<Harness>();
+afterAll(async () => {
+  for (const h of servers) await h.stop();
+});
+/** The synthetic sample's server: one for both of its describes (each with a user of its own). */
+let synthetic: Promise<Harness> | undefined;
+const onSample = () => (synthetic ??= startHarness({ ratePerMinute: "1000", ratePerDay: "100000" }));
+
+/** A GET of the live endpoint with one user's token (lifted limits), on the server `start` gives. */
+function liveEndpoint(start: () => Promise<Harness>, user = "quant") {
   let h: Harness;
   let token: string;
   beforeAll(async () => {
     h = await start();
-    token = await h.token("quant");
+    servers.add(h);
+    token = await h.token(user);
   });
-  afterAll(() => h.stop());
-  return async (q: string) => {
-    const res = await h.get(`/v1/graph-stats/chart?${q}`, { token });
+  const raw = (q: string) => h.get(`/v1/graph-stats/chart?${q}`, { token });
+  const get = async (q: string) => {
+    const res = await raw(q);
     return { res, b: await body(res) };
   };
+  return Object.assign(get, { raw });
 }
 
 describe("live endpoint payloads on the synthetic sample", () => {
-  const get = liveEndpoint(() => startHarness({ ratePerMinute: "1000", ratePerDay: "100000" }));
+  const get = liveEndpoint(onSample);
 
   test("snapshot: shape of docs/api.md § The answer with graph, communities and every effective parameter in meta", async () => {
     const { res, b } = await get("asof=2024-06-28");
@@ -152,18 +163,8 @@ describeNifty("live endpoint payloads on the real NIFTY-50 data", () => {
 });
 
 describe("issue 26 options on the live endpoint (synthetic sample)", () => {
-  let h: Harness;
-  let token: string;
-  beforeAll(async () => {
-    h = await startHarness({ ratePerMinute: "1000", ratePerDay: "100000" });
-    token = await h.token("researcher");
-  });
-  afterAll(() => h.stop());
-  const raw = (q: string) => h.get(`/v1/graph-stats/chart?${q}`, { token });
-  const get = async (q: string) => {
-    const res = await raw(q);
-    return { res, b: await body(res) };
-  };
+  const get = liveEndpoint(onSample, "researcher");
+  const raw = get.raw;
 
   test("snapshot: pmfg on kendall τ-b, an average-linkage tree with 5 clusters and HRP weights", async () => {
     const { res, b } = await get("asof=2024-06-28&graph_method=pmfg&corr_method=kendall&hierarchy=average&clusters=5&weights=hrp");
