@@ -5,6 +5,7 @@
  */
 import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { mintToken } from "../auth/index.ts";
 import { systemClock } from "../clock.ts";
 import { sampleDb, SECRET } from "../../test/support/http/harness.ts";
@@ -49,6 +50,31 @@ async function inFlight(server: ServerProcess, path: string, token: string, n: n
   throw new Error("the requests were never in flight");
 }
 
+/**
+ * SIGSTOPs `server` at a moment it holds no write transaction (else the next start would wait on a
+ * lock it never lets go): stopped, the file is checked for a writer; if one is busy, it runs on a moment.
+ */
+async function stopBetweenWrites(server: ServerProcess, path: string): Promise<void> {
+  const db = new Database(path);
+  try {
+    db.exec("PRAGMA busy_timeout = 0");
+    for (;;) {
+      server.proc.kill("SIGSTOP");
+      while (!/^\d+ \(.*\) T/.test(readFileSync(`/proc/${server.proc.pid}/stat`, "utf8"))) await Bun.sleep(1);
+      try {
+        db.exec("BEGIN IMMEDIATE");
+        db.exec("ROLLBACK");
+        return;
+      } catch {
+        server.proc.kill("SIGCONT");
+        await Bun.sleep(5);
+      }
+    }
+  } finally {
+    db.close();
+  }
+}
+
 test(
   "SIGKILL mid-request: the next start refunds the unanswered requests and logs how many; a live process's are kept",
   async () => {
@@ -69,7 +95,7 @@ test(
       // The second process now has requests in flight when a third starts on the same file.
       const live = await inFlight(second, db, token, 6, 2);
       // Stopped, it is still a live process with requests in flight (its pid exists), computing nothing meanwhile.
-      second.proc.kill("SIGSTOP");
+      await stopBetweenWrites(second, db);
       third = await spawnServer(ARGS, { env: { ...ENV, GRAPH_STATS_DB: db } });
       const reconciled = second.logs.map((l) => JSON.parse(l)).find((l) => l.msg?.includes("never answered"));
       expect(reconciled?.refunded).toBe(charged.open);
