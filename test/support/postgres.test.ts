@@ -4,14 +4,14 @@
  */
 import { describe, test, expect, afterAll } from "bun:test";
 import { SQL } from "bun";
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openPg } from "../../db/pg/open.ts";
 import { PG_MIGRATIONS } from "../../db/pg/migrations.ts";
 import { openMarketStore } from "../../src/market/open-store.ts";
 import { SAMPLE_UNIVERSE } from "../../src/market/sample-generator.ts";
-import { closedAncestor, clusterParent, startPostgres, type TestDatabase } from "./postgres.ts";
+import { closedAncestor, clusterHash, clusterParent, startPostgres, type TestDatabase } from "./postgres.ts";
 
 const opened: TestDatabase[] = [];
 afterAll(async () => {
@@ -117,6 +117,21 @@ describe("test PostgreSQL", () => {
     }
     expect(clusterParent("/nonexistent")).toBe(tmpdir());
     expect(clusterParent("/proc")).toBe(tmpdir()); // not a tmpfs
+  });
+
+  test("a cluster starts from the copy kept for these sources, its templates already made", async () => {
+    const cache = join(process.env.GRAPH_STATS_SYSTEM_TMPDIR ?? tmpdir(), `graph-stats-test-pg-${clusterHash()}`);
+    await startPostgres({ migrated: true }).then((db) => db.stop()); // the shared server made or found it
+    expect(existsSync(join(cache, "built"))).toBe(true);
+    const own = await startPostgres({ dedicated: true, sample: true });
+    const pg = await openPg(own.url, { poolSize: 1 });
+    try {
+      expect(pg.applied).toBe(0);
+      expect((await openMarketStore({ kind: "postgres", sql: pg.sql }).getUniverse(SAMPLE_UNIVERSE))?.symbols.length).toBe(50);
+    } finally {
+      await pg.close();
+      await own.stop();
+    }
   });
 
   test("stop() drops the caller's database", async () => {

