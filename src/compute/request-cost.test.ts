@@ -110,8 +110,6 @@ function speedOf(rows: { ms: number; est: number }[]): number {
 
 /** Set by the grid's test; a test run alone takes the median over the grid's first 16 shapes. */
 let gridSpeed: number | null = null;
-/** The grid's measured ms by `${n} ${q}`, for tests that need a grid shape's time again. */
-const gridMs = new Map<string, number>();
 const machineSpeed = (): number => gridSpeed ?? speedOf(GRID.slice(0, 16).map(([n, q]) => measured(n, q)));
 
 describe("the cost model", () => {
@@ -132,7 +130,6 @@ describe("the cost model", () => {
     for (const r of rows) {
       for (let retry = 0; retry < 2 && r.ms / (r.est * speed) > 3; retry++) r.ms = Math.min(r.ms, measured(r.n, r.q).ms);
     }
-    for (const r of rows) gridMs.set(`${r.n} ${r.q}`, r.ms);
     const off = rows.filter((r) => r.ms / (r.est * speed) > 3 || (r.est * speed) / r.ms > 3);
     if (off.length) console.log(off.map((r) => `${(r.ms / r.est).toFixed(2)} ${r.ms.toFixed(1)}/${r.est} n=${r.n} ${r.q}`).join("\n"));
     expect(GRID.length).toBeGreaterThanOrEqual(56);
@@ -205,18 +202,16 @@ describe("the cost model", () => {
 
   test("another format of a result already computed is priced at its render job: within 3× of its time, far below computing", () => {
     for (const [n, q] of [
-      [60, "graph_method=complete&periods=100&format=csv"],
-      [150, "graph_method=mst&weights=hrp&periods=30&lookback=120&format=csv"],
-      [200, "graph_method=mst&periods=60&include_graph=false&metrics=pagerank,degree_strength&format=csv"],
+      [60, "graph_method=complete&periods=100"],
+      [150, "graph_method=mst&weights=hrp&periods=30&lookback=120"],
+      [200, "graph_method=mst&periods=60&include_graph=false&metrics=pagerank,degree_strength"],
     ] as const) {
       const p = params(q);
-      const input = factorInput(n, p.lookback + 1 + (p.periods - 1) * p.step, 11);
-      // This machine's speed on the whole computation, as in the grid above (the first two are grid
-      // shapes: their time there, on the same input, unless the grid did not run).
-      let json = "";
-      const whole = gridMs.get(`${n} ${q}`) ?? measureCpuMs(() => (json = inlineCompute(input, p, "csv").body));
+      const input = factorInput(n, p.lookback + 1 + (p.periods - 1) * p.step);
+      // This machine's speed on the whole computation, as in the grid above.
+      const whole = measureCpuMs(() => inlineCompute(input, p, "csv"));
       const speed = whole / requestCost(p, n, undefined, "csv");
-      json ||= inlineCompute(input, p).body;
+      const json = inlineCompute(input, p).body;
       for (const f of ["csv", "ndjson"] as const) {
         renderTidy(json, f); // warm the JIT
         const ms = Math.min(
