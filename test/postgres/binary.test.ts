@@ -26,8 +26,8 @@ afterAll(async () => {
 
 test("migrate, import and two instances from the binary share users, limits and data", async () => {
   const env = { GRAPH_STATS_DATABASE_URL: pg.url, GRAPH_STATS_JWT_SECRET: SECRET };
-  // --no-sample (docs/deploy.md § 3): the data here is the import; loading the sample on PostgreSQL,
-  // ~3 s of CPU, is postgres-market.test.ts's subject and the binary's on SQLite src/build.test.ts's.
+  // --no-sample, as docs/deploy.md § 3. Migrations and data says: the data here is the import; loading
+  // the sample on PostgreSQL (~3 s of CPU) is postgres-market.test.ts's subject, the binary's on SQLite src/build.test.ts's.
   const migrated = await runCli(["migrate", "--no-sample"], { bin, cwd: dir, env });
   expect(migrated.code).toBe(0);
   expect(migrated.stdout + migrated.stderr).not.toContain("graph-stats-test@"); // the password is never printed
