@@ -37,6 +37,8 @@ const parts = [
   // Issue #22: the cached live answer against its floor on both databases, and where its CPU goes.
   await section("live endpoint against its floor", ["bench/live-cpu.ts", "--seconds", quick ? "3" : "5"]),
   await section("live endpoint ablation", ["bench/live-ablation.ts"]),
+  // Issue #21: what a process start costs, from source and compiled (the build uses bytecode for it).
+  await section("start-up", ["bench/start-up.bench.ts"]),
   // PostgreSQL (issue #14): a real server on loopback, started by the benches themselves.
   [
     "## PostgreSQL",
