@@ -14,7 +14,6 @@ import { runCliInProcess } from "../support/cli-in-process.ts";
 import { startHarness, tempDbPath } from "../support/http/harness.ts";
 import { serverBinary } from "../support/binary.ts";
 import { chromiumAvailable, sharedBrowser } from "../support/browser.ts";
-import { freePort } from "./harness.ts";
 
 describe.skipIf(!chromiumAvailable())("the binary's dashboard with the development sign-in", () => {
   const dir = mkdtempSync(join(tmpdir(), "gs-dash-bin-"));
@@ -24,9 +23,10 @@ describe.skipIf(!chromiumAvailable())("the binary's dashboard with the developme
 
   beforeAll(async () => {
     bin = await serverBinary();
-    // The development provider takes the next port: pick one whose next is free too.
-    const port = freePort();
-    server = await spawnServer(["--dev", "--port", String(port), "--dev-idp-port", String(freePort())], { bin, cwd: dir });
+    // Both on ports the system picks (the provider's too, with --port 0): a port probed free here
+    // could be taken by another test's process before the binary bound it, and once was (the
+    // provider failed to start, and sign-in waited 30 s for its form).
+    server = await spawnServer(["--dev", "--port", "0"], { bin, cwd: dir });
     browser = await sharedBrowser(); // one Chromium for the process's browser tests (test/support/browser.ts)
   }, 120_000);
   afterAll(async () => {
