@@ -22,18 +22,6 @@ function alive(pid: number): boolean {
   }
 }
 
-/** A port nothing listens on right now (the kernel picks it, we release it). */
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once("error", rej);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-  });
-}
-
 /** True when 127.0.0.1:port can be bound, i.e. no process (orphan or not) still listens on it. */
 function portIsFree(port: number): Promise<boolean> {
   return new Promise((res) => {
@@ -43,35 +31,50 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-/** Reads the server's JSON log until its `listening` line and returns the server's own pid from it. */
-async function serverPid(stdout: ReadableStream<Uint8Array>, timeoutMs: number): Promise<number> {
-  const reader = stdout.getReader();
-  const decoder = new TextDecoder();
+/** The server's JSON log lines as they come (drained to the end, so the server never blocks on a full pipe). */
+function logLines(stdout: ReadableStream<Uint8Array>): { lines: Record<string, unknown>[]; text: () => string } {
+  const lines: Record<string, unknown>[] = [];
   let text = "";
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const timer = new Promise<null>((r) => setTimeout(() => r(null), Math.max(1, deadline - Date.now())));
-    const chunk = await Promise.race([reader.read(), timer]);
-    if (chunk === null || chunk.done) break;
-    text += decoder.decode(chunk.value, { stream: true });
-    for (const line of text.split("\n")) {
-      try {
-        const v = JSON.parse(line);
-        if (v.msg === "listening" && Number.isInteger(v.pid)) {
-          // Keep draining so the server never blocks on a full pipe.
-          void (async () => {
-            try {
-              while (!(await reader.read()).done) {}
-            } catch {}
-          })();
-          return v.pid;
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffered = "";
+    try {
+      for await (const chunk of stdout) {
+        const piece = decoder.decode(chunk, { stream: true });
+        text += piece;
+        buffered += piece;
+        let nl: number;
+        while ((nl = buffered.indexOf("\n")) >= 0) {
+          const line = buffered.slice(0, nl);
+          buffered = buffered.slice(nl + 1);
+          try {
+            lines.push(JSON.parse(line));
+          } catch {
+            // Not JSON (npm's own output).
+          }
         }
-      } catch {
-        // Not a complete JSON line yet.
       }
+    } catch {}
+  })();
+  return { lines, text: () => text };
+}
+
+/** The first log line `pick` accepts, polled until `timeoutMs`. */
+async function logged<T>(
+  log: ReturnType<typeof logLines>,
+  pick: (line: Record<string, unknown>) => T | undefined,
+  timeoutMs: number,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const line of log.lines) {
+      const v = pick(line);
+      if (v !== undefined) return v;
     }
+    if (Date.now() > deadline)
+      throw new Error(`npm start did not log what was waited for within ${timeoutMs} ms; output so far:\n${log.text().slice(-2000)}`);
+    await Bun.sleep(25);
   }
-  throw new Error(`npm start did not log "listening" within ${timeoutMs} ms; output so far:\n${text.slice(-2000)}`);
 }
 
 /** True once something answers HTTP at `url` (any status), false if nothing does before the deadline. */
@@ -90,7 +93,7 @@ async function answersWithin(url: string, timeoutMs: number): Promise<boolean> {
 
 async function startAndSignal(signal: "SIGTERM" | "SIGINT") {
   const dir = mkdtempSync(join(tmpdir(), "gs-npm-start-"));
-  const [port, idpPort] = [await freePort(), await freePort()];
+  // Port 0 for both: the system picks them (a port probed free here could be taken before the server binds it).
   const npm = Bun.spawn(["npm", "start", "--silent"], {
     cwd: ROOT,
     stdout: "pipe",
@@ -98,8 +101,7 @@ async function startAndSignal(signal: "SIGTERM" | "SIGINT") {
     env: {
       ...process.env,
       GRAPH_STATS_HOST: "127.0.0.1",
-      GRAPH_STATS_PORT: String(port),
-      GRAPH_STATS_DEV_IDP_PORT: String(idpPort),
+      GRAPH_STATS_PORT: "0",
       GRAPH_STATS_DB: join(dir, "db.sqlite"),
       GRAPH_STATS_JWT_SECRET: randomBytes(24).toString("hex"),
     },
@@ -111,20 +113,31 @@ async function startAndSignal(signal: "SIGTERM" | "SIGINT") {
     if (npm.exitCode === null && npm.signalCode === null) npm.kill("SIGKILL");
     rmSync(dir, { recursive: true, force: true });
   });
-  pid = await serverPid(npm.stdout, 60_000);
+  const log = logLines(npm.stdout);
+  const listening = await logged(log, (l) => (l.msg === "listening" && Number.isInteger(l.pid) ? l : undefined), 60_000);
+  pid = listening.pid as number;
+  const port = listening.port as number;
   expect(pid).not.toBe(npm.pid);
   expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
   // With `serve --dev` the server also runs an identity provider on its own port, which must go too.
   const script = JSON.parse(await Bun.file(join(ROOT, "package.json")).text()).scripts.start as string;
-  if (/\s--dev\b/.test(script))
-    expect(await answersWithin(`http://127.0.0.1:${idpPort}/.well-known/openid-configuration`, 10_000)).toBe(true);
+  const dev = /\s--dev\b/.test(script);
+  const idpPort = dev
+    ? await logged(log, (l) => (typeof l.issuer === "string" ? Number(new URL(l.issuer).port) : undefined), 10_000)
+    : undefined;
+  if (idpPort !== undefined) expect(await answersWithin(`http://127.0.0.1:${idpPort}/.well-known/openid-configuration`, 10_000)).toBe(true);
 
   npm.kill(signal);
   const npmExit = await Promise.race([npm.exited.then(() => "exited"), Bun.sleep(15_000).then(() => "still running")]);
   // npm waits for its child before exiting, so once npm is gone the server must be gone too.
   const deadline = Date.now() + 5_000;
   while (alive(pid) && Date.now() < deadline) await Bun.sleep(50);
-  return { npmExit, serverAlive: alive(pid), portFree: await portIsFree(port), idpPortFree: await portIsFree(idpPort) };
+  return {
+    npmExit,
+    serverAlive: alive(pid),
+    portFree: await portIsFree(port),
+    idpPortFree: idpPort === undefined || (await portIsFree(idpPort)),
+  };
 }
 
 describe("npm start", () => {
