@@ -36,6 +36,11 @@ describe("computeMetrics", () => {
         fc.integer(),
         fc.constantFrom("pearson", "spearman" as const),
         ({ n, L, seed, k, t, method }, permSeed, corrMethod) => {
+          // A rank correlation is a rational with one denominator, L(L²-1)/6, so sums of them tie
+          // exactly (TMFG compares a node's strength and a face's gain, sums of |rho|), and exact
+          // ties are broken by position by design: TMFG's invariance is checked on pearson, where
+          // sums do not tie (this failed once with spearman, n 13, L 28: two strengths tied).
+          fc.pre(!(method === "tmfg" && corrMethod === "spearman"));
           const series = factorReturns(n, L, seed);
           // Exact ties in |rho| (common for spearman on few bars) are broken by position by design.
           const c = correlationMatrix(series, corrMethod);
