@@ -48,7 +48,7 @@ async function serve(threads: number) {
       ...["--port", "0", "--db", db, "--jwt-secret", SECRET, "--no-sample", "--compute-threads", String(threads)],
       ...["--rate-per-minute", "1000", "--rate-per-day", "100000", "--log-level", "warn"],
     ],
-    { timeoutMs: 120_000 },
+    { timeoutMs: 120_000, source: true },
   );
 }
 

@@ -43,7 +43,7 @@ const server = await spawnServer(
     "--log-level",
     "warn",
   ],
-  { timeoutMs: 60_000, bin: values.bin },
+  { timeoutMs: 60_000, bin: values.bin, source: true },
 );
 const pid = server.proc.pid;
 const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN);

@@ -49,11 +49,13 @@ const serveArgs = (dbPath: string) => ["--port", "0", "--db", dbPath, "--jwt-sec
 // file as an operator's `serve >> graph-stats.log` would. Not a pipe to this process: draining
 // ~30k lines/s took CPU from both servers, and when the pipe filled the server waited in write(2).
 const ours = await spawnServer(serveArgs(db), {
+  source: true,
   logFile: join(dir, "server.log"),
 });
 // The same server with the access log off (--log-level warn), on its own database: what the one
 // line per request costs, measured in every round.
 const quiet = await spawnServer([...serveArgs(join(dir, "quiet.sqlite")), "--log-level", "warn"], {
+  source: true,
   logFile: join(dir, "server-quiet.log"),
 });
 const captured: Record<string, { body: string; headers: Record<string, string> }> = {};
@@ -143,7 +145,9 @@ ${ratioRows.join("\n")}`;
 /** The live endpoint at a fixed rate, and /health under heavy computations, after the ratios. */
 async function liveSections(ratios: string): Promise<string> {
   // The live endpoint: 100 users with raised limits, the same question (so the computation is cached).
-  const minted = await runCli(["token", "create", "--db", db, "--jwt-secret", SECRET, "--users", "100", "--prefix", "bench-", "--json"]);
+  const minted = await runCli(["token", "create", "--db", db, "--jwt-secret", SECRET, "--users", "100", "--prefix", "bench-", "--json"], {
+    source: true,
+  });
   const live = `${ours.base}/v1/graph-stats/chart?lookback=60`;
   const first = JSON.parse(minted.stdout)[0].token as string;
   await fetch(live, { headers: { Authorization: `Bearer ${first}` } }); // warm the result cache
@@ -154,7 +158,7 @@ async function liveSections(ratios: string): Promise<string> {
   const logMb = (statSync(join(dir, "server.log")).size / 2 ** 20).toFixed(0);
   // /health while heavy uncached computations run: our server (1 compute thread) against the same
   // server computing on its event loop (--compute-threads 0), one after the other.
-  const inline = await spawnServer([...serveArgs(db), "--compute-threads", "0"], { logFile: join(dir, "server-inline.log") });
+  const inline = await spawnServer([...serveArgs(db), "--compute-threads", "0"], { source: true, logFile: join(dir, "server-inline.log") });
   const underThreads = await healthUnderCompute(ours.base, tokens, seconds);
   const underInline = await healthUnderCompute(inline.base, tokens, seconds).finally(() => inline.stop());
   const underRow = (name: string, r: HealthUnderCompute) =>

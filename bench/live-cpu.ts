@@ -103,22 +103,15 @@ async function compare(dir: string, db: "sqlite" | "pg", o: LiveCpuOptions): Pro
   const dbArgs = pg ? ["--database-url", pg[0].url] : ["--db", join(dir, "ours.sqlite")];
   const serve = (extra: string[], env?: Record<string, string>, name = "ours") =>
     spawnServer(["--port", "0", ...dbArgs, "--jwt-secret", SECRET, ...UNLIMITED, ...extra], {
+      source: true,
       logFile: join(dir, `${name}-${db}-${Math.random().toString(36).slice(2)}.log`),
       env,
     });
   const ours = await serve([]);
-  const minted = await runCli([
-    "token",
-    "create",
-    ...dbArgs,
-    "--jwt-secret",
-    SECRET,
-    "--users",
-    String(USERS),
-    "--prefix",
-    `live-${db}-`,
-    "--json",
-  ]);
+  const minted = await runCli(
+    ["token", "create", ...dbArgs, "--jwt-secret", SECRET, "--users", String(USERS), "--prefix", `live-${db}-`, "--json"],
+    { source: true },
+  );
   if (minted.code !== 0) throw new Error(`token create failed: ${minted.stderr}`);
   const tokens = (JSON.parse(minted.stdout) as { token: string }[]).map((t) => t.token);
   const first = await fetch(ours.base + LIVE_QUERY, { headers: { Authorization: `Bearer ${tokens[0]}` } });

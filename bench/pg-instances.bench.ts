@@ -29,7 +29,7 @@ if (!wrkAvailable()) {
 }
 
 const pgdb = await startPostgres();
-const migrated = await runCli(["migrate", "--database-url", pgdb.url]);
+const migrated = await runCli(["migrate", "--database-url", pgdb.url], { source: true });
 if (migrated.code !== 0) throw new Error(migrated.stderr);
 const dir = mkdtempSync(join(tmpdir(), "gs-bench-pgi-"));
 const tokens = await Promise.all(
@@ -70,6 +70,7 @@ const servers: ServerProcess[] = await Promise.all(
         "warn",
       ],
       {
+        source: true,
         logFile: join(dir, `server-${k}.log`),
         timeoutMs: 60_000,
       },

@@ -129,7 +129,7 @@ for (let r = 0; r < SERVER_ROUNDS; r++) {
         "--rate-per-day",
         "1000000",
       ]),
-      { timeoutMs: 60_000 },
+      { timeoutMs: 60_000, source: true },
     );
     const get = (q: string, t: string) =>
       fetch(`${server.base}/v1/graph-stats/chart?${q}`, { headers: { Authorization: `Bearer ${t}` } }).then(async (res) => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { serverBinary } from "../test/support/binary.ts";
 import { sampleDb } from "../test/support/http/harness.ts";
 import { type RunningServer, startServer } from "./mutants/server-harness.ts";
 
@@ -16,7 +17,7 @@ beforeAll(async () => {
     stderr: "pipe",
   });
   if (build.exitCode !== 0) throw new Error(`bun build --compile failed: ${build.stderr.toString()}`);
-  server = await startServer({ secret: SECRET, perMinute: 1, perDay: 30, db: sampleDb() });
+  server = await startServer({ secret: SECRET, perMinute: 1, perDay: 30, db: sampleDb(), bin: await serverBinary() });
 }, 60_000);
 afterAll(async () => {
   await server?.stop();

@@ -109,9 +109,9 @@ for (const option of ["corr_method=ewma&halflife=10", "shrinkage=ledoit_wolf"]) 
       expect(stat(date, "modularity")).toBeGreaterThan(0);
       expect(stat(date, "avg_shortest_path")).toBeGreaterThan(0);
     }
-    // docs/api.md's pandas example, run as written, where Debian's python3-pandas is installed.
-    const pandas = Bun.spawnSync(["/usr/bin/python3", "-c", "import pandas"], { stdout: "ignore", stderr: "ignore" });
-    if (pandas.exitCode !== 0) return;
+    // docs/api.md's pandas example, run as written, where Debian's python3-pandas is installed (the
+    // script says when it is not: one interpreter start instead of a check and a run).
+    if (!existsSync("/usr/bin/python3")) return;
     const script = [
       "import sys, pandas as pd",
       'df = pd.read_csv(sys.argv[1], storage_options={"Authorization": "Bearer " + sys.argv[2]})',
@@ -124,6 +124,7 @@ for (const option of ["corr_method=ewma&halflife=10", "shrinkage=ledoit_wolf"]) 
       stdout: "pipe",
       stderr: "pipe",
     });
+    if (py.exitCode !== 0 && /No module named 'pandas'/.test(py.stderr.toString())) return;
     expect(py.exitCode, py.stderr.toString()).toBe(0);
     const [nRows, nPoints, nMetrics, nDates, nStats] = py.stdout.toString().trim().split(" ").map(Number);
     expect(nRows).toBe(rows.length);

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
+import { serverBinary } from "../../test/support/binary.ts";
 import { type Harness, sampleDb, startHarness } from "../../test/support/http/harness.ts";
 import { runKit } from "../lib/runner.ts";
 import type { KitClock, KitOptions } from "../lib/types.ts";
@@ -18,7 +19,7 @@ let clock: KitClock;
 
 beforeAll(async () => {
   [server, h] = await Promise.all([
-    startServer({ secret: SECRET, perMinute: 1, perDay: 30, db: sampleDb() }),
+    startServer({ secret: SECRET, perMinute: 1, perDay: 30, db: sampleDb(), bin: await serverBinary() }),
     startHarness({ ratePerMinute: 1, ratePerDay: 30 }, { start: new Date().toISOString() }),
   ]);
   clock = {

@@ -5,6 +5,7 @@
  * report, `npm run conformance:ratios` (ratios.ts); here it runs on two mutants.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { serverBinary } from "../../test/support/binary.ts";
 import { sampleDb } from "../../test/support/http/harness.ts";
 import { runKit, summaryLine } from "../lib/runner.ts";
 import type { RunReport } from "../lib/types.ts";
@@ -32,7 +33,7 @@ const describeFailures = (r: RunReport) =>
     .join("\n");
 
 beforeAll(async () => {
-  servers = await startServers(() => sampleDb());
+  servers = await startServers(() => sampleDb(), await serverBinary());
 }, 60_000);
 
 afterAll(async () => {

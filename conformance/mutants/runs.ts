@@ -16,12 +16,12 @@ export interface Servers {
   b: RunningServer;
 }
 
-/** `db` gives each server its database file (see startServer); without it each starts on a fresh one. */
-export async function startServers(db?: () => string): Promise<Servers & { stop(): Promise<void> }> {
+/** `db` gives each server its database file (see startServer); without it each starts on a fresh one. `bin`: a compiled server to run. */
+export async function startServers(db?: () => string, bin?: string): Promise<Servers & { stop(): Promise<void> }> {
   const secret = `conformance-kill-${crypto.randomUUID()}`;
   const [a, b] = await Promise.all([
-    startServer({ secret, perMinute: 1, perDay: 30, db: db?.() }),
-    startServer({ secret, perMinute: 5, perDay: 3, db: db?.() }),
+    startServer({ secret, perMinute: 1, perDay: 30, db: db?.(), bin }),
+    startServer({ secret, perMinute: 5, perDay: 3, db: db?.(), bin }),
   ]);
   return { secret, a, b, stop: async () => void (await Promise.all([a.stop(), b.stop()])) };
 }

@@ -1,4 +1,4 @@
-/** Starts the real graph-stats server for the kill test: compiled binary (GRAPH_STATS_BIN) or from source. */
+/** Starts the real graph-stats server for the kill test: the given binary, else GRAPH_STATS_BIN, else from source. */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -13,10 +13,17 @@ const REPO_ROOT = resolve(import.meta.dir, "../..");
 /**
  * Start `serve --port 0` with the given limits on a fresh database, or on `db` (a database file that
  * already holds the sample spares the server loading it: ~0.7 s of CPU); resolves once it listens.
+ * `bin`: a compiled server (the tests pass theirs: it starts on a third of the CPU of `bun src/cli.ts`).
  */
-export async function startServer(opts: { secret: string; perMinute: number; perDay: number; db?: string }): Promise<RunningServer> {
+export async function startServer(opts: {
+  secret: string;
+  perMinute: number;
+  perDay: number;
+  db?: string;
+  bin?: string;
+}): Promise<RunningServer> {
   const dir = mkdtempSync(join(tmpdir(), "gs-conformance-"));
-  const bin = process.env.GRAPH_STATS_BIN;
+  const bin = opts.bin ?? process.env.GRAPH_STATS_BIN;
   const cmd = bin ? [resolve(bin)] : [process.execPath, join(REPO_ROOT, "src/cli.ts")];
   const proc = Bun.spawn(
     [

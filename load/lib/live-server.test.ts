@@ -1,12 +1,13 @@
-// The lib checks against REAL responses of the real server (started from source on a temp database):
+// The lib checks against REAL responses of the real server (the compiled binary of these sources, on a temp database):
 // every check that should pass does, and the limiter ledger judges a real concurrent burst.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { serverBinary } from "../../test/support/binary.ts";
 import { sampleDb } from "../../test/support/http/harness.ts";
-import { graphStatsCommand, mintTokens, startServer, type RunningServer } from "../runner/server.ts";
+import { mintTokens, startServer, type RunningServer } from "../runner/server.ts";
 import { checkEnvelope, errorCode } from "./envelope.js";
 import { checkCommonHeaders, checkRateLimitHeaders, headerValue, parseRateLimits } from "./headers.js";
 import { badTokenCases, type Signer } from "./jwt.js";
@@ -25,10 +26,11 @@ const PER_MINUTE = 2;
 let dir: string;
 let server: RunningServer;
 let tokens: { user: string; token: string }[];
+let command: string[];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "gs-load-live-"));
-  const { command } = graphStatsCommand(resolve(import.meta.dir, "../.."));
+  command = [await serverBinary()];
   const db = sampleDb(join(dir, "db.sqlite")); // holding the sample already: the server need not load it
   server = await startServer({ command, dbPath: db, secret: SECRET, ratePerMinute: PER_MINUTE, ratePerDay: 1000 });
   tokens = parseTokenList(await mintTokens(command, db, SECRET, 4, "live-"), "token create output");
@@ -144,10 +146,7 @@ describe("live.js's check on the real live endpoint", () => {
 
 describe("compute.js's heavy queries on the real server (its sample universe)", () => {
   test("the first, the last and a second-round query all compute (200, not cached) in the default range", async () => {
-    const heavyTokens = parseTokenList(
-      await mintTokens(graphStatsCommand(resolve(import.meta.dir, "../..")).command, join(dir, "db.sqlite"), SECRET, 3, "heavy-"),
-      "token create output",
-    );
+    const heavyTokens = parseTokenList(await mintTokens(command, join(dir, "db.sqlite"), SECRET, 3, "heavy-"), "token create output");
     const opts = {
       baseQuery: DEFAULT_HEAVY_QUERY,
       firstMs: dateOption("FIRST_ASOF", DEFAULT_FIRST_ASOF),

@@ -4,9 +4,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { serverBinary } from "../../test/support/binary.ts";
 import { sampleDb } from "../../test/support/http/harness.ts";
-import { graphStatsCommand, mintTokens } from "../runner/server.ts";
+import { mintTokens } from "../runner/server.ts";
 import { startInstances, type RunningInstances } from "../runner/instances.ts";
 import { errorCode } from "./envelope.js";
 import { parseRateLimits } from "./headers.js";
@@ -16,15 +17,16 @@ import { baseUrlsFrom, burstInstances, createRotation } from "./targets.js";
 
 const SECRET = "multi-instance-secret-0123456789";
 const PER_MINUTE = 2;
-const { command } = graphStatsCommand(resolve(import.meta.dir, "../.."));
 const QUERY = "/v1/graph-stats/chart?include_graph=false";
 let dir: string;
 let shared: RunningInstances;
 let urls: string[];
 let tokens: { user: string; token: string }[];
+let command: string[];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "gs-load-multi-"));
+  command = [await serverBinary()];
   const db = sampleDb(join(dir, "shared.sqlite")); // holding the sample already: the servers need not load it
   shared = await startInstances(2, { command, dbPath: db, secret: SECRET, ratePerMinute: PER_MINUTE, ratePerDay: 1000 });
   // The URL list exactly as k6 would read it from `-e BASE_URLS=...` (trailing slash and all).

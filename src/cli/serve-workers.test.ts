@@ -52,9 +52,11 @@ async function until<T>(what: string, probe: () => T | undefined | false, timeou
   }
 }
 
+// From source here: the supervisor starts its workers as `bun src/cli.ts` there and as itself in the
+// binary (serve-command.ts); the tests below run the binary.
 test("a SIGKILLed worker is replaced and logged; SIGTERM stops the restarts and everything exits", async () => {
   const db = join(mkdtempSync(join(tmpdir(), "gs-workers-")), "graph-stats.sqlite");
-  server = await spawnServer(["--port", "0", "--db", db, "--workers", "2", ...BARE], { listening: 2 });
+  server = await spawnServer(["--port", "0", "--db", db, "--workers", "2", ...BARE], { listening: 2, source: true });
   const s = server;
   const [first, second] = listeningPids(s) as [number, number];
   expect(first).not.toBe(second);

@@ -1,10 +1,14 @@
 /**
- * Starts the real program as a child process (`bun src/cli.ts serve …`, or the compiled binary
- * when given) and waits for its "listening" log line.
+ * Starts the real program as a child process and waits for its "listening" log line: by default
+ * the compiled binary of these sources (binary.ts, cached per source hash), as an operator runs it;
+ * `source: true` runs `bun src/cli.ts`, where running from source is the subject. A serve from
+ * the binary starts on ~0.3 s of CPU, from source ~0.9 s:
+ * docs/tests.md § CPU cut (#21 point 3, seventh round).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Subprocess } from "bun";
+import { serverBinary } from "../binary.ts";
 
 export const CLI = resolve(import.meta.dir, "../../../src/cli.ts");
 
@@ -20,11 +24,23 @@ export function command(bin?: string): string[] {
   return bin ? [bin] : [process.execPath, CLI];
 }
 
+/** Who runs: `bin` when given, else `bun src/cli.ts` with `source`, else the compiled binary. */
+export interface Program {
+  /** A program to run instead (another build, for before/after figures). */
+  bin?: string;
+  /** Run `bun src/cli.ts` (what `npm start` runs) instead of the compiled binary. */
+  source?: boolean;
+}
+
+async function program({ bin, source }: Program): Promise<string[]> {
+  if (bin) return [bin];
+  return source ? command() : [await serverBinary()];
+}
+
 /** `listening` = how many "listening" lines to wait for (one per worker with --workers N). */
 export async function spawnServer(
   args: string[],
-  opts: {
-    bin?: string;
+  opts: Program & {
     env?: Record<string, string>;
     cwd?: string;
     timeoutMs?: number;
@@ -37,7 +53,7 @@ export async function spawnServer(
     logFile?: string;
   } = {},
 ): Promise<ServerProcess> {
-  const proc = Bun.spawn([...command(opts.bin), "serve", "--host", "127.0.0.1", ...args], {
+  const proc = Bun.spawn([...(await program(opts)), "serve", "--host", "127.0.0.1", ...args], {
     env: { ...process.env, ...opts.env },
     cwd: opts.cwd,
     stdin: "ignore",
@@ -109,9 +125,9 @@ async function* fileChunks(path: string, proc: { exitCode: number | null }): Asy
   }
 }
 
-/** Runs a CLI command to completion. */
-export async function runCli(args: string[], opts: { bin?: string; env?: Record<string, string>; cwd?: string } = {}) {
-  const proc = Bun.spawn([...command(opts.bin), ...args], {
+/** Runs a CLI command to completion (the compiled binary unless `source` or `bin`). */
+export async function runCli(args: string[], opts: Program & { env?: Record<string, string>; cwd?: string } = {}) {
+  const proc = Bun.spawn([...(await program(opts)), ...args], {
     env: { ...process.env, ...opts.env },
     cwd: opts.cwd,
     stdout: "pipe",
