@@ -30,7 +30,7 @@ async function until(what: string, check: () => Promise<string | null>, deadline
   while (Date.now() < deadline) {
     last = await check().catch((e: Error) => e.message);
     if (last === null) return;
-    await Bun.sleep(250);
+    await Bun.sleep(100);
   }
   throw new Error(`${what}: still ${last}`);
 }
@@ -52,7 +52,7 @@ describe.skipIf(!PROMETHEUS)(
       writeFileSync(
         join(dir, "prometheus.yml"),
         [
-          "global: { scrape_interval: 1s, evaluation_interval: 1s }",
+          "global: { scrape_interval: 250ms, evaluation_interval: 250ms }",
           `rule_files: [${JSON.stringify(RULES)}]`,
           "scrape_configs:",
           "  - job_name: graph-stats",
