@@ -52,8 +52,22 @@ export async function startIdpProcess(
   return { issuer: JSON.parse(text.split("\n")[0]!).issuer, proc };
 }
 
-/** `idp`: ["userinfo-only"] for a provider that puts name and email only in userinfo. */
+/**
+ * `idp`: ["userinfo-only"] for a provider that puts name and email only in userinfo. The provider
+ * must know the redirect URI, so the server's port is chosen first; another process can take it
+ * while the provider starts (about a second), and then both start again on another port.
+ */
 export async function startDashboard(overrides: Record<string, unknown> = {}, idp: string[] = []): Promise<DashboardHarness> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(overrides, idp);
+    } catch (err) {
+      if ((err as { code?: string }).code !== "EADDRINUSE" || attempt === 3) throw err;
+    }
+  }
+}
+
+async function startOnce(overrides: Record<string, unknown>, idp: string[]): Promise<DashboardHarness> {
   const port = freePort();
   const base = `http://127.0.0.1:${port}`;
   const clientSecret = crypto.randomUUID();
@@ -73,7 +87,11 @@ export async function startDashboard(overrides: Record<string, unknown> = {}, id
     },
     {},
   );
-  const server = (await startServer(config, createLogger("silent"), { clock })) as RunningServer & { opened: OpenedDb };
+  const server = (await startServer(config, createLogger("silent"), { clock }).catch(async (err: unknown) => {
+    proc.kill("SIGTERM");
+    await proc.exited;
+    throw err;
+  })) as RunningServer & { opened: OpenedDb };
   return {
     base,
     issuer,
