@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { freePort } from "../support/free-port.ts";
 import { composeImages, INPUTS_LABEL, inputsHash } from "./images.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
@@ -45,17 +46,10 @@ async function run(cmd: string[], opts: { cwd?: string; timeoutMs: number; allow
   return { code, out: stdout.trim(), all: out };
 }
 
-/** Four ports free on loopback now (the stack shares the host's network). */
-function freePorts(n: number): number[] {
-  const sockets = Array.from({ length: n }, () => Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } }));
-  const ports = sockets.map((s) => s.port);
-  for (const s of sockets) s.stop(true);
-  return ports;
-}
-
 const project = `gs-stack-test-${process.pid}`;
 const dir = mkdtempSync(join(tmpdir(), "gs-stack-"));
-const [nginxPort, port1, port2, pgPort] = freePorts(4);
+// Four ports for the stack (it shares the host's network), taken when its containers start.
+const [nginxPort, port1, port2, pgPort] = [freePort(), freePort(), freePort(), freePort()];
 const instance1 = `${project}_graph-stats-1_1`;
 const compose = (args: string[], timeoutMs: number) =>
   run(["podman-compose", "--podman-path", WRAPPER, "-p", project, ...args], { cwd: dir, timeoutMs });

@@ -11,6 +11,7 @@ import { loadConfig } from "../../src/config.ts";
 import { createLogger } from "../../src/logger.ts";
 import { startServer, type RunningServer } from "../../src/http/server.ts";
 import type { OpenedDb } from "../../db/open.ts";
+import { freePort } from "../support/free-port.ts";
 
 export const SECRET = "dashboard-test-secret-0123456789abcdef";
 
@@ -21,14 +22,6 @@ export interface DashboardHarness {
   /** On a SQLite file, so `opened` is there. */
   server: RunningServer & { opened: OpenedDb };
   stop(): Promise<void>;
-}
-
-/** A port nobody listens on now (the provider must know the redirect URI before the server starts). */
-export function freePort(): number {
-  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const port = probe.port as number;
-  probe.stop(true);
-  return port;
 }
 
 export async function startIdpProcess(

