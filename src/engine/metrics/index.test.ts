@@ -21,7 +21,10 @@ describe("computeMetrics", () => {
       fc.property(arbGraph, ({ n, L, seed, k, t, method }) => {
         const g = buildGraph(correlationMatrix(factorReturns(n, L, seed), "pearson"), n, method, { knnK: k, threshold: t });
         const { values, notConverged } = computeMetrics(g, METRICS);
-        expect(notConverged).toEqual([]);
+        // Eigenvector centrality may rightly not converge: a forest (knn, k 1, 13 stocks, 5 bars)
+        // had two components whose top eigenvalues were 1.29802 and 1.29834, and networkx raises
+        // PowerIterationFailedConvergence there too. Converging where networkx does is golden.test.ts's.
+        expect(notConverged.filter((m) => m !== "eigenvector_centrality")).toEqual([]);
         expect(values.pagerank!.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
         const top = Math.max(...values.degree_strength!);
         expect(top).toBe(g.src.length > 0 ? 1 : 0);
