@@ -19,10 +19,8 @@ const SERVER = resolve(import.meta.dir, "second-implementation/server.py");
  * The interpreter itself, asked once: python3 on PATH may be a version manager's shell shim
  * (pyenv's costs ~0.15 s of CPU per start, and this file starts eight servers).
  */
-const PYTHON = ((onPath) =>
-  onPath ? Bun.spawnSync([onPath, "-c", "import sys; print(sys.executable)"]).stdout.toString().trim() || onPath : null)(
-  Bun.which("python3"),
-);
+const onPath = Bun.which("python3");
+const PYTHON = onPath && (Bun.spawnSync([onPath, "-c", "import sys; print(sys.executable)"]).stdout.toString().trim() || onPath);
 const SECRET = `second-impl-${crypto.randomUUID()}`;
 
 interface PyServer {

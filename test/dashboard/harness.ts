@@ -47,20 +47,9 @@ export async function startIdpProcess(
 
 /**
  * `idp`: ["userinfo-only"] for a provider that puts name and email only in userinfo. The provider
- * must know the redirect URI, so the server's port is chosen first; another process can take it
- * while the provider starts (about a second), and then both start again on another port.
+ * must know the redirect URI, so the server's port is chosen before either starts (free-port.ts).
  */
 export async function startDashboard(overrides: Record<string, unknown> = {}, idp: string[] = []): Promise<DashboardHarness> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startOnce(overrides, idp);
-    } catch (err) {
-      if ((err as { code?: string }).code !== "EADDRINUSE" || attempt === 3) throw err;
-    }
-  }
-}
-
-async function startOnce(overrides: Record<string, unknown>, idp: string[]): Promise<DashboardHarness> {
   const port = freePort();
   const base = `http://127.0.0.1:${port}`;
   const clientSecret = crypto.randomUUID();
@@ -80,11 +69,7 @@ async function startOnce(overrides: Record<string, unknown>, idp: string[]): Pro
     },
     {},
   );
-  const server = (await startServer(config, createLogger("silent"), { clock }).catch(async (err: unknown) => {
-    proc.kill("SIGTERM");
-    await proc.exited;
-    throw err;
-  })) as RunningServer & { opened: OpenedDb };
+  const server = (await startServer(config, createLogger("silent"), { clock })) as RunningServer & { opened: OpenedDb };
   return {
     base,
     issuer,

@@ -215,21 +215,10 @@ async function launch(): Promise<PostgresServer & { url(db: string): string; dis
   const dataDir = join(base, "data");
   const log: string[] = [];
   copyTree(join(await cachedBuild("graph-stats-test-pg-", clusterHash(), buildCluster), "data"), dataDir);
-  // The port is probed free just before the server binds it; another process may still take it
-  // in between, and then the server starts again on another.
-  let port = 0;
-  let pg: EmbeddedPostgres | undefined;
-  for (let attempt = 1; !pg; attempt++) {
-    port = freePort();
-    const candidate = embedded(dataDir, port, log);
-    try {
-      await started(candidate, port, log);
-      pg = candidate;
-    } catch (err) {
-      if (attempt === 3 || !log.join("").includes("Address already in use")) throw err;
-    }
-  }
+  const port = freePort(); // chosen once the cluster is in place, just before the server binds it
+  const pg = embedded(dataDir, port, log);
   const startOnce = () => started(pg, port, log);
+  await startOnce();
   let running = true;
   const server = {
     port,
