@@ -10,7 +10,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { factorInput } from "../../test/support/engine/random-returns.ts";
-import { measureCpuMs } from "../../test/support/engine/cpu-time.ts";
+import { cpuMsOnce } from "../../test/support/engine/cpu-time.ts";
 import { parseChartParams } from "../http/params/params.ts";
 import { inlineCompute } from "./compute-pool.ts";
 import { MAX_DISTANCE_BYTES } from "../engine/distance-correlation.ts";
@@ -99,16 +99,38 @@ export const GRID: [number, string][] = [
   [100, "graph_method=tmfg&weights=equal&periods=25&include_graph=true"],
 ];
 
-function measured(n: number, q: string, noise = false): { ms: number; est: number } {
+type Row = { n: number; q: string; noise?: boolean; ms: number; est: number };
+
+/** One run's compute CPU time and the estimate (a busy host or a cold JIT only ever slows a run: see `again`). */
+function measured(n: number, q: string, noise = false): Row {
   const p = params(q);
   const input = factorInput(n, p.lookback + 1 + (p.periods - 1) * p.step, 11, noise);
-  return { ms: measureCpuMs(() => inlineCompute(input, p, tidy(q))), est: requestCost(p, n, undefined, format(q)) };
+  return { n, q, noise, ms: cpuMsOnce(() => inlineCompute(input, p, tidy(q))), est: requestCost(p, n, undefined, format(q)) };
 }
 
-/** This machine's speed against the reference machine: the median measured/estimated. */
-function speedOf(rows: { ms: number; est: number }[]): number {
-  const ratios = rows.map((r) => r.ms / r.est).sort((a, b) => a - b);
-  return ratios[Math.floor(ratios.length / 2)]!;
+/**
+ * `r` measured `times` more, its least time kept. Only the rows one run puts out of bounds are, and
+ * the median row (`speedOf`): the grid takes a third of the runs it took measuring every row thrice.
+ */
+function again(r: Row, times: number): void {
+  for (let i = 0; i < times; i++) r.ms = Math.min(r.ms, measured(r.n, r.q, r.noise).ms);
+}
+
+/**
+ * This machine's speed against the reference machine: the median measured/estimated, over least
+ * times. The median row is measured twice more, its least time kept, until the median is a row so
+ * measured. From single runs the speed came out 10-25% above the least-of-three one, which narrows
+ * the bound under the estimate for the fastest shapes; the rows far from the median do not move it.
+ */
+function speedOf(rows: Row[]): number {
+  const again3 = new Set<Row>();
+  for (;;) {
+    const sorted = [...rows].sort((a, b) => a.ms / a.est - b.ms / b.est);
+    const mid = sorted[Math.floor(sorted.length / 2)]!;
+    if (again3.has(mid)) return mid.ms / mid.est;
+    again(mid, 2);
+    again3.add(mid);
+  }
 }
 
 /** Set by the grid's test; a test run alone takes the median over the grid's first 16 shapes. */
@@ -118,7 +140,7 @@ const machineSpeed = (): number => gridSpeed ?? speedOf(GRID.slice(0, 16).map(([
 describe("the cost model", () => {
   test("measured compute CPU time is within 3× of the estimate either way, on 56 shapes, at this machine's speed", () => {
     inlineCompute(factorInput(60, 200), params("graph_method=knn&periods=3&include_graph=true")); // warm the JIT
-    const rows = GRID.map(([n, q]) => ({ n, q, ...measured(n, q) }));
+    const rows = GRID.map(([n, q]) => measured(n, q));
     // This machine's speed against the reference machine the model was fitted on: the median
     // ratio. A shared host that runs 1.5x slower today moves every ratio alike, which says nothing
     // about the model; a missing or wrong term moves some shapes against the others, which the 3x
@@ -130,9 +152,7 @@ describe("the cost model", () => {
     expect(speed).toBeLessThan(3);
     // A shared host only ever slows a run down: a shape found slow is measured twice more and its
     // least time kept, so one unlucky run (another job on the core) is not taken for the model's error.
-    for (const r of rows) {
-      for (let retry = 0; retry < 2 && r.ms / (r.est * speed) > 3; retry++) r.ms = Math.min(r.ms, measured(r.n, r.q).ms);
-    }
+    for (const r of rows) if (r.ms / (r.est * speed) > 3) again(r, 2);
     const off = rows.filter((r) => r.ms / (r.est * speed) > 3 || (r.est * speed) / r.ms > 3);
     if (off.length) console.log(off.map((r) => `${(r.ms / r.est).toFixed(2)} ${r.ms.toFixed(1)}/${r.est} n=${r.n} ${r.q}`).join("\n"));
     expect(GRID.length).toBeGreaterThanOrEqual(56);
@@ -141,8 +161,9 @@ describe("the cost model", () => {
 
   test("threshold graphs are priced at their worst case: never under-estimated at any threshold", () => {
     for (const t of ["0", "0.3", "0.6"]) {
-      const { ms, est } = measured(120, `graph_method=threshold&corr_threshold=${t}&periods=5`);
-      expect(ms / est).toBeLessThan(3);
+      const r = measured(120, `graph_method=threshold&corr_threshold=${t}&periods=5`);
+      if (r.ms / r.est >= 3) again(r, 2);
+      expect(r.ms / r.est).toBeLessThan(3);
     }
     // A dense graph's shortest paths are mostly edge relaxations (n·E): unpriced, this shape ran ~3.5x over.
     // Priced, it measures 0.85-1.5x here, the spread being mostly the grid's median speed on a shared
@@ -171,10 +192,8 @@ describe("the cost model", () => {
       [250, "graph_method=pmfg&metrics=degree_strength&lookback=60&market_mode=remove", true],
     ];
     const speed = machineSpeed();
-    const rows = shapes.map(([n, q, noise]) => ({ n, q, noise, ...measured(n, q, noise) }));
-    for (const r of rows) {
-      for (let retry = 0; retry < 2 && r.ms > r.est * speed; retry++) r.ms = Math.min(r.ms, measured(r.n, r.q, r.noise).ms);
-    }
+    const rows = shapes.map(([n, q, noise]) => measured(n, q, noise));
+    for (const r of rows) if (r.ms > r.est * speed) again(r, 2);
     const under = rows.filter((r) => r.ms > r.est * speed);
     if (under.length) console.log(under.map((r) => `${(r.ms / r.est).toFixed(2)} ${r.ms.toFixed(1)}/${r.est} n=${r.n} ${r.q}`).join("\n"));
     expect(under).toEqual([]);
@@ -211,15 +230,21 @@ describe("the cost model", () => {
     ] as const) {
       const p = params(q);
       const input = factorInput(n, p.lookback + 1 + (p.periods - 1) * p.step);
-      // This machine's speed on the whole computation, as in the grid above.
-      const whole = measureCpuMs(() => inlineCompute(input, p, "csv"));
-      const speed = whole / requestCost(p, n, undefined, "csv");
-      const json = inlineCompute(input, p).body;
+      // This machine's speed on the whole computation, as in the grid above: the least of two runs, the first making the answer.
+      let json!: ReturnType<typeof inlineCompute>["body"];
+      const whole = Math.min(
+        cpuMsOnce(() => {
+          json = inlineCompute(input, p).body;
+        }),
+        cpuMsOnce(() => inlineCompute(input, p)),
+      );
+      const speed = whole / requestCost(p, n);
       for (const f of ["csv", "ndjson"] as const) {
         renderTidy(json, f); // warm the JIT
         const ms = Math.min(
-          measureCpuMs(() => renderTidy(json, f)),
-          measureCpuMs(() => renderTidy(json, f)),
+          cpuMsOnce(() => renderTidy(json, f)),
+          cpuMsOnce(() => renderTidy(json, f)),
+          cpuMsOnce(() => renderTidy(json, f)),
         );
         const est = renderCost(p, n, undefined, f);
         expect(est).toBeLessThan(requestCost(p, n, undefined, f) / 4);

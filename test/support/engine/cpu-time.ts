@@ -1,6 +1,5 @@
 /**
- * The CPU time of a synchronous computation on the calling thread, in milliseconds: the minimum of
- * three runs when the first is short, so JIT tiers and a stray collection matter less. The calling
+ * The CPU time of a synchronous computation on the calling thread, in milliseconds. The calling
  * thread's own clock (CLOCK_THREAD_CPUTIME_ID through bun:ffi), not the process's: the JIT's and the
  * collector's background threads would otherwise count, and they dominated shapes under ~10 ms.
  * It is what the cost model estimates, and steadier than wall time on a shared machine.
@@ -18,12 +17,15 @@ export function threadCpuMs(): number {
   return Number(ts[0]!) * 1000 + Number(ts[1]!) / 1e6;
 }
 
+/** One run's CPU time: for a test that measures again only what one run puts out of bounds (a busy host only slows a run). */
+export function cpuMsOnce(run: () => unknown): number {
+  const t0 = threadCpuMs();
+  run();
+  return threadCpuMs() - t0;
+}
+
+/** The minimum of three runs when the first is short, so JIT tiers and a stray collection matter less (the benchmarks' measure). */
 export function measureCpuMs(run: () => unknown): number {
-  const once = () => {
-    const t0 = threadCpuMs();
-    run();
-    return threadCpuMs() - t0;
-  };
-  const first = once();
-  return first < 200 ? Math.min(first, once(), once()) : first;
+  const first = cpuMsOnce(run);
+  return first < 200 ? Math.min(first, cpuMsOnce(run), cpuMsOnce(run)) : first;
 }
