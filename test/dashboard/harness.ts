@@ -3,15 +3,14 @@
  * clock), signing users in at a real OpenID provider running in another process.
  */
 import type { Subprocess } from "bun";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { TestClock } from "../../src/clock.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createLogger } from "../../src/logger.ts";
 import { startServer, type RunningServer } from "../../src/http/server.ts";
 import type { OpenedDb } from "../../db/open.ts";
 import { freePort } from "../support/free-port.ts";
+import { sampleDb } from "../support/http/harness.ts";
 
 export const SECRET = "dashboard-test-secret-0123456789abcdef";
 
@@ -59,7 +58,7 @@ export async function startDashboard(overrides: Record<string, unknown> = {}, id
     {
       port: String(port),
       host: "127.0.0.1",
-      db: join(mkdtempSync(join(tmpdir(), "gs-dash-")), "graph-stats.sqlite"),
+      db: sampleDb(), // a copy: loading the sample is the subject elsewhere (load-sample.test.ts)
       jwtSecret: SECRET,
       publicUrl: base,
       oidcIssuer: issuer,
