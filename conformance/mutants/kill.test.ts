@@ -63,13 +63,16 @@ describe("conformance kit against the real server", () => {
 
 describe("mutants", () => {
   test(`every one of the ${BEHAVIOURAL.length} behavioural mutants is killed with --secret (full profile, servers A and B)`, async () => {
+    // Server B (its daily quota reached in seconds) is run only for the mutants A leaves alive.
     const rows = await pool(BEHAVIOURAL, 6, async (m) => {
-      const [a, b] = await Promise.all([memoAgainst(servers, m.name, "fullA"), memoAgainst(servers, m.name, "fullB")]);
-      const killers = [...new Set([...failed(a), ...failed(b)].map((f) => f.id))];
-      return { name: m.name, killers };
+      for (const kind of ["fullA", "fullB"] as const) {
+        const killers = failed(await memoAgainst(servers, m.name, kind)).map((f) => f.id);
+        if (killers.length) return { name: m.name, killers, on: kind === "fullA" ? "A" : "B" };
+      }
+      return { name: m.name, killers: [], on: "-" };
     });
     for (const row of rows)
-      console.log(`  ${row.killers.length ? "killed" : "SURVIVED"}  ${row.name}  by ${row.killers.join(", ") || "-"}`);
+      console.log(`  ${row.killers.length ? "killed" : "SURVIVED"}  ${row.name}  on ${row.on} by ${row.killers.join(", ") || "-"}`);
     const killed = rows.filter((r) => r.killers.length > 0).length;
     console.log(
       `kill ratio, full profile with --secret: ${killed}/${rows.length} behavioural (+0/${DOCUMENT_ONLY.length} document-only, below)`,
