@@ -51,7 +51,23 @@ export function startMutantProxy(upstream: string, name: string, port = 0): Muta
       const body = await res.text();
       const outHeaders = new Headers(res.headers);
       for (const h of DROP) outHeaders.delete(h);
-      const relayed: Relayed = { req, url, status: res.status, headers: outHeaders, body, json: parseJson(body) };
+      // The upstream's body parsed only when the mutant reads it: most mutants never do, and parsing
+      // every chart answer was ~a tenth of a kill test's CPU.
+      let json: { value: unknown } | undefined;
+      const relayed: Relayed = {
+        req,
+        url,
+        status: res.status,
+        headers: outHeaders,
+        body,
+        get json() {
+          json ??= { value: parseJson(body) };
+          return json.value;
+        },
+        set json(value: unknown) {
+          json = { value };
+        },
+      };
       if (url.pathname === LIVE_PATH && res.status === 200) state.lastOk = { status: 200, headers: new Headers(outHeaders), body };
       mutant.after?.(relayed, state);
       return new Response(relayed.body, { status: relayed.status, headers: relayed.headers });
