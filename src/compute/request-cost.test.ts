@@ -117,8 +117,8 @@ function measured(n: number, q: string, noise = false): Row {
 
 /**
  * `r` measured `times` more, its least time kept: the rows over 50 ms only when one run puts them
- * out of bounds, and the median row (`medianRow`). The file's CPU is about 60% of what it was with
- * every row under 200 ms measured three times.
+ * out of bounds, and the median row (`medianRow`). The file alone takes 12-14 s of CPU here, 19-20 s
+ * with every row under 200 ms measured three times.
  */
 function again(r: Row, times: number): void {
   for (let i = 0; i < times; i++) r.ms = Math.min(r.ms, measured(r.n, r.q, r.noise).ms);
