@@ -10,7 +10,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { factorInput } from "../../test/support/engine/random-returns.ts";
-import { cpuMsOnce } from "../../test/support/engine/cpu-time.ts";
+import { cpuMsOnce, measureCpuMs } from "../../test/support/engine/cpu-time.ts";
 import { parseChartParams } from "../http/params/params.ts";
 import { inlineCompute } from "./compute-pool.ts";
 import { MAX_DISTANCE_BYTES } from "../engine/distance-correlation.ts";
@@ -110,14 +110,12 @@ type Row = { n: number; q: string; noise?: boolean; ms: number; est: number };
 function measured(n: number, q: string, noise = false): Row {
   const p = params(q);
   const input = factorInput(n, p.lookback + 1 + (p.periods - 1) * p.step, 11, noise);
-  const run = () => cpuMsOnce(() => inlineCompute(input, p, tidy(q)));
-  const first = run();
-  return { n, q, noise, ms: first < 50 ? Math.min(first, run(), run()) : first, est: requestCost(p, n, undefined, format(q)) };
+  return { n, q, noise, ms: measureCpuMs(() => inlineCompute(input, p, tidy(q)), 50), est: requestCost(p, n, undefined, format(q)) };
 }
 
 /**
  * `r` measured `times` more, its least time kept: the rows over 50 ms only when one run puts them
- * out of bounds, and the median row (`medianRow`). The file alone takes 12-14 s of CPU here, 19-20 s
+ * out of bounds, and the median row (`speedOf`). The file alone takes 12-14 s of CPU here, 19-20 s
  * with every row under 200 ms measured three times.
  */
 function again(r: Row, times: number): void {
@@ -125,27 +123,22 @@ function again(r: Row, times: number): void {
 }
 
 /**
- * The row at the median measured/estimated, over least times: the median row is measured twice
- * more, its least time kept, until the median is a row so measured. Taken over single runs the
- * speed came out 10-25% higher, which narrows the bound under the estimate for the fastest shapes
- * (a whole run failed so at a speed of 2.23: a 14 ms shape at 0.74 of its estimate).
+ * This machine's speed against the reference machine: the median measured/estimated, over least
+ * times. The median row is measured twice more, its least time kept, until the median is a row so
+ * measured. Taken over single runs the speed came out 10-25% higher, which narrows the bound under
+ * the estimate for the fastest shapes (a whole run failed so at a speed of 2.23: a 14 ms shape at
+ * 0.74 of its estimate).
  */
-function medianRow(rows: Row[]): Row {
-  const again3 = new Set<Row>();
+function speedOf(rows: Row[]): number {
+  const measuredAgain = new Set<Row>();
   for (;;) {
     const sorted = [...rows].sort((a, b) => a.ms / a.est - b.ms / b.est);
     const mid = sorted[Math.floor(sorted.length / 2)]!;
-    if (again3.has(mid)) return mid;
+    if (measuredAgain.has(mid)) return mid.ms / mid.est;
     again(mid, 2);
-    again3.add(mid);
+    measuredAgain.add(mid);
   }
 }
-
-/** This machine's speed against the reference machine: the median measured/estimated. */
-const speedOf = (rows: Row[]): number => {
-  const mid = medianRow(rows);
-  return mid.ms / mid.est;
-};
 
 /** Set by the grid's test; a test run alone takes the median over the grid's first 16 shapes. */
 let gridSpeed: number | null = null;

@@ -111,6 +111,9 @@ describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
     return { page, cspErrors };
   }
 
+  /** The dashboard's HTML for `context`'s session: the server renders the page (pages.ts), so this is what a browser shows, without a renderer. */
+  const dashboardHtml = async (context: BrowserContext): Promise<string> => (await context.request.get(`${h.base}/dashboard`)).text();
+
   /** `signInByHttp`, then the dashboard open in a page of that profile. */
   async function signedInPage(name: string): Promise<{ context: BrowserContext; page: Page; csrf: string; cspErrors: string[] }> {
     const { context, csrf } = await signInByHttp(name);
@@ -420,8 +423,7 @@ describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
   test("a session idle for 12 hours is asked to sign in again", async () => {
     const { context } = await signInByHttp("heidi");
     h.clock.tick(12 * 3600_000 + 1000);
-    // The page is rendered by the server (pages.ts), so its HTML is what a browser shows; no renderer needed.
-    const html = await (await context.request.get(`${h.base}/dashboard`)).text();
+    const html = await dashboardHtml(context);
     expect(html).toContain("Your session has expired. Sign in again.");
     expect(html).toMatch(/<a [^>]*href="\/auth\/login"[^>]*>Sign in</);
     expect(html).not.toContain(">Sign out<");
@@ -432,8 +434,7 @@ describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
   test("the user's own query is metered like a live call, and the button says so", async () => {
     const { context, csrf } = await signInByHttp("ivan");
     h.clock.tick(120_000);
-    // The button is rendered by the server (pages.ts): its HTML is what the page shows.
-    const html = await (await context.request.get(`${h.base}/dashboard`)).text();
+    const html = await dashboardHtml(context);
     expect(/<button[^>]*id="run-query"[^>]*>([^<]*)</.exec(html)?.[1]).toMatch(/1 of your requests|metered/i);
     const headers = { Origin: h.base, "X-CSRF-Token": csrf, "Content-Type": "application/json" };
     const first = await context.request.post(`${h.base}/dashboard/api/query`, { headers, data: { params: { lookback: 30, periods: 3 } } });
