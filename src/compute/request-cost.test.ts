@@ -239,24 +239,26 @@ describe("the cost model", () => {
       const input = factorInput(n, p.lookback + 1 + (p.periods - 1) * p.step);
       // This machine's speed on the whole computation, as in the grid above: the least of two runs, the first making the answer.
       let json!: ReturnType<typeof inlineCompute>["body"];
-      const whole = Math.min(
+      let whole = Math.min(
         cpuMsOnce(() => {
           json = inlineCompute(input, p).body;
         }),
         cpuMsOnce(() => inlineCompute(input, p)),
       );
-      const speed = whole / requestCost(p, n);
       for (const f of ["csv", "ndjson"] as const) {
         renderTidy(json, f); // warm the JIT
-        const ms = Math.min(
-          cpuMsOnce(() => renderTidy(json, f)),
-          cpuMsOnce(() => renderTidy(json, f)),
-          cpuMsOnce(() => renderTidy(json, f)),
-        );
+        let ms = measureCpuMs(() => renderTidy(json, f), Number.POSITIVE_INFINITY);
         const est = renderCost(p, n, undefined, f);
+        const ratio = () => ms / (est * (whole / requestCost(p, n)));
+        // A stray collection in either term moves the ratio either way (once 4.9x, in a busy whole run):
+        // both are measured again while it is out of bounds, keeping the least, as the grid does.
+        for (let i = 0; i < 2 && (ratio() > 3 || ratio() < 1 / 3); i++) {
+          whole = Math.min(whole, cpuMsOnce(() => inlineCompute(input, p)));
+          ms = Math.min(ms, cpuMsOnce(() => renderTidy(json, f)));
+        }
         expect(est).toBeLessThan(requestCost(p, n, undefined, f) / 4);
-        expect(ms / (est * speed)).toBeLessThan(3);
-        expect((est * speed) / ms).toBeLessThan(3);
+        expect(ratio()).toBeLessThan(3);
+        expect(1 / ratio()).toBeLessThan(3);
         expect(renderBytes(p, n, p.periods, f)).toBeLessThan(requestBytes(p, n, p.periods, p.lookback + p.periods, f));
       }
     }
