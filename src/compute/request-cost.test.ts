@@ -102,22 +102,18 @@ export const GRID: [number, string][] = [
 type Row = { n: number; q: string; noise?: boolean; ms: number; est: number };
 
 /**
- * The compute CPU time and the estimate: one run, the least of three under 50 ms. A short run is
- * the noisiest (a snapshot TMFG of 150 symbols measured 3.8 ms, and once 13.9 ms as one run) and
- * the cheapest to repeat; a busy host or a cold JIT only ever slows a run, so a longer shape is
- * measured again only when one run puts it out of bounds (`again`).
+ * The compute CPU time and the estimate: the least of three runs under 200 ms, one run above. Single
+ * runs of 50-200 ms shapes put the grid's speed at 1.17-1.57 alone on a busy host where the least of
+ * three gave 1.02-1.08, and it failed one of five runs alone and one of three whole runs (a shape 3.3x
+ * over, another at a third of its estimate); the least of three costs ~2 s more CPU.
  */
 function measured(n: number, q: string, noise = false): Row {
   const p = params(q);
   const input = factorInput(n, p.lookback + 1 + (p.periods - 1) * p.step, 11, noise);
-  return { n, q, noise, ms: measureCpuMs(() => inlineCompute(input, p, tidy(q)), 50), est: requestCost(p, n, undefined, format(q)) };
+  return { n, q, noise, ms: measureCpuMs(() => inlineCompute(input, p, tidy(q))), est: requestCost(p, n, undefined, format(q)) };
 }
 
-/**
- * `r` measured `times` more, its least time kept: the rows over 50 ms only when one run puts them
- * out of bounds, and the median row (`speedOf`). The file alone takes 12-14 s of CPU here, 19-20 s
- * with every row under 200 ms measured three times.
- */
+/** `r` measured `times` more, its least time kept: a row one run puts out of bounds, and the median row (`speedOf`). */
 function again(r: Row, times: number): void {
   for (let i = 0; i < times; i++) r.ms = Math.min(r.ms, measured(r.n, r.q, r.noise).ms);
 }
