@@ -4,7 +4,8 @@
  * mode, include_graph, metric sets and formats, and issue 26's pmfg, kendall, distance correlation,
  * hierarchy, clusters and weights, the compute CPU time measured here is within 3× of the estimate
  * either way. Threshold graphs are priced at their worst case (every pair kept), so
- * there the estimate is only an upper bound: checked one-sided at a high threshold, two-sided at 0;
+ * there the estimate is only an upper bound: checked one-sided at a high threshold, two-sided at 0
+ * (4× under, as their relaxations are priced for the densest);
  * PMFG at its (every candidate pair tested for planarity): checked one-sided, on factor data and on
  * pure noise, where most pairs reach a test.
  */
@@ -102,7 +103,7 @@ export const GRID: [number, string][] = [
 type Row = { n: number; q: string; noise?: boolean; ms: number; est: number };
 
 /**
- * The compute CPU time and the estimate: the least of three runs under 200 ms, one run above. Single
+ * The compute CPU time and the estimate: the least of three runs under 200 ms, of two above. Single
  * runs of 50-200 ms shapes put the grid's speed at 1.17-1.57 alone on a busy host where the least of
  * three gave 1.02-1.08, and it failed one of five runs alone and one of three whole runs (a shape 3.3x
  * over, another at a third of its estimate); the least of three costs ~2 s more CPU.
@@ -110,7 +111,11 @@ type Row = { n: number; q: string; noise?: boolean; ms: number; est: number };
 function measured(n: number, q: string, noise = false): Row {
   const p = params(q);
   const input = factorInput(n, p.lookback + 1 + (p.periods - 1) * p.step, 11, noise);
-  return { n, q, noise, ms: measureCpuMs(() => inlineCompute(input, p, tidy(q))), est: requestCost(p, n, undefined, format(q)) };
+  const run = () => inlineCompute(input, p, tidy(q));
+  let ms = measureCpuMs(run);
+  // A first run over 200 ms may be a cold one (a distance shape in a whole run: 301 ms, then 44 ms warm).
+  if (ms >= 200) ms = Math.min(ms, cpuMsOnce(run));
+  return { n, q, noise, ms, est: requestCost(p, n, undefined, format(q)) };
 }
 
 /** `r` measured `times` more, its least time kept: a row one run puts out of bounds, and the median row (`speedOf`). */
@@ -156,7 +161,11 @@ describe("the cost model", () => {
     // A shared host only ever slows a run down: a shape found slow is measured twice more and its
     // least time kept, so one unlucky run (another job on the core) is not taken for the model's error.
     for (const r of rows) if (r.ms / (r.est * speed) > 3) again(r, 2);
-    const off = rows.filter((r) => r.ms / (r.est * speed) > 3 || (r.est * speed) / r.ms > 3);
+    // Dense threshold graphs' relaxations are priced at three times their fit, for the 400-symbol
+    // one below: that puts these 60-180-symbol ones at 0.33-0.58 of the median alone, and one crossed
+    // 1/3 in a whole run. They are held at 4x under; a term 4x off still fails.
+    const under = (r: Row) => (r.q.includes("graph_method=threshold") ? 4 : 3);
+    const off = rows.filter((r) => r.ms / (r.est * speed) > 3 || (r.est * speed) / r.ms > under(r));
     if (off.length) console.log(off.map((r) => `${(r.ms / r.est).toFixed(2)} ${r.ms.toFixed(1)}/${r.est} n=${r.n} ${r.q}`).join("\n"));
     expect(GRID.length).toBeGreaterThanOrEqual(56);
     expect(off).toEqual([]);
@@ -249,8 +258,14 @@ describe("the cost model", () => {
         // A stray collection in either term moves the ratio either way (once 4.9x, in a busy whole run):
         // both are measured again while it is out of bounds, keeping the least, as the grid does.
         for (let i = 0; i < 2 && (ratio() > 3 || ratio() < 1 / 3); i++) {
-          whole = Math.min(whole, cpuMsOnce(() => inlineCompute(input, p)));
-          ms = Math.min(ms, cpuMsOnce(() => renderTidy(json, f)));
+          whole = Math.min(
+            whole,
+            cpuMsOnce(() => inlineCompute(input, p)),
+          );
+          ms = Math.min(
+            ms,
+            cpuMsOnce(() => renderTidy(json, f)),
+          );
         }
         expect(est).toBeLessThan(requestCost(p, n, undefined, f) / 4);
         expect(ratio()).toBeLessThan(3);
