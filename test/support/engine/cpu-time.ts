@@ -24,11 +24,8 @@ export function cpuMsOnce(run: () => unknown): number {
   return threadCpuMs() - t0;
 }
 
-/**
- * The minimum of three runs when the first is under `shortMs`, so JIT tiers and a stray collection
- * matter less (the benchmarks' measure at 200 ms).
- */
-export function measureCpuMs(run: () => unknown, shortMs = 200): number {
+/** The minimum of three runs when the first is under 200 ms, so JIT tiers and a stray collection matter less. */
+export function measureCpuMs(run: () => unknown): number {
   const first = cpuMsOnce(run);
-  return first < shortMs ? Math.min(first, cpuMsOnce(run), cpuMsOnce(run)) : first;
+  return first < 200 ? Math.min(first, cpuMsOnce(run), cpuMsOnce(run)) : first;
 }
