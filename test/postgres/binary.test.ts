@@ -1,8 +1,10 @@
 /**
  * The single binary on PostgreSQL, as docs/deploy.md runs it: `migrate` and `import` with
- * --database-url, two instances serving one meter, data imported once served by both.
+ * --database-url, two instances serving one meter, data imported once served by both, each holding
+ * its whole --db-pool of connections once it has used one (docs/deploy.md § 1. PostgreSQL).
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { SQL } from "bun";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,7 +33,8 @@ test("migrate, import and two instances from the binary share users, limits and 
   const migrated = await runCli(["migrate", "--no-sample"], { bin, cwd: dir, env });
   expect(migrated.code).toBe(0);
   expect(migrated.stdout + migrated.stderr).not.toContain("graph-stats-test@"); // the password is never printed
-  for (let i = 0; i < 2; i++) servers.push(await spawnServer(["--port", "0"], { bin, cwd: dir, env }));
+  // One instance with the default pool (10), one with 3: the connections they hold are counted below.
+  for (const pool of [[], ["--db-pool", "3"]]) servers.push(await spawnServer(["--port", "0", ...pool], { bin, cwd: dir, env }));
   const [a, b] = servers as [ServerProcess, ServerProcess];
 
   // Data imported once (through the CLI) is served by both instances.
@@ -65,4 +68,22 @@ test("migrate, import and two instances from the binary share users, limits and 
   expect(second.status).toBe(429);
   expect(second.headers.get("x-ratelimit-daily-remaining")).toBe("29");
   expect(((await (await fetch(`${b.base}/health`)).json()) as any).data.checks.database).toBe("ok");
+
+  // Each instance holds its whole pool, not the one or two connections its requests needed: Bun's
+  // pool opens every connection at its first query. The sizing rule in docs/deploy.md rests on this.
+  const admin = new SQL(pg.url, { max: 1 });
+  try {
+    const held = async () =>
+      Number(
+        (await admin`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = ${pg.name} AND application_name = 'graph-stats'`)[0].n,
+      );
+    let n = await held();
+    for (let i = 0; i < 50 && n < 13; i++) {
+      await Bun.sleep(100);
+      n = await held();
+    }
+    expect(n).toBe(10 + 3);
+  } finally {
+    await admin.close();
+  }
 }, 120_000);
