@@ -77,12 +77,13 @@ test("migrate, import and two instances from the binary share users, limits and 
       Number(
         (await admin`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = ${pg.name} AND application_name = 'graph-stats'`)[0].n,
       );
+    const pools = 10 + 3;
     let n = await held();
-    for (let i = 0; i < 50 && n < 13; i++) {
+    for (let i = 0; i < 50 && n < pools; i++) {
       await Bun.sleep(100);
       n = await held();
     }
-    expect(n).toBe(10 + 3);
+    expect(n).toBe(pools);
   } finally {
     await admin.close();
   }
