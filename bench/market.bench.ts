@@ -3,9 +3,9 @@
  * loadSeries cold (cache missed) for 50 symbols at 1d and at 1h resampled from 1m.
  * Run: npx bun bench/market.bench.ts
  */
-import { importCsvFiles } from "../src/market/csv-import.ts";
+import { importCsvFiles } from "../src/market/import-rules.ts";
 import { loadSample } from "../src/market/load-sample.ts";
-import { loadSeries } from "../src/market/series.ts";
+import { loadSeries } from "../src/market/series-loader.ts";
 import { tempDb } from "../test/support/market-db.ts";
 import { niftyFiles } from "../test/support/nifty.ts";
 import { bumpDataVersion } from "../src/market/data-version.ts";

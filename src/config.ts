@@ -75,6 +75,8 @@ export const CONFIG_SCHEMA = z.object({
   auditRetentionDays: intFrom("audit retention days", 1, 36_500).default(90),
   /** Upper bound on the result cache's memory (MiB of cached JSON, rendered csv/ndjson bodies and overhead). */
   cacheMb: intFrom("cache mb", 0, 65536).default(128),
+  /** Upper bound on the series cache's memory (MiB of loaded bars, split between the threads that load them; src/market/series-cache.ts). */
+  seriesCacheMb: intFrom("series cache mb", 0, 65536).default(64),
   /** Live requests estimated above this cost (milliseconds of one core) are refused before admission (src/compute/request-cost.ts). */
   costBudget: intFrom("cost budget", 1, 1_000_000_000).default(10_000),
   /** Bound on the estimated cost (ms of one core) of the live computations a process has admitted and not yet answered. */

@@ -28,6 +28,7 @@ const SERVE_FLAGS: Record<keyof Config, [arg: string, what: string]> = {
   computeThreads: ["N", "threads per process for live computations (0: on the event loop)"],
   auditRetentionDays: ["N", "audit rows and counts older than this are pruned (at start and hourly)"],
   cacheMb: ["N", "memory bound of the result cache in MiB (0: no cache)"],
+  seriesCacheMb: ["N", "memory bound of the series cache (loaded bars) in MiB for the whole process (0: no cache)"],
   costBudget: ["MS", "live requests estimated to cost more milliseconds of one core are refused with 400 before admission"],
   admittedCost: ["MS", "bound on the estimated cost of live computations admitted and not yet answered; beyond it 503, not counted"],
   admittedMb: ["MB", "bound on the estimated memory of those computations; beyond it 503, not counted"],

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { parseChartParams } from "../http/params/params.ts";
 import { createLogger } from "../logger.ts";
 import { getUniverse, loadSample, loadSeries } from "../market/index.ts";
-import { sqliteMarketStore } from "../market/sqlite-store.ts";
+import { openMarketStore } from "../market/open-store.ts";
 import { computeChart } from "../engine/chart.ts";
 import { tempDb } from "../../test/support/market-db.ts";
 import { AdmittedWork } from "./admitted-work.ts";
@@ -31,7 +31,7 @@ afterAll(() => {
 const ROLLING = "periods=5&step=3&lookback=40&graph_method=tmfg&hierarchy=ward&clusters=4&weights=hrp&metrics=pagerank,degree_strength";
 
 function service(admitted?: AdmittedWork): ChartService {
-  return new ChartService(sqliteMarketStore(db.sqlite, join(db.dir, "test.sqlite")), pool, { admitted });
+  return new ChartService(openMarketStore({ kind: "sqlite", sqlite: db.sqlite, path: join(db.dir, "test.sqlite") }), pool, { admitted });
 }
 
 function params(q: string) {

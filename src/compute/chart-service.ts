@@ -13,6 +13,8 @@ import { ChartError, type ChartParams, type EngineDiagnostics } from "../engine/
 import type { Universe } from "../market/index.ts";
 import type { BarCoverage } from "../market/bar-coverage.ts";
 import type { MarketStore } from "../market/store.ts";
+import { DEFAULT_SERIES_CACHE_BYTES } from "../market/market-store.ts";
+import type { LoadPlan } from "../market/series-loader.ts";
 import { storeFailure } from "../market/store-errors.ts";
 import type { ComputePool, Computed } from "./compute-pool.ts";
 import type { Format, TidyFormat } from "./serialise.ts";
@@ -34,6 +36,8 @@ export interface PreparedChart {
   bytes: number;
   /** csv/ndjson of a result already computed: the render job's cost and bytes alone. */
   render: { cost: number; bytes: number } | null;
+  /** The buckets its windows cover and the stored interval read: all it loads (series-loader.ts). */
+  load: LoadPlan;
   /** The computed result's key: engine parameters, symbols and data version. */
   key: string;
   /** The answer's key in the cache: `key` for JSON, `key` and the format for a rendered body. */
@@ -49,6 +53,8 @@ export interface ChartServiceOptions {
   cacheBytes?: number;
   /** The bound on admitted-but-unfinished computations; none when absent. */
   admitted?: AdmittedWork;
+  /** Upper bound on the process's series caches (--series-cache-mb), split between the places that load series. */
+  seriesCacheBytes?: number;
 }
 
 export interface ChartOutcome {
@@ -131,7 +137,7 @@ export class ChartService {
   /**
    * pool: the compute threads. With a SQLite file they load the series from it themselves; with
    * PostgreSQL, an in-memory database or no thread running, the series are loaded here through
-   * the store and handed over.
+   * the store and handed over. Either way only the bars under the request's windows are read.
    */
   constructor(
     private readonly store: MarketStore,
@@ -142,11 +148,25 @@ export class ChartService {
       maxSize: options.cacheBytes ?? DEFAULT_CACHE_BYTES,
       sizeOf: entryBytes,
     });
+    // Series are loaded either by every compute thread (a SQLite file) or on the event loop: the
+    // bound is split between the places that load, so the process as a whole stays inside it.
+    const bound = options.seriesCacheBytes ?? DEFAULT_SERIES_CACHE_BYTES;
+    this.threadsLoad = store.threadPath !== null && pool.size > 0;
+    this.threadShare = this.threadsLoad ? Math.floor(bound / pool.size) : 0;
+    store.limitSeriesCache(this.threadsLoad ? 0 : bound);
   }
+
+  private readonly threadsLoad: boolean;
+  private readonly threadShare: number;
 
   /** Bytes the result cache holds (its estimate; for /metrics and tests). */
   cacheBytes(): number {
     return this.cache.totalSize;
+  }
+
+  /** Bytes the series caches hold: the threads' (as each last said) and the event loop's. */
+  seriesCacheBytes(): number {
+    return this.pool.seriesCacheBytes() + this.store.seriesCacheBytes();
   }
 
   private coverage: { version: number; meta: Promise<BarCoverage> } | null = null;
@@ -205,10 +225,16 @@ export class ChartService {
       const prepared = await this.resolve(params, dataVersion);
       const meta = await this.barCoverage(dataVersion);
       await meta.ready(prepared.symbols, params.interval);
-      const { cost, bytes, render } = precheck(meta, prepared.symbols, params, this.options.costBudget ?? DEFAULT_COST_BUDGET, format);
+      const { cost, bytes, render, load } = precheck(
+        meta,
+        prepared.symbols,
+        params,
+        this.options.costBudget ?? DEFAULT_COST_BUDGET,
+        format,
+      );
       const key = `${dataVersion}|${prepared.symbols.join(",")}|${JSON.stringify({ ...params, universe: null, symbols: null })}`;
       const bodyKey = format === "json" ? key : tidyKey(key, format);
-      const chart = { ...prepared, format, cost, bytes, render, key, bodyKey };
+      const chart = { ...prepared, format, cost, bytes, render, load, key, bodyKey };
       if (query !== undefined) this.prepared.set(query, { version: dataVersion, chart });
       return { ...chart, user };
     } catch (err) {
@@ -235,7 +261,7 @@ export class ChartService {
   private async resolve(
     params: ChartParams,
     dataVersion: number,
-  ): Promise<Omit<PreparedChart, "format" | "cost" | "bytes" | "render" | "key" | "bodyKey" | "user">> {
+  ): Promise<Omit<PreparedChart, "format" | "cost" | "bytes" | "render" | "load" | "key" | "bodyKey" | "user">> {
     if (params.symbols) {
       const { symbols: known, synthetic } = await this.known(dataVersion);
       const missing = params.symbols.filter((s) => !known.has(s));
@@ -316,11 +342,10 @@ export class ChartService {
 
   /** The engine on the request's series; a csv/ndjson request's rows are rendered with it, on its thread. */
   private async run(prepared: PreparedChart, signal: AbortSignal): Promise<Fresh> {
-    const { params, symbols, user, format } = prepared;
-    const fromFile = this.pool.size > 0 ? this.store.threadSource(symbols) : null;
-    const source = fromFile ?? {
-      input: (await this.store.loadSeries(symbols, params.interval).catch((e) => Promise.reject(storeFailure(e)))).input,
-    };
+    const { params, symbols, user, format, load } = prepared;
+    const source = this.threadsLoad
+      ? { db: this.store.threadPath!, symbols, plan: load, cacheBytes: this.threadShare }
+      : { input: await this.store.loadPlanned(symbols, params.interval, load).catch((e) => Promise.reject(storeFailure(e))) };
     const render = format === "json" ? undefined : format;
     const { tidy, ...json } = await this.pool.compute(source, { ...params }, user, signal, prepared.cost, render);
     return { json, tidy: render && tidy !== undefined ? { format: render, computed: { ...json, body: tidy } } : null };

@@ -79,13 +79,15 @@ export class ComputeCancelled extends Error {
 /** A thread posts this once it has loaded, before any job. */
 export const READY = { ready: true } as const;
 
-export type ComputeReply =
+/** A thread's reply; each also says how many bytes its series cache holds after the slice (`seriesBytes`). */
+export type ComputeReply = (
   | ({ id: number; ok: true } & Computed)
   | { id: number; yielded: true }
   | { id: number; part: ChartPart; symbols: string[] }
   | { id: number; rendered: string }
   | { id: number; ok: false; chartError: { kind: ChartError["kind"]; message: string } }
-  | { id: number; ok: false; internal: string };
+  | { id: number; ok: false; internal: string }
+) & { seriesBytes?: number };
 
 export interface Computed {
   /** The chart's `data` as JSON: what the result cache keeps, and every other format is rendered from. */
@@ -112,6 +114,8 @@ export interface ComputePool {
   split(): number;
   /** Tasks whose state the threads hold: started and not yet finished or dropped (for tests). */
   held(): number;
+  /** Bytes the threads' series caches hold, as each last said (/metrics). */
+  seriesCacheBytes(): number;
   /**
    * computeChart on the source's series, serialised; rejects with its ChartError, or an Error when
    * a thread failed. `user` is whose request it is, for fair scheduling ("" for unmetered work).
@@ -191,6 +195,8 @@ interface Thread {
   resident: Set<Task>;
   /** It has loaded (posted READY). */
   ready: boolean;
+  /** Bytes its series cache held at its last reply. */
+  seriesBytes: number;
 }
 
 export function startComputePool(
@@ -238,7 +244,7 @@ export function startComputePool(
       job.resolve(reply.rendered);
     } else if (reply.ok) {
       end(job);
-      const { id: _id, ok: _ok, ...computed } = reply;
+      const { id: _id, ok: _ok, seriesBytes: _bytes, ...computed } = reply;
       job.resolve(computed);
     } else if ("chartError" in reply) fail(job, new ChartError(reply.chartError.kind, reply.chartError.message));
     else fail(job, new Error(`compute thread: ${reply.internal}`));
@@ -306,7 +312,7 @@ export function startComputePool(
   };
 
   const spawn = (): Thread => {
-    const t: Thread = { worker: new Worker(specifier), task: null, resident: new Set(), ready: false };
+    const t: Thread = { worker: new Worker(specifier), task: null, resident: new Set(), ready: false, seriesBytes: 0 };
     t.worker.onmessage = (event: MessageEvent<ComputeReply | typeof READY>) => {
       if ("ready" in event.data) {
         t.ready = true;
@@ -315,6 +321,7 @@ export function startComputePool(
       const task = t.task;
       t.task = null;
       const reply = event.data;
+      t.seriesBytes = reply.seriesBytes ?? t.seriesBytes;
       if (task && task.start.id === reply.id) {
         const job = task.job;
         if ("yielded" in reply && !job.over) queue.push(task, job.user);
@@ -385,6 +392,7 @@ export function startComputePool(
       cancelled: () => 0,
       split: () => 0,
       held: () => 0,
+      seriesCacheBytes: () => 0,
       compute: async (source, params, _user, _signal, _estimatedMs, render) => {
         started++;
         return inlineCompute(inputOf(source, params), params, render);
@@ -444,6 +452,7 @@ export function startComputePool(
     cancelled: () => cancelled,
     split: () => split,
     held: () => threads.reduce((n, t) => n + t.resident.size, 0),
+    seriesCacheBytes: () => threads.reduce((n, t) => n + t.seriesBytes, 0),
     compute(source, params, user = "", signal, estimatedMs, render) {
       if (stopped) return Promise.reject(new Error("compute threads stopped"));
       if (signal?.aborted) return Promise.reject(new ComputeCancelled());

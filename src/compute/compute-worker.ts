@@ -26,18 +26,25 @@ import {
   type ComputeResume,
 } from "./compute-pool.ts";
 import { inputOf } from "./series-source.ts";
+import { SeriesCache } from "../market/series-cache.ts";
+import { SeriesLoader } from "../market/series-loader.ts";
+import { portOf } from "../market/sqlite-port.ts";
 
 declare const self: Worker;
 /** The worker's global close(): ends this thread. */
 declare function close(): void;
 
-let db: { path: string; sqlite: Database } | null = null;
+let db: { path: string; sqlite: Database; loader: SeriesLoader } | null = null;
 
-function connection(path: string): Database {
+/** The thread's lasting connection and series loader; its cache is bounded by this thread's share (series-cache.ts). */
+function loaderFor(path: string, cacheBytes: number): SeriesLoader {
   if (db?.path !== path) {
-    db = { path, sqlite: openDatabase(path, { attach: true, readOnly: "query", busyTimeoutMs: 1000 }).sqlite };
+    db?.sqlite.close();
+    const sqlite = openDatabase(path, { attach: true, readOnly: "query", busyTimeoutMs: 1000 }).sqlite;
+    db = { path, sqlite, loader: new SeriesLoader(portOf(sqlite), new SeriesCache(cacheBytes)) };
   }
-  return db.sqlite;
+  db.loader.cache.setBound(cacheBytes);
+  return db.loader;
 }
 
 /** A slice runs whole as-ofs until this long has passed, then yields the thread. */
@@ -50,7 +57,7 @@ const jobs = new Map<number, Steps & { nSymbols: number; render?: TidyFormat }>(
 function slice(id: number, start?: ComputeRequest): ComputeReply {
   try {
     if (start) {
-      const input = inputOf(start.source, start.params, connection);
+      const input = inputOf(start.source, start.params, loaderFor);
       const steps: Steps = start.part
         ? { part: computeChartPartSteps(input, start.params, start.part.index, start.part.of), symbols: input.symbols }
         : { whole: computeChartSteps(input, start.params) };
@@ -123,7 +130,11 @@ self.onmessage = (event: MessageEvent<ComputeRequest | ComputeResume | ComputeDr
   }
   if ("join" in event.data) postMessage(join(event.data));
   else if ("tidy" in event.data) postMessage(render(event.data));
-  else postMessage("resume" in event.data ? slice(event.data.resume) : slice(event.data.id, event.data));
+  else
+    postMessage({
+      ...("resume" in event.data ? slice(event.data.resume) : slice(event.data.id, event.data)),
+      seriesBytes: db?.loader.cache.bytes() ?? 0,
+    });
 };
 
 postMessage(READY);

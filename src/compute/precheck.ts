@@ -10,6 +10,7 @@ import { resolveAsofs } from "../engine/asofs.ts";
 import { MAX_POINTS } from "../engine/limits.ts";
 import { ChartError, INTERVALS, type ChartParams } from "../engine/types.ts";
 import { type BarCoverage, UnionCalendar } from "../market/bar-coverage.ts";
+import type { LoadPlan } from "../market/series-loader.ts";
 import { formatOffset } from "../market/timestamps.ts";
 import { chooseSourceInterval, servingIntervals } from "../market/intervals.ts";
 import { maxEdges, renderCost, requestCost } from "./request-cost.ts";
@@ -24,6 +25,8 @@ export interface Precheck {
   asofCount: number;
   /** A csv/ndjson answer of a result already computed: the render job's cost and bytes alone. */
   render: { cost: number; bytes: number } | null;
+  /** The buckets the request's windows cover, and the stored interval they are read from: all it loads. */
+  load: LoadPlan;
 }
 
 /** Throws ChartError for a request the data cannot serve or the budget does not allow. */
@@ -44,13 +47,19 @@ export function precheck(
         `and ${params.interval} can only be built from ${servingIntervals(params.interval).join(", ")}`,
     );
   }
-  const calendar = new UnionCalendar(meta.coverage(source, params.interval), symbols);
+  const coverage = meta.coverage(source, params.interval);
+  const calendar = new UnionCalendar(coverage, symbols);
   if (calendar.length === 0) throw new ChartError("no-data", "no bars exist for the requested symbols at this interval");
   const asofs = resolveAsofs({ symbols: [...symbols], labels: calendar.labels(), closes: [] }, params);
   const n = symbols.length;
   checkSize(params, n, asofs.length);
   checkMembers(calendar, symbols, params, asofs);
-  const cost = requestCost(params, n, asofs.length, format);
+  // The windows reach from lookback bars before the first as-of to the last one; nothing else is read.
+  const first = asofs[0]! - params.lookback;
+  const last = asofs[asofs.length - 1]!;
+  const load = { version: meta.version, source, from: coverage.ts[calendar.slot(first)]!, to: coverage.ts[calendar.slot(last)]! };
+  const read = { bars: last - first + 1, perBar: source === params.interval ? 1 : coverage.barsPerBucket };
+  const cost = requestCost(params, n, asofs.length, format, read);
   if (cost > budget) {
     throw new ChartError(
       "over-budget",
@@ -62,7 +71,7 @@ export function precheck(
   }
   const render =
     format === "json" ? null : { cost: renderCost(params, n, asofs.length, format), bytes: renderBytes(params, n, asofs.length, format) };
-  return { cost, bytes: requestBytes(params, n, asofs.length, calendar.length, format), asofCount: asofs.length, render };
+  return { cost, bytes: requestBytes(params, n, asofs.length, read.bars, format, read.perBar), asofCount: asofs.length, render, load };
 }
 
 /**

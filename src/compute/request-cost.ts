@@ -36,6 +36,12 @@ export const COST_TERMS = [
   /** Fixed work per request and per as-of (window members, payload assembly). */
   "request",
   "asof",
+  /**
+   * Loading the series: the stored bars under the request's windows, read by range and bucketed
+   * (n·bars·source bars per bar: 60 for 1h from 1m), whatever history is stored (docs/api.md §
+   * Series cache). Priced uncached; a cached series costs less.
+   */
+  "load",
   /** The returns panel over every bar the request reads (n·bars), and ranking each window for Spearman (n·L·log L). */
   "panel",
   "rank",
@@ -110,6 +116,7 @@ export type CostTerm = (typeof COST_TERMS)[number];
 export const COST_COEFFICIENTS: Record<CostTerm, number> = {
   request: 0.754,
   asof: 34.7,
+  load: 0,
   panel: 0,
   rank: 15.6,
   corr_pearson: 0.076,
@@ -168,8 +175,23 @@ export function maxEdges(params: ChartParams, n: number): number {
   }
 }
 
-/** The operation count of each term (millions) for params over n symbols and `asofs` as-of dates, answered in `format`. */
-export function costTerms(params: ChartParams, n: number, asofs = params.periods, format: Format = "json"): Record<CostTerm, number> {
+/** What a request reads (precheck.ts): calendar bars under its windows, and stored bars per calendar bar (1 unless resampled). */
+export interface ReadShape {
+  bars: number;
+  perBar: number;
+}
+
+/**
+ * The operation count of each term (millions) for params over n symbols and `asofs` as-of dates,
+ * answered in `format`, reading `read` (by default the windows' bars at the requested interval).
+ */
+export function costTerms(
+  params: ChartParams,
+  n: number,
+  asofs = params.periods,
+  format: Format = "json",
+  read: ReadShape = { bars: params.lookback + 1 + (asofs - 1) * params.step, perBar: 1 },
+): Record<CostTerm, number> {
   const M = 1e6;
   const A = asofs;
   const L = params.lookback;
@@ -194,6 +216,7 @@ export function costTerms(params: ChartParams, n: number, asofs = params.periods
   const terms = Object.fromEntries(COST_TERMS.map((t) => [t, 0])) as Record<CostTerm, number>;
   terms.request = 1;
   terms.asof = A / 1000;
+  terms.load = (n * read.bars * read.perBar) / M;
   terms.panel = (n * (L + 1 + (A - 1) * params.step)) / M;
   if (params.corr_method === "pearson") {
     terms.corr_pearson = ((sliding ? 1 : A) * n2 * L) / M;
@@ -244,8 +267,8 @@ export function costTerms(params: ChartParams, n: number, asofs = params.periods
 }
 
 /** Estimated milliseconds of one core (the sum of terms × coefficients), rounded up. */
-export function requestCost(params: ChartParams, n: number, asofCount = params.periods, format: Format = "json"): number {
-  return sumCost(costTerms(params, n, asofCount, format), COST_TERMS);
+export function requestCost(params: ChartParams, n: number, asofCount = params.periods, format: Format = "json", read?: ReadShape): number {
+  return sumCost(costTerms(params, n, asofCount, format, read), COST_TERMS);
 }
 
 /**

@@ -25,11 +25,14 @@ const MERGE_TEXT_BYTES = 50;
 const VALUE_TEXT_BYTES = 14;
 const TIDY_ROW_BYTES = 60;
 
-export function requestBytes(params: ChartParams, n: number, asofs: number, bars: number, format: Format = "json"): number {
+/** A bar row as the database driver hands it over: a three-number array (object, elements, slot). */
+const ROW_BYTES = 80;
+
+export function requestBytes(params: ChartParams, n: number, asofs: number, bars: number, format: Format = "json", rowsPerBar = 1): number {
   const E = maxEdges(params, n);
   const m = params.metrics.length;
-  // The closes and the returns panel; the correlation matrix, sliding sums and scratch (n² each).
-  const series = 2 * 8 * n * bars + 4 * 8 * n * n + optionBytes(params, n);
+  // The bar rows read (each a small array), the closes and the returns panel; the correlation matrix, sliding sums and scratch (n² each).
+  const series = ROW_BYTES * n * bars * rowsPerBar + 2 * 8 * n * bars + 4 * 8 * n * n + optionBytes(params, n);
   // The graph being built and the one kept (every as-of's with include_graph=all), and each as-of's values.
   const graphs = (2 + (params.include_graph === "all" ? asofs : 0)) * EDGE_BYTES * E + asofs * n * (8 * m + 16);
   // Each as-of's clusters and weights, and the merges kept (the latest, or every as-of's with include_graph=all).

@@ -1,7 +1,7 @@
 /**
  * Prometheus metrics at /metrics (README.md § Operations) with prom-client: requests by route and
  * status, 503s by reason, meter decisions by outcome, compute time, tokens generated, and gauges
- * read when scraped (compute queue depth, result-cache bytes, database connections in use, database
+ * read when scraped (compute queue depth, result-cache and series-cache bytes, database connections in use, database
  * up, meter writes failing), plus the process's CPU and memory. docs/deploy.md § 9. Monitoring has the
  * alerts over them (deploy/prometheus/rules.yml).
  */
@@ -12,6 +12,8 @@ import { UNAVAILABLE_REASONS, type UnavailableReason } from "./unavailable-reaso
 export interface MetricsSources {
   computeQueueDepth(): number;
   cacheBytes(): number;
+  /** Bytes held by the series caches (the compute threads' and the event loop's; src/market/series-cache.ts). */
+  seriesCacheBytes?(): number;
   /** Connections busy with a query (SQLite: the one connection, 0 or 1). */
   dbConnectionsInUse(): number;
   /** Estimated cost (ms of one core) and bytes of the live computations admitted and not yet answered. */
@@ -106,6 +108,8 @@ export function createMetrics(sources: MetricsSources): Metrics {
     });
   gauge("graphstats_compute_queue_depth", "Live computations waiting for a compute thread", sources.computeQueueDepth);
   gauge("graphstats_result_cache_bytes", "Bytes held by the result cache", sources.cacheBytes);
+  if (sources.seriesCacheBytes)
+    gauge("graphstats_series_cache_bytes", "Bytes held by the series caches (loaded bars)", sources.seriesCacheBytes);
   gauge("graphstats_db_connections_in_use", "Database connections busy with a query", sources.dbConnectionsInUse);
   gauge(
     "graphstats_admitted_cost_ms",

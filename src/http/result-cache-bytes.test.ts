@@ -9,7 +9,7 @@ import { parseChartParams } from "./params/params.ts";
 import type { ChartParams } from "../engine/types.ts";
 import { createLogger } from "../logger.ts";
 import { ChartService } from "../compute/chart-service.ts";
-import { sqliteMarketStore } from "../market/sqlite-store.ts";
+import { openMarketStore } from "../market/open-store.ts";
 import { startComputePool } from "../compute/compute-pool.ts";
 import { body, sampleDb, startHarness, type Harness } from "../../test/support/http/harness.ts";
 
@@ -42,9 +42,13 @@ test("distinct ~0.9 MB results keep the cache under 2 MiB; the oldest is compute
 
 test("the service's byte count stays within the bound and counts what it holds", async () => {
   const opened = openDatabase(sampleDb());
-  const chart = new ChartService(sqliteMarketStore(opened.sqlite, ":memory:"), startComputePool(0, createLogger("silent")), {
-    cacheBytes: 2 ** 21,
-  });
+  const chart = new ChartService(
+    openMarketStore({ kind: "sqlite", sqlite: opened.sqlite, path: ":memory:" }),
+    startComputePool(0, createLogger("silent")),
+    {
+      cacheBytes: 2 ** 21,
+    },
+  );
   try {
     let held = 0;
     for (let lookback = 20; lookback < 26; lookback++) {

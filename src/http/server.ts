@@ -78,7 +78,12 @@ export async function startServer(config: Config, logger: Logger, options: Start
   const newUsers = createNewUsers(stores.auth, () => clock.now());
   const compute = startComputePool(config.computeThreads, logger);
   const admitted = new AdmittedWork({ costMs: config.admittedCost, bytes: config.admittedMb * 2 ** 20 }, () => compute.size);
-  const chart = new ChartService(stores.market, compute, { costBudget: config.costBudget, cacheBytes: config.cacheMb * 2 ** 20, admitted });
+  const chart = new ChartService(stores.market, compute, {
+    costBudget: config.costBudget,
+    cacheBytes: config.cacheMb * 2 ** 20,
+    seriesCacheBytes: config.seriesCacheMb * 2 ** 20,
+    admitted,
+  });
   const deps: AppDeps = {
     clock,
     logger,
@@ -108,6 +113,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
       computeQueueDepth: () => compute.queued(),
       computeJobs: () => ({ engine: compute.started(), render: compute.rendered() }),
       cacheBytes: () => chart.cacheBytes(),
+      seriesCacheBytes: () => chart.seriesCacheBytes(),
       dbConnectionsInUse: stores.connectionsInUse,
       admittedCostMs: () => admitted.inUse().costMs,
       admittedBytes: () => admitted.inUse().bytes,

@@ -7,10 +7,9 @@
  * the caller.
  */
 import { INTERVALS, type Interval } from "../engine/types.ts";
-import { rawDb, type DbHandle } from "./db-handle.ts";
 import { bucketStart, chooseSourceInterval } from "./intervals.ts";
+import type { BarTime, MarketReads } from "./market-port.ts";
 import { formatLocal } from "./timestamps.ts";
-import { knownSymbols } from "./universes.ts";
 
 /** Every distinct bucket start of the symbols storing one interval, at a wanted interval. */
 export interface Coverage {
@@ -20,10 +19,12 @@ export interface Coverage {
   offsets: Int32Array;
   /** Per symbol storing the source interval: inclusive [start, end] index pairs into ts, ascending. */
   runs: Map<string, Int32Array>;
+  /** Source bars per (symbol, bucket) over the whole store: 1 unless resampled (a load's rows per bucket read). */
+  barsPerBucket: number;
 }
 
 /** A symbol's bar starts and offsets at one stored interval, [ts, offset_min] in ts order. */
-export type TimestampRows = Iterable<readonly [number, number]>;
+export type TimestampRows = Iterable<BarTime>;
 
 /** Reads the bar timestamps of `symbols` at `source` (the store's job: SQLite or PostgreSQL). */
 export type TimestampReader = (symbols: string[], source: Interval) => Promise<Map<string, TimestampRows>>;
@@ -68,46 +69,40 @@ export class BarCoverage {
   }
 }
 
-/** Bar metadata of a SQLite database: stored intervals by index seeks, timestamps from the primary key. */
-export function sqliteCoverage(h: DbHandle, version: number): BarCoverage {
-  const db = rawDb(h);
-  return new BarCoverage(version, storedIntervals(db), async (symbols, source) => {
-    const rows = db.prepare<[number, number], [string, string]>(
-      "SELECT ts, offset_min FROM bars WHERE symbol = ? AND interval = ? ORDER BY ts",
+/** Stored intervals by symbol (finest first), from every stored (symbol, interval) pair. */
+export function storedBySymbol(pairs: readonly (readonly [string, Interval])[]): Map<string, Interval[]> {
+  const bySymbol = new Map<string, Set<Interval>>();
+  for (const [s, iv] of pairs) (bySymbol.get(s) ?? bySymbol.set(s, new Set()).get(s)!).add(iv);
+  const out = new Map<string, Interval[]>();
+  for (const s of [...bySymbol.keys()].sort())
+    out.set(
+      s,
+      INTERVALS.filter((iv) => bySymbol.get(s)!.has(iv)),
     );
-    const out = new Map<string, TimestampRows>();
-    for (const s of symbols) out.set(s, rows.values(s, source) as [number, number][]);
-    rows.finalize();
-    return out;
-  });
+  return out;
 }
 
-/** Stored intervals of every symbol with bars, by index seeks (no bar is read). */
-export function storedIntervals(h: DbHandle): Map<string, Interval[]> {
-  const db = rawDb(h);
-  const has = db.prepare<{ x: number }, [string, string]>("SELECT 1 AS x FROM bars WHERE symbol = ? AND interval = ? LIMIT 1");
-  const stored = new Map<string, Interval[]>();
-  for (const s of knownSymbols(db))
-    stored.set(
-      s,
-      INTERVALS.filter((iv) => has.get(s, iv) !== null),
-    );
-  has.finalize();
-  return stored;
+/** The bar metadata of a database at `version`, over its market port: stored pairs now, timestamps as requests need them. */
+export async function readCoverage(port: MarketReads, version: number): Promise<BarCoverage> {
+  return new BarCoverage(version, storedBySymbol(await port.storedPairs()), async (symbols, source) => port.barTimes(symbols, source));
 }
 
 function build(rowsBySymbol: Map<string, TimestampRows>, source: Interval, wanted: Interval): Coverage {
   const perSymbol = new Map<string, number[]>();
   const offsetOf = new Map<number, number>();
+  let bars = 0;
+  let pairs = 0;
   for (const [s, rows] of rowsBySymbol) {
     const buckets: number[] = [];
     for (const [t, off] of rows) {
+      bars++;
       const b = source === wanted ? t : bucketStart(t, off, wanted);
       if (buckets.length > 0 && buckets[buckets.length - 1] === b) continue;
       buckets.push(b);
       if (!offsetOf.has(b)) offsetOf.set(b, off);
     }
     perSymbol.set(s, buckets);
+    pairs += buckets.length;
   }
   const ts = Float64Array.from(offsetOf.keys()).sort();
   const offsets = Int32Array.from(ts, (t) => offsetOf.get(t)!);
@@ -123,7 +118,7 @@ function build(rowsBySymbol: Map<string, TimestampRows>, source: Interval, wante
     }
     runs.set(s, Int32Array.from(pairs));
   }
-  return { ts, offsets, runs };
+  return { ts, offsets, runs, barsPerBucket: pairs > 0 ? bars / pairs : 1 };
 }
 
 /**

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { importCsvFiles, importCsvSources } from "./csv-import.ts";
+import { importCsvFiles, importCsvSources } from "./import-rules.ts";
 import { getDataVersion } from "./data-version.ts";
 import { countBars, tempDb } from "../../test/support/market-db.ts";
 

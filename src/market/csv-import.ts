@@ -1,24 +1,20 @@
 /**
- * Importing bar CSVs into the database. Each file is streamed through a staging table (memory
- * stays flat however large it is), checked whole — every row, duplicates, bar spacing against
- * the interval — and only then written in its own transaction together with the universe
- * extension and, when something changed, a data-version bump. A bad file leaves no trace and a
- * good one is never half-written.
+ * Importing bar CSVs: the options, results and summaries, and stageFile, which streams one file
+ * into a stage (memory stays flat however large it is) and checks it whole — every row,
+ * duplicates, bar spacing against the interval. import-rules.ts writes the checked files, for
+ * both databases; the functions here run it on a SQLite connection.
  */
-import { type Clock, systemClock } from "../clock.ts";
+import type { Clock } from "../clock.ts";
 import { INTERVALS, type Interval } from "../engine/types.ts";
-import { BarStage } from "./bar-writer.ts";
+import type { BarStage } from "./bar-writer.ts";
 import { RowErrors } from "./row-errors.ts";
-import { type Clash, clashReason, datedInterval, findClashes, type StoredKey } from "./offset-clashes.ts";
+import { type Clash, clashReason } from "./offset-clashes.ts";
 import { shownValue } from "./shown-value.ts";
 import { BarRows, MAX_ERRORS, REQUIRED_COLUMNS, type ParseOptions } from "./csv-bars.ts";
 import { CsvSyntaxError, readCsvFile, readCsvText, type RecordSink } from "./csv-records.ts";
 import { spacingProblem } from "./csv-spacing.ts";
-import { bumpDataVersion, getDataVersion } from "./data-version.ts";
-import { rawDb, type DbHandle } from "./db-handle.ts";
 import { isInterval } from "./intervals.ts";
 import { isValidUniverseName } from "./symbols.ts";
-import { extendUniverse, getUniverse } from "./universes.ts";
 
 /** A problem with the import as a whole (bad universe or interval), not with one file. */
 export class ImportError extends Error {
@@ -92,22 +88,12 @@ export interface CsvSource {
   text: string;
 }
 
-/** Reads and imports CSV files in the given order, streaming each. An unreadable file is reported like a bad one. */
-export function importCsvFiles(h: DbHandle, paths: readonly string[], opts: ImportOptions): ImportSummary {
-  return importSources(h, fileReadables(paths), opts);
-}
-
 export function fileReadables(paths: readonly string[]): Readable[] {
   return paths.map((file) => ({ file, read: (sink, progress) => readCsvFile(file, sink, progress) }));
 }
 
 export function textReadables(sources: readonly CsvSource[]): Readable[] {
   return sources.map(({ file, text }) => ({ file, read: (sink) => readCsvText(text, sink) }));
-}
-
-/** Imports CSV contents already in memory, in the given order. */
-export function importCsvSources(h: DbHandle, sources: readonly CsvSource[], opts: ImportOptions): ImportSummary {
-  return importSources(h, textReadables(sources), opts);
 }
 
 export interface Readable {
@@ -171,59 +157,6 @@ export function addFile(summary: ImportSummary, result: FileResult & { appended:
   summary.unchanged += result.unchanged;
   summary.replaced += result.replaced;
   for (const s of result.symbols) if (!summary.symbols.includes(s)) summary.symbols.push(s);
-}
-
-function importSources(h: DbHandle, sources: readonly Readable[], opts: ImportOptions): ImportSummary {
-  const db = rawDb(h);
-  const interval = checkImportOptions(opts);
-  if (getUniverse(db, opts.universe)?.source === "synthetic") throw syntheticRefusal(opts.universe);
-  const clock = opts.clock ?? systemClock;
-  const stage = new BarStage(db);
-  const summary = emptySummary(opts.universe, interval);
-  for (const src of sources) addFile(summary, importOne(db, stage, src, { ...opts, interval }, clock));
-  summary.dataVersion = getDataVersion(db);
-  return summary;
-}
-
-type Db = ReturnType<typeof rawDb>;
-
-/** Stages, checks and (when good) writes one file. */
-function importOne(
-  db: Db,
-  stage: BarStage,
-  src: Readable,
-  opts: ImportOptions & { interval: Interval },
-  clock: Clock,
-): FileResult & { appended: string[] } {
-  const result = emptyFileResult(src.file);
-  stage.begin();
-  try {
-    const checked = stageFile(stage, src, opts);
-    if (!checked.ok) return { ...result, errors: checked.errors };
-    const refused = db
-      .transaction((): string[] | null => {
-        if (datedInterval(opts.interval)) {
-          const stored = db.query<StoredKey, [string, string]>(
-            "SELECT ts, offset_min AS offsetMin FROM bars WHERE symbol = ? AND interval = ?",
-          );
-          const clashes = findClashes(stage.keys(), (s) => stored.all(s, opts.interval), opts.replace ? Infinity : MAX_ERRORS + 1);
-          if (clashes.length > 0 && !opts.replace) return clashErrors(src.file, clashes, opts.interval);
-          const drop = db.query("DELETE FROM bars WHERE symbol = ? AND interval = ? AND ts = ?");
-          for (const c of clashes) drop.run(c.symbol, opts.interval, c.stored.ts);
-          result.replaced = clashes.length;
-        }
-        Object.assign(result, stage.writeTo(opts.interval));
-        result.appended = extendUniverse(db, opts.universe, checked.symbols, "imported", clock.now());
-        // Caches are keyed by the data version: an import that changed nothing must not flush them.
-        if (result.inserted + result.updated + result.replaced > 0 || result.appended.length > 0) bumpDataVersion(db);
-        return null;
-      })
-      .immediate();
-    if (refused) return { ...result, errors: refused };
-    return { ...result, ok: true, symbols: checked.symbols, rows: checked.rows };
-  } finally {
-    stage.discard();
-  }
 }
 
 /**

@@ -2,14 +2,15 @@
 export type { Bar } from "./bar.ts";
 export type { DbHandle } from "./db-handle.ts";
 export { getDataVersion, bumpDataVersion } from "./data-version.ts";
-export { importCsvFiles, importCsvSources, ImportError } from "./csv-import.ts";
+export { ImportError } from "./csv-import.ts";
+export { importCsvFiles, importCsvSources } from "./import-rules.ts";
 export type { CsvSource, FileResult, ImportOptions, ImportSummary } from "./csv-import.ts";
 export { parseBarsCsv, symbolFromFileName, REQUIRED_COLUMNS } from "./csv-bars.ts";
 export { listUniverses, getUniverse, knownSymbols, extendUniverse } from "./universes.ts";
 export type { Universe, UniverseSource } from "./universes.ts";
 export { INTERVAL_MS, isInterval, bucketStart, divides, chooseSourceInterval, servingIntervals } from "./intervals.ts";
 export { resampleBars } from "./resample.ts";
-export { loadSeries } from "./series.ts";
+export { loadSeries } from "./series-loader.ts";
 export type { LoadedSeries } from "./series.ts";
 export { parseTimestamp, formatLocal, formatOffset } from "./timestamps.ts";
 export { SYMBOL_PATTERN, UNIVERSE_PATTERN, isValidSymbol, isValidUniverseName } from "./symbols.ts";

@@ -3,9 +3,9 @@ import { describeNifty, niftyFiles } from "../../test/support/nifty.ts";
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { ChartError } from "../engine/types.ts";
-import { importCsvFiles, importCsvSources } from "./csv-import.ts";
+import { importCsvFiles, importCsvSources } from "./import-rules.ts";
 import { loadSample } from "./load-sample.ts";
-import { loadSeries } from "./series.ts";
+import { loadSeries } from "./series-loader.ts";
 import { tempDb } from "../../test/support/market-db.ts";
 import { getUniverse } from "./universes.ts";
 
@@ -103,7 +103,7 @@ describeNifty("loadSeries on the real NIFTY data", () => {
 
   test("a new import is visible at once (the cache is keyed by the data version)", () => {
     const before = loadSeries(t, ["TCS"], "1d");
-    expect(loadSeries(t, ["TCS"], "1d")).toBe(before);
+    expect(loadSeries(t, ["TCS"], "1d").input).toBe(before.input);
     importCsvSources(t, [{ file: "TCS.csv", text: "timestamp,open,high,low,close,volume\n2025-10-01T00:00:00+05:30,1,2,1,2,5\n" }], {
       universe: "nifty50",
     });

@@ -1,18 +1,17 @@
 /**
- * Loading aligned close series for the engine: the requested symbols' bars at the requested
- * interval (resampled from a finer stored one when needed) on their union calendar.
+ * Aligned close series for the engine: each symbol's bars at the requested interval (its buckets,
+ * resampled from a finer stored interval when needed) on the union calendar of the symbols asked.
+ * The pure parts (bucketing, assembly) are here; series-loader.ts decides what is read and cached.
  */
-import type { Database, Statement } from "bun:sqlite";
 import { ChartError, INTERVALS, type Interval, type SeriesInput } from "../engine/types.ts";
-import { getDataVersion } from "./data-version.ts";
-import { rawDb, type DbHandle } from "./db-handle.ts";
 import { bucketStart, chooseSourceInterval, servingIntervals } from "./intervals.ts";
+import type { BarRow } from "./market-port.ts";
 import { formatLocal } from "./timestamps.ts";
 
 export interface LoadedSeries {
   /** symbols in the given order; labels = union calendar; closes NaN where a symbol has no bar. */
   input: SeriesInput;
-  /** Symbols with no bars at all, at any interval. */
+  /** Symbols with no bars at all, at any interval (known only when the stored intervals were given). */
   missing: string[];
   /** Symbols that have bars, but none at `sourceInterval` (their closes are all NaN). */
   unavailable: string[];
@@ -20,83 +19,96 @@ export interface LoadedSeries {
   sourceInterval: Interval | null;
 }
 
-/** Cached results per connection; key = data version + interval + symbol list. */
-const CACHE_MAX = 64;
-const caches = new WeakMap<Database, Map<string, LoadedSeries>>();
-
-interface Statements {
-  has: Statement<{ x: number }, [string, string]>;
-  rows: Statement<unknown, [string, string]>;
+/** One symbol's buckets at a wanted interval: starts (UTC ms), closes (the bucket's last bar) and local offsets (its first bar's). */
+export interface Buckets {
+  ts: Float64Array;
+  close: Float64Array;
+  offset: Int16Array;
 }
-const statements = new WeakMap<Database, Statements>();
 
-function prepared(db: Database): Statements {
-  let s = statements.get(db);
-  if (!s) {
-    s = {
-      has: db.prepare("SELECT 1 AS x FROM bars WHERE symbol = ? AND interval = ? LIMIT 1"),
-      rows: db.prepare("SELECT ts, offset_min, close FROM bars WHERE symbol = ? AND interval = ? ORDER BY ts"),
-    };
-    statements.set(db, s);
+/** The buckets of `rows` (bars at `source`, in ts order) at `interval` whose start lies in [from, to]. */
+export function bucketRows(rows: readonly BarRow[], source: Interval, interval: Interval, from: number, to: number): Buckets {
+  const ts: number[] = [];
+  const close: number[] = [];
+  const offset: number[] = [];
+  for (const [t, off, c] of rows) {
+    const b = source === interval ? t : bucketStart(t, off, interval);
+    if (b < from || b > to) continue;
+    if (ts.length > 0 && ts[ts.length - 1] === b) close[close.length - 1] = c;
+    else {
+      ts.push(b);
+      close.push(c);
+      offset.push(off);
+    }
   }
-  return s;
+  return { ts: Float64Array.from(ts), close: Float64Array.from(close), offset: Int16Array.from(offset) };
+}
+
+/** The buckets of `b` whose start lies in [from, to], as views (no copy). */
+export function sliceBuckets(b: Buckets, from: number, to: number): Buckets {
+  const lo = lowerBound(b.ts, from);
+  const end = upperBound(b.ts, to);
+  return { ts: b.ts.subarray(lo, end), close: b.close.subarray(lo, end), offset: b.offset.subarray(lo, end) };
+}
+
+function lowerBound(a: Float64Array, x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function upperBound(a: Float64Array, x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid]! <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
- * Loads `symbols` (order kept) at `interval`. The source interval is chosen for the request as a
- * whole: `interval` if any symbol stores it, else the finest stored interval that divides it.
- * Throws ChartError "interval-unavailable" when the symbols have bars but none that can serve `interval`.
- * The result may be shared with other callers through the cache: treat it as read-only.
+ * The series of `symbols` (order kept) from each one's buckets (absent: no bar). A bucket's label
+ * takes the offset of the first symbol, in request order, that has it.
  */
-export function loadSeries(h: DbHandle, symbols: readonly string[], interval: Interval): LoadedSeries {
-  const db = rawDb(h);
-  const key = `${getDataVersion(db)}|${interval}|${symbols.join(",")}`;
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new Map()));
-  const hit = cache.get(key);
-  if (hit) {
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit;
+export function assembleSeries(symbols: readonly string[], buckets: ReadonlyMap<string, Buckets>): SeriesInput {
+  const offsetOf = new Map<number, number>();
+  for (const s of new Set(symbols)) {
+    const b = buckets.get(s);
+    if (!b) continue;
+    for (let i = 0; i < b.ts.length; i++) if (!offsetOf.has(b.ts[i]!)) offsetOf.set(b.ts[i]!, b.offset[i]!);
   }
-  const result = load(db, symbols, interval);
-  cache.set(key, result);
-  if (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value!);
-  return result;
-}
-
-function load(db: Database, symbols: readonly string[], interval: Interval): LoadedSeries {
-  const st = prepared(db);
-  const stored = new Map<string, Interval[]>();
-  for (const s of new Set(symbols))
-    stored.set(
-      s,
-      INTERVALS.filter((iv) => st.has.get(s, iv) !== null),
-    );
-  return assembleSeries(symbols, interval, stored, (s, source) => st.rows.values(s, source) as [number, number, number][]);
+  const calendar = Float64Array.from(offsetOf.keys()).sort();
+  const index = new Map<number, number>();
+  for (let k = 0; k < calendar.length; k++) index.set(calendar[k]!, k);
+  const closes = symbols.map((s) => {
+    const out = new Float64Array(calendar.length).fill(NaN);
+    const b = buckets.get(s);
+    if (b) for (let i = 0; i < b.ts.length; i++) out[index.get(b.ts[i]!)!] = b.close[i]!;
+    return out;
+  });
+  const labels = Array.from(calendar, (t) => formatLocal(t, offsetOf.get(t)!));
+  return { symbols: [...symbols], labels, closes };
 }
 
 /**
- * The series of `symbols` at `interval` from what each stores (`stored`, every requested symbol
- * present, [] when it has no bars) and its bars at a source interval as [ts, offset_min, close]
- * rows in ts order. Shared by both stores, so SQLite and PostgreSQL give identical results.
+ * The source interval for a request as a whole: `interval` if any symbol stores it, else the finest
+ * stored interval that divides it; null when no symbol has bars. Throws ChartError
+ * "interval-unavailable" when the symbols have bars but none that can serve `interval`.
  */
-export function assembleSeries(
+export function sourceFor(
   symbols: readonly string[],
   interval: Interval,
   stored: ReadonlyMap<string, readonly Interval[]>,
-  rowsOf: (symbol: string, source: Interval) => Iterable<readonly [number, number, number]>,
-): LoadedSeries {
-  const missing = symbols.filter((s) => stored.get(s)!.length === 0);
-  const union = INTERVALS.filter((iv) => [...stored.values()].some((list) => list.includes(iv)));
-  if (union.length === 0) {
-    return {
-      input: { symbols: [...symbols], labels: [], closes: symbols.map(() => new Float64Array(0)) },
-      missing,
-      unavailable: [],
-      sourceInterval: null,
-    };
-  }
+): Interval | null {
+  const union = INTERVALS.filter((iv) => symbols.some((s) => stored.get(s)?.includes(iv)));
+  if (union.length === 0) return null;
   const source = chooseSourceInterval(interval, union);
   if (!source) {
     throw new ChartError(
@@ -105,36 +117,5 @@ export function assembleSeries(
         `and ${interval} can only be built from ${servingIntervals(interval).join(", ")}`,
     );
   }
-  const unavailable = symbols.filter((s) => stored.get(s)!.length > 0 && !stored.get(s)!.includes(source));
-
-  // Per symbol: bar (or bucket) starts and closes; a bucket's close is its last bar's close.
-  const perSymbol = new Map<string, { ts: number[]; close: number[] }>();
-  const offsetOf = new Map<number, number>();
-  for (const s of stored.keys()) {
-    const ts: number[] = [];
-    const close: number[] = [];
-    if (stored.get(s)!.includes(source)) {
-      for (const [t, off, c] of rowsOf(s, source)) {
-        const b = source === interval ? t : bucketStart(t, off, interval);
-        if (ts.length > 0 && ts[ts.length - 1] === b) close[close.length - 1] = c;
-        else {
-          ts.push(b);
-          close.push(c);
-          if (!offsetOf.has(b)) offsetOf.set(b, off);
-        }
-      }
-    }
-    perSymbol.set(s, { ts, close });
-  }
-  const calendar = [...offsetOf.keys()].sort((a, b) => a - b);
-  const index = new Map<number, number>();
-  for (let k = 0; k < calendar.length; k++) index.set(calendar[k]!, k);
-  const closes = symbols.map((s) => {
-    const out = new Float64Array(calendar.length).fill(NaN);
-    const { ts, close } = perSymbol.get(s)!;
-    for (let i = 0; i < ts.length; i++) out[index.get(ts[i]!)!] = close[i]!;
-    return out;
-  });
-  const labels = calendar.map((t) => formatLocal(t, offsetOf.get(t)!));
-  return { input: { symbols: [...symbols], labels, closes }, missing, unavailable, sourceInterval: source };
+  return source;
 }

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { importCsvSources } from "./csv-import.ts";
+import { importCsvSources } from "./import-rules.ts";
 import { shownColumns, shownValue } from "./shown-value.ts";
 import { tempDb } from "../../test/support/market-db.ts";
 

@@ -20,7 +20,6 @@ import { startComputePool } from "../compute/compute-pool.ts";
 import { createLogger } from "../logger.ts";
 import { UnionCalendar } from "./bar-coverage.ts";
 import { openMarketStore } from "./open-store.ts";
-import { pgMarketStore } from "./pg/pg-store.ts";
 import { SAMPLE_UNIVERSE } from "./sample-generator.ts";
 import type { MarketStore } from "./store.ts";
 import { tempDb } from "../../test/support/market-db.ts";
@@ -234,8 +233,8 @@ describe("PostgreSQL shared by two instances", () => {
     const b = await openPg(pg.url);
     try {
       await a.sql`TRUNCATE bars, universe_members, universes, settings`;
-      const storeA = pgMarketStore(a.sql);
-      const storeB = pgMarketStore(b.sql, { versionTtlMs: 200 });
+      const storeA = openMarketStore({ kind: "postgres", sql: a.sql });
+      const storeB = openMarketStore({ kind: "postgres", sql: b.sql }, { versionTtlMs: 200 });
       await storeA.importCsvSources(
         [
           { file: "AAA.csv", text: GOOD_A },

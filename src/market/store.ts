@@ -1,16 +1,17 @@
 /**
- * Market data behind one interface (issue #14): universes, which bars exist, series, the data
- * version, imports and the synthetic sample — implemented over SQLite (sqlite-store.ts, the
- * embedded default) and PostgreSQL (pg/pg-store.ts, shared by several instances). The chart
- * service and the import command talk to this and never learn which database is behind it.
+ * Market data behind one interface: universes, which bars exist, series, the data version,
+ * imports and the synthetic sample. One implementation (market-store.ts) over each database's
+ * statements (market-port.ts); the chart service and the import command talk to this and never
+ * learn which database is behind it.
  */
-import type { Interval } from "../engine/types.ts";
+import type { Interval, SeriesInput } from "../engine/types.ts";
 import type { Clock } from "../clock.ts";
 import type { BarCoverage } from "./bar-coverage.ts";
 import type { CsvSource, ImportOptions, ImportSummary } from "./csv-import.ts";
+import type { Universe } from "./market-port.ts";
 import type { LoadSampleResult } from "./sample-policy.ts";
 import type { LoadedSeries } from "./series.ts";
-import type { Universe } from "./universes.ts";
+import type { LoadPlan } from "./series-loader.ts";
 
 export interface MarketStore {
   readonly kind: "sqlite" | "postgres";
@@ -30,14 +31,20 @@ export interface MarketStore {
   storedIntervals(): Promise<Map<string, Interval[]>>;
   /** Bar metadata (no prices) at the given data version; the caller caches it per version. */
   barCoverage(version: number): Promise<BarCoverage>;
-  /** Aligned closes of `symbols` at `interval`, resampled when needed (series.ts rules); read-only. */
+  /** Every stored bar of `symbols` at `interval`, resampled when needed (series.ts rules); read-only. */
   loadSeries(symbols: readonly string[], interval: Interval): Promise<LoadedSeries>;
+  /** The series over a request's planned buckets only (series-loader.ts), through this process's series cache; read-only. */
+  loadPlanned(symbols: readonly string[], interval: Interval, plan: LoadPlan): Promise<SeriesInput>;
+  /** Bytes this store's series cache holds (the event loop's share; compute threads hold their own). */
+  seriesCacheBytes(): number;
+  /** Sets the bound of this store's series cache (the chart service splits --series-cache-mb between it and the threads). */
+  limitSeriesCache(bytes: number): void;
   /**
-   * Where a compute thread can load these symbols itself (a SQLite file), or null when the
-   * caller must load them through loadSeries and hand them over (PostgreSQL, in-memory SQLite).
+   * The database file compute threads can read series from themselves, or null when the caller
+   * must load them through loadPlanned and hand them over (PostgreSQL, in-memory SQLite).
    */
-  threadSource(symbols: string[]): { db: string; symbols: string[] } | null;
-  /** Imports CSV files, each all or nothing (csv-import.ts rules). */
+  readonly threadPath: string | null;
+  /** Imports CSV files, each all or nothing (import-rules.ts). */
   importCsvFiles(paths: readonly string[], opts: ImportOptions): Promise<ImportSummary>;
   /** Imports CSV contents held in memory. */
   importCsvSources(sources: readonly CsvSource[], opts: ImportOptions): Promise<ImportSummary>;

@@ -21,6 +21,7 @@ test("the union calendar is the sorted union of the symbols' slots: positions, s
         ts: Float64Array.from({ length: size }, (_, g) => g * 86_400_000),
         offsets: new Int32Array(size),
         runs: new Map(sets.map((s, i) => [`S${i}`, runsOf(s, size)])),
+        barsPerBucket: 1,
       };
       const symbols = [...c.runs.keys(), "UNKNOWN"];
       const cal = new UnionCalendar(c, symbols);

@@ -8,7 +8,7 @@ import { createPgAccountStore } from "../dashboard/account-store-pg.ts";
 import { createPgSessionStore } from "../dashboard/session-store-pg.ts";
 import type { LoadSampleResult } from "../market/sample-policy.ts";
 import { loadSampleIfFresh } from "../market/pg/fresh-sample.ts";
-import { pgMarketStore } from "../market/pg/pg-store.ts";
+import { openMarketStore } from "../market/open-store.ts";
 import type { Logger } from "../logger.ts";
 import {
   createPgMeter,
@@ -50,9 +50,9 @@ export async function pgStores(
   if (pg.applied > 0) logger.info({ applied: pg.applied }, "applied PostgreSQL migrations");
   const inFlight = { n: 0 };
   const limiter = countCalls(createPgMeter(pg.sql, clock, bootId, { lockWaitMs: pool.statementTimeoutMs }), inFlight);
-  const market = pgMarketStore(pg.sql);
+  const market = openMarketStore({ kind: "postgres", sql: pg.sql });
   const t0 = performance.now();
-  const loaded = await loadSampleIfFresh(pg.sql, market, { applied: pg.applied, sample: config.sample }).catch(async (err: unknown) => {
+  const loaded = await loadSampleIfFresh(market, { applied: pg.applied, sample: config.sample }).catch(async (err: unknown) => {
     await pg.close();
     throw err;
   });

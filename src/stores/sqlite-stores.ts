@@ -5,7 +5,7 @@ import { createSqliteAuthStore } from "../auth/index.ts";
 import type { Clock } from "../clock.ts";
 import { createSqliteAccountStore } from "../dashboard/account-store-sqlite.ts";
 import { createSqliteSessionStore } from "../dashboard/session-store-sqlite.ts";
-import { sqliteMarketStore } from "../market/sqlite-store.ts";
+import { openMarketStore } from "../market/open-store.ts";
 import {
   createSqliteMeter,
   createUsageReport,
@@ -28,7 +28,7 @@ export function sqliteStores(opened: OpenedDb, clock: Clock, bootId: string, che
     sessions: createSqliteSessionStore(opened.db, clock),
     account: createSqliteAccountStore(opened.db),
     limiter: meter,
-    market: sqliteMarketStore(sqlite, opened.path),
+    market: openMarketStore({ kind: "sqlite", sqlite, path: opened.path }),
     usage: createUsageReport(sqliteUsagePort(sqlite)),
     checkDatabase,
     connectionsInUse: () => (sqlite.inTransaction ? 1 : 0),

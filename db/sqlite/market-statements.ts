@@ -1,0 +1,97 @@
+/**
+ * The market's statements on SQLite (src/market/market-port.ts): raw prepared bun:sqlite
+ * statements, built once per connection. Bars are read as value arrays by primary-key range
+ * (symbol, interval, ts), so a request reads the bars under its windows, not the stored history.
+ */
+import type { Database } from "bun:sqlite";
+import { INTERVALS, type Interval } from "../../src/engine/types.ts";
+import { BarStage, BulkInserter } from "../../src/market/bar-writer.ts";
+import { bumpDataVersion, getDataVersion } from "../../src/market/data-version.ts";
+import type { BarRow, BarTime, MarketPort, MarketWrites, UniverseSource } from "../../src/market/market-port.ts";
+import { synchronously } from "../../src/market/rule.ts";
+import { perRawConnection } from "../open.ts";
+
+/** The widest ts range SQLite is asked for (bounds beyond any bar, as integers). */
+const EDGE = Number.MAX_SAFE_INTEGER;
+
+const prepared = perRawConnection((db) => ({
+  setting: db.prepare<{ value: string }, [string]>("SELECT value FROM settings WHERE key = ?"),
+  setSetting: db.prepare("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"),
+  names: db.prepare<{ name: string }, []>("SELECT name FROM universes ORDER BY name"),
+  universe: db.prepare<{ source: string }, [string]>("SELECT source FROM universes WHERE name = ?"),
+  members: db.prepare<{ symbol: string; position: number }, [string]>(
+    "SELECT symbol, position FROM universe_members WHERE universe = ? ORDER BY position",
+  ),
+  createUniverse: db.prepare("INSERT INTO universes (name, created_at, source) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"),
+  addMember: db.prepare("INSERT INTO universe_members (universe, symbol, position) VALUES (?, ?, ?)"),
+  // A recursive index skip-scan: one seek per distinct symbol instead of reading every bar.
+  symbols: db.prepare<{ s: string }, []>(
+    `WITH RECURSIVE s(s) AS (
+       SELECT MIN(symbol) FROM bars
+       UNION ALL SELECT (SELECT MIN(symbol) FROM bars WHERE symbol > s.s) FROM s WHERE s.s IS NOT NULL)
+     SELECT s FROM s WHERE s IS NOT NULL`,
+  ),
+  has: db.prepare<{ x: number }, [string, string]>("SELECT 1 AS x FROM bars WHERE symbol = ? AND interval = ? LIMIT 1"),
+  times: db.prepare<[number, number], [string, string]>("SELECT ts, offset_min FROM bars WHERE symbol = ? AND interval = ? ORDER BY ts"),
+  range: db.prepare<[number, number, number], [string, string, number, number]>(
+    "SELECT ts, offset_min, close FROM bars WHERE symbol = ? AND interval = ? AND ts BETWEEN ? AND ? ORDER BY ts",
+  ),
+  keys: db.prepare<{ ts: number; offsetMin: number }, [string, string]>(
+    "SELECT ts, offset_min AS offsetMin FROM bars WHERE symbol = ? AND interval = ?",
+  ),
+  deleteBar: db.prepare("DELETE FROM bars WHERE symbol = ? AND interval = ? AND ts = ?"),
+  deleteSymbol: db.prepare("DELETE FROM bars WHERE symbol = ?"),
+}));
+
+const bySymbol = <T>(symbols: readonly string[], read: (symbol: string) => T): Map<string, T> => new Map(symbols.map((s) => [s, read(s)]));
+
+/** The market port over one SQLite connection; `path` is its file ("" or ":memory:" when it has none). */
+export function sqliteMarketPort(db: Database, path: string): MarketPort {
+  const st = prepared(db);
+  const reads = {
+    dataVersion: () => getDataVersion(db),
+    setting: (key: string) => st.setting.get(key)?.value ?? null,
+    universeNames: () => st.names.all().map((r) => r.name),
+    universe: (name: string) => {
+      const row = st.universe.get(name);
+      return row ? { source: (row.source === "synthetic" ? "synthetic" : "imported") as UniverseSource } : null;
+    },
+    members: (name: string) => st.members.all(name),
+    storedPairs: () => {
+      const pairs: [string, Interval][] = [];
+      for (const { s } of st.symbols.all()) for (const iv of INTERVALS) if (st.has.get(s, iv)) pairs.push([s, iv]);
+      return pairs;
+    },
+    barTimes: (symbols: readonly string[], interval: Interval) =>
+      bySymbol(symbols, (s) => st.times.values(s, interval) as unknown as BarTime[]),
+    barRange: (symbols: readonly string[], interval: Interval, from: number, to: number) =>
+      bySymbol(symbols, (s) => st.range.values(s, interval, Math.max(from, -EDGE), Math.min(to, EDGE)) as unknown as BarRow[]),
+  };
+  const writes: MarketWrites = {
+    ...reads,
+    createUniverse: (name, source, now) => void st.createUniverse.run(name, now, source),
+    addMembers(name, symbols, first) {
+      for (let i = 0; i < symbols.length; i++) st.addMember.run(name, symbols[i]!, first + i);
+    },
+    bumpDataVersion: () => bumpDataVersion(db),
+    setSetting: (key, value) => void st.setSetting.run(key, value),
+    storedKeys: (symbols, interval) => bySymbol(symbols, (s) => st.keys.all(s, interval)),
+    deleteBar: (symbol, interval, ts) => void st.deleteBar.run(symbol, interval, ts),
+    upsertStaged: (stage, interval) => stage.writeTo(interval),
+    replaceBars(series) {
+      const inserter = new BulkInserter(db);
+      for (const s of series) {
+        st.deleteSymbol.run(s.symbol);
+        inserter.insert(s.symbol, "1d", s.daily);
+        inserter.insert(s.symbol, "1m", s.minute);
+      }
+    },
+  };
+  return {
+    kind: "sqlite",
+    ...reads,
+    locked: (write) => db.transaction(() => synchronously(write(writes))).immediate(),
+    openStage: () => ({ stage: new BarStage(db), close: () => {} }),
+    threadPath: path === "" || path === ":memory:" ? null : path,
+  };
+}

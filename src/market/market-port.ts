@@ -1,0 +1,81 @@
+/**
+ * What each database implements for the market: its statements, none of the policy. The policies
+ * over it — the series cache and range reads (series-loader.ts), the source-interval choice, universe
+ * extension (universe-rules.ts), imports (import-rules.ts), the sample (sample-policy.ts) — are
+ * written once; db/sqlite/market-statements.ts and db/pg/market-statements.ts each implement only
+ * this, and one contract suite (market-contract.test.ts) runs on both. SQLite answers
+ * synchronously, PostgreSQL with promises.
+ */
+import type { Interval } from "../engine/types.ts";
+import type { BarStage } from "./bar-writer.ts";
+import type { StoredKey } from "./offset-clashes.ts";
+import type { Maybe } from "./rule.ts";
+import type { SampleSeries } from "./sample-generator.ts";
+
+export type UniverseSource = "synthetic" | "imported";
+
+/** A named, ordered list of symbols (src/market/README.md § Rules). */
+export interface Universe {
+  name: string;
+  symbols: string[];
+  source: UniverseSource;
+}
+
+/** A bar as the engine reads it: start (UTC ms), local offset (minutes), close. */
+export type BarRow = readonly [ts: number, offsetMin: number, close: number];
+
+/** A bar's start and local offset, without its prices (bar coverage). */
+export type BarTime = readonly [ts: number, offsetMin: number];
+
+export interface MarketReads {
+  /** `settings.data_version` (0 before any data was written). */
+  dataVersion(): Maybe<number>;
+  setting(key: string): Maybe<string | null>;
+  /** Every universe's name, alphabetical. */
+  universeNames(): Maybe<string[]>;
+  /** The universe's row, or null. */
+  universe(name: string): Maybe<{ source: UniverseSource } | null>;
+  /** The universe's members in position order. */
+  members(name: string): Maybe<{ symbol: string; position: number }[]>;
+  /** Every stored (symbol, interval) pair, by index seeks (no bar is read). */
+  storedPairs(): Maybe<[string, Interval][]>;
+  /** The bar times of each symbol at `interval`, in ts order (every symbol asked has an entry). */
+  barTimes(symbols: readonly string[], interval: Interval): Maybe<Map<string, BarTime[]>>;
+  /**
+   * The bars of each symbol at `interval` with `from ≤ ts ≤ to`, in ts order (every symbol asked
+   * has an entry): a request reads only the bars under its windows, whatever the stored history.
+   */
+  barRange(symbols: readonly string[], interval: Interval, from: number, to: number): Maybe<Map<string, BarRow[]>>;
+}
+
+/** Statements inside the one transaction that holds the market write lock. */
+export interface MarketWrites extends MarketReads {
+  createUniverse(name: string, source: UniverseSource, now: number): Maybe<void>;
+  /** Appends `symbols` at positions first, first + 1, … */
+  addMembers(name: string, symbols: readonly string[], first: number): Maybe<void>;
+  /** Increments the data version; returns the new value. */
+  bumpDataVersion(): Maybe<number>;
+  setSetting(key: string, value: string): Maybe<void>;
+  /** The stored bar keys of each symbol at `interval` (the offset-clash check). */
+  storedKeys(symbols: readonly string[], interval: Interval): Maybe<Map<string, StoredKey[]>>;
+  deleteBar(symbol: string, interval: Interval, ts: number): Maybe<void>;
+  /** Upserts the staged bars under `interval`; identical rows are not rewritten. */
+  upsertStaged(stage: BarStage, interval: Interval): Maybe<{ inserted: number; updated: number }>;
+  /** Deletes every bar of the series' symbols, then inserts each series' 1d and 1m bars (the sample). */
+  replaceBars(series: readonly SampleSeries[]): Maybe<void>;
+}
+
+export interface MarketPort extends MarketReads {
+  readonly kind: "sqlite" | "postgres";
+  /** Runs `write` in one transaction holding the market write lock; returns its answer. */
+  locked<T>(write: (tx: MarketWrites) => Maybe<T>): Maybe<T>;
+  /**
+   * A stage for importing files: SQLite stages in a TEMP table of its own connection (never the
+   * shared file), PostgreSQL in a private temporary SQLite file. `close` frees it.
+   */
+  openStage(): { stage: BarStage; close(): void };
+  /** The database file a compute thread can open and read itself, or null (PostgreSQL, in-memory SQLite). */
+  readonly threadPath: string | null;
+  /** Told the new data version after a write through this port (a cached version read follows at once). */
+  bumped?(version: number): void;
+}
