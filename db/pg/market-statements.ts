@@ -30,9 +30,10 @@ export const PG_BATCH = 5000;
 /** The widest ts range asked for (bigint bounds beyond any bar). */
 const EDGE = Number.MAX_SAFE_INTEGER;
 
-const grouped = <T>(symbols: readonly string[], rows: [string, ...unknown[]][]): Map<string, T[]> => {
+/** Rows grouped by their first column, the symbol; `keep` the row as read (true) or without the symbol. */
+const grouped = <T>(symbols: readonly string[], rows: [string, ...unknown[]][], keep = false): Map<string, T[]> => {
   const out = new Map<string, T[]>(symbols.map((s) => [s, []]));
-  for (const r of rows) out.get(r[0])!.push(r.slice(1) as T);
+  for (const r of rows) out.get(r[0])!.push((keep ? r : r.slice(1)) as T);
   return out;
 };
 
@@ -77,7 +78,7 @@ function readsOn(q: SQL): MarketReads {
       const rows = await q`SELECT symbol, ts::float8, offset_min, close FROM bars
         WHERE symbol = ANY(${textArray([...symbols])}::text[]) AND interval = ${interval}
           AND ts BETWEEN ${Math.max(from, -EDGE)} AND ${Math.min(to, EDGE)} ORDER BY symbol, ts`.values();
-      return grouped<BarRow>(symbols, rows);
+      return grouped<BarRow>(symbols, rows, true);
     },
   };
 }

@@ -21,8 +21,11 @@ export interface Universe {
   source: UniverseSource;
 }
 
-/** A bar as the engine reads it: start (UTC ms), local offset (minutes), close. */
-export type BarRow = readonly [ts: number, offsetMin: number, close: number];
+/**
+ * A bar as the engine reads it: its symbol, start (UTC ms), local offset (minutes) and close — the
+ * row as the driver hands it over, kept as it is (a copy per row cost ~0.3 µs of the ~1 µs a row).
+ */
+export type BarRow = readonly [symbol: string, ts: number, offsetMin: number, close: number];
 
 /** A bar's start and local offset, without its prices (bar coverage). */
 export type BarTime = readonly [ts: number, offsetMin: number];

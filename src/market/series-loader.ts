@@ -9,6 +9,7 @@
 import type { Database } from "bun:sqlite";
 import type { Interval, SeriesInput } from "../engine/types.ts";
 import { rawDb, type DbHandle } from "./db-handle.ts";
+import { storedBySymbol } from "./bar-coverage.ts";
 import { INTERVAL_MS } from "./intervals.ts";
 import type { MarketReads } from "./market-port.ts";
 import { answer, type Rule, run, synchronously } from "./rule.ts";
@@ -50,6 +51,8 @@ const seriesBytes = (s: SeriesInput) => s.labels.length * LABEL_BYTES + s.closes
 
 export class SeriesLoader {
   readonly stats: LoadStats = { rows: 0, reads: 0, bucketHits: 0, seriesHits: 0 };
+  /** Stored intervals by symbol at a data version, for whole-history loads (read once per version). */
+  private pairs: { version: number; bySymbol: Map<string, Interval[]> } | null = null;
 
   constructor(
     private readonly port: MarketReads,
@@ -96,8 +99,8 @@ export class SeriesLoader {
   /** Every stored bar of `symbols` at `interval` (no plan: the CLI, tests), with which are missing or unavailable. */
   *wholeRule(symbols: readonly string[], interval: Interval): Rule<LoadedSeries> {
     const version = yield* answer(this.port.dataVersion());
-    const stored = new Map<string, Interval[]>(symbols.map((s) => [s, []]));
-    for (const [s, iv] of yield* answer(this.port.storedPairs())) stored.get(s)?.push(iv);
+    if (this.pairs?.version !== version) this.pairs = { version, bySymbol: storedBySymbol(yield* answer(this.port.storedPairs())) };
+    const stored = new Map<string, Interval[]>(symbols.map((s) => [s, this.pairs!.bySymbol.get(s) ?? []]));
     const missing = symbols.filter((s) => stored.get(s)!.length === 0);
     const source = sourceFor(symbols, interval, stored);
     if (source === null) {

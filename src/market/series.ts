@@ -28,20 +28,23 @@ export interface Buckets {
 
 /** The buckets of `rows` (bars at `source`, in ts order) at `interval` whose start lies in [from, to]. */
 export function bucketRows(rows: readonly BarRow[], source: Interval, interval: Interval, from: number, to: number): Buckets {
-  const ts: number[] = [];
-  const close: number[] = [];
-  const offset: number[] = [];
-  for (const [t, off, c] of rows) {
-    const b = source === interval ? t : bucketStart(t, off, interval);
+  const ts = new Float64Array(rows.length);
+  const close = new Float64Array(rows.length);
+  const offset = new Int16Array(rows.length);
+  let k = 0;
+  for (const r of rows) {
+    const t = r[1];
+    const b = source === interval ? t : bucketStart(t, r[2], interval);
     if (b < from || b > to) continue;
-    if (ts.length > 0 && ts[ts.length - 1] === b) close[close.length - 1] = c;
+    if (k > 0 && ts[k - 1] === b) close[k - 1] = r[3];
     else {
-      ts.push(b);
-      close.push(c);
-      offset.push(off);
+      ts[k] = b;
+      close[k] = r[3];
+      offset[k++] = r[2];
     }
   }
-  return { ts: Float64Array.from(ts), close: Float64Array.from(close), offset: Int16Array.from(offset) };
+  // A resampled symbol's buckets are fewer than its rows: kept at their own length, not the rows'.
+  return k === rows.length ? { ts, close, offset } : { ts: ts.slice(0, k), close: close.slice(0, k), offset: offset.slice(0, k) };
 }
 
 /** The buckets of `b` whose start lies in [from, to], as views (no copy). */

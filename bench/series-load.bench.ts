@@ -1,0 +1,191 @@
+/**
+ * Loading stored history (issue #41): what a request's series load costs, against what it asks for.
+ *  1. In process: cold planned loads over a long and a short stored history (500 symbols × 1,300 and
+ *     × 40 daily bars; 10 symbols × 60,000 and × 1,500 one-minute bars read as 1h, 5m and 1d), CPU
+ *     per load beside the cost model's `load` term, and the term's coefficient fitted (least squares
+ *     on the relative error, as bench/cost-model.bench.ts fits the others).
+ *  2. The real server (`--before DIR`: also an older checkout's, side by side): server CPU per
+ *     request, each in another symbol order, on the long and the short history; RSS after 100
+ *     distinct 500-symbol orders.
+ * Run: npx bun bench/series-load.bench.ts [--before /path/to/older/checkout] [--skip-server]
+ */
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { openDatabase } from "../db/open.ts";
+import { sqliteMarketPort } from "../db/sqlite/market-statements.ts";
+import { mintToken } from "../src/auth/index.ts";
+import { systemClock } from "../src/clock.ts";
+import { precheck } from "../src/compute/precheck.ts";
+import { COST_COEFFICIENTS, costTerms } from "../src/compute/request-cost.ts";
+import type { Bar } from "../src/market/bar.ts";
+import { readCoverage } from "../src/market/bar-coverage.ts";
+import { run, synchronously } from "../src/market/rule.ts";
+import { SeriesCache } from "../src/market/series-cache.ts";
+import { SeriesLoader } from "../src/market/series-loader.ts";
+import { extendUniverseRule } from "../src/market/universes.ts";
+import { measureCpuMs } from "../test/support/engine/cpu-time.ts";
+import { SECRET, tempDbPath } from "../test/support/http/harness.ts";
+import { spawnServer } from "../test/support/http/process.ts";
+import { chartParams } from "./engine-params.ts";
+import { median } from "./median.ts";
+
+const { values } = parseArgs({ options: { before: { type: "string" }, "skip-server": { type: "boolean", default: false } } });
+
+const DAY = 86_400_000;
+const bar = (ts: number, close: number): Bar => ({ ts, offsetMin: 0, open: close, high: close, low: close, close, volume: 1 });
+function walk(n: number, seed: number): number[] {
+  let x = 100;
+  let s = seed;
+  return Array.from({ length: n }, () => {
+    s = (s * 1103515245 + 12345) % 2 ** 31;
+    x *= Math.exp((s / 2 ** 31 - 0.5) * 0.04);
+    return x;
+  });
+}
+const weekdays = (n: number) => {
+  const out: number[] = [];
+  for (let t = Date.UTC(2020, 0, 1); out.length < n; t += DAY) if (new Date(t).getUTCDay() % 6 !== 0) out.push(t);
+  return out;
+};
+/** Minutes 09:00-15:59 UTC of consecutive weekdays, `n` of them. */
+const minutes = (n: number) => {
+  const out: number[] = [];
+  for (const d of weekdays(Math.ceil(n / 420) + 1)) for (let m = 0; m < 420 && out.length < n; m++) out.push(d + (9 * 60 + m) * 60_000);
+  return out;
+};
+
+const path = tempDbPath();
+const opened = openDatabase(path);
+const port = sqliteMarketPort(opened.sqlite, path);
+const names = (p: string, n: number) => Array.from({ length: n }, (_, i) => `${p}${String(i).padStart(3, "0")}`);
+function universe(name: string, symbols: string[], times: number[], interval: "1d" | "1m"): void {
+  const series = symbols.map((symbol, i) => {
+    const bars = walk(times.length, i + 7).map((c, k) => bar(times[k]!, c));
+    return { symbol, sector: "x", daily: interval === "1d" ? bars : [], minute: interval === "1m" ? bars : [] };
+  });
+  synchronously(
+    port.locked((tx) =>
+      run(
+        (function* () {
+          yield tx.replaceBars(series);
+          yield* extendUniverseRule(tx, name, symbols, "imported", 0);
+          yield tx.bumpDataVersion();
+        })(),
+      ),
+    ),
+  );
+}
+const t0 = performance.now();
+const LONG = names("L", 500);
+const SHORT = names("S", 500);
+const MLONG = names("M", 10);
+const MSHORT = names("N", 10);
+universe("long", LONG, weekdays(1300), "1d");
+universe("short", SHORT, weekdays(40), "1d");
+universe("mlong", MLONG, minutes(60_000), "1m");
+universe("mshort", MSHORT, minutes(1_500), "1m");
+opened.sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+console.error(`wrote the universes in ${Math.round(performance.now() - t0)} ms`);
+
+// 1. Cold planned loads in process.
+const meta = await readCoverage(port, synchronously(port.dataVersion()));
+const shapes: [string[], string][] = [
+  [LONG, "lookback=2"],
+  [SHORT, "lookback=2"],
+  [LONG, "lookback=60"],
+  [LONG, "lookback=250"],
+  [LONG.slice(0, 100), "lookback=250&periods=30&step=5"],
+  [LONG, "lookback=60&periods=100"],
+  [SHORT, "lookback=20&periods=10"],
+  [MLONG, "interval=1h&lookback=2"],
+  [MSHORT, "interval=1h&lookback=2"],
+  [MLONG, "interval=1h&lookback=100&periods=20"],
+  [MLONG, "interval=5m&lookback=200"],
+  [MLONG, "interval=1d&lookback=20"],
+  [MLONG, "interval=1m&lookback=1000&periods=20&step=10"],
+];
+const rows: { label: string; rows: number; ms: number; est: number }[] = [];
+for (const [symbols, q] of shapes) {
+  const params = chartParams(`${q}&metrics=pagerank&include_graph=false`);
+  await meta.ready(symbols, params.interval);
+  const pre = precheck(meta, symbols, params, 1e12);
+  const p = pre.load;
+  const perBar = p.source === params.interval ? 1 : meta.coverage(p.source, params.interval).barsPerBucket;
+  const terms = costTerms(params, symbols.length, pre.asofCount, "json", {
+    bars: params.lookback + 1 + (pre.asofCount - 1) * params.step,
+    perBar,
+  });
+  const ms = measureCpuMs(() => synchronously(run(new SeriesLoader(port, new SeriesCache(0)).planRule(symbols, params.interval, p))));
+  rows.push({ label: `${symbols.length} × ${q}`, rows: terms.load * 1e6, ms, est: terms.load * COST_COEFFICIENTS.load });
+}
+// c minimising Σ((c·x − y)/y)²: c = Σ(x/y) / Σ(x²/y²).
+const fit = rows.reduce((a, r) => a + r.rows / 1e6 / r.ms, 0) / rows.reduce((a, r) => a + (r.rows / 1e6 / r.ms) ** 2, 0);
+console.log("### Loading stored history\n");
+console.log("Cold planned loads (no cache) over the bars a request's windows cover, one thread's CPU, least of three:\n");
+console.log("| request | rows read | CPU ms | ms per million rows | estimate at the fit |\n|---|---:|---:|---:|---:|");
+for (const r of rows) {
+  console.log(`| ${r.label} | ${r.rows} | ${r.ms.toFixed(2)} | ${((r.ms / r.rows) * 1e6).toFixed(0)} | ${((r.rows / 1e6) * fit).toFixed(2)} |`);
+}
+console.log(`\n\`load\` fitted at ${fit.toFixed(0)} ms per million rows (the code has ${COST_COEFFICIENTS.load}).`);
+
+// 2. The real server, this checkout's and (--before) an older one's.
+if (!values["skip-server"]) {
+  const programs: [string, string | undefined][] = [["this checkout", undefined]];
+  if (values.before) {
+    const wrapper = join(tempDbPath().replace(/\.sqlite$/, ""), "..", "before.sh");
+    writeFileSync(wrapper, `#!/bin/sh\nexec ${process.execPath} ${join(values.before, "src/cli.ts")} "$@"\n`);
+    chmodSync(wrapper, 0o755);
+    programs.unshift(["before", wrapper]);
+  }
+  console.log("\nThe real server: its CPU per request (each in another symbol order; the first, then the median of the rest), RSS after 100 distinct 500-symbol orders:\n");
+  console.log("| server | request | history | first ms | median ms | RSS MB before → after |\n|---|---|---|---:|---:|---|");
+  for (const [label, bin] of programs) {
+    const server = await spawnServer(
+      ["--port", "0", "--db", path, "--jwt-secret", SECRET, "--no-sample", "--rate-per-minute", "100000", "--rate-per-day", "1000000", "--log-level", "warn", "--cache-mb", "0"],
+      { timeoutMs: 60_000, bin, source: true },
+    );
+    const pid = server.proc.pid;
+    const cpuMs = () => {
+      const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+    };
+    const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+    const { token } = await mintToken({ secret: SECRET, userId: `bench-${label}`, ttlSeconds: 3600, clock: systemClock });
+    const ask = async (q: string) => {
+      const res = await fetch(`${server.base}/v1/graph-stats/chart?${q}`, { headers: { Authorization: `Bearer ${token}` } });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${label}: ${res.status} for ${q.slice(0, 80)}`);
+    };
+    const shuffled = (xs: string[], seed: number) => {
+      let s = seed;
+      return [...xs].sort(() => ((s = (s * 48271) % 2147483647) / 2147483647) - 0.5);
+    };
+    const perRequest = async (symbols: string[], q: string, count: number) => {
+      const ms: number[] = [];
+      for (let i = 0; i < count; i++) {
+        const c0 = cpuMs();
+        await ask(`symbols=${encodeURIComponent(shuffled(symbols, i + 1).join(","))}&${q}`);
+        await Bun.sleep(20); // the thread's last slice and the audit write land in this request's figure
+        ms.push(cpuMs() - c0);
+      }
+      return { first: ms[0]!, rest: median(ms.slice(1)) };
+    };
+    const daily = "lookback=2&metrics=pagerank&include_graph=false";
+    const hourly = "interval=1h&lookback=2&metrics=pagerank&include_graph=false";
+    for (const [what, symbols, q, history] of [
+      ["500 symbols, lookback=2", LONG, daily, "1,300 days"],
+      ["500 symbols, lookback=2", SHORT, daily, "40 days"],
+      ["10 symbols, 1h from 1m, lookback=2", MLONG, hourly, "60,000 minutes"],
+      ["10 symbols, 1h from 1m, lookback=2", MSHORT, hourly, "1,500 minutes"],
+    ] as const) {
+      const r = await perRequest([...symbols], q, 12);
+      console.log(`| ${label} | ${what} | ${history} | ${r.first.toFixed(0)} | ${r.rest.toFixed(0)} | |`);
+    }
+    const before = rssMb();
+    for (let i = 0; i < 100; i++) await ask(`symbols=${encodeURIComponent(shuffled(LONG, 1000 + i).join(","))}&${daily}`);
+    console.log(`| ${label} | 100 distinct orders | 1,300 days | | | ${before.toFixed(0)} → ${rssMb().toFixed(0)} |`);
+    await server.stop();
+  }
+}
+opened.sqlite.close();
