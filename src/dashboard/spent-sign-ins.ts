@@ -32,9 +32,11 @@ export class SpentSignIns {
 }
 
 /**
- * Callbacks per client address per minute (a fixed window): each callback with a fresh sign-in
- * still costs a token-endpoint call, so one client cannot make the server call the provider
- * without end. At most `maxClients` addresses are tracked; beyond them, callbacks wait for a window.
+ * Callbacks per client per minute (a fixed window): each callback with a fresh sign-in still costs
+ * a token-endpoint call, so one client cannot make the server call the provider without end. Only
+ * callbacks carrying a pending sign-in are counted (callback.ts), per client address
+ * (src/http/client-address.ts). At most `maxClients` addresses are tracked; beyond them,
+ * callbacks wait for a window.
  */
 export class CallbackRate {
   private readonly windows = new Map<string, { start: number; count: number }>();

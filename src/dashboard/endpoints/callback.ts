@@ -1,7 +1,9 @@
 /**
- * GET /auth/callback: finishes a sign-in. A pending sign-in is single-use whatever the outcome,
- * callbacks are limited per client address, and the provider's own error text goes only to the log.
+ * GET /auth/callback: finishes a sign-in. Only a callback carrying a pending sign-in of ours costs
+ * anything; those are limited per client (the proxy's X-Forwarded-For when it is trusted). A pending
+ * sign-in is single-use whatever the outcome, and the provider's own error text goes only to the log.
  */
+import { peerAddress } from "../../http/client-address.ts";
 import type { DashboardHandler } from "../../http/context.ts";
 import { readCookie, setCookie } from "../cookies.ts";
 import type { OidcClient } from "../oidc-client.ts";
@@ -13,6 +15,7 @@ export function callback(c: DashboardContext): DashboardHandler {
   const { d } = c;
   const spent = new SpentSignIns(() => d.app.clock.now(), LOGIN_TTL_S * 1000);
   const callbacks = new CallbackRate(() => d.app.clock.now());
+  const clientOf = d.app.clientAddress ?? peerAddress;
   return async (request, state) => {
     const clearLogin = setCookie(LOGIN_COOKIE, "", { secure: c.secure(), path: "/auth", maxAge: 0 });
     const fail = (text: string, status = 400) =>
@@ -33,7 +36,11 @@ export function callback(c: DashboardContext): DashboardHandler {
       );
       return fail("The identity provider did not complete the sign-in. Sign in again; if it keeps failing, ask your administrator.");
     }
-    const wait = callbacks.take(state.server?.requestIP(request)?.address ?? "unknown");
+    // Before the limit: a callback without a pending sign-in of ours costs nothing, so cookieless
+    // callbacks from anyone cannot use up the limit of the address real users share.
+    const pending = await d.loginSealer.open(readCookie(request.headers.get("cookie"), LOGIN_COOKIE));
+    if (!pending) return fail("This sign-in expired or was started in another browser. Sign in again.");
+    const wait = callbacks.take(clientOf(request, state.server) ?? "unknown");
     if (wait > 0) {
       return c.html(
         state,
@@ -46,8 +53,6 @@ export function callback(c: DashboardContext): DashboardHandler {
         { "Retry-After": String(wait), "Set-Cookie": clearLogin },
       );
     }
-    const pending = await d.loginSealer.open(readCookie(request.headers.get("cookie"), LOGIN_COOKIE));
-    if (!pending) return fail("This sign-in expired or was started in another browser. Sign in again.");
     // Single use, whatever the outcome: a second callback with this cookie never reaches the provider.
     const use = spent.spend(pending.state);
     if (use === "spent") return fail("This sign-in was already used. Sign in again.");

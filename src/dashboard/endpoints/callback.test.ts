@@ -1,0 +1,53 @@
+/**
+ * The sign-in callback under attack (issue #41): what a callback without a pending sign-in costs,
+ * and whose address the limit counts. A stand-in provider counts the code exchanges.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { startSignInServer, type SignInServer } from "../../../test/support/sign-in-server.ts";
+
+const running: SignInServer[] = [];
+afterEach(async () => {
+  for (const s of running.splice(0)) await s.stop();
+});
+const start = async (o: Parameters<typeof startSignInServer>[0] = {}) => {
+  const s = await startSignInServer(o);
+  running.push(s);
+  return s;
+};
+
+/** GET /auth/callback for a sign-in started with `login`, with `code`, over `send` (handle or socket). */
+const callback = (
+  send: (path: string, init?: RequestInit) => Promise<Response>,
+  login: { cookie: string; state: string } | null,
+  code: string,
+  headers: Record<string, string> = {},
+) =>
+  send(`/auth/callback?code=${code}&state=${login?.state ?? "y"}`, {
+    headers: { ...headers, ...(login ? { Cookie: login.cookie } : {}) },
+  });
+
+describe("the callback limit (item 6)", () => {
+  test("callbacks without a pending sign-in cost nothing: after 100 of them a real sign-in from the same address goes through", async () => {
+    const s = await start();
+    for (let i = 0; i < 100; i++) expect((await callback(s.get, null, "x")).status).toBe(400);
+    const res = await callback(s.get, await s.login(), "good-alice");
+    expect([res.status, res.headers.get("location")]).toEqual([303, "/dashboard"]);
+  });
+
+  test("behind a configured proxy the limit is per client: one client's 20 callbacks do not hold up another's", async () => {
+    const s = await start({ settings: { trustedProxies: "127.0.0.1" } });
+    const attacker = { "X-Forwarded-For": "203.0.113.9" };
+    for (let i = 0; i < 20; i++) expect((await callback(s.get, await s.login(), "junk", attacker)).status).toBe(400);
+    const refused = await callback(s.get, await s.login(), "junk", attacker);
+    expect([refused.status, refused.headers.get("retry-after")]).toEqual([429, "60"]);
+    const user = await callback(s.get, await s.login(), "good-bob", { "X-Forwarded-For": "198.51.100.7" });
+    expect(user.status).toBe(303);
+  });
+
+  test("without a configured proxy X-Forwarded-For is not believed: a new value per callback does not escape the limit", async () => {
+    const s = await start();
+    for (let i = 0; i < 20; i++) await callback(s.get, await s.login(), "junk", { "X-Forwarded-For": `203.0.113.${i}` });
+    const res = await callback(s.get, await s.login(), "junk", { "X-Forwarded-For": "203.0.113.99" });
+    expect(res.status).toBe(429);
+  });
+});
