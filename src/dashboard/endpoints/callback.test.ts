@@ -1,9 +1,10 @@
 /**
  * The sign-in callback under attack (issue #41): what a callback without a pending sign-in costs,
- * and whose address the limit counts. A stand-in provider counts the code exchanges.
+ * whose address the limit counts, and single use across instances. A stand-in provider counts
+ * the code exchanges.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { startSignInServer, type SignInServer } from "../../../test/support/sign-in-server.ts";
+import { standInProvider, startSignInServer, type SignInServer } from "../../../test/support/sign-in-server.ts";
 
 const running: SignInServer[] = [];
 afterEach(async () => {
@@ -49,5 +50,19 @@ describe("the callback limit (item 6)", () => {
     for (let i = 0; i < 20; i++) await callback(s.get, await s.login(), "junk", { "X-Forwarded-For": `203.0.113.${i}` });
     const res = await callback(s.get, await s.login(), "junk", { "X-Forwarded-For": "203.0.113.99" });
     expect(res.status).toBe(429);
+  });
+});
+
+describe("single use (item 7)", () => {
+  test("a pending sign-in is consumed once for the deployment: replayed on a second instance it never reaches the provider", async () => {
+    const provider = standInProvider();
+    const a = await start({ provider });
+    const b = await start({ provider, dbPath: a.server.opened.path });
+    const login = await a.login();
+    expect((await callback(a.handle, login, "good-carol")).status).toBe(303);
+    const replay = await callback(b.handle, login, "good-carol");
+    expect(replay.status).toBe(400);
+    expect(await replay.text()).toContain("This sign-in was already used.");
+    expect(provider.exchanges).toBe(1);
   });
 });

@@ -1,19 +1,19 @@
 /**
  * GET /auth/callback: finishes a sign-in. Only a callback carrying a pending sign-in of ours costs
  * anything; those are limited per client (the proxy's X-Forwarded-For when it is trusted). A pending
- * sign-in is single-use whatever the outcome, and the provider's own error text goes only to the log.
+ * sign-in is spent once for the whole deployment (the store) whatever the outcome, and the
+ * provider's own error text goes only to the log.
  */
 import { peerAddress } from "../../http/client-address.ts";
 import type { DashboardHandler } from "../../http/context.ts";
 import { readCookie, setCookie } from "../cookies.ts";
 import type { OidcClient } from "../oidc-client.ts";
-import { CallbackRate, SpentSignIns } from "../spent-sign-ins.ts";
-import { LOGIN_COOKIE, LOGIN_TTL_S, type DashboardContext } from "./context.ts";
+import { CallbackRate } from "../callback-rate.ts";
+import { LOGIN_COOKIE, type DashboardContext } from "./context.ts";
 import { errorText } from "./error-text.ts";
 
 export function callback(c: DashboardContext): DashboardHandler {
   const { d } = c;
-  const spent = new SpentSignIns(() => d.app.clock.now(), LOGIN_TTL_S * 1000);
   const callbacks = new CallbackRate(() => d.app.clock.now());
   const clientOf = d.app.clientAddress ?? peerAddress;
   return async (request, state) => {
@@ -53,17 +53,9 @@ export function callback(c: DashboardContext): DashboardHandler {
         { "Retry-After": String(wait), "Set-Cookie": clearLogin },
       );
     }
-    // Single use, whatever the outcome: a second callback with this cookie never reaches the provider.
-    const use = spent.spend(pending.state);
-    if (use === "spent") return fail("This sign-in was already used. Sign in again.");
-    if (use === "full") {
-      return c.html(
-        state,
-        { dev: d.dev, signedIn: null, notice: { kind: "error", text: "Too many sign-ins are under way. Try again in a minute." } },
-        503,
-        { "Retry-After": "60", "Set-Cookie": clearLogin },
-      );
-    }
+    // Single use for the deployment, whatever the outcome: a second callback with this cookie, on
+    // any instance, never reaches the provider.
+    if (!(await d.sessions.spendSignIn(pending.state))) return fail("This sign-in was already used. Sign in again.");
     let identity: Awaited<ReturnType<OidcClient["finish"]>>;
     try {
       identity = await client.finish(new URL(`${d.publicUrl()}/auth/callback${query}`), pending);

@@ -10,6 +10,7 @@ import { baseMeta, jsonResponse, successBody } from "../../http/envelope.ts";
 import { HttpError } from "../../http/http-error.ts";
 import { cookieName, readCookie, setCookie } from "../cookies.ts";
 import { renderDashboard } from "../pages.ts";
+import { PENDING_SIGN_IN_MS } from "../session-policy.ts";
 import type { Session } from "../session-store.ts";
 import type { DashboardView, SignedInView } from "../view-model.ts";
 import type { DashboardDeps } from "./deps.ts";
@@ -17,8 +18,8 @@ import type { DashboardDeps } from "./deps.ts";
 export const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-/** How long a pending sign-in's cookie lives (seconds); server.ts seals it with this lifetime. */
-export const LOGIN_TTL_S = 600;
+/** How long a pending sign-in's cookie lives (seconds); server.ts seals it with this lifetime, the store keeps its spent mark as long. */
+export const LOGIN_TTL_S = PENDING_SIGN_IN_MS / 1000;
 export const LOGIN_COOKIE = "gs_login";
 
 export interface SignedIn {
