@@ -1,7 +1,7 @@
 /**
  * The sign-in callback under attack (issue #41): what a callback without a pending sign-in costs,
- * whose address the limit counts, and single use across instances. A stand-in provider counts
- * the code exchanges.
+ * whose address the limit counts, single use across instances, and a busy database. A stand-in
+ * provider counts the code exchanges.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { standInProvider, startSignInServer, type SignInServer } from "../../../test/support/sign-in-server.ts";
@@ -63,6 +63,51 @@ describe("single use (item 7)", () => {
     const replay = await callback(b.handle, login, "good-carol");
     expect(replay.status).toBe(400);
     expect(await replay.text()).toContain("This sign-in was already used.");
+    expect(provider.exchanges).toBe(1);
+  });
+});
+
+describe("a busy database (item 8)", () => {
+  test("busy before the exchange: a page that says to reload, nothing spent, and the reload signs in", async () => {
+    const provider = standInProvider();
+    const s = await start({ provider });
+    const login = await s.login();
+    const release = s.lock();
+    let res: Response;
+    try {
+      res = await callback(s.handle, login, "good-dave");
+    } finally {
+      release();
+    }
+    expect([res.status, res.headers.get("content-type")]).toEqual([503, "text/html; charset=utf-8"]);
+    expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
+    const page = await res.text();
+    expect(page).toContain("Reload this page in a few seconds");
+    expect(page).not.toMatch(/SQLITE|database busy;|INSERT|stack/i);
+    expect(res.headers.get("set-cookie")).toBeNull(); // the pending sign-in stays for the reload
+    expect(provider.exchanges).toBe(0);
+    expect((await callback(s.handle, login, "good-dave")).status).toBe(303);
+  });
+
+  test("busy after the exchange: a page that says to sign in again, and the sign-in is spent", async () => {
+    const provider = standInProvider();
+    const s = await start({ provider });
+    const login = await s.login();
+    let release = () => {};
+    provider.duringExchange = () => {
+      release = s.lock();
+    };
+    let res: Response;
+    try {
+      res = await callback(s.handle, login, "good-erin");
+    } finally {
+      release();
+      provider.duringExchange = undefined;
+    }
+    expect([res.status, res.headers.get("content-type")]).toEqual([503, "text/html; charset=utf-8"]);
+    expect(await res.text()).toContain("Sign in again in a few seconds");
+    expect(res.headers.get("set-cookie")).toStartWith("gs_login=;");
+    expect(await (await callback(s.handle, login, "good-erin")).text()).toContain("This sign-in was already used.");
     expect(provider.exchanges).toBe(1);
   });
 });

@@ -1,11 +1,11 @@
-/** GET /dashboard: the signed-in page, or the sign-in page with what to do next. */
+/** GET /dashboard: the signed-in page, or the sign-in page with what to do next (a failure too: page-failure.ts). */
 import type { DashboardHandler } from "../../http/context.ts";
 import { readCookie } from "../cookies.ts";
 import type { DashboardContext } from "./context.ts";
+import { asPage } from "./page-failure.ts";
 
-export const dashboardPage =
-  (c: DashboardContext): DashboardHandler =>
-  async (request, state) => {
+export const dashboardPage = (c: DashboardContext): DashboardHandler =>
+  asPage(c, async (request, state) => {
     const moved = c.elsewhere(request, state);
     if (moved) return moved;
     const current = await c.currentSession(request);
@@ -23,4 +23,4 @@ export const dashboardPage =
           }
         : null;
     return c.html(state, { dev: c.d.dev, signedIn: null, notice }, 200, hadCookie ? { "Set-Cookie": c.clearSession() } : {});
-  };
+  });
