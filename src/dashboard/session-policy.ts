@@ -20,6 +20,9 @@ export const PENDING_SIGN_IN_MS = 600_000;
 /** A cookie value has this shape (32 random bytes, base64url); anything else opens nothing. */
 const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
 
+/** Whether a cookie value could be a session this server issued (its shape, not whether it is live). */
+export const isSessionId = (value: string): boolean => SESSION_ID.test(value);
+
 export function createSessionStore(port: SessionPort, clock: Clock): SessionStore {
   return {
     async create(userId, issuer) {

@@ -1,7 +1,7 @@
 /**
- * The sign-in callback under attack (issue #41): what a callback without a pending sign-in costs,
- * whose address the limit counts, single use across instances, and a busy database. A stand-in
- * provider counts the code exchanges.
+ * The sign-in callback under attack (issue #41 items 6-9): what a callback without a pending
+ * sign-in costs, whose address the limit counts, single use across instances, a busy database,
+ * and forged provider errors in the log. A stand-in provider counts the code exchanges.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { standInProvider, startSignInServer, type SignInServer } from "../../../test/support/sign-in-server.ts";
@@ -109,5 +109,19 @@ describe("a busy database (item 8)", () => {
     expect(res.headers.get("set-cookie")).toStartWith("gs_login=;");
     expect(await (await callback(s.handle, login, "good-erin")).text()).toContain("This sign-in was already used.");
     expect(provider.exchanges).toBe(1);
+  });
+});
+
+describe("forged provider errors in the log (item 9)", () => {
+  test("300 forged ?error= callbacks write one warning, then one line counting the rest of the minute", async () => {
+    const s = await start();
+    const forged = () => s.handle("/auth/callback?error=access_denied&error_description=forged");
+    for (let i = 0; i < 300; i++) expect((await forged()).status).toBe(400);
+    const refusals = () => s.logs.filter((l) => l.level === "warn" && l.msg === "the identity provider refused the sign-in");
+    expect(refusals()).toHaveLength(1);
+    expect(refusals()[0]).toMatchObject({ error: "access_denied", error_description: "forged" });
+    s.clock.tick(60_000);
+    await forged();
+    expect(refusals().map((l) => l.repeated ?? 1)).toEqual([1, 299, 1]);
   });
 });

@@ -2,12 +2,13 @@
  * GET /auth/callback: finishes a sign-in. Only a callback carrying a pending sign-in of ours costs
  * anything; those are limited per client (the proxy's X-Forwarded-For when it is trusted); a pending
  * sign-in is spent once for the whole deployment (the store) whatever the outcome; every failure is
- * a page saying what to do, and the provider's own error text goes only to the log.
+ * a page saying what to do, and the provider's own error text goes only to the log, counted.
  */
+import { countedLog } from "../../counted-log.ts";
 import { peerAddress } from "../../http/client-address.ts";
 import type { DashboardHandler } from "../../http/context.ts";
-import { readCookie, setCookie } from "../cookies.ts";
-import type { OidcClient } from "../oidc-client.ts";
+import { readCookies, setCookie } from "../cookies.ts";
+import type { OidcClient, PendingSignIn } from "../oidc-client.ts";
 import { CallbackRate } from "../callback-rate.ts";
 import { LOGIN_COOKIE, type DashboardContext } from "./context.ts";
 import { errorText } from "./error-text.ts";
@@ -24,6 +25,9 @@ export function callback(c: DashboardContext): DashboardHandler {
   const { d } = c;
   const callbacks = new CallbackRate(() => d.app.clock.now());
   const clientOf = d.app.clientAddress ?? peerAddress;
+  // Anyone can put an error in this URL, as often as they like: the log gets one line a minute with a count.
+  const providerRefused = countedLog(d.app.logger, "warn", "the identity provider refused the sign-in", d.app.clock);
+  const exchangeRefused = countedLog(d.app.logger, "warn", "sign-in callback refused", d.app.clock);
   return asPage(c, async (request, state) => {
     const clearLogin = setCookie(LOGIN_COOKIE, "", { secure: c.secure(), path: "/auth", maxAge: 0 });
     const fail = (text: string, status = 400, headers: Record<string, string> = {}) =>
@@ -34,19 +38,16 @@ export function callback(c: DashboardContext): DashboardHandler {
     const params = new URLSearchParams(query);
     if (params.has("error")) {
       // The provider's own words go to the log, never onto our page: anyone can put any text in this URL.
-      d.app.logger.warn(
-        {
-          request_id: state.requestId,
-          error: (params.get("error") ?? "").slice(0, 100),
-          error_description: (params.get("error_description") ?? "").slice(0, 200),
-        },
-        "the identity provider refused the sign-in",
-      );
+      providerRefused.note({
+        request_id: state.requestId,
+        error: (params.get("error") ?? "").slice(0, 100),
+        error_description: (params.get("error_description") ?? "").slice(0, 200),
+      });
       return fail("The identity provider did not complete the sign-in. Sign in again; if it keeps failing, ask your administrator.");
     }
     // Before the limit: a callback without a pending sign-in of ours costs nothing, so cookieless
     // callbacks from anyone cannot use up the limit of the address real users share.
-    const pending = await d.loginSealer.open(readCookie(request.headers.get("cookie"), LOGIN_COOKIE));
+    const pending = await openPending(c, request);
     if (!pending) return fail("This sign-in expired or was started in another browser. Sign in again.");
     const wait = callbacks.take(clientOf(request, state.server) ?? "unknown");
     if (wait > 0) return fail(`Too many sign-in attempts from this address. Try again in ${wait}s.`, 429, { "Retry-After": String(wait) });
@@ -63,7 +64,7 @@ export function callback(c: DashboardContext): DashboardHandler {
     try {
       identity = await client.finish(new URL(`${d.publicUrl()}/auth/callback${query}`), pending);
     } catch (err) {
-      d.app.logger.warn({ request_id: state.requestId, err: errorText(err) }, "sign-in callback refused");
+      exchangeRefused.note({ request_id: state.requestId, err: errorText(err) });
       return fail("The sign-in could not be verified. Sign in again.");
     }
     let sessionId: string;
@@ -85,4 +86,13 @@ export function callback(c: DashboardContext): DashboardHandler {
     headers.append("Set-Cookie", setCookie(c.sessionCookie(), sessionId, { secure: c.secure(), path: "/" }));
     return new Response(null, { status: 303, headers });
   });
+}
+
+/** The first same-named login cookie that opens (another path's stale one may come first). */
+async function openPending(c: DashboardContext, request: Request): Promise<PendingSignIn | null> {
+  for (const sealed of readCookies(request.headers.get("cookie"), LOGIN_COOKIE)) {
+    const pending = await c.d.loginSealer.open(sealed);
+    if (pending) return pending;
+  }
+  return null;
 }
