@@ -8,6 +8,7 @@ import dashboardSessions from "./migrations/0002_dashboard_sessions.sql" with { 
 import reconcileAndCounts from "./migrations/0003_reconcile_and_counts.sql" with { type: "text" };
 import logIndexesAndBoots from "./migrations/0004_log_indexes_and_boots.sql" with { type: "text" };
 import requestLogRowid from "./migrations/0005_request_log_rowid.sql" with { type: "text" };
+import spentSignIns from "./migrations/0006_spent_sign_ins.sql" with { type: "text" };
 
 export interface Migration {
   tag: string;
@@ -21,4 +22,5 @@ export const MIGRATIONS: Migration[] = [
   { tag: "0003_reconcile_and_counts", sql: reconcileAndCounts },
   { tag: "0004_log_indexes_and_boots", sql: logIndexesAndBoots },
   { tag: "0005_request_log_rowid", sql: requestLogRowid },
+  { tag: "0006_spent_sign_ins", sql: spentSignIns },
 ];

@@ -175,3 +175,17 @@ export const sessions = sqliteTable(
   },
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_seen_idx").on(t.lastSeenAt)],
 );
+
+/**
+ * Pending sign-ins a callback has used, by the SHA-256 of their state, until their cookie expires:
+ * the first callback anywhere in the deployment spends one (an INSERT that a second one finds taken),
+ * so a replay on another process never reaches the provider's token endpoint again.
+ */
+export const spentSignIns = sqliteTable(
+  "spent_sign_ins",
+  {
+    stateHash: text("state_hash").primaryKey(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("spent_sign_ins_expires_idx").on(t.expiresAt)],
+);

@@ -18,3 +18,18 @@ describe("previous JWT secrets (README.md § Configuration: each ≥ 16 characte
     expect(loadConfig({}, {}).jwtPreviousSecrets).toEqual([]);
   });
 });
+
+describe("trusted proxies (docs/deploy.md § 5. The load balancer: nginx's X-Forwarded-For names the client)", () => {
+  test("none by default; addresses and CIDR blocks are taken; anything else names the setting and the entry", () => {
+    expect(loadConfig({}, {}).trustedProxies).toEqual([]);
+    expect(loadConfig({}, { GRAPH_STATS_TRUSTED_PROXIES: "127.0.0.1, ::1,10.0.0.0/8" }).trustedProxies).toEqual([
+      "127.0.0.1",
+      "::1",
+      "10.0.0.0/8",
+    ]);
+    expect(() => loadConfig({ trustedProxies: "nginx.internal" }, {})).toThrow(
+      "--trusted-proxies (GRAPH_STATS_TRUSTED_PROXIES): 'nginx.internal' is not an IP address or CIDR block",
+    );
+    expect(() => loadConfig({ trustedProxies: "10.0.0.0/33" }, {})).toThrow("bad prefix length in '10.0.0.0/33'");
+  });
+});

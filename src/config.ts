@@ -5,6 +5,7 @@
  */
 import { availableParallelism } from "node:os";
 import { z } from "zod";
+import { addressEntryProblem } from "./address-list.ts";
 
 const intFrom = (name: string, min: number, max: number) =>
   z.coerce
@@ -94,6 +95,18 @@ export const CONFIG_SCHEMA = z.object({
   devIdpPort: intFrom("dev idp port", 0, 65535).optional(),
   /** Who may read /metrics: addresses and CIDR blocks, or `*`; loopback by default. */
   metricsAllow: list.default(["127.0.0.1", "::1"]),
+  /**
+   * Proxies whose X-Forwarded-For names the client (addresses and CIDR blocks), for per-client
+   * limits behind a load balancer; none by default, so a header a client writes is never believed.
+   */
+  trustedProxies: list
+    .superRefine((entries, ctx) => {
+      for (const entry of entries) {
+        const problem = addressEntryProblem(entry);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      }
+    })
+    .default([]),
 });
 
 export type Config = z.infer<typeof CONFIG_SCHEMA>;

@@ -149,3 +149,13 @@ export const sessions = pgTable(
   },
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_seen_idx").on(t.lastSeenAt)],
 );
+
+/** Pending sign-ins a callback has used, by the SHA-256 of their state, until their cookie expires (db/schema.ts). */
+export const spentSignIns = pgTable(
+  "spent_sign_ins",
+  {
+    stateHash: text("state_hash").primaryKey(),
+    expiresAt: epochMs("expires_at").notNull(),
+  },
+  (t) => [index("spent_sign_ins_expires_idx").on(t.expiresAt)],
+);

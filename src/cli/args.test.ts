@@ -30,6 +30,7 @@ const EXAMPLES: Partial<Record<keyof Config, string>> = {
   oidcClientSecret: "client-secret",
   devIdpPort: "9092",
   metricsAllow: "10.0.0.0/8",
+  trustedProxies: "127.0.0.1,10.0.0.0/8",
 };
 
 const DEFAULTS = CONFIG_SCHEMA.parse({}) as Record<string, unknown>;

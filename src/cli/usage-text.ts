@@ -39,6 +39,7 @@ const SERVE_FLAGS: Record<keyof Config, [arg: string, what: string]> = {
   dev: ["", "development identity provider for the dashboard, loopback only; one worker"],
   devIdpPort: ["N", "its port (default: the service's port + 1)"],
   metricsAllow: ["ADDR,...", "addresses or CIDR blocks (or *) that may read /metrics"],
+  trustedProxies: ["ADDR,...", "proxies (addresses or CIDR blocks) whose X-Forwarded-For names the client, for its limits"],
 };
 
 /** The serve flags, one a line, with their defaults from CONFIG_SCHEMA. */

@@ -8,14 +8,24 @@ export interface CookieOptions {
   maxAge?: number;
 }
 
-/** The value of cookie `name`, or null. Values are base64url or JWE compact, so no decoding is needed. */
-export function readCookie(header: string | null, name: string): string | null {
-  if (!header || header.length > 8192) return null;
+/** Same-named cookies looked at, at most: a browser sends one per path and domain that set it. */
+const MAX_SAME_NAME = 4;
+
+/**
+ * Every value of cookie `name`, in the order sent (at most MAX_SAME_NAME), from a header of any
+ * length the server accepted: a length cap of its own (8 KB) dropped the session of a user with
+ * many other cookies on the host, who then looped through sign-in (issue #41 item 9). Values are
+ * base64url or JWE compact, so no decoding is needed.
+ */
+export function readCookies(header: string | null, name: string): string[] {
+  const found: string[] = [];
+  if (!header) return found;
   for (const part of header.split(";")) {
     const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+    if (eq > 0 && part.slice(0, eq).trim() === name) found.push(part.slice(eq + 1).trim());
+    if (found.length === MAX_SAME_NAME) break;
   }
-  return null;
+  return found;
 }
 
 export function cookieName(base: string, o: { secure: boolean; path: string }): string {

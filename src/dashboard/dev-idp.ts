@@ -82,7 +82,22 @@ export async function startDevIdp(o: DevIdpOptions): Promise<DevIdp> {
     cookies: { keys: [crypto.randomUUID()] },
     pkce: { required: () => true },
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "preferred_username"] },
-    features: { devInteractions: { enabled: false } },
+    features: {
+      devInteractions: { enabled: false },
+      // The provider's own end-session pages, in the same marked page as the rest (its defaults load a web font from Google).
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (ctx: any, form: string) => {
+          ctx.body = page(
+            "Sign out",
+            `${form}<p>Sign out of the development sign-in?</p><button type="submit" form="op.logoutForm" name="logout" value="yes" autofocus>Yes, sign me out</button> <button type="submit" form="op.logoutForm">No, stay signed in</button>`,
+          );
+        },
+        postLogoutSuccessSource: async (ctx: any) => {
+          ctx.body = page("Signed out", "<p>You are signed out of the development sign-in.</p>");
+        },
+      },
+    },
     // Name and email in the ID token itself (the dashboard asks userinfo only when they are missing).
     conformIdTokenClaims: o.claimsInIdToken === false,
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
@@ -161,8 +176,7 @@ function interactionRoutes(provider: any, formTargets: string) {
 
 /** The sign-in form (exported for its test: the name pattern must compile as browsers compile it, with the v flag). */
 export function loginForm(uid: string, error: string): string {
-  return `<p class="dev">development sign-in — not for production</p>
-<p>Any name signs you in as that user. Nothing is checked.</p>
+  return `<p>Any name signs you in as that user. Nothing is checked.</p>
 ${error ? `<p role="alert" class="err">${escapeHtml(error)}</p>` : ""}
 <form method="post" action="/interaction/${escapeHtml(uid)}/login">
 <label for="login">Name</label>
@@ -171,6 +185,7 @@ ${error ? `<p role="alert" class="err">${escapeHtml(error)}</p>` : ""}
 </form>`;
 }
 
+/** Every page the provider shows, its error and end-session pages included, carries the "development sign-in" mark. */
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(title)} — graph-stats</title><style>
@@ -178,7 +193,7 @@ body{font:16px/1.5 system-ui,sans-serif;max-width:26rem;margin:4rem auto;padding
 h1{font-size:1.4rem}.dev{display:inline-block;background:#fef3c7;color:#92400e;border:1px solid #f59e0b;border-radius:4px;padding:.1rem .5rem;font-size:.85rem}
 label{display:block;font-weight:600;margin-top:1rem}input{width:100%;box-sizing:border-box;padding:.5rem;font:inherit;border:1px solid #9ca3af;border-radius:4px}
 button{margin-top:1rem;padding:.5rem 1.2rem;font:inherit;background:#1d4ed8;color:#fff;border:0;border-radius:4px;cursor:pointer}.err{color:#b91c1c}
-</style></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
+</style></head><body><p class="dev">development sign-in — not for production</p><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
 }
 
 function escapeHtml(s: string): string {

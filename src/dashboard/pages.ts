@@ -17,8 +17,12 @@ export interface PageAssets {
 
 /** The complete HTML5 document for `/dashboard`, signed in or out. */
 export function renderDashboard(view: DashboardView, assets: PageAssets): string {
-  const title = view.signedIn ? "Dashboard · graph-stats" : "Sign in · graph-stats";
-  const body = view.signedIn ? signedInMain(view.signedIn) : signedOutMain(view.dev);
+  const title = view.signedIn ? "Dashboard · graph-stats" : view.retrySignOut ? "Sign out · graph-stats" : "Sign in · graph-stats";
+  const body = view.signedIn
+    ? signedInMain(view.signedIn)
+    : view.retrySignOut
+      ? stillSignedInMain(view.retrySignOut)
+      : signedOutMain(view.dev);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -83,6 +87,19 @@ function signedOutMain(dev: boolean): string {
 <p>Sign in with your identity-provider account to generate API tokens for the live endpoint, see how much of your daily quota you have used, and run your own network queries.</p>
 ${devNote}
 <p><a class="button primary large" href="/auth/login">Sign in</a></p>
+</section>
+${networkSection(false)}`;
+}
+
+/** After a sign-out that did not finish: the session is still valid, so the page offers Sign out, not Sign in. */
+function stillSignedInMain(csrf: string): string {
+  return `<section class="card hero" aria-labelledby="signout-heading">
+<h1 id="signout-heading">You are still signed in</h1>
+<p>This browser's session is still valid. Sign out again in a few seconds.</p>
+<form method="post" action="/auth/logout" class="sign-out">
+<input type="hidden" name="csrf" value="${e(csrf)}">
+<button type="submit" class="button primary large">Sign out</button>
+</form>
 </section>
 ${networkSection(false)}`;
 }

@@ -20,4 +20,11 @@ export interface SessionPort {
   /** Inserts the user with the default limits, or sets its email when `email` is not null. */
   upsertUser(userId: string, email: string | null, now: number): Maybe<void>;
   identityName(userId: string, issuer: string): Maybe<string | null>;
+  /**
+   * Marks a pending sign-in spent (by its state's hash) until `until`; false when it already was
+   * (one INSERT that does nothing on conflict: of racing callbacks on any instances, one wins).
+   */
+  insertSpent(stateHash: string, until: number): Maybe<boolean>;
+  /** Deletes the spent marks that ended at or before `now`; how many. */
+  deleteSpentUntil(now: number): Maybe<number>;
 }

@@ -3,9 +3,9 @@
  * created on one instance opens on every other. drizzle's typed pg-core queries; the per-page read
  * is prepared.
  */
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, lt, lte, sql } from "drizzle-orm";
 import type { PgDb } from "../../db/pg/open.ts";
-import { identities, sessions, users } from "../../db/pg/schema.ts";
+import { identities, sessions, spentSignIns, users } from "../../db/pg/schema.ts";
 import type { Clock } from "../clock.ts";
 import type { SessionPort } from "./session-port.ts";
 import { createSessionStore } from "./session-policy.ts";
@@ -48,5 +48,15 @@ export function pgSessionPort(db: PgDb): SessionPort {
         .where(and(eq(identities.userId, userId), eq(identities.issuer, issuer)));
       return row?.name ?? null;
     },
+    insertSpent: async (h, until) =>
+      (
+        await db
+          .insert(spentSignIns)
+          .values({ stateHash: h, expiresAt: until })
+          .onConflictDoNothing()
+          .returning({ h: spentSignIns.stateHash })
+      ).length === 1,
+    deleteSpentUntil: async (now) =>
+      (await db.delete(spentSignIns).where(lte(spentSignIns.expiresAt, now)).returning({ h: spentSignIns.stateHash })).length,
   };
 }

@@ -1,7 +1,7 @@
 /** The session store's statements on SQLite (session-port.ts), drizzle's typed queries prepared once per store. */
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, lt, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/open.ts";
-import { identities, sessions, users } from "../../db/schema.ts";
+import { identities, sessions, spentSignIns, users } from "../../db/schema.ts";
 import type { Clock } from "../clock.ts";
 import type { SessionPort } from "./session-port.ts";
 import { createSessionStore } from "./session-policy.ts";
@@ -27,6 +27,12 @@ export function sqliteSessionPort(db: Db): SessionPort {
   const remove = db
     .delete(sessions)
     .where(eq(sessions.idHash, p("h")))
+    .prepare();
+  const spend = db
+    .insert(spentSignIns)
+    .values({ stateHash: sql`${p("h")}`, expiresAt: sql`${p("until")}` })
+    .onConflictDoNothing()
+    .returning({ h: spentSignIns.stateHash })
     .prepare();
   return {
     insert: (row) => void db.insert(sessions).values(row).run(),
@@ -54,5 +60,8 @@ export function sqliteSessionPort(db: Db): SessionPort {
         .from(identities)
         .where(and(eq(identities.userId, userId), eq(identities.issuer, issuer)))
         .get()?.name ?? null,
+    insertSpent: (h, until) => spend.all({ h, until }).length === 1,
+    deleteSpentUntil: (now) =>
+      db.delete(spentSignIns).where(lte(spentSignIns.expiresAt, now)).returning({ h: spentSignIns.stateHash }).all().length,
   };
 }

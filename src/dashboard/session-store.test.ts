@@ -1,8 +1,8 @@
 /** Dashboard sessions and identities, case for case the same on SQLite and PostgreSQL. */
 import { afterAll, describe, expect, test } from "bun:test";
-import { closeBackends, KINDS, openBackend } from "../../test/support/both-databases.ts";
+import { closeBackends, KINDS, openBackend, sameDatabase, type Backend } from "../../test/support/both-databases.ts";
 import { TestClock } from "../clock.ts";
-import { SESSION_IDLE_MS, userIdFor } from "./session-policy.ts";
+import { PENDING_SIGN_IN_MS, SESSION_IDLE_MS, userIdFor } from "./session-policy.ts";
 import { createPgSessionStore } from "./session-store-pg.ts";
 import { createSqliteSessionStore } from "./session-store-sqlite.ts";
 
@@ -12,9 +12,13 @@ describe.each(KINDS)("on %s", (kind) => {
   const setup = async () => {
     const b = await openBackend(kind);
     const clock = new TestClock(Date.parse("2026-11-22T10:00:00Z"));
-    const store = b.kind === "sqlite" ? createSqliteSessionStore(b.sqlite.db, clock) : createPgSessionStore(b.pg.db, clock);
+    const storeOn = (on: Backend) =>
+      on.kind === "sqlite" ? createSqliteSessionStore(on.sqlite.db, clock) : createPgSessionStore(on.pg.db, clock);
+    const store = storeOn(b);
     const rows = async (q: string): Promise<any[]> => (b.kind === "sqlite" ? b.sqlite.sqlite.query(q).all() : await b.pg.sql.unsafe(q));
-    return { store, clock, rows };
+    /** The store of a second instance: the same database over its own connections. */
+    const another = async () => storeOn(await sameDatabase(b));
+    return { store, clock, rows, another };
   };
 
   test("a session lives while used and ends 12 h after its last request", async () => {
@@ -94,5 +98,33 @@ describe.each(KINDS)("on %s", (kind) => {
     expect(await rows("SELECT email FROM users")).toEqual([{ email: "new@x" }]);
     expect(await store.identityName(user, "iss")).toBeNull();
     expect(await store.identityName(user, "other-iss")).toBeNull();
+  });
+
+  test("a pending sign-in is spent once for the deployment: whichever instance sees it first, the others find it spent", async () => {
+    const { store, another } = await setup();
+    const second = await another();
+    expect(await store.spendSignIn("state-1")).toBe(true);
+    expect(await second.spendSignIn("state-1")).toBe(false);
+    expect(await store.spendSignIn("state-1")).toBe(false);
+    expect(await second.spendSignIn("state-2")).toBe(true);
+  });
+
+  test("racing callbacks on two instances with one pending sign-in: exactly one spends it", async () => {
+    const { store, another } = await setup();
+    const second = await another();
+    const spends = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? second : store).spendSignIn("raced")));
+    expect(spends.filter(Boolean)).toHaveLength(1);
+  });
+
+  test("a spent mark is kept while the pending sign-in's cookie can live, pruned after; only the state's hash is stored", async () => {
+    const { store, clock, rows } = await setup();
+    expect(await store.spendSignIn("state-3")).toBe(true);
+    expect((await rows("SELECT state_hash AS h FROM spent_sign_ins")).map((r) => r.h)).not.toContain("state-3");
+    clock.tick(PENDING_SIGN_IN_MS - 1);
+    expect(await store.prune()).toBe(0);
+    expect(await store.spendSignIn("state-3")).toBe(false);
+    clock.tick(1);
+    expect(await store.prune()).toBe(1);
+    expect(await rows("SELECT state_hash FROM spent_sign_ins")).toEqual([]);
   });
 });

@@ -45,6 +45,8 @@ export interface DashboardView {
   signedIn: SignedInView | null;
   /** A message for the top of the page (a failed sign-in, an expired session). */
   notice: { kind: "error" | "info"; text: string } | null;
+  /** A sign-out that did not finish: the session's CSRF token, for a Sign out button in place of Sign in. */
+  retrySignOut?: string;
 }
 
 /** POST /dashboard/api/tokens → 201, `data` of the envelope. */

@@ -3,30 +3,26 @@
  * metrics, never an error line in the log; a body cut off before its declared length is a 400.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, openSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { loadConfig } from "../config.ts";
-import { createLogger } from "../logger.ts";
+import { captureLogger } from "../../test/support/capture-logger.ts";
 import { sampleDb, SECRET } from "../../test/support/http/harness.ts";
 import { startServer, type RunningServer } from "./server.ts";
 
-const logPath = join(mkdtempSync(join(tmpdir(), "gs-log-")), "log.jsonl");
+const logger = captureLogger();
 let server: RunningServer;
 beforeAll(async () => {
   const config = loadConfig({ port: "0", host: "127.0.0.1", db: sampleDb(), jwtSecret: SECRET, sample: false }, {});
-  server = await startServer(config, createLogger("info", openSync(logPath, "w")));
+  server = await startServer(config, logger);
 });
 afterAll(() => server.stop());
 
-/** The log's lines so far (the logger flushes within 20 ms). */
-async function logLines(): Promise<{ level: string; msg: string; path?: string; status?: number }[]> {
-  await Bun.sleep(60);
-  return readFileSync(logPath, "utf8")
-    .trim()
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
+/**
+ * The log's lines once `ready` holds for them: a request whose client has gone is still answered
+ * (and logged) after the socket closes, so the test waits for that line rather than a fixed time.
+ */
+async function logLines(ready: (lines: typeof logger.lines) => boolean = () => true): Promise<typeof logger.lines> {
+  for (let waited = 0; !ready(logger.lines) && waited < 10_000; waited += 10) await Bun.sleep(10);
+  return logger.lines;
 }
 
 /** Sends `head` and `body` on a raw socket, then half-closes it, and returns the status line's code (0 if none). */
@@ -54,7 +50,7 @@ test("100 anonymous dashboard calls are 401 in the access log and write no error
 test("a POST body cut off before its Content-Length is a 400, not a 500 with an error line", async () => {
   const head = `POST /auth/logout HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: ${server.url}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\n`;
   const status = await raw(head, "csrf=abc");
-  const lines = await logLines();
+  const lines = await logLines((all) => all.some((l) => l.path === "/auth/logout"));
   const logged = lines.filter((l) => l.path === "/auth/logout").map((l) => l.status);
   expect(logged).toHaveLength(1);
   expect(logged[0]).toBeGreaterThanOrEqual(400);

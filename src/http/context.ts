@@ -12,6 +12,7 @@ import type { Meter } from "../metering/meter.ts";
 import type { LastKnown } from "../metering/last-known.ts";
 import type { Metrics } from "./metrics.ts";
 import type { UnavailableReason } from "./unavailable-reason.ts";
+import type { ClientAddress } from "./client-address.ts";
 
 export interface AppDeps {
   clock: Clock;
@@ -35,6 +36,8 @@ export interface AppDeps {
   isShuttingDown(): boolean;
   /** Prometheus metrics (/metrics); absent in tests that do not need them. */
   metrics?: Metrics;
+  /** The client's address for limits and allow lists: the peer, or behind a trusted proxy the client it names (client-address.ts). */
+  clientAddress?: ClientAddress;
   /** Who may read /metrics (client address → allowed). */
   metricsAllowed?: (ip: string | null) => boolean;
   /** The address users reach the service at (no trailing slash): the /docs page's examples use it, /metrics accepts its host. */

@@ -1,10 +1,11 @@
 import { describe as group, expect, test } from "bun:test";
+import { DrizzleQueryError } from "drizzle-orm/errors";
 import { AccountError } from "../dashboard/account.ts";
 import { ChartError, type ChartErrorKind } from "../engine/types.ts";
 import { DatabaseBusyError, DatabaseStorageError, DatabaseUnavailableError } from "../../db/errors.ts";
 import { MarketUnavailableError } from "../market/store-errors.ts";
 import { StatusError } from "../status-error.ts";
-import { HttpError, toHttpError } from "./http-error.ts";
+import { describe, HttpError, toHttpError } from "./http-error.ts";
 
 const sqliteError = (code: string) => Object.assign(new Error(code), { code });
 const pgError = (errno: string) => Object.assign(new Error(errno), { errno });
@@ -111,4 +112,11 @@ test("any module's StatusError is answered as it says, headers included: http-er
   });
   const source = await Bun.file(new URL("./http-error.ts", import.meta.url)).text();
   expect(source.match(/from "[^"]+"/g)).toEqual(['from "../status-error.ts"', 'from "../../db/errors.ts"']);
+});
+
+test("describe names a drizzle query error by the driver's error it wraps: never the statement or its parameters", () => {
+  const driver = Object.assign(new Error("database is locked"), { name: "SQLiteError", code: "SQLITE_BUSY" });
+  const wrapped = new DrizzleQueryError('insert into "sessions" values (?, ?)', ["hash", "csrf-secret"], driver);
+  expect(describe(wrapped)).toBe("SQLiteError: database is locked");
+  expect(describe(new TypeError("x is undefined"))).toBe("TypeError: x is undefined");
 });

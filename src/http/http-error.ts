@@ -53,7 +53,13 @@ export function toHttpError(thrown: unknown, requestId: string): HttpError {
   return new HttpError(500, "INTERNAL_ERROR", `internal error; quote request id ${requestId} when reporting it`);
 }
 
-/** For logs only: the error's class and message, no stack, never request data. */
+/**
+ * For logs only: the error's class and message, no stack, never request data. drizzle's query
+ * error spells out the statement and its parameters (a session's CSRF token among them), so the
+ * driver's error it wraps is described instead.
+ */
 export function describe(err: unknown): string {
-  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  if (!(err instanceof Error)) return String(err);
+  const inner = "query" in err && "params" in err && err.cause instanceof Error ? err.cause : err;
+  return `${inner.name}: ${inner.message}`;
 }

@@ -5,8 +5,8 @@
  * up, meter writes failing), plus the process's CPU and memory. docs/deploy.md § 9. Monitoring has the
  * alerts over them (deploy/prometheus/rules.yml).
  */
-import { BlockList, isIPv4, isIPv6 } from "node:net";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { addressList } from "../address-list.ts";
 import { UNAVAILABLE_REASONS, type UnavailableReason } from "./unavailable-reason.ts";
 
 export interface MetricsSources {
@@ -170,18 +170,6 @@ export function createMetrics(sources: MetricsSources): Metrics {
  */
 export function metricsAllowList(entries: string[]): (ip: string | null) => boolean {
   if (entries.includes("*")) return () => true;
-  const list = new BlockList();
-  for (const entry of entries) {
-    const [addr, bits] = entry.split("/");
-    const type = isIPv4(addr!) ? "ipv4" : isIPv6(addr!) ? "ipv6" : null;
-    if (!type) throw new Error(`metrics allow list: '${entry}' is not an IP address or CIDR block`);
-    if (bits === undefined) list.addAddress(addr!, type);
-    else {
-      const prefix = Number(bits);
-      if (!Number.isInteger(prefix) || prefix < 0 || prefix > (type === "ipv4" ? 32 : 128))
-        throw new Error(`metrics allow list: bad prefix length in '${entry}'`);
-      list.addSubnet(addr!, prefix, type);
-    }
-  }
-  return (ip) => ip !== null && list.check(ip, isIPv4(ip) ? "ipv4" : "ipv6");
+  const allowed = addressList(entries, "metrics allow list");
+  return (ip) => ip !== null && allowed(ip);
 }

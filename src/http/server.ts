@@ -23,8 +23,10 @@ import { parseDuration } from "../auth/index.ts";
 import { createAccount } from "../dashboard/account.ts";
 import { dashboardRoutes, LOGIN_TTL_S } from "../dashboard/routes.ts";
 import { createSealer, deriveKey } from "../dashboard/sealed-cookie.ts";
+import type { OidcClient } from "../dashboard/oidc-client.ts";
 import { checkSignInConfig, defaultPublicUrl, setUpSignIn, type SignInSetup } from "../dashboard/sign-in.ts";
 import { loadWebAssets } from "../dashboard/web-assets.ts";
+import { clientAddressFrom } from "./client-address.ts";
 import { createMetrics, metricsAllowList } from "./metrics.ts";
 import { DRAIN_MAX_MS, DRAIN_QUIET_MS, waitForQuiet } from "./drain.ts";
 import { openStores } from "../stores/open-stores.ts";
@@ -53,6 +55,8 @@ export interface StartOptions {
   override?: Partial<AppDeps>;
   /** Seconds a connection may stay silent (Bun's idleTimeout; live answers lift it): tests shorten it. */
   idleTimeoutSeconds?: number;
+  /** The dashboard's sign-in client in place of the configured provider's: tests of the callback's own rules. */
+  signIn?: OidcClient;
 }
 
 /** A silent connection is closed after this long; the live endpoint lifts it while it computes (metered.ts). */
@@ -121,6 +125,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
       databaseUp: () => deps.checkDatabase(),
       meterWriteFailing: () => deps.limiter.writeFailure() !== null,
     }),
+    clientAddress: clientAddressFrom(config.trustedProxies),
     metricsAllowed: metricsAllowList(config.metricsAllow),
     // Called at request time, once the port (and so the default public URL) is known.
     publicUrl: () => publicUrl(),
@@ -149,7 +154,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
       ttlSeconds: parseDuration(config.tokenTtl),
       baseUrl: publicUrl,
     }),
-    signIn: () => signIn?.client ?? null,
+    signIn: () => options.signIn ?? signIn?.client ?? null,
     dev: config.dev && !config.oidcIssuer,
     publicUrl,
     publicUrlConfigured: config.publicUrl !== undefined,

@@ -5,7 +5,7 @@
 import { DatabaseStorageError, DatabaseUnavailableError, databaseError, isBusy, writeFailureOf } from "../../db/errors.ts";
 import { MarketUnavailableError } from "../market/store-errors.ts";
 
-/** "other" is the dashboard's sign-in (identity provider unreachable, too many sign-ins under way) and any 503 not named here. */
+/** "other" is the dashboard's sign-in (identity provider unreachable) and any 503 not named here. */
 export const UNAVAILABLE_REASONS = [
   "shutting_down",
   "database_unreachable",

@@ -82,6 +82,20 @@ export async function secondAuthStore(b: Backend): Promise<AuthStore> {
   return createPgAuthStore(pg.db);
 }
 
+/** The same database over connection(s) of its own, as a second process would have it; closed by closeBackends(). */
+export async function sameDatabase(b: Backend): Promise<Backend> {
+  if (b.kind === "sqlite") {
+    const other = openDatabase(b.sqlite.path);
+    const again: Backend = { kind: "sqlite", sqlite: other, close: async () => other.sqlite.close() };
+    opened.push(again);
+    return again;
+  }
+  const pg = await openPg(b.url, { poolSize: 4 });
+  const again: Backend = { kind: "postgres", pg, url: b.url, close: () => pg.close() };
+  opened.push(again);
+  return again;
+}
+
 /** Key → value of the settings table. */
 export async function settingsOf(b: Backend): Promise<Record<string, string>> {
   const rows =

@@ -8,8 +8,9 @@ import { effectiveLimits, type UserRecord } from "../../auth/index.ts";
 import type { RequestState } from "../../http/context.ts";
 import { baseMeta, jsonResponse, successBody } from "../../http/envelope.ts";
 import { HttpError } from "../../http/http-error.ts";
-import { cookieName, readCookie, setCookie } from "../cookies.ts";
+import { cookieName, readCookies, setCookie } from "../cookies.ts";
 import { renderDashboard } from "../pages.ts";
+import { isSessionId, PENDING_SIGN_IN_MS } from "../session-policy.ts";
 import type { Session } from "../session-store.ts";
 import type { DashboardView, SignedInView } from "../view-model.ts";
 import type { DashboardDeps } from "./deps.ts";
@@ -17,8 +18,8 @@ import type { DashboardDeps } from "./deps.ts";
 export const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-/** How long a pending sign-in's cookie lives (seconds); server.ts seals it with this lifetime. */
-export const LOGIN_TTL_S = 600;
+/** How long a pending sign-in's cookie lives (seconds); server.ts seals it with this lifetime, the store keeps its spent mark as long. */
+export const LOGIN_TTL_S = PENDING_SIGN_IN_MS / 1000;
 export const LOGIN_COOKIE = "gs_login";
 
 export interface SignedIn {
@@ -61,11 +62,15 @@ export function createDashboardContext(d: DashboardDeps): DashboardContext {
     "Referrer-Policy": "same-origin",
   });
 
+  // Each same-named cookie that could be a session, in order: a stale one sent first (another
+  // path's, a parent domain's) must not hide the live one.
   const currentSession = async (request: Request): Promise<SignedIn | null> => {
-    const id = readCookie(request.headers.get("cookie"), sessionCookie());
-    if (!id) return null;
-    const session = await d.sessions.get(id);
-    return session ? { id, session } : null;
+    for (const id of readCookies(request.headers.get("cookie"), sessionCookie())) {
+      if (!isSessionId(id)) continue;
+      const session = await d.sessions.get(id);
+      if (session) return { id, session };
+    }
+    return null;
   };
 
   const userOf = async (session: Session): Promise<UserRecord> => {

@@ -4,10 +4,10 @@ import { setCookie } from "../cookies.ts";
 import type { OidcClient } from "../oidc-client.ts";
 import { LOGIN_COOKIE, LOGIN_TTL_S, type DashboardContext } from "./context.ts";
 import { errorText } from "./error-text.ts";
+import { asPage } from "./page-failure.ts";
 
-export const login =
-  (c: DashboardContext): DashboardHandler =>
-  async (request, state) => {
+export const login = (c: DashboardContext): DashboardHandler =>
+  asPage(c, async (request, state) => {
     const moved = c.elsewhere(request, state);
     if (moved) return moved;
     const client = c.d.signIn();
@@ -43,4 +43,4 @@ export const login =
         "Set-Cookie": setCookie(LOGIN_COOKIE, sealed, { secure: c.secure(), path: "/auth", maxAge: LOGIN_TTL_S }),
       },
     });
-  };
+  });

@@ -1,5 +1,6 @@
 /** GET /metrics — Prometheus text format; unmetered, only for the addresses `--metrics-allow` lists. */
 import type { AppDeps, RequestState } from "../context.ts";
+import { peerAddress } from "../client-address.ts";
 import { HttpError } from "../http-error.ts";
 
 export async function handleMetrics(deps: AppDeps, request: Request, state: RequestState): Promise<Response> {
@@ -17,7 +18,7 @@ export async function handleMetrics(deps: AppDeps, request: Request, state: Requ
         "so a web page cannot read them through DNS rebinding",
     );
   }
-  const clientIp = state.server?.requestIP(request)?.address ?? null;
+  const clientIp = (deps.clientAddress ?? peerAddress)(request, state.server);
   if (!(deps.metricsAllowed ?? (() => false))(clientIp)) {
     throw new HttpError(
       403,

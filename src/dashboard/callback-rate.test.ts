@@ -1,18 +1,5 @@
 import { expect, test } from "bun:test";
-import { CallbackRate, SpentSignIns } from "./spent-sign-ins.ts";
-
-test("a pending sign-in is spent by its first callback, remembered until its cookie expires, and the memory is bounded", () => {
-  let now = 0;
-  const spent = new SpentSignIns(() => now, 600_000, 3);
-  expect(spent.spend("a")).toBe("fresh");
-  expect(spent.spend("a")).toBe("spent");
-  expect(spent.spend("b")).toBe("fresh");
-  expect(spent.spend("c")).toBe("fresh");
-  expect(spent.spend("d")).toBe("full"); // three unexpired: nothing forgotten
-  expect(spent.spend("a")).toBe("spent");
-  now = 600_001; // every cookie has expired: a replay is refused by the cookie's own expiry
-  expect(spent.spend("d")).toBe("fresh");
-});
+import { CallbackRate } from "./callback-rate.ts";
 
 test("callbacks per client: 20 a minute, then the seconds to wait; windows of gone clients are dropped", () => {
   let now = 0;
