@@ -29,6 +29,9 @@ const parts = [
   await section("research round 2: hierarchies and HRP", ["bench/hierarchy-hrp.bench.ts"]),
   await section("correlation stage", ["bench/correlation.bench.ts"]),
   await section("cost model", ["bench/cost-model.bench.ts", "--shapes", quick ? "120" : "300"]),
+  await section("cost model against the grid", ["bench/cost-grid.bench.ts"]),
+  // Issue #41: loading stored history, priced by what a request reads (the real server side by side with --before).
+  await section("loading stored history", ["bench/series-load.bench.ts"]),
   await section("heavy path", ["bench/heavy-path.bench.ts"]),
   await section("a 2,000-symbol universe", ["bench/big-universe.bench.ts", "--rounds", quick ? "1" : "3"]),
   await section("market", ["bench/market.bench.ts"]),
@@ -50,7 +53,7 @@ const parts = [
 const doc = `# Benchmarks
 
 Reproduce with \`npm run bench\` (all of it, about 9 minutes) or one at a time:
-\`npx bun bench/engine.bench.ts\`, \`npx bun bench/research.bench.ts\`, \`npx bun bench/correlation.bench.ts\`, \`npx bun bench/cost-model.bench.ts\`, \`npx bun bench/heavy-path.bench.ts\`, \`npx bun bench/metering.bench.ts\`, \`npx bun bench/http.bench.ts\`, \`npx bun bench/live-cpu.ts\`, \`npx bun bench/live-ablation.ts\`, \`npx bun bench/pg-driver.bench.ts\`, \`npx bun bench/pg-instances.bench.ts\`.
+\`npx bun bench/engine.bench.ts\`, \`npx bun bench/research.bench.ts\`, \`npx bun bench/correlation.bench.ts\`, \`npx bun bench/cost-model.bench.ts\`, \`npx bun bench/cost-grid.bench.ts\`, \`npx bun bench/series-load.bench.ts\`, \`npx bun bench/heavy-path.bench.ts\`, \`npx bun bench/metering.bench.ts\`, \`npx bun bench/http.bench.ts\`, \`npx bun bench/live-cpu.ts\`, \`npx bun bench/live-ablation.ts\`, \`npx bun bench/pg-driver.bench.ts\`, \`npx bun bench/pg-instances.bench.ts\`.
 Machine of this run: ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Bun ${Bun.version}, ${new Date().toISOString().slice(0, 10)}.
 These machines are shared and noisy: read the ratios measured side by side in one run, not the absolute times.
 \`npm run bench\` rewrites this whole file; the analyses, dated runs and targets behind these figures are in docs/performance.md.

@@ -125,7 +125,9 @@ console.log("### Loading stored history\n");
 console.log("Cold planned loads (no cache) over the bars a request's windows cover, one thread's CPU, least of three:\n");
 console.log("| request | rows read | CPU ms | ms per million rows | estimate at the fit |\n|---|---:|---:|---:|---:|");
 for (const r of rows) {
-  console.log(`| ${r.label} | ${r.rows} | ${r.ms.toFixed(2)} | ${((r.ms / r.rows) * 1e6).toFixed(0)} | ${((r.rows / 1e6) * fit).toFixed(2)} |`);
+  console.log(
+    `| ${r.label} | ${r.rows} | ${r.ms.toFixed(2)} | ${((r.ms / r.rows) * 1e6).toFixed(0)} | ${((r.rows / 1e6) * fit).toFixed(2)} |`,
+  );
 }
 console.log(`\n\`load\` fitted at ${fit.toFixed(0)} ms per million rows (the code has ${COST_COEFFICIENTS.load}).`);
 
@@ -138,11 +140,29 @@ if (!values["skip-server"]) {
     chmodSync(wrapper, 0o755);
     programs.unshift(["before", wrapper]);
   }
-  console.log("\nThe real server: its CPU per request (each in another symbol order; the first, then the median of the rest), RSS after 100 distinct 500-symbol orders:\n");
+  console.log(
+    "\nThe real server: its CPU per request (each in another symbol order; the first, then the median of the rest), RSS after 100 distinct 500-symbol orders:\n",
+  );
   console.log("| server | request | history | first ms | median ms | RSS MB before → after |\n|---|---|---|---:|---:|---|");
   for (const [label, bin] of programs) {
     const server = await spawnServer(
-      ["--port", "0", "--db", path, "--jwt-secret", SECRET, "--no-sample", "--rate-per-minute", "100000", "--rate-per-day", "1000000", "--log-level", "warn", "--cache-mb", "0"],
+      [
+        "--port",
+        "0",
+        "--db",
+        path,
+        "--jwt-secret",
+        SECRET,
+        "--no-sample",
+        "--rate-per-minute",
+        "100000",
+        "--rate-per-day",
+        "1000000",
+        "--log-level",
+        "warn",
+        "--cache-mb",
+        "0",
+      ],
       { timeoutMs: 60_000, bin, source: true },
     );
     const pid = server.proc.pid;
@@ -159,7 +179,7 @@ if (!values["skip-server"]) {
     };
     const shuffled = (xs: string[], seed: number) => {
       let s = seed;
-      return [...xs].sort(() => ((s = (s * 48271) % 2147483647) / 2147483647) - 0.5);
+      return [...xs].sort(() => (s = (s * 48271) % 2147483647) / 2147483647 - 0.5);
     };
     const perRequest = async (symbols: string[], q: string, count: number) => {
       const ms: number[] = [];

@@ -116,7 +116,8 @@ export type CostTerm = (typeof COST_TERMS)[number];
 export const COST_COEFFICIENTS: Record<CostTerm, number> = {
   request: 0.754,
   asof: 34.7,
-  load: 0,
+  // Fitted by bench/series-load.bench.ts (880-1,060 on a busy host, 13 shapes, 1,500-126,000 rows).
+  load: 850,
   panel: 0,
   rank: 15.6,
   corr_pearson: 0.076,
@@ -175,6 +176,13 @@ export function maxEdges(params: ChartParams, n: number): number {
   }
 }
 
+/**
+ * A symbol's own share of a load, in rows: its cached buckets, typed arrays and assembly. 500
+ * symbols' three daily bars load in 4.5-9 ms, 3-6 µs a row where long reads run at ~0.9
+ * (bench/series-load.bench.ts).
+ */
+const LOAD_ROWS_PER_SYMBOL = 8;
+
 /** What a request reads (precheck.ts): calendar bars under its windows, and stored bars per calendar bar (1 unless resampled). */
 export interface ReadShape {
   bars: number;
@@ -216,7 +224,7 @@ export function costTerms(
   const terms = Object.fromEntries(COST_TERMS.map((t) => [t, 0])) as Record<CostTerm, number>;
   terms.request = 1;
   terms.asof = A / 1000;
-  terms.load = (n * read.bars * read.perBar) / M;
+  terms.load = (n * (read.bars * read.perBar + LOAD_ROWS_PER_SYMBOL)) / M;
   terms.panel = (n * (L + 1 + (A - 1) * params.step)) / M;
   if (params.corr_method === "pearson") {
     terms.corr_pearson = ((sliding ? 1 : A) * n2 * L) / M;

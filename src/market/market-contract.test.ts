@@ -73,7 +73,8 @@ async function planOf(port: MarketPort, symbols: string[], q: string) {
   const params = chartParams(q);
   const meta = await readCoverage(port, await port.dataVersion());
   await meta.ready(symbols, params.interval);
-  return { params, plan: precheck(meta, symbols, params, 1e12).load };
+  const checked = precheck(meta, symbols, params, 1e12);
+  return { params, plan: checked.load, cost: checked.cost };
 }
 
 for (const kind of KINDS) {
@@ -118,9 +119,11 @@ for (const kind of KINDS) {
         "short",
         Array.from({ length: n }, (_, i) => series(`S${i}`, 40, 0, i + 1)),
       );
+      const costs: number[] = [];
       for (const prefix of ["L", "S"]) {
         const symbols = Array.from({ length: n }, (_, i) => `${prefix}${i}`);
-        const { params, plan } = await planOf(port, symbols, "lookback=2&metrics=pagerank&include_graph=false");
+        const { params, plan, cost } = await planOf(port, symbols, "lookback=2&metrics=pagerank&include_graph=false");
+        costs.push(cost);
         const loader = new SeriesLoader(port, new SeriesCache(64 * 2 ** 20));
         const input = await run(loader.planRule(symbols, params.interval, plan));
         expect(input.labels.length).toBe(3);
@@ -131,6 +134,8 @@ for (const kind of KINDS) {
         expect(loader.stats.rows).toBe(n * 3);
         expect(loader.stats.bucketHits).toBe(n + 7);
       }
+      // The estimate follows the request, not the stored history.
+      expect(costs[0]).toBe(costs[1]!);
     });
 
     test("resampled: 1h over a long 1m history reads the minutes under the last three hours only", async () => {
