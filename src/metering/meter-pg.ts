@@ -110,9 +110,8 @@ export function pgMeterPort(sql: SQL, clock: Clock, bootId: string, { lockWaitMs
   }
 
   return {
-    // The wait for another's lock happens inside admit (lockOrRefuse), bounded by lockWaitMs.
-    busyRetries: 0,
     windows: (userId, limits, now) => windows(sql, userId, limits, now),
+    // The wait for another's lock happens inside admit (lockOrRefuse), bounded by lockWaitMs.
     admit: async (req, params, decide) => {
       const result = await sql.begin(async (tx) => {
         const early = await lockOrRefuse(tx, req, decide);
