@@ -1,9 +1,10 @@
 /**
- * SQLite's write lock held by another process (issue #41 item 4): bun:sqlite waits for a lock on
- * the event loop, so the meter never lets it. A window a plain read shows full is refused from that
- * read, its 429 row written once the lock is free; an outcome is deferred to the next flush instead
- * of waited for. The holder lets go only when told (or by itself long after), so each case shows
- * its order of events, not a duration.
+ * SQLite's write lock held by another process (issue #41 items 3 and 4): bun:sqlite waits for a
+ * lock on the event loop, so the meter never lets it. A window a plain read shows full is refused
+ * from that read, its 429 row written once the lock is free; an admission waiting for the lock
+ * stops when its client goes; an outcome is deferred to the next flush instead of waited for. The
+ * holder lets go only when told (or by itself long after), so each case shows its order of events,
+ * not a duration.
  */
 import { afterEach, expect, test } from "bun:test";
 import { openDatabase } from "../../db/open.ts";
@@ -63,6 +64,25 @@ test("a full window is refused from a read while another process holds the write
   const written = rows("full");
   expect(written).toHaveLength(21);
   expect(written.slice(1).every((r) => r.status === 429 && r.code === "RATE_LIMITED" && r.counted === 0 && r.duration === 2.5)).toBe(true);
+});
+
+test("an admission waiting for the lock stops when its client goes: rejected, nothing written, no transaction left open", async () => {
+  const { sqlite, meter, rows, hold } = rig(60_000);
+  const holder = await hold();
+  const gone = new AbortController();
+  const admitting = meter.admit({ userId: "leaver", limits: ONE, requestId: "r1", params: {}, signal: gone.signal });
+  let settled = false;
+  void admitting.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  await Bun.sleep(0);
+  expect(settled).toBe(false); // waiting for the lock, off this thread's loop
+  gone.abort();
+  await expect(admitting).rejects.toThrow();
+  expect(sqlite.inTransaction).toBe(false);
+  expect(await holder.release()).toBe("on request");
+  expect(rows("leaver")).toEqual([]);
 });
 
 test("an outcome written while another process holds the lock is deferred to flush(), not waited for", async () => {

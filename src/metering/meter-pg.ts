@@ -79,6 +79,8 @@ export function pgMeterPort(sql: SQL, clock: Clock, bootId: string, { lockWaitMs
   async function lockOrRefuse(tx: SQL, req: AdmitRequest, decide: (input: WindowInput) => WindowDecision): Promise<WindowDecision | null> {
     const deadline = performance.now() + lockWaitMs;
     for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(pause * 2, MAX_PAUSE_MS)) {
+      // A client gone while this waited is not admitted (docs/api.md § The audit log: 499, counted 0).
+      req.signal?.throwIfAborted();
       const [t] = await tx`SELECT pg_try_advisory_xact_lock(hashtextextended(${req.userId}, 0)) AS got`;
       if (t!.got) return null;
       const d = decide(await windows(tx, req.userId, req.limits, clock.now()));

@@ -17,7 +17,7 @@ export interface MeterPort {
    * row with the day's count, or the 429 row with its code and the audit parameters `params`.
    * While another holds the lock, a window a plain read shows full is refused from that read:
    * `logId` null when that refusal wrote nothing (SQLite: the policy queues its row). Waits for the
-   * lock off the event loop, for a bounded time.
+   * lock off the event loop, for a bounded time, and stops when `req.signal` aborts.
    */
   admit(
     req: AdmitRequest,

@@ -134,6 +134,8 @@ export function sqliteMeterPort(sqlite: Database, clock: Clock, bootId: string, 
     admit: async (req, params, decide) => {
       const deadline = performance.now() + lockWaitMs;
       for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(pause * 2, MAX_PAUSE_MS)) {
+        // A client gone while this waited is not admitted (docs/api.md § The audit log: 499, counted 0).
+        req.signal?.throwIfAborted();
         try {
           return admitNow(req, params, decide);
         } catch (err) {

@@ -21,6 +21,11 @@ export interface AdmitRequest {
    * next flush instead of writing the row again (docs/api.md § Metering).
    */
   answered?: number;
+  /**
+   * The client's connection: once it aborts, a request still waiting for the meter's lock stops
+   * waiting and is not admitted (its caller audits it as 499, counted 0).
+   */
+  signal?: AbortSignal;
 }
 
 export interface UnmeteredEntry {
