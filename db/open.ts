@@ -4,7 +4,7 @@
  * do not both apply them. Worker threads attach to the file the server opened, and every
  * connection's drizzle handle is found here (drizzleOf), so stores prepare their queries once.
  */
-import { Database } from "bun:sqlite";
+import { Database, type Statement } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
@@ -104,18 +104,33 @@ export function perRawConnection<T>(build: (sqlite: Database) => T): (sqlite: Da
 
 /**
  * Runs `run` with busy_timeout 0 when `wait` is false: a locked database throws SQLITE_BUSY at once
- * rather than blocking the event loop; nothing else runs on this thread meanwhile.
+ * rather than blocking the event loop; nothing else runs on this thread meanwhile. The pragmas are
+ * prepared once per connection: the meter does this on every admission (1.7 µs against 3-4 µs via exec).
  */
 export function waiting<T>(sqlite: Database, wait: boolean, run: () => T): T {
   if (wait) return run();
-  const previous = (sqlite.query("PRAGMA busy_timeout").get() as { timeout: number }).timeout;
-  sqlite.exec("PRAGMA busy_timeout = 0");
+  const pragmas = busyPragmas(sqlite);
+  const previous = (pragmas.read.get() as { timeout: number }).timeout;
+  pragmas.none.run();
   try {
     return run();
   } finally {
-    sqlite.exec(`PRAGMA busy_timeout = ${previous}`);
+    pragmas.restore(previous);
   }
 }
+
+const busyPragmas = perRawConnection((sqlite) => {
+  const restores = new Map<number, Statement>();
+  return {
+    read: sqlite.prepare("PRAGMA busy_timeout"),
+    none: sqlite.prepare("PRAGMA busy_timeout = 0"),
+    restore(ms: number) {
+      let statement = restores.get(ms);
+      if (!statement) restores.set(ms, (statement = sqlite.prepare(`PRAGMA busy_timeout = ${Math.floor(ms)}`)));
+      statement.run();
+    },
+  };
+});
 
 /** Applies every embedded migration not yet recorded, in order, each in its own transaction. */
 export function migrate(sqlite: Database): number {

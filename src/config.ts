@@ -39,7 +39,10 @@ export const CONFIG_SCHEMA = z.object({
     .optional(),
   /** Connections each process keeps to PostgreSQL. */
   dbPool: intFrom("db pool", 1, 1000).default(10),
-  /** Longest a PostgreSQL statement may run (lock waits included) before the request becomes a 503. */
+  /**
+   * Longest a PostgreSQL statement may run (lock waits included) before the request becomes a 503;
+   * on SQLite, how long an admission waits (off the event loop) for another process's write lock.
+   */
   dbStatementTimeout: z
     .union([z.number(), z.string()])
     .transform((v, ctx) => {

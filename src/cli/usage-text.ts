@@ -14,7 +14,10 @@ const SERVE_FLAGS: Record<keyof Config, [arg: string, what: string]> = {
     "postgres://… : users, tokens, sessions, metering and settings in PostgreSQL, shared by every instance (wins over --db)",
   ],
   dbPool: ["N", "PostgreSQL connections per process, all opened at its first query"],
-  dbStatementTimeout: ["MS|Ns", "longest a PostgreSQL statement may run before the request is a 503"],
+  dbStatementTimeout: [
+    "MS|Ns",
+    "longest a PostgreSQL statement, or a wait for another process's SQLite write lock, may last before the request is a 503",
+  ],
   jwtSecret: ["S", "HS256 secret, ≥ 16 characters (else one is generated and kept in the database)"],
   jwtPreviousSecrets: ["S,...", "older secrets still accepted while tokens rotate, each ≥ 16 characters"],
   tokenTtl: ["DURATION", "lifetime of tokens minted by the dashboard and token create"],

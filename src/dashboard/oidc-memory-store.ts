@@ -4,6 +4,10 @@
  * (swept in full on each write) grew 146 MB over 25,000 requests and held /health up for 3.5 s.
  * Past either bound the oldest entries go first (a development sign-in then simply starts over);
  * every operation is O(1) but revokeByGrantId, which walks one grant's own entries.
+ * Nothing else grows with the requests (issue #41 item 5): after a full GC, `serve --dev` holds
+ * 38,491 plain objects and 19-22 MB of JS heap at every count from 10,000 to 60,000; its RSS (104 MB
+ * idle, 136 MB at 4,000, 170 at 20,000, 170-195 up to 100,000) is first-use code and garbage
+ * awaiting a full collection, not entries: 148-161 MB with a GC at each count, 10,000 to 60,000.
  */
 /** What oidc-provider stores: a JSON object; the fields read here are its own. */
 type Payload = { [field: string]: unknown; uid?: unknown; grantId?: unknown; consumed?: number };

@@ -88,6 +88,8 @@ export async function metered<P>(deps: AppDeps, request: Request, state: Request
       requestId: state.requestId,
       params: steps.auditParams,
       answered: steps.answered?.(prepared.value) ? 200 : undefined,
+      // Gone while admission waits for another process's lock: not admitted (logged as 499 below).
+      signal: request.signal,
     });
     logId = admission.logId;
     rlHeaders = rateLimitHeaders(admission.state);

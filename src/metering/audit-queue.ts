@@ -16,7 +16,8 @@ export interface AuditRow {
   status: number;
   code: string | null;
   params: string;
-  durationMs: number;
+  /** Null until known: a 429 refused from a read is queued before its answer (meter-policy.ts). */
+  durationMs: number | null;
 }
 
 /** Requests past the byte bound, counted per minute, user, status and code. */

@@ -67,14 +67,11 @@ async function rig(kind: Kind) {
     return { meter: (clock, bootId) => createPgMeter(pool, clock, bootId) };
   };
   /**
-   * A meter that waits for another's lock only briefly: SQLite's connection with busy_timeout
-   * 20 ms, a PostgreSQL pool whose meter waits 300 ms for a user's lock (statements time out at 300 ms).
+   * A meter that waits for another's lock only briefly: 20 ms for SQLite's write lock, 300 ms for
+   * a PostgreSQL user's lock (statements time out at 300 ms).
    */
   const briefMeter = (clock: Clock): Meter => {
-    if (b.kind === "sqlite") {
-      b.sqlite.sqlite.exec("PRAGMA busy_timeout = 20");
-      return createSqliteMeter(b.sqlite.sqlite, clock);
-    }
+    if (b.kind === "sqlite") return createSqliteMeter(b.sqlite.sqlite, clock, undefined, { lockWaitMs: 20 });
     const pool = createPgPool(b.url, { poolSize: 4, statementTimeoutMs: 300 });
     cleanups.push(() => pool.close());
     return createPgMeter(pool, clock, undefined, { lockWaitMs: 300 });
@@ -250,7 +247,7 @@ describe.each(KINDS)("the meter on %s", (kind) => {
     const clock = new TestClock(T);
     const port = r.port(clock, "b");
     const admit = async () =>
-      (await port.admit({ userId: "r", limits: ONE, requestId: "x", params: {} }, "", () => ({ ok: true }) as never)).logId;
+      (await port.admit({ userId: "r", limits: ONE, requestId: "x", params: {} }, "", () => ({ ok: true }) as never)).logId!;
     const first = await admit();
     clock.set(T + DAY_MS);
     await admit();
@@ -459,7 +456,7 @@ describe.each(KINDS)("the meter on %s", (kind) => {
 
 // bun:sqlite runs the transaction on the meter's own connection, so a failed BEGIN IMMEDIATE must not leave it open there.
 describe("on sqlite only", () => {
-  test("locked beyond busy_timeout leaves no transaction open on the meter's connection", async () => {
+  test("locked beyond the wait leaves no transaction open on the meter's connection", async () => {
     const r = await rig("sqlite");
     const admit = r.admitter(r.briefMeter(new TestClock(T)));
     const release = await r.hold("alice");
@@ -469,8 +466,8 @@ describe("on sqlite only", () => {
   });
 });
 
-// PostgreSQL's lock is per user and waited for by trying it (meter-pg.ts), while SQLite's is the
-// whole file's write lock, waited for inside busy_timeout; only a server can be stopped or made read-only.
+// PostgreSQL's lock is per user (meter-pg.ts), while SQLite's is the whole file's write lock
+// (lock-wait-sqlite.test.ts); only a server can be stopped or made read-only.
 describe("on postgres only", () => {
   test("while one user's lock is held, other users are admitted, and the held one fails within the wait", async () => {
     const r = await rig("postgres");

@@ -79,6 +79,8 @@ export function pgMeterPort(sql: SQL, clock: Clock, bootId: string, { lockWaitMs
   async function lockOrRefuse(tx: SQL, req: AdmitRequest, decide: (input: WindowInput) => WindowDecision): Promise<WindowDecision | null> {
     const deadline = performance.now() + lockWaitMs;
     for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(pause * 2, MAX_PAUSE_MS)) {
+      // A client gone while this waited is not admitted (docs/api.md § The audit log: 499, counted 0).
+      req.signal?.throwIfAborted();
       const [t] = await tx`SELECT pg_try_advisory_xact_lock(hashtextextended(${req.userId}, 0)) AS got`;
       if (t!.got) return null;
       const d = decide(await windows(tx, req.userId, req.limits, clock.now()));
@@ -110,9 +112,8 @@ export function pgMeterPort(sql: SQL, clock: Clock, bootId: string, { lockWaitMs
   }
 
   return {
-    // The wait for another's lock happens inside admit (lockOrRefuse), bounded by lockWaitMs.
-    busyRetries: 0,
     windows: (userId, limits, now) => windows(sql, userId, limits, now),
+    // The wait for another's lock happens inside admit (lockOrRefuse), bounded by lockWaitMs.
     admit: async (req, params, decide) => {
       const result = await sql.begin(async (tx) => {
         const early = await lockOrRefuse(tx, req, decide);

@@ -1,6 +1,7 @@
 /**
  * The meter's rules, written once for both databases (docs/api.md § Metering): decide() on the
- * windows each database reads inside its lock; a busy database retried, then a 503; a write the
+ * windows each database reads inside its lock (each waits for it off the event loop, then a
+ * 503); a 429 decided from a read while the lock was elsewhere queued with the audit rows; a write the
  * storage refuses remembered until one succeeds; answered requests whose outcome could not be
  * written kept in order for the next flush (the row keeps counting until then, never twice);
  * audit rows and unauthenticated counts gathered in memory and written by flush(), never on the
@@ -8,13 +9,13 @@
  */
 import { DatabaseBusyError, databaseError, isBusy, writeFailureOf } from "../../db/errors.ts";
 import type { Clock } from "../clock.ts";
-import { createAuditQueue } from "./audit-queue.ts";
+import { createAuditQueue, type AuditRow } from "./audit-queue.ts";
 import { denialMessage } from "./headers.ts";
 import type { Finish, Meter } from "./meter.ts";
 import type { Maybe, MeterPort } from "./meter-port.ts";
 import { auditParamsText } from "./redact-query.ts";
 import { createUnauthenticatedCounter } from "./unauthenticated-counter.ts";
-import { decide, peekState } from "./windows.ts";
+import { decide, peekState, type WindowDecision } from "./windows.ts";
 
 /** The watermark moves at most this often, and at least every HEARTBEAT_MS (STALE_OPEN_MS is an hour). */
 const SETTLE_MS = 1000;
@@ -35,6 +36,13 @@ export function createMeter(port: MeterPort, clock: Clock): Meter {
   let settled = { low: -1, at: Number.NEGATIVE_INFINITY };
   /** Admitted rows written as answered (AdmitRequest.answered), by id: the status they carry, until finish(). */
   const answered = new Map<number, number>();
+  /**
+   * 429s refused from a read (no row written), queued at once, by the negative id admit gave them,
+   * so finishRefused() can fill in their duration; cleared at each flush, which cannot run between
+   * admit and the caller's finishRefused().
+   */
+  const refusedFromRead = new Map<number, AuditRow>();
+  let lastRefusedId = 0;
 
   /** Runs a database call: driver errors become db/errors.ts's; a write's outcome sets or clears writeFailure(). */
   async function tracked<T>(run: () => Maybe<T>, writes = true): Promise<T> {
@@ -52,6 +60,7 @@ export function createMeter(port: MeterPort, clock: Clock): Meter {
   const canWait = (err: unknown) => isBusy(err) || lastWriteFailure !== null;
 
   async function flushAll(wait: boolean): Promise<void> {
+    refusedFromRead.clear();
     while (unfinished.length > 0) {
       await tracked(() => port.finish(unfinished[0]!, wait));
       open.delete(unfinished.shift()!.logId);
@@ -78,29 +87,41 @@ export function createMeter(port: MeterPort, clock: Clock): Meter {
     settled = { low, at: now };
   }
 
+  /** Queues the row of a 429 refused from a read (its duration follows); returns the id finishRefused() knows it by. */
+  function queueRefusal(requestId: string, userId: string, ts: number, code: string, params: string): number {
+    const row: AuditRow = { requestId, userId, ts, status: 429, code, params, durationMs: null };
+    const id = --lastRefusedId;
+    if (audit.add(row)) refusedFromRead.set(id, row);
+    else aggregated++;
+    return id;
+  }
+
   return {
     peek: (userId, limits) => tracked(async () => peekState(await port.windows(userId, limits, clock.now())), false),
 
     async admit(req) {
       const params = auditParamsText(req.params);
-      for (let attempt = 0; ; attempt++) {
-        try {
-          const { decision: d, logId } = await tracked(() => port.admit(req, params, decide));
-          if (d.ok) {
-            // A row written as answered is not open: a crash leaves it charged, as the answer was in hand.
-            if (req.answered === undefined) open.add(logId);
-            else answered.set(logId, req.answered);
-            if (nextLow === null || logId >= nextLow) nextLow = logId + 1;
-            return { ok: true, logId, state: d.state };
-          }
-          const message = denialMessage(d.code, { ...d.state, retryAfter: d.retryAfter });
-          return { ok: false, code: d.code, retryAfter: d.retryAfter, message, state: d.state, logId };
-        } catch (err) {
-          if (!isBusy(err)) throw err;
-          // The database's own condition (unreachable, refusing writes) is kept; a raw lock error becomes busy.
-          if (attempt >= port.busyRetries) throw err instanceof DatabaseBusyError ? err : new DatabaseBusyError();
-        }
+      let result: { decision: WindowDecision; logId: number | null };
+      try {
+        result = await tracked(() => port.admit(req, params, decide), false);
+      } catch (err) {
+        // The database's own condition (unreachable, refusing writes) is kept; a raw lock error becomes busy.
+        throw isBusy(err) && !(err instanceof DatabaseBusyError) ? new DatabaseBusyError() : err;
       }
+      const { decision: d } = result;
+      // A refusal from a read wrote nothing, so it says nothing about writes working again.
+      if (result.logId !== null) lastWriteFailure = null;
+      if (d.ok) {
+        const logId = result.logId!;
+        // A row written as answered is not open: a crash leaves it charged, as the answer was in hand.
+        if (req.answered === undefined) open.add(logId);
+        else answered.set(logId, req.answered);
+        if (nextLow === null || logId >= nextLow) nextLow = logId + 1;
+        return { ok: true, logId, state: d.state };
+      }
+      const message = denialMessage(d.code, { ...d.state, retryAfter: d.retryAfter });
+      const logId = result.logId ?? queueRefusal(req.requestId, req.userId, d.state.now, d.code, params);
+      return { ok: false, code: d.code, retryAfter: d.retryAfter, message, state: d.state, logId };
     },
 
     async finish(logId, status, durationMs, opts) {
@@ -113,7 +134,8 @@ export function createMeter(port: MeterPort, clock: Clock): Meter {
         return;
       }
       try {
-        await tracked(() => port.finish(job, true));
+        // Never waits for another process's lock on the event loop: a locked database defers it to flush().
+        await tracked(() => port.finish(job, false));
         open.delete(logId);
       } catch (err) {
         // The answer stands and the row keeps counting; its outcome is written once the database takes writes.
@@ -123,7 +145,12 @@ export function createMeter(port: MeterPort, clock: Clock): Meter {
     },
 
     finishRefused(logId, durationMs) {
-      audit.setDuration(logId, durationMs);
+      if (logId > 0) audit.setDuration(logId, durationMs);
+      else {
+        const row = refusedFromRead.get(logId);
+        if (row) row.durationMs = durationMs;
+        refusedFromRead.delete(logId);
+      }
       queued();
     },
 

@@ -15,12 +15,15 @@ export interface MeterPort {
    * In one transaction holding the user's meter lock: reads both windows at the clock's time once
    * the lock is held (so log order is commit order), lets `decide` choose, and records the admitted
    * row with the day's count, or the 429 row with its code and the audit parameters `params`.
+   * While another holds the lock, a window a plain read shows full is refused from that read:
+   * `logId` null when that refusal wrote nothing (SQLite: the policy queues its row). Waits for the
+   * lock off the event loop, for a bounded time, and stops when `req.signal` aborts.
    */
   admit(
     req: AdmitRequest,
     params: string,
     decide: (input: WindowInput) => WindowDecision,
-  ): Maybe<{ decision: WindowDecision; logId: number }>;
+  ): Maybe<{ decision: WindowDecision; logId: number | null }>;
   /** Both windows at `now`, writing nothing. */
   windows(userId: string, limits: Limits, now: number): Maybe<WindowInput>;
   /** An admitted request's outcome; a refund also gives the day's count back, once, in the same transaction. */
@@ -34,6 +37,4 @@ export interface MeterPort {
    * settled. The first admitted row writes the first one, in admit's transaction.
    */
   settle(lowId: number, now: number, wait: boolean): Maybe<void>;
-  /** How often a busy admit is tried again: SQLite once after busy_timeout; PostgreSQL waits inside admit. */
-  readonly busyRetries: number;
 }

@@ -2,24 +2,40 @@
  * The meter's statements on SQLite (meter-port.ts). Check and record happen in one BEGIN IMMEDIATE
  * transaction, so several server processes on one database file never admit more than the limits
  * allow. Table `request_log` is both the audit log and the meter: rows with counted = 1 consume
- * the windows. Every call is synchronous and complete: no transaction stays open across an await.
+ * the windows. Every transaction is synchronous and complete: none stays open across an await.
+ *
+ * bun:sqlite waits for a lock on the event loop, so admit never lets SQLite wait: it tries the
+ * write lock with busy_timeout 0 and, while another process holds it, refuses from a plain read a
+ * window already full (WAL reads do not wait for the writer; exact, as in meter-pg.ts: only the
+ * lock's holder adds counted rows) or pauses off the loop and tries again, for at most lockWaitMs.
+ * Waiting with busy_timeout instead held /health for 1.7-2.0 s behind one live request (issue #41).
  */
 import type { Database } from "bun:sqlite";
+import { DatabaseBusyError, isBusy } from "../../db/errors.ts";
 import { waiting as waitingFor } from "../../db/open.ts";
 import type { Clock } from "../clock.ts";
 import { sqliteAuditStatements } from "./audit-statements-sqlite.ts";
 import { newBootId } from "./boot.ts";
-import type { Meter } from "./meter.ts";
+import type { AdmitRequest, Meter } from "./meter.ts";
 import { createMeter } from "./meter-policy.ts";
 import type { MeterPort } from "./meter-port.ts";
-import { MINUTE_MS, utcDayStart, type Limits, type MinuteWindow, type WindowInput } from "./windows.ts";
+import { MINUTE_MS, utcDayStart, type Limits, type MinuteWindow, type WindowDecision, type WindowInput } from "./windows.ts";
 
-/** Creates the meter over an open database (db/open.ts sets busy_timeout and WAL); `bootId` marks this process's admitted rows (reconcile.ts). */
-export function createSqliteMeter(sqlite: Database, clock: Clock, bootId: string = newBootId()): Meter {
-  return createMeter(sqliteMeterPort(sqlite, clock, bootId), clock);
+/** Pauses between tries of a held write lock, as meter-pg.ts's. */
+const FIRST_PAUSE_MS = 1;
+const MAX_PAUSE_MS = 16;
+
+export interface SqliteMeterOptions {
+  /** How long an admission may wait, off the event loop, for another process's write lock (default 2000 ms); then DatabaseBusyError. */
+  lockWaitMs?: number;
 }
 
-export function sqliteMeterPort(sqlite: Database, clock: Clock, bootId: string): MeterPort {
+/** Creates the meter over an open database (db/open.ts sets busy_timeout and WAL); `bootId` marks this process's admitted rows (reconcile.ts). */
+export function createSqliteMeter(sqlite: Database, clock: Clock, bootId: string = newBootId(), options: SqliteMeterOptions = {}): Meter {
+  return createMeter(sqliteMeterPort(sqlite, clock, bootId, options), clock);
+}
+
+export function sqliteMeterPort(sqlite: Database, clock: Clock, bootId: string, { lockWaitMs = 2000 }: SqliteMeterOptions = {}): MeterPort {
   const begin = sqlite.prepare("BEGIN IMMEDIATE");
   const commit = sqlite.prepare("COMMIT");
   const rollback = sqlite.prepare("ROLLBACK");
@@ -83,11 +99,10 @@ export function sqliteMeterPort(sqlite: Database, clock: Clock, bootId: string):
     return { now, limits, minute: minuteWindow(userId, now - MINUTE_MS), dayCount: dayCount.get(userId, utcDayStart(now))?.n ?? 0 };
   }
 
-  return {
-    busyRetries: 1,
-    windows,
-    admit: (req, params, decide) => {
-      const result = transaction(() => {
+  /** Check and record in one transaction, or SQLITE_BUSY at once when another holds the write lock. */
+  function admitNow(req: AdmitRequest, params: string, decide: (input: WindowInput) => WindowDecision) {
+    const result = waiting(false, () =>
+      transaction(() => {
         // The clock is read once the write lock is held, so log order matches commit order.
         const now = clock.now();
         const decision = decide(windows(req.userId, req.limits, now));
@@ -97,9 +112,40 @@ export function sqliteMeterPort(sqlite: Database, clock: Clock, bootId: string):
         if (decision.ok) countDay.run(req.userId, utcDayStart(now), 1);
         if (decision.ok && !registered) register.run(bootId, logId, now);
         return { decision, logId };
-      });
-      if (result.decision.ok) registered = true;
-      return result;
+      }),
+    );
+    if (result.decision.ok) registered = true;
+    return result;
+  }
+
+  /** The decision a plain read allows while the write lock is elsewhere: a denial, or null (try the lock again). */
+  function refusal(req: AdmitRequest, decide: (input: WindowInput) => WindowDecision): WindowDecision | null {
+    try {
+      const d = waiting(false, () => decide(windows(req.userId, req.limits, clock.now())));
+      return d.ok ? null : d;
+    } catch (err) {
+      if (isBusy(err)) return null;
+      throw err;
+    }
+  }
+
+  return {
+    windows,
+    admit: async (req, params, decide) => {
+      const deadline = performance.now() + lockWaitMs;
+      for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(pause * 2, MAX_PAUSE_MS)) {
+        // A client gone while this waited is not admitted (docs/api.md § The audit log: 499, counted 0).
+        req.signal?.throwIfAborted();
+        try {
+          return admitNow(req, params, decide);
+        } catch (err) {
+          if (!isBusy(err)) throw err;
+        }
+        const early = refusal(req, decide);
+        if (early) return { decision: early, logId: null };
+        if (performance.now() + pause > deadline) throw new DatabaseBusyError();
+        await Bun.sleep(pause * (0.5 + Math.random()));
+      }
     },
     finish: ({ logId, status, durationMs, refund }, wait) =>
       waiting(wait, () => {

@@ -21,6 +21,11 @@ export interface AdmitRequest {
    * next flush instead of writing the row again (docs/api.md § Metering).
    */
   answered?: number;
+  /**
+   * The client's connection: once it aborts, a request still waiting for the meter's lock stops
+   * waiting and is not admitted (its caller audits it as 499, counted 0).
+   */
+  signal?: AbortSignal;
 }
 
 export interface UnmeteredEntry {
@@ -51,7 +56,10 @@ export interface Meter {
    * down or refuses writes, the outcome waits for flush() instead of failing the answer.
    */
   finish(logId: number, status: number, durationMs: number, opts?: { refund?: boolean }): Promise<void>;
-  /** The duration of a 429 (its row was written in admit's transaction), written by the next flush(). */
+  /**
+   * The duration of a 429, written by the next flush(): its row was written in admit's transaction,
+   * or, refused from a read while another process held the write lock, waits in the audit queue.
+   */
   finishRefused(logId: number, durationMs: number): void;
   /**
    * Logs a live request that is never metered. A known user's (400/403/404) waits in the audit

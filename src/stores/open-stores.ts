@@ -65,7 +65,8 @@ export async function openStores(config: Config, o: OpenStoresOptions): Promise<
     );
   }
   const opened = prepareDatabase(config, o.logger, o.purpose === "serve" ? SERVER_BUSY_TIMEOUT_MS : undefined);
-  const stores = sqliteStores(opened, o.clock, o.bootId, sqliteHealth(config.db, opened));
+  // The meter waits for another process's write lock as long as PostgreSQL's statements may run (--db-statement-timeout).
+  const stores = sqliteStores(opened, o.clock, o.bootId, sqliteHealth(config.db, opened), config.dbStatementTimeout);
   return {
     stores,
     opened,

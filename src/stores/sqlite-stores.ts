@@ -19,9 +19,10 @@ import {
 import { reuseHealthy } from "./health-cache.ts";
 import type { Stores } from "./stores.ts";
 
-export function sqliteStores(opened: OpenedDb, clock: Clock, bootId: string, checkDatabase: () => boolean): Stores {
+/** `lockWaitMs`: how long an admission waits, off the event loop, for another process's write lock. */
+export function sqliteStores(opened: OpenedDb, clock: Clock, bootId: string, checkDatabase: () => boolean, lockWaitMs?: number): Stores {
   const { sqlite } = opened;
-  const meter = createSqliteMeter(sqlite, clock, bootId);
+  const meter = createSqliteMeter(sqlite, clock, bootId, { lockWaitMs });
   return {
     kind: "sqlite",
     auth: createSqliteAuthStore(sqlite),

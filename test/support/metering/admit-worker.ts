@@ -40,6 +40,8 @@ const results = await Promise.all(
     }),
   ).flat(),
 );
+// A 429 refused from a read while another worker held SQLite's lock waits in the audit queue, as a server's stop writes it.
+await meter.flush();
 await close();
 const admitted: Record<string, number> = Object.fromEntries(users.map((u) => [u.userId, 0]));
 for (const userId of results) if (userId !== null) admitted[userId]!++;
