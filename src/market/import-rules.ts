@@ -1,6 +1,6 @@
 /**
- * Importing bar files, written once for both databases (src/market/README.md § Streaming and
- * upsert): each file is streamed into the port's stage and checked whole by stageFile — every row,
+ * Importing bar files, written once for both databases (src/market/README.md § Rules, "Streaming
+ * and upsert"): each file is streamed into the port's stage and checked whole by stageFile — every row,
  * duplicates, bar spacing — and only then written in one transaction holding the market write lock:
  * the offset-clash check (refused, or replaced with --replace), the upsert, the universe extension
  * and, when something changed, the data-version bump. A bad file leaves no trace and a good one is
