@@ -12,7 +12,7 @@ import { systemClock } from "../src/clock.ts";
 import { loadConfig } from "../src/config.ts";
 import type { AuthGate } from "../src/http/auth-gate.ts";
 import type { AppDeps } from "../src/http/context.ts";
-import { type RunningServer, startServer } from "../src/http/server.ts";
+import { type RunningServer, startServer } from "../src/server.ts";
 import { createLogger } from "../src/logger.ts";
 import type { Meter } from "../src/metering/meter.ts";
 import { sampleDb } from "../test/support/http/harness.ts";

@@ -6,9 +6,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase } from "../db/open.ts";
+import { openDatabase } from "../db/sqlite/open.ts";
 import { systemClock } from "../src/clock.ts";
-import { createSqliteMeter } from "../src/metering/meter-sqlite.ts";
+import { createSqliteMeter } from "../src/metering/meters.ts";
 
 const [calls = 5000, users = 500, history = 100_000] = process.argv.slice(2).map(Number);
 const dir = mkdtempSync(join(tmpdir(), "gs-bench-meter-"));

@@ -3,7 +3,7 @@
  * same transaction on bun:sqlite (the embedded default) for comparison — to choose the driver by
  * measurement (issue #14). PostgreSQL is a real server on loopback, started by test/support.
  *
- * The transaction is the one src/metering/meter-pg.ts runs: BEGIN; lock the user (an advisory
+ * The transaction is the one db/pg/meter-statements.ts runs: BEGIN; lock the user (an advisory
  * transaction lock on the hashed id, or SELECT … FOR UPDATE on the users row); count the minute
  * window and read the day counter in one statement; insert the audit row and upsert the day
  * counter in one statement; COMMIT. Runs are interleaved round-robin so drift on this shared
@@ -19,10 +19,10 @@ import { join } from "node:path";
 import { startPostgres } from "../test/support/postgres.ts";
 import { migratePg } from "../db/pg/migrate.ts";
 import { createPgPool } from "../db/pg/open.ts";
-import { createPgMeter } from "../src/metering/meter-pg.ts";
-import { openDatabase } from "../db/open.ts";
+import { createPgMeter } from "../src/metering/meters.ts";
+import { openDatabase } from "../db/sqlite/open.ts";
 import { systemClock } from "../src/clock.ts";
-import { createSqliteMeter } from "../src/metering/meter-sqlite.ts";
+import { createSqliteMeter } from "../src/metering/meters.ts";
 
 const [runs = 3000, users = 50] = process.argv.slice(2).map(Number);
 const db = await startPostgres();
@@ -108,7 +108,7 @@ function nodePg(lock: string): { txn: Txn; close(): Promise<void> } {
   };
 }
 
-/** The meter itself (src/metering/meter-pg.ts) on the chosen driver. */
+/** The meter itself (db/pg/meter-statements.ts) on the chosen driver. */
 function pgLimiter(): { txn: Txn; close(): Promise<void> } {
   const sql = createPgPool(db.url, { poolSize: 1 });
   const limiter = createPgMeter(sql, systemClock, "bench");

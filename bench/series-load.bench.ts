@@ -12,7 +12,7 @@
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { openDatabase } from "../db/open.ts";
+import { openDatabase } from "../db/sqlite/open.ts";
 import { sqliteMarketPort } from "../db/sqlite/market-statements.ts";
 import { mintToken } from "../src/auth/index.ts";
 import { systemClock } from "../src/clock.ts";

@@ -7,7 +7,7 @@
 import { resolve } from "node:path";
 import { bundleWebAssets } from "./dashboard/web/bundle.ts";
 
-export const SERVER_ENTRIES = ["src/cli.ts", "db/checkpoint-worker.ts", "src/compute/compute-worker.ts"];
+export const SERVER_ENTRIES = ["src/cli.ts", "db/sqlite/checkpoint-worker.ts", "src/compute/compute-worker.ts"];
 
 const root = resolve(import.meta.dir, "..");
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { getTableConfig as sqliteConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { getTableConfig as pgConfig, PgTable } from "drizzle-orm/pg-core";
 import { startPostgres, type TestDatabase } from "../../test/support/postgres.ts";
-import * as liteSchema from "../schema.ts";
+import * as liteSchema from "../sqlite/schema.ts";
 import * as pgSchema from "./schema.ts";
 import { PG_MIGRATIONS } from "./migrations.ts";
 import { migratePg } from "./migrate.ts";

@@ -1,15 +1,15 @@
 /**
- * Brings a PostgreSQL database's schema up to date at start, as db/open.ts does for SQLite.
+ * Brings a PostgreSQL database's schema up to date at start, as db/sqlite/open.ts does for SQLite.
  * Every pending migration runs in one transaction (PostgreSQL's DDL is transactional) holding a
  * transaction-level advisory lock, so of several instances starting together exactly one applies
  * them all and the others, once the lock is theirs, find them recorded. One lock per migration let
- * instances take turns, and then none had created the schema (market/pg/fresh-sample.ts: no sample).
+ * instances take turns, and then none had created the schema (src/stores/fresh-pg-sample.ts: no sample).
  * Migrations must not use CREATE INDEX CONCURRENTLY (it cannot run inside a transaction).
  */
 import type { SQL } from "bun";
 import { advisoryXactLock } from "./advisory-lock.ts";
 import { PG_MIGRATIONS } from "./migrations.ts";
-import type { Migration } from "../migrations.ts";
+import type { Migration } from "../sqlite/migrations.ts";
 
 /** 'migr' in ASCII (advisory-lock.ts). */
 const LOCK_OBJECT = 0x6d696772;

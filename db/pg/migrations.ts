@@ -5,7 +5,7 @@
 import init from "./migrations/0000_init.sql" with { type: "text" };
 import logIndexesAndBoots from "./migrations/0001_log_indexes_and_boots.sql" with { type: "text" };
 import spentSignIns from "./migrations/0002_spent_sign_ins.sql" with { type: "text" };
-import type { Migration } from "../migrations.ts";
+import type { Migration } from "../sqlite/migrations.ts";
 
 export const PG_MIGRATIONS: Migration[] = [
   { tag: "0000_init", sql: init },

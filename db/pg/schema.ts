@@ -84,14 +84,14 @@ export const requestLog = pgTable(
     counted: integer("counted").notNull().default(0),
     code: text("code"),
     params: text("params").notNull().default(""),
-    /** The server process that admitted the request (src/metering/boot.ts); see db/schema.ts. */
+    /** The server process that admitted the request (src/metering/boot.ts); see db/sqlite/schema.ts. */
     bootId: text("boot_id"),
   },
-  // One index besides the primary key, as in db/schema.ts (each index is written by every live request).
+  // One index besides the primary key, as in db/sqlite/schema.ts (each index is written by every live request).
   (t) => [index("request_log_meter_idx").on(t.userId, t.counted, t.ts)],
 );
 
-/** Each server process's watermark of settled rows; see db/schema.ts. */
+/** Each server process's watermark of settled rows; see db/sqlite/schema.ts. */
 export const boots = pgTable("boots", {
   bootId: text("boot_id").primaryKey(),
   lowId: bigint("low_id", { mode: "number" }).notNull(),
@@ -150,7 +150,7 @@ export const sessions = pgTable(
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_seen_idx").on(t.lastSeenAt)],
 );
 
-/** Pending sign-ins a callback has used, by the SHA-256 of their state, until their cookie expires (db/schema.ts). */
+/** Pending sign-ins a callback has used, by the SHA-256 of their state, until their cookie expires (db/sqlite/schema.ts). */
 export const spentSignIns = pgTable(
   "spent_sign_ins",
   {

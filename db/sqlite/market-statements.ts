@@ -9,7 +9,7 @@ import { BarStage, BulkInserter } from "../../src/market/bar-writer.ts";
 import { bumpDataVersion, getDataVersion } from "../../src/market/data-version.ts";
 import type { BarRow, BarTime, MarketPort, MarketWrites, UniverseSource } from "../../src/market/market-port.ts";
 import { synchronously } from "../../src/market/rule.ts";
-import { perRawConnection } from "../open.ts";
+import { perRawConnection } from "./open.ts";
 
 /** The widest ts range SQLite is asked for (bounds beyond any bar, as integers). */
 const EDGE = Number.MAX_SAFE_INTEGER;

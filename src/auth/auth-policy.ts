@@ -3,7 +3,7 @@
  * when it is new or lacks a given email; limits are checked before any write; a token issue is
  * allowed while fewer than `max` were issued in the window, decided under the database's lock; a
  * revocation of a jti never minted here is recorded too. Each database supplies only its
- * statements (auth-store-sqlite.ts, auth-store-pg.ts).
+ * statements (db/sqlite/auth-statements.ts, db/pg/auth-statements.ts).
  */
 import type { AuthPort } from "./auth-port.ts";
 import type { AuthStore, UserRecord } from "./auth-store.ts";

@@ -1,8 +1,8 @@
 /**
  * Users, tokens and settings behind one interface, so the server, the dashboard and the CLI do not
  * know which database they talk to (README.md § PostgreSQL). Its rules are written once
- * (auth-policy.ts); each database supplies only its statements (auth-store-sqlite.ts,
- * auth-store-pg.ts). Every call is async; on SQLite its statements have run when it returns.
+ * (auth-policy.ts); each database supplies only its statements (db/sqlite/auth-statements.ts,
+ * db/pg/auth-statements.ts). Every call is async; on SQLite its statements have run when it returns.
  */
 
 export interface UserRecord {

@@ -4,6 +4,6 @@ export { mintToken, DEFAULT_ISSUER, type MintOptions, type MintedToken } from ".
 export { parseDuration } from "./duration.ts";
 export { resolveSecret, secretForMinting, SecretMismatchError } from "./secret.ts";
 export type { AuthStore, IssuedToken, RevokeOutcome, TokenRecord, UserRecord } from "./auth-store.ts";
-export { createSqliteAuthStore, sqliteAuthStoreOf, setDisabled } from "./auth-store-sqlite.ts";
-export { createPgAuthStore } from "./auth-store-pg.ts";
+export { createSqliteAuthStore, sqliteAuthStoreOf, setDisabled } from "./auth-stores.ts";
+export { createPgAuthStore } from "./auth-stores.ts";
 export { assertEnabled, effectiveLimits, type UserAccess } from "./user-access.ts";

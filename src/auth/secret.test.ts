@@ -1,6 +1,6 @@
 import { describe, test, expect, afterAll } from "bun:test";
 import { closeBackends, freshAuthStore, KINDS, settingsOf } from "../../test/support/both-databases.ts";
-import { createSqliteAuthStore } from "./auth-store-sqlite.ts";
+import { createSqliteAuthStore } from "./auth-stores.ts";
 import { FINGERPRINT_KEY, resolveSecret, secretFingerprint, secretForMinting, SecretMismatchError } from "./secret.ts";
 
 afterAll(closeBackends);
@@ -91,7 +91,7 @@ test("a generated secret survives reopening the SQLite file", async () => {
   const { backend } = await freshAuthStore("sqlite");
   if (backend.kind !== "sqlite") throw new Error("sqlite expected");
   const secret = await resolveSecret(createSqliteAuthStore(backend.sqlite.sqlite), undefined, () => {});
-  const { openDatabase } = await import("../../db/open.ts");
+  const { openDatabase } = await import("../../db/sqlite/open.ts");
   const again = openDatabase(backend.sqlite.path);
   expect(await resolveSecret(createSqliteAuthStore(again.sqlite), undefined, () => {})).toBe(secret);
   again.sqlite.close();

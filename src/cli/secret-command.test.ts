@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { openDatabase } from "../../db/open.ts";
+import { openDatabase } from "../../db/sqlite/open.ts";
 import { createSqliteAuthStore } from "../auth/index.ts";
 import { resolveSecret } from "../auth/secret.ts";
 import { tempDbPath } from "../../test/support/http/harness.ts";

@@ -4,7 +4,7 @@
  * SIGTERM/SIGINT drain in-flight requests, then close the database.
  */
 import { createLogger } from "../logger.ts";
-import { startServer } from "../http/server.ts";
+import { startServer } from "../server.ts";
 import { redactDatabaseUrl } from "../config.ts";
 import { openCommandStores } from "./command-stores.ts";
 import { resolveSecret } from "../auth/index.ts";

@@ -3,11 +3,11 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase } from "../../db/open.ts";
+import { openDatabase } from "../../db/sqlite/open.ts";
 import { TestClock } from "../clock.ts";
 import { createSqliteMeter } from "../metering/index.ts";
 import { runCliInProcess as runCli } from "../../test/support/cli-in-process.ts";
-import { createPgMeter } from "../metering/meter-pg.ts";
+import { createPgMeter } from "../metering/meters.ts";
 import { openPg } from "../../db/pg/open.ts";
 import { startPostgres, type TestDatabase } from "../../test/support/postgres.ts";
 

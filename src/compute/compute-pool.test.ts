@@ -6,7 +6,7 @@ import { mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLogger } from "../logger.ts";
-import { openDatabase } from "../../db/open.ts";
+import { openDatabase } from "../../db/sqlite/open.ts";
 import { getUniverse, importCsvSources, loadSeries, sampleSeriesInput } from "../market/index.ts";
 import { sampleDb } from "../../test/support/http/harness.ts";
 import { ComputeCancelled, inlineCompute, startComputePool } from "./compute-pool.ts";

@@ -10,7 +10,7 @@
  * anything else as an internal failure whose message is for the log only.
  */
 import type { Database } from "bun:sqlite";
-import { openDatabase } from "../../db/open.ts";
+import { openDatabase } from "../../db/sqlite/open.ts";
 import { computeChartPartSteps, computeChartSteps, joinChart, type ChartPart } from "../engine/chart.ts";
 import { ChartError, type ChartResult } from "../engine/types.ts";
 import { renderTidy, type TidyFormat } from "./serialise.ts";

@@ -6,7 +6,7 @@
  * the engine on the whole history.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { openDatabase } from "../../db/open.ts";
+import { openDatabase } from "../../db/sqlite/open.ts";
 import { chartParams } from "../../bench/engine-params.ts";
 import { sampleDb } from "../../test/support/http/harness.ts";
 import { mulberry32 } from "../../test/support/engine/random-returns.ts";

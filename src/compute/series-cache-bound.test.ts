@@ -5,7 +5,7 @@
  * in-memory databases, and reported in /metrics' graphstats_series_cache_bytes. Counted in bytes.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { openDatabase } from "../../db/open.ts";
+import { openDatabase } from "../../db/sqlite/open.ts";
 import { chartParams } from "../../bench/engine-params.ts";
 import { writeBigUniverse } from "../../test/support/big-universe.ts";
 import { tempDbPath } from "../../test/support/http/harness.ts";

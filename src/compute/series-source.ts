@@ -2,7 +2,7 @@
  * Where a computation's series come from (compute-pool.ts): given as they are, loaded from the
  * database file by a request's load plan, or the synthetic sample generated in memory (the demo).
  */
-import { openDatabase } from "../../db/open.ts";
+import { openDatabase } from "../../db/sqlite/open.ts";
 import type { ChartParams, SeriesInput } from "../engine/types.ts";
 import { run, synchronously } from "../market/rule.ts";
 import { sampleSeriesInput } from "../market/sample-series.ts";

@@ -1,6 +1,6 @@
 /**
  * The dashboard's account reads (token generation rate, live tokens, a token's owner, daily usage):
- * statements only, the rules being account.ts's; account-store-sqlite.ts and account-store-pg.ts.
+ * statements only, the rules being account.ts's; db/sqlite/account-statements.ts and db/pg/account-statements.ts.
  * Cold paths: a few per page view.
  */
 

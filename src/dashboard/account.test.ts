@@ -1,13 +1,13 @@
 /** Token generation through the account, on both databases (README.md § Dashboard: at most 10 an hour per user). */
 import { afterAll, describe, expect, test } from "bun:test";
 import { closeBackends, freshAuthStore, KINDS, secondAuthStore, type Backend } from "../../test/support/both-databases.ts";
-import { drizzleOf } from "../../db/open.ts";
+import { drizzleOf } from "../../db/sqlite/open.ts";
 import { TestClock } from "../clock.ts";
 import type { AuthStore } from "../auth/auth-store.ts";
 import type { Meter } from "../metering/meter.ts";
 import { AccountError, createAccount, TOKENS_PER_HOUR } from "./account.ts";
-import { createSqliteAccountStore } from "./account-store-sqlite.ts";
-import { createPgAccountStore } from "./account-store-pg.ts";
+import { createSqliteAccountStore } from "../../db/sqlite/account-statements.ts";
+import { createPgAccountStore } from "../../db/pg/account-statements.ts";
 
 afterAll(closeBackends);
 

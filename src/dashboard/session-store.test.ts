@@ -3,8 +3,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { closeBackends, KINDS, openBackend, sameDatabase, type Backend } from "../../test/support/both-databases.ts";
 import { TestClock } from "../clock.ts";
 import { PENDING_SIGN_IN_MS, SESSION_IDLE_MS, userIdFor } from "./session-policy.ts";
-import { createPgSessionStore } from "./session-store-pg.ts";
-import { createSqliteSessionStore } from "./session-store-sqlite.ts";
+import { createPgSessionStore } from "./session-stores.ts";
+import { createSqliteSessionStore } from "./session-stores.ts";
 
 afterAll(closeBackends);
 

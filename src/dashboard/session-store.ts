@@ -1,7 +1,7 @@
 /**
  * Dashboard sessions, sign-in identities and spent sign-ins behind one interface: the rules once
- * (session-policy.ts), each database's statements in session-store-sqlite.ts and
- * session-store-pg.ts (PostgreSQL's shared by every instance).
+ * (session-policy.ts), each database's statements in db/sqlite/session-statements.ts and
+ * db/pg/session-statements.ts (PostgreSQL's shared by every instance).
  */
 
 export interface Session {

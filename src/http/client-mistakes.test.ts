@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { loadConfig } from "../config.ts";
 import { captureLogger } from "../../test/support/capture-logger.ts";
 import { sampleDb, SECRET } from "../../test/support/http/harness.ts";
-import { startServer, type RunningServer } from "./server.ts";
+import { startServer, type RunningServer } from "../server.ts";
 
 const logger = captureLogger();
 let server: RunningServer;

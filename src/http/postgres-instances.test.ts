@@ -18,7 +18,7 @@ import { SQL } from "bun";
 import { startPostgres, type TestDatabase } from "../../test/support/postgres.ts";
 import { mintToken } from "../auth/index.ts";
 import { systemClock } from "../clock.ts";
-import { createPgSessionStore } from "../dashboard/session-store-pg.ts";
+import { createPgSessionStore } from "../dashboard/session-stores.ts";
 import { openPg } from "../../db/pg/open.ts";
 import { spawnServer, type ServerProcess } from "../../test/support/http/process.ts";
 import { runCliInProcess as runCli } from "../../test/support/cli-in-process.ts";

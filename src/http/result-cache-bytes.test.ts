@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { sqliteAuthStoreOf } from "../auth/index.ts";
-import { openDatabase } from "../../db/open.ts";
+import { openDatabase } from "../../db/sqlite/open.ts";
 import { parseChartParams } from "./params/params.ts";
 import type { ChartParams } from "../engine/types.ts";
 import { createLogger } from "../logger.ts";

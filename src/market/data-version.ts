@@ -3,8 +3,8 @@
  * (series, demo payloads) invalidate — also across processes sharing the database file.
  */
 import { sql } from "drizzle-orm";
-import { perConnection, perRawConnection } from "../../db/open.ts";
-import { settings } from "../../db/schema.ts";
+import { perConnection, perRawConnection } from "../../db/sqlite/open.ts";
+import { settings } from "../../db/sqlite/schema.ts";
 import { rawDb, type DbHandle } from "./db-handle.ts";
 
 /** The settings key, on either database. */
@@ -19,7 +19,7 @@ const statements = perConnection((db) => ({
     .prepare(),
 }));
 
-/** Read once per live request: raw (db/open.ts perRawConnection says why). */
+/** Read once per live request: raw (db/sqlite/open.ts perRawConnection says why). */
 const readRaw = perRawConnection((sqlite) =>
   sqlite.prepare<{ value: string }, []>(`SELECT value FROM settings WHERE key = '${DATA_VERSION_KEY}'`),
 );

@@ -1,7 +1,7 @@
 /** The synthetic sample's rules (sample-policy.ts), the same cases on SQLite and PostgreSQL. */
 import type { SeriesInput } from "../engine/types.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { openDatabase } from "../../db/open.ts";
+import { openDatabase } from "../../db/sqlite/open.ts";
 import { openPg } from "../../db/pg/open.ts";
 import { type Backend, closeBackends, KINDS, openBackend } from "../../test/support/both-databases.ts";
 import { TestClock } from "../clock.ts";

@@ -24,7 +24,7 @@ import { SAMPLE_UNIVERSE } from "./sample-generator.ts";
 import type { MarketStore } from "./store.ts";
 import { tempDb } from "../../test/support/market-db.ts";
 import { sampleDb } from "../../test/support/http/harness.ts";
-import { openDatabase } from "../../db/open.ts";
+import { openDatabase } from "../../db/sqlite/open.ts";
 
 const HEADER = "timestamp,open,high,low,close,volume\n";
 const csv = (rows: string[]) => `${HEADER + rows.join("\n")}\n`;

@@ -7,12 +7,12 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { hostname } from "node:os";
 import { closeBackends, emptiedBackends, KINDS, query } from "../../test/support/both-databases.ts";
 import { TestClock } from "../clock.ts";
-import { createPgMeter } from "./meter-pg.ts";
-import { createSqliteMeter } from "./meter-sqlite.ts";
+import { createPgMeter } from "./meters.ts";
+import { createSqliteMeter } from "./meters.ts";
 import { newBootId } from "./boot.ts";
 import { reconcileUnanswered } from "./reconcile.ts";
-import { pgReconcilePort } from "./reconcile-pg.ts";
-import { sqliteReconcilePort } from "./reconcile-sqlite.ts";
+import { pgReconcilePort } from "../../db/pg/reconcile-statements.ts";
+import { sqliteReconcilePort } from "../../db/sqlite/reconcile-statements.ts";
 
 afterAll(closeBackends);
 /** One PostgreSQL database for the file, these tables emptied per case (a copy per case costs 0.1-0.3 s). */

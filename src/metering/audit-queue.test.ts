@@ -3,11 +3,11 @@ import { expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase } from "../../db/open.ts";
+import { openDatabase } from "../../db/sqlite/open.ts";
 import { TestClock } from "../clock.ts";
 import { createAuditQueue, type AuditRow } from "./audit-queue.ts";
-import { sqliteAuditStatements } from "./audit-statements-sqlite.ts";
-import { createSqliteMeter } from "./meter-sqlite.ts";
+import { sqliteAuditStatements } from "../../db/sqlite/audit-statements.ts";
+import { createSqliteMeter } from "./meters.ts";
 
 const T = Date.parse("2026-11-22T10:00:00Z");
 const path = () => join(mkdtempSync(join(tmpdir(), "gs-audit-queue-")), "q.sqlite");

@@ -5,7 +5,7 @@
  * item 7). Memory is bounded in bytes; past the bound, requests are counted per minute, user,
  * status and code and written as one row per group (request_id 'aggregated', params
  * {"aggregated":n}), never dropped. The queue is the policy, on both databases; each database
- * only writes a batch (audit-statements-sqlite.ts, audit-statements-pg.ts).
+ * only writes a batch (db/sqlite/audit-statements.ts, db/pg/audit-statements.ts).
  */
 import { MINUTE_MS } from "./windows.ts";
 

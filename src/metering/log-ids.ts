@@ -1,5 +1,5 @@
 /**
- * Rows of the audit log by time without an index on ts (db/schema.ts: every index is written by
+ * Rows of the audit log by time without an index on ts (db/sqlite/schema.ts: every index is written by
  * each live request). Ids grow with ts: an admitted row's time is read under the write lock, so
  * ids follow it; rows written later by the audit queue or by another instance's clock are out of
  * order by seconds. Bisecting the id with that slack gives an id range certain to hold every row

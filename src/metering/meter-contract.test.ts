@@ -10,7 +10,7 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { join } from "node:path";
-import { openDatabase } from "../../db/open.ts";
+import { openDatabase } from "../../db/sqlite/open.ts";
 import { createPgPool } from "../../db/pg/open.ts";
 import { DatabaseBusyError, DatabaseStorageError, DatabaseUnavailableError } from "../../db/errors.ts";
 import { closeBackends, emptiedBackends, KINDS, query } from "../../test/support/both-databases.ts";
@@ -18,9 +18,11 @@ import { startPostgres } from "../../test/support/postgres.ts";
 import { type Clock, systemClock, TestClock } from "../clock.ts";
 import { rateLimitHeaders } from "./headers.ts";
 import type { Meter } from "./meter.ts";
-import { createPgMeter, pgMeterPort } from "./meter-pg.ts";
+import { pgMeterPort } from "../../db/pg/meter-statements.ts";
+import { createPgMeter } from "./meters.ts";
 import type { MeterPort } from "./meter-port.ts";
-import { createSqliteMeter, sqliteMeterPort } from "./meter-sqlite.ts";
+import { sqliteMeterPort } from "../../db/sqlite/meter-statements.ts";
+import { createSqliteMeter } from "./meters.ts";
 import { DAY_MS, type Limits } from "./windows.ts";
 
 const T = Date.parse("2026-11-22T10:00:00Z");
@@ -466,7 +468,7 @@ describe("on sqlite only", () => {
   });
 });
 
-// PostgreSQL's lock is per user (meter-pg.ts), while SQLite's is the whole file's write lock
+// PostgreSQL's lock is per user (db/pg/meter-statements.ts), while SQLite's is the whole file's write lock
 // (lock-wait-sqlite.test.ts); only a server can be stopped or made read-only.
 describe("on postgres only", () => {
   test("while one user's lock is held, other users are admitted, and the held one fails within the wait", async () => {

@@ -5,7 +5,7 @@
  * storage refuses remembered until one succeeds; answered requests whose outcome could not be
  * written kept in order for the next flush (the row keeps counting until then, never twice);
  * audit rows and unauthenticated counts gathered in memory and written by flush(), never on the
- * request path. Each database supplies only its statements (meter-sqlite.ts, meter-pg.ts).
+ * request path. Each database supplies only its statements (db/sqlite/meter-statements.ts, db/pg/meter-statements.ts).
  */
 import { DatabaseBusyError, databaseError, isBusy, writeFailureOf } from "../../db/errors.ts";
 import type { Clock } from "../clock.ts";

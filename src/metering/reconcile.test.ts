@@ -9,11 +9,11 @@ import { hostname } from "node:os";
 import { closeBackends, emptiedBackends, KINDS, query } from "../../test/support/both-databases.ts";
 import { TestClock } from "../clock.ts";
 import { bootIsGone, newBootId } from "./boot.ts";
-import { createPgMeter } from "./meter-pg.ts";
-import { createSqliteMeter } from "./meter-sqlite.ts";
+import { createPgMeter } from "./meters.ts";
+import { createSqliteMeter } from "./meters.ts";
 import { reconcileUnanswered, STALE_OPEN_MS } from "./reconcile.ts";
-import { pgReconcilePort } from "./reconcile-pg.ts";
-import { sqliteReconcilePort } from "./reconcile-sqlite.ts";
+import { pgReconcilePort } from "../../db/pg/reconcile-statements.ts";
+import { sqliteReconcilePort } from "../../db/sqlite/reconcile-statements.ts";
 
 afterAll(closeBackends);
 const freshBackend = emptiedBackends(["request_log", "usage_days", "boots"]);

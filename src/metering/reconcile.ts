@@ -3,9 +3,9 @@
  * counted with no status. At start the server refunds them (docs/api.md § Metering: a crash before
  * the answer is a server fault): counted 0, code UNANSWERED, and the day's count given back, in one
  * transaction per process. Written once; each database supplies its statements
- * (reconcile-sqlite.ts, reconcile-pg.ts).
+ * (db/sqlite/reconcile-statements.ts, db/pg/reconcile-statements.ts).
  *
- * Every process that admits keeps a watermark in `boots` (db/schema.ts): its rows below low_id are
+ * Every process that admits keeps a watermark in `boots` (db/sqlite/schema.ts): its rows below low_id are
  * settled, so its open rows are found by a walk of the id from there, with no index that every
  * request would write. Only rows of processes that are certainly gone are refunded at once: a live
  * process's in-flight rows must keep counting. A process is gone when its boot id (boot.ts) names

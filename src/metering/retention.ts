@@ -2,7 +2,7 @@
  * Audit retention (docs/api.md § The audit log): request_log rows, per-day counts and
  * unauthenticated counts older than the retention are deleted, so the audit log does not grow
  * without bound. Deleted in batches, each its own short statement, so the write lock is never held
- * for long. Written once; each database supplies its deletes (retention-sqlite.ts, retention-pg.ts).
+ * for long. Written once; each database supplies its deletes (db/sqlite/retention-statements.ts, db/pg/retention-statements.ts).
  */
 import type { Clock } from "../clock.ts";
 import { idCeiling } from "./log-ids.ts";

@@ -2,8 +2,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { closeBackends, KINDS, openBackend } from "../../test/support/both-databases.ts";
 import { createUsageReport, type UsageRow } from "./usage-report.ts";
-import { pgUsagePort } from "./usage-pg.ts";
-import { sqliteUsagePort } from "./usage-sqlite.ts";
+import { pgUsagePort } from "../../db/pg/usage-statements.ts";
+import { sqliteUsagePort } from "../../db/sqlite/usage-statements.ts";
 import { DAY_MS } from "./windows.ts";
 
 afterAll(closeBackends);

@@ -2,7 +2,7 @@
  * The operator's `usage` report: admitted, refused and uncounted requests per user and UTC day
  * from the audit log, and unauthenticated requests per day and code from their per-minute counts.
  * Written once: days are cut by utcDayStart here and each database only sums one day's rows
- * (usage-sqlite.ts, usage-pg.ts), found by id (log-ids.ts) and filtered exactly on ts.
+ * (db/sqlite/usage-statements.ts, db/pg/usage-statements.ts), found by id (log-ids.ts) and filtered exactly on ts.
  */
 import { isoTime } from "../clock.ts";
 import { idCeiling, idFloor, ORDER_SLACK_MS } from "./log-ids.ts";

@@ -7,7 +7,7 @@
  * empty database with a new generated secret. Messages name the database without its password.
  */
 import { existsSync } from "node:fs";
-import type { OpenedDb } from "../../db/open.ts";
+import type { OpenedDb } from "../../db/sqlite/open.ts";
 import type { Clock } from "../clock.ts";
 import { redactDatabaseUrl, type Config } from "../config.ts";
 import type { Logger } from "../logger.ts";

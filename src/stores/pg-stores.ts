@@ -4,10 +4,10 @@ import { openPg } from "../../db/pg/open.ts";
 import { createPgAuthStore } from "../auth/index.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
-import { createPgAccountStore } from "../dashboard/account-store-pg.ts";
-import { createPgSessionStore } from "../dashboard/session-store-pg.ts";
+import { createPgAccountStore } from "../../db/pg/account-statements.ts";
+import { createPgSessionStore } from "../dashboard/session-stores.ts";
 import type { LoadSampleResult } from "../market/sample-policy.ts";
-import { loadSampleIfFresh } from "../market/pg/fresh-sample.ts";
+import { loadSampleIfFresh } from "./fresh-pg-sample.ts";
 import { openMarketStore } from "../market/open-store.ts";
 import type { Logger } from "../logger.ts";
 import {

@@ -1,10 +1,10 @@
 /** Opening the SQLite file: the synthetic sample is loaded when this open creates it. */
-import { openDatabase, type OpenedDb } from "../../db/open.ts";
+import { openDatabase, type OpenedDb } from "../../db/sqlite/open.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { loadSample } from "../market/index.ts";
 
-/** The server's lock wait: short, because a wait blocks the event loop (see db/open.ts). */
+/** The server's lock wait: short, because a wait blocks the event loop (see db/sqlite/open.ts). */
 export const SERVER_BUSY_TIMEOUT_MS = 1000;
 
 /** Opens the database (loading the sample when it creates the file) and returns it. */

@@ -1,10 +1,10 @@
 /** The stores over one SQLite file (stores.ts); its liveness check sees a deleted or replaced file. */
 import { statSync } from "node:fs";
-import type { OpenedDb } from "../../db/open.ts";
+import type { OpenedDb } from "../../db/sqlite/open.ts";
 import { createSqliteAuthStore } from "../auth/index.ts";
 import type { Clock } from "../clock.ts";
-import { createSqliteAccountStore } from "../dashboard/account-store-sqlite.ts";
-import { createSqliteSessionStore } from "../dashboard/session-store-sqlite.ts";
+import { createSqliteAccountStore } from "../../db/sqlite/account-statements.ts";
+import { createSqliteSessionStore } from "../dashboard/session-stores.ts";
 import { openMarketStore } from "../market/open-store.ts";
 import {
   createSqliteMeter,

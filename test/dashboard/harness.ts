@@ -7,8 +7,8 @@ import { resolve } from "node:path";
 import { TestClock } from "../../src/clock.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createLogger } from "../../src/logger.ts";
-import { startServer, type RunningServer } from "../../src/http/server.ts";
-import type { OpenedDb } from "../../db/open.ts";
+import { startServer, type RunningServer } from "../../src/server.ts";
+import type { OpenedDb } from "../../db/sqlite/open.ts";
 import { freePort } from "../support/free-port.ts";
 import { sampleDb } from "../support/http/harness.ts";
 

@@ -3,7 +3,7 @@
  * heavy path's tests and benches need universes far larger than the 50-symbol sample (issue #20's
  * 500 symbols × 1,300 days). Daily bars on weekdays, a seeded one-factor model (random-returns.ts).
  */
-import { openDatabase } from "../../db/open.ts";
+import { openDatabase } from "../../db/sqlite/open.ts";
 import { BulkInserter } from "../../src/market/bar-writer.ts";
 import type { Bar } from "../../src/market/bar.ts";
 import { bumpDataVersion } from "../../src/market/data-version.ts";

@@ -6,12 +6,12 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase, type OpenedDb } from "../../db/open.ts";
+import { openDatabase, type OpenedDb } from "../../db/sqlite/open.ts";
 import { openPg, type OpenedPg } from "../../db/pg/open.ts";
 import { startPostgres } from "./postgres.ts";
 import type { AuthStore } from "../../src/auth/auth-store.ts";
-import { createSqliteAuthStore } from "../../src/auth/auth-store-sqlite.ts";
-import { createPgAuthStore } from "../../src/auth/auth-store-pg.ts";
+import { createSqliteAuthStore } from "../../src/auth/auth-stores.ts";
+import { createPgAuthStore } from "../../src/auth/auth-stores.ts";
 
 export type Backend =
   | { kind: "sqlite"; sqlite: OpenedDb; close(): Promise<void> }

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase, type OpenedDb } from "../../db/open.ts";
+import { openDatabase, type OpenedDb } from "../../db/sqlite/open.ts";
 
 /** A fresh database file in its own temp dir; `cleanup` closes and removes it. */
 export function tempDb(): OpenedDb & { dir: string; cleanup: () => void } {

@@ -4,11 +4,11 @@
  * For the callback's own rules (limits, single use, failures), where the provider's protocol is not
  * the subject; test/dashboard signs in at a real provider.
  */
-import { openDatabase, type OpenedDb } from "../../db/open.ts";
+import { openDatabase, type OpenedDb } from "../../db/sqlite/open.ts";
 import { TestClock } from "../../src/clock.ts";
 import { loadConfig } from "../../src/config.ts";
 import type { OidcClient, PendingSignIn } from "../../src/dashboard/oidc-client.ts";
-import { startServer, type RunningServer } from "../../src/http/server.ts";
+import { startServer, type RunningServer } from "../../src/server.ts";
 import { captureLogger, type LoggedLine } from "./capture-logger.ts";
 import { sampleDb, SECRET } from "./http/harness.ts";
 

@@ -8,7 +8,7 @@ import { ChartError } from "../../engine/types.ts";
 import type { ChartService } from "../../compute/chart-service.ts";
 import { requestCost } from "../../compute/request-cost.ts";
 import { parseChartParams } from "../params/params.ts";
-import { openDatabase } from "../../../db/open.ts";
+import { openDatabase } from "../../../db/sqlite/open.ts";
 import { importCsvSources } from "../../market/index.ts";
 import { body, startHarness, type Harness } from "../../../test/support/http/harness.ts";
 

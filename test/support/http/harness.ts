@@ -13,8 +13,8 @@ import { loadConfig, type Config } from "../../../src/config.ts";
 import { createLogger } from "../../../src/logger.ts";
 import { importCsvFiles, loadSample } from "../../../src/market/index.ts";
 import { niftyFiles } from "../nifty.ts";
-import { startServer, type RunningServer, type StartOptions } from "../../../src/http/server.ts";
-import { openDatabase, type OpenedDb } from "../../../db/open.ts";
+import { startServer, type RunningServer, type StartOptions } from "../../../src/server.ts";
+import { openDatabase, type OpenedDb } from "../../../db/sqlite/open.ts";
 
 export const SECRET = "test-secret-0123456789-abcdefghijklmnop";
 

@@ -5,12 +5,12 @@
  * and prints how many of each were admitted.
  * Usage: bun test/support/metering/admit-worker.ts sqlite|postgres PATH_OR_URL CALLS USER:PER_MINUTE:PER_DAY...
  */
-import { openDatabase } from "../../../db/open.ts";
+import { openDatabase } from "../../../db/sqlite/open.ts";
 import { createPgPool } from "../../../db/pg/open.ts";
 import { systemClock } from "../../../src/clock.ts";
 import type { Meter } from "../../../src/metering/meter.ts";
-import { createPgMeter } from "../../../src/metering/meter-pg.ts";
-import { createSqliteMeter } from "../../../src/metering/meter-sqlite.ts";
+import { createPgMeter } from "../../../src/metering/meters.ts";
+import { createSqliteMeter } from "../../../src/metering/meters.ts";
 
 const [kind, target, calls, ...specs] = process.argv.slice(2);
 const users = specs.map((s) => {

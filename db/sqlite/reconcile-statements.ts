@@ -1,6 +1,6 @@
 /** reconcile.ts's statements on SQLite: each process's refund one BEGIN IMMEDIATE transaction. */
 import type { Database } from "bun:sqlite";
-import { NO_BOOT, perDay, type Boot, type ReconcilePort } from "./reconcile.ts";
+import { NO_BOOT, perDay, type Boot, type ReconcilePort } from "../../src/metering/reconcile.ts";
 
 export function sqliteReconcilePort(sqlite: Database): ReconcilePort {
   const boots = sqlite.prepare<Boot, []>("SELECT boot_id AS bootId, low_id AS lowId, seen_at AS seenAt FROM boots");

@@ -1,9 +1,9 @@
 /** The dashboard's account reads on PostgreSQL (see account-store.ts), on drizzle's typed pg-core queries. */
 import { and, desc, eq, gte, isNull } from "drizzle-orm";
-import { tokens, usageDays } from "../../db/pg/schema.ts";
-import type { PgDb } from "../../db/pg/open.ts";
-import { issueTimes } from "../auth/auth-store-pg.ts";
-import type { AccountStore } from "./account-store.ts";
+import { tokens, usageDays } from "./schema.ts";
+import type { PgDb } from "./open.ts";
+import { issueTimes } from "./auth-statements.ts";
+import type { AccountStore } from "../../src/dashboard/account-store.ts";
 
 export function createPgAccountStore(db: PgDb): AccountStore {
   return {

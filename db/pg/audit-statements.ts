@@ -1,8 +1,8 @@
 /** The audit queue's and the unauthenticated counter's writes on PostgreSQL: each batch one transaction. */
 import type { SQL } from "bun";
-import { numberArray } from "../../db/pg/arrays.ts";
-import type { AuditBatch } from "./audit-queue.ts";
-import type { MinuteCount } from "./unauthenticated-counter.ts";
+import { numberArray } from "./arrays.ts";
+import type { AuditBatch } from "../../src/metering/audit-queue.ts";
+import type { MinuteCount } from "../../src/metering/unauthenticated-counter.ts";
 
 export interface AsyncAuditStatements {
   writeAudit(batch: AuditBatch): Promise<void>;

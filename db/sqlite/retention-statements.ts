@@ -1,7 +1,7 @@
 /** retention.ts's deletes on SQLite. */
 import type { Database } from "bun:sqlite";
-import { sqliteLogIds } from "./log-ids-sqlite.ts";
-import type { RetentionPort } from "./retention-port.ts";
+import { sqliteLogIds } from "./log-id-statements.ts";
+import type { RetentionPort } from "../../src/metering/retention-port.ts";
 
 export function sqliteRetentionPort(sqlite: Database): RetentionPort {
   const requests = sqlite.prepare<unknown, [number, number, number]>(

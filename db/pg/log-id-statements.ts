@@ -1,6 +1,6 @@
 /** log-ids.ts's reads on PostgreSQL: both on the primary key. */
 import type { SQL } from "bun";
-import type { LogIds } from "./log-ids.ts";
+import type { LogIds } from "../../src/metering/log-ids.ts";
 
 export function pgLogIds(sql: SQL): LogIds {
   return {

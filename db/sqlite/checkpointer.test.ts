@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { startHarness } from "../test/support/http/harness.ts";
+import { startHarness } from "../../test/support/http/harness.ts";
 
 test("the server checkpoints the WAL from a worker thread, with automatic checkpoints off", async () => {
   const h = await startHarness({ ratePerMinute: "1000", ratePerDay: "100000" });

@@ -1,17 +1,10 @@
 /** The session store's statements on SQLite (session-port.ts), drizzle's typed queries prepared once per store. */
 import { and, eq, lt, lte, sql } from "drizzle-orm";
-import type { Db } from "../../db/open.ts";
-import { identities, sessions, spentSignIns, users } from "../../db/schema.ts";
-import type { Clock } from "../clock.ts";
-import type { SessionPort } from "./session-port.ts";
-import { createSessionStore } from "./session-policy.ts";
-import type { SessionStore } from "./session-store.ts";
+import type { Db } from "./open.ts";
+import { identities, sessions, spentSignIns, users } from "./schema.ts";
+import type { SessionPort } from "../../src/dashboard/session-port.ts";
 
 const p = sql.placeholder;
-
-export function createSqliteSessionStore(db: Db, clock: Clock): SessionStore {
-  return createSessionStore(sqliteSessionPort(db), clock);
-}
 
 export function sqliteSessionPort(db: Db): SessionPort {
   const byHash = db

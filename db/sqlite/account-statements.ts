@@ -1,9 +1,9 @@
 /** The dashboard's account reads on SQLite (account-store.ts), on drizzle's typed queries. */
 import { and, desc, eq, gte, isNull } from "drizzle-orm";
-import type { Db } from "../../db/open.ts";
-import { tokens, usageDays } from "../../db/schema.ts";
-import { issueTimes } from "../auth/auth-store-sqlite.ts";
-import type { AccountStore } from "./account-store.ts";
+import type { Db } from "./open.ts";
+import { tokens, usageDays } from "./schema.ts";
+import { issueTimes } from "./auth-statements.ts";
+import type { AccountStore } from "../../src/dashboard/account-store.ts";
 
 export function createSqliteAccountStore(db: Db): AccountStore {
   return {

@@ -1,6 +1,6 @@
 /** log-ids.ts's reads on SQLite: both on the rowid. */
 import type { Database } from "bun:sqlite";
-import type { LogIds } from "./log-ids.ts";
+import type { LogIds } from "../../src/metering/log-ids.ts";
 
 export function sqliteLogIds(sqlite: Database): LogIds {
   const bounds = sqlite.prepare<{ min: number | null; max: number | null }, []>("SELECT min(id) AS min, max(id) AS max FROM request_log");

@@ -1,7 +1,7 @@
 /** The audit queue's and the unauthenticated counter's writes on SQLite: each batch one BEGIN IMMEDIATE transaction. */
 import type { Database } from "bun:sqlite";
-import type { AuditBatch } from "./audit-queue.ts";
-import type { MinuteCount } from "./unauthenticated-counter.ts";
+import type { AuditBatch } from "../../src/metering/audit-queue.ts";
+import type { MinuteCount } from "../../src/metering/unauthenticated-counter.ts";
 
 export interface AuditStatements {
   writeAudit(batch: AuditBatch): void;

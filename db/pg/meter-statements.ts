@@ -11,14 +11,12 @@
  * the lock and time out as 503s; otherwise it tries the lock again shortly, for at most lockWaitMs.
  */
 import type { SQL } from "bun";
-import { DatabaseBusyError } from "../../db/errors.ts";
-import type { Clock } from "../clock.ts";
-import { pgAuditStatements } from "./audit-statements-pg.ts";
-import { newBootId } from "./boot.ts";
-import type { AdmitRequest, Finish, Meter } from "./meter.ts";
-import { createMeter } from "./meter-policy.ts";
-import type { MeterPort } from "./meter-port.ts";
-import { MINUTE_MS, utcDayStart, type Limits, type WindowDecision, type WindowInput } from "./windows.ts";
+import { DatabaseBusyError } from "../errors.ts";
+import type { Clock } from "../../src/clock.ts";
+import { pgAuditStatements } from "./audit-statements.ts";
+import type { AdmitRequest, Finish } from "../../src/metering/meter.ts";
+import type { MeterPort } from "../../src/metering/meter-port.ts";
+import { MINUTE_MS, utcDayStart, type Limits, type WindowDecision, type WindowInput } from "../../src/metering/windows.ts";
 
 interface WindowRow {
   n: number;
@@ -37,11 +35,6 @@ export interface PgMeterOptions {
    * default statement timeout); then DatabaseBusyError. A full window is refused before then.
    */
   lockWaitMs?: number;
-}
-
-/** Creates the meter over a pool (db/pg/open.ts sets its size and timeouts); `bootId` marks this process's admitted rows (reconcile.ts). */
-export function createPgMeter(sql: SQL, clock: Clock, bootId: string = newBootId(), options: PgMeterOptions = {}): Meter {
-  return createMeter(pgMeterPort(sql, clock, bootId, options), clock);
 }
 
 export function pgMeterPort(sql: SQL, clock: Clock, bootId: string, { lockWaitMs = 2000 }: PgMeterOptions = {}): MeterPort {

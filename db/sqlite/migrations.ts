@@ -1,6 +1,6 @@
 /**
  * The migrations, embedded as text so that the single compiled binary carries them.
- * Every entry of db/migrations/meta/_journal.json must be listed here (a test checks it).
+ * Every entry of db/sqlite/migrations/meta/_journal.json must be listed here (a test checks it).
  */
 import init from "./migrations/0000_init.sql" with { type: "text" };
 import usageDays from "./migrations/0001_usage_days.sql" with { type: "text" };

@@ -5,9 +5,9 @@
  * starting together only one applies them all and loads the sample; the sample's rule re-checks
  * under the market lock besides, so even two that both try load it once.
  */
-import { PG_MIGRATIONS } from "../../../db/pg/migrations.ts";
-import type { LoadSampleResult } from "../sample-policy.ts";
-import type { MarketStore } from "../store.ts";
+import { PG_MIGRATIONS } from "../../db/pg/migrations.ts";
+import type { LoadSampleResult } from "../market/sample-policy.ts";
+import type { MarketStore } from "../market/store.ts";
 
 /** True when `applied` (what this open's migratePg applied) is every migration: the schema was created now. */
 export const createdSchema = (applied: number): boolean => applied > 0 && applied === PG_MIGRATIONS.length;

@@ -6,33 +6,33 @@
  *
  * bun:sqlite waits for a lock on the event loop, so admit never lets SQLite wait: it tries the
  * write lock with busy_timeout 0 and, while another process holds it, refuses from a plain read a
- * window already full (WAL reads do not wait for the writer; exact, as in meter-pg.ts: only the
+ * window already full (WAL reads do not wait for the writer; exact, as in db/pg/meter-statements.ts: only the
  * lock's holder adds counted rows) or pauses off the loop and tries again, for at most lockWaitMs.
  * Waiting with busy_timeout instead held /health for 1.7-2.0 s behind one live request (issue #41).
  */
 import type { Database } from "bun:sqlite";
-import { DatabaseBusyError, isBusy } from "../../db/errors.ts";
-import { waiting as waitingFor } from "../../db/open.ts";
-import type { Clock } from "../clock.ts";
-import { sqliteAuditStatements } from "./audit-statements-sqlite.ts";
-import { newBootId } from "./boot.ts";
-import type { AdmitRequest, Meter } from "./meter.ts";
-import { createMeter } from "./meter-policy.ts";
-import type { MeterPort } from "./meter-port.ts";
-import { MINUTE_MS, utcDayStart, type Limits, type MinuteWindow, type WindowDecision, type WindowInput } from "./windows.ts";
+import { DatabaseBusyError, isBusy } from "../errors.ts";
+import { waiting as waitingFor } from "./open.ts";
+import type { Clock } from "../../src/clock.ts";
+import { sqliteAuditStatements } from "./audit-statements.ts";
+import type { AdmitRequest } from "../../src/metering/meter.ts";
+import type { MeterPort } from "../../src/metering/meter-port.ts";
+import {
+  MINUTE_MS,
+  utcDayStart,
+  type Limits,
+  type MinuteWindow,
+  type WindowDecision,
+  type WindowInput,
+} from "../../src/metering/windows.ts";
 
-/** Pauses between tries of a held write lock, as meter-pg.ts's. */
+/** Pauses between tries of a held write lock, as db/pg/meter-statements.ts's. */
 const FIRST_PAUSE_MS = 1;
 const MAX_PAUSE_MS = 16;
 
 export interface SqliteMeterOptions {
   /** How long an admission may wait, off the event loop, for another process's write lock (default 2000 ms); then DatabaseBusyError. */
   lockWaitMs?: number;
-}
-
-/** Creates the meter over an open database (db/open.ts sets busy_timeout and WAL); `bootId` marks this process's admitted rows (reconcile.ts). */
-export function createSqliteMeter(sqlite: Database, clock: Clock, bootId: string = newBootId(), options: SqliteMeterOptions = {}): Meter {
-  return createMeter(sqliteMeterPort(sqlite, clock, bootId, options), clock);
 }
 
 export function sqliteMeterPort(sqlite: Database, clock: Clock, bootId: string, { lockWaitMs = 2000 }: SqliteMeterOptions = {}): MeterPort {

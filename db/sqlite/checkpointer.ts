@@ -6,7 +6,7 @@
  * worker cannot start, automatic checkpoints stay on.
  */
 import type { Database } from "bun:sqlite";
-import type { Logger } from "../src/logger.ts";
+import type { Logger } from "../../src/logger.ts";
 
 export interface Checkpointer {
   /** Checkpoints the worker has completed (for tests and diagnostics). */
@@ -50,10 +50,10 @@ export function startCheckpointer(sqlite: Database, path: string, logger: Logger
  * From source the worker sits beside this file. In the compiled binary every module's
  * import.meta.url is the binary's, and the worker entrypoint is stored relative to the entries'
  * common root (the repository: src/cli.ts, db/, src/compute/; src/build-targets.ts), so it is
- * addressed as ./db/checkpoint-worker.ts.
+ * addressed as ./db/sqlite/checkpoint-worker.ts.
  */
 function workerSpecifier(): string {
   return import.meta.url.startsWith("file:///$bunfs/")
-    ? "./db/checkpoint-worker.ts"
+    ? "./db/sqlite/checkpoint-worker.ts"
     : new URL("./checkpoint-worker.ts", import.meta.url).href;
 }

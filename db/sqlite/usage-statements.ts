@@ -1,10 +1,10 @@
 /** usage-report.ts's aggregates on SQLite, on drizzle's typed queries (run once per `usage` command: nothing kept prepared). */
 import type { Database } from "bun:sqlite";
 import { and, gte, isNotNull, lt, sql } from "drizzle-orm";
-import { drizzleOf } from "../../db/open.ts";
-import { requestLog, unauthenticatedCounts } from "../../db/schema.ts";
-import { sqliteLogIds } from "./log-ids-sqlite.ts";
-import type { UsagePort } from "./usage-port.ts";
+import { drizzleOf } from "./open.ts";
+import { requestLog, unauthenticatedCounts } from "./schema.ts";
+import { sqliteLogIds } from "./log-id-statements.ts";
+import type { UsagePort } from "../../src/metering/usage-port.ts";
 
 /** A row written when the audit queue was full stands for n requests (audit-queue.ts). */
 const REQUESTS = sql<number>`SUM(CASE WHEN ${requestLog.requestId} = 'aggregated' THEN coalesce(json_extract(${requestLog.params}, '$.aggregated'), 1) ELSE 1 END)`;

@@ -5,11 +5,10 @@
  * transaction-scoped advisory lock per user, on every instance sharing the database.
  */
 import { and, asc, eq, gte, isNotNull, isNull, sql } from "drizzle-orm";
-import type { PgDb } from "../../db/pg/open.ts";
-import { settings, tokens, users } from "../../db/pg/schema.ts";
-import type { AuthPort } from "./auth-port.ts";
-import { createAuthStore } from "./auth-policy.ts";
-import type { AuthStore, IssuedToken } from "./auth-store.ts";
+import type { PgDb } from "./open.ts";
+import { settings, tokens, users } from "./schema.ts";
+import type { AuthPort } from "../../src/auth/auth-port.ts";
+import type { IssuedToken } from "../../src/auth/auth-store.ts";
 
 const p = sql.placeholder;
 const USER = {
@@ -33,10 +32,6 @@ export async function issueTimes(q: Pick<PgDb, "select">, userId: string, since:
     .where(and(eq(tokens.userId, userId), gte(tokens.issuedAt, since)))
     .orderBy(asc(tokens.issuedAt));
   return rows.map((r) => r.issuedAt);
-}
-
-export function createPgAuthStore(db: PgDb): AuthStore {
-  return createAuthStore(pgAuthPort(db));
 }
 
 export function pgAuthPort(db: PgDb): AuthPort {

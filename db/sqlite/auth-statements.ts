@@ -1,16 +1,15 @@
 /**
  * The AuthStore's statements on SQLite (auth-port.ts), prepared once per store: drizzle's typed
- * queries, raw statements for the reads of every live request (db/open.ts perRawConnection says
+ * queries, raw statements for the reads of every live request (db/sqlite/open.ts perRawConnection says
  * why). A token issue under the lock is one BEGIN IMMEDIATE transaction: the count is read under
  * the write lock, so no other connection inserts between.
  */
 import type { Database } from "bun:sqlite";
 import { and, asc, eq, gte, isNull, sql } from "drizzle-orm";
-import { type Db, drizzleOf, perRawConnection, waiting } from "../../db/open.ts";
-import { settings, tokens, users } from "../../db/schema.ts";
-import type { AuthPort } from "./auth-port.ts";
-import { createAuthStore } from "./auth-policy.ts";
-import type { AuthStore, IssuedToken, UserRecord } from "./auth-store.ts";
+import { type Db, drizzleOf, waiting } from "./open.ts";
+import { settings, tokens, users } from "./schema.ts";
+import type { AuthPort } from "../../src/auth/auth-port.ts";
+import type { IssuedToken, UserRecord } from "../../src/auth/auth-store.ts";
 
 const p = sql.placeholder;
 /** Written rows are returned and counted: bun-sqlite's run result is untyped in drizzle. */
@@ -26,13 +25,6 @@ export const issueTimes = (db: Db, userId: string, since: number): number[] =>
     .orderBy(asc(tokens.issuedAt))
     .all()
     .map((r) => r.issuedAt);
-
-export function createSqliteAuthStore(sqlite: Database): AuthStore {
-  return createAuthStore(sqliteAuthPort(sqlite));
-}
-
-/** The store over a connection its caller holds (tests, scripts), made once per connection. */
-export const sqliteAuthStoreOf = perRawConnection(createSqliteAuthStore);
 
 /** A users row as SQLite gives it: `disabled` is 0 or 1. */
 type UserRow = Omit<UserRecord, "disabled"> & { disabled: number };
@@ -165,6 +157,3 @@ export function sqliteAuthPort(sqlite: Database): AuthPort {
     insertSettingIfAbsent: (key, value) => insertSetting.all({ key, value }).length === 1,
   };
 }
-
-/** For a caller holding the connection (test/dashboard/dashboard.test.ts): the write is done when it returns. */
-export const setDisabled = (sqlite: Database, id: string, disabled: boolean) => sqliteAuthStoreOf(sqlite).setDisabled(id, disabled);

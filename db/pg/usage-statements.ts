@@ -1,7 +1,7 @@
 /** usage-report.ts's aggregates on PostgreSQL. */
 import type { SQL } from "bun";
-import { pgLogIds } from "./log-ids-pg.ts";
-import type { UsageGroup, UsagePort } from "./usage-port.ts";
+import { pgLogIds } from "./log-id-statements.ts";
+import type { UsageGroup, UsagePort } from "../../src/metering/usage-port.ts";
 
 export function pgUsagePort(sql: SQL): UsagePort {
   return {

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { drizzleOf, openDatabase, migrate } from "./open.ts";
-import { bumpDataVersion, getDataVersion } from "../src/market/data-version.ts";
+import { bumpDataVersion, getDataVersion } from "../../src/market/data-version.ts";
 import { MIGRATIONS } from "./migrations.ts";
 
 test("every drizzle-kit journal entry is embedded", () => {

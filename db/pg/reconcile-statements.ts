@@ -5,7 +5,7 @@
  * is given back twice.
  */
 import type { SQL } from "bun";
-import { NO_BOOT, perDay, type Boot, type ReconcilePort } from "./reconcile.ts";
+import { NO_BOOT, perDay, type Boot, type ReconcilePort } from "../../src/metering/reconcile.ts";
 
 export function pgReconcilePort(sql: SQL): ReconcilePort {
   return {

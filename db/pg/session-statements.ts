@@ -4,16 +4,9 @@
  * is prepared.
  */
 import { and, eq, lt, lte, sql } from "drizzle-orm";
-import type { PgDb } from "../../db/pg/open.ts";
-import { identities, sessions, spentSignIns, users } from "../../db/pg/schema.ts";
-import type { Clock } from "../clock.ts";
-import type { SessionPort } from "./session-port.ts";
-import { createSessionStore } from "./session-policy.ts";
-import type { SessionStore } from "./session-store.ts";
-
-export function createPgSessionStore(db: PgDb, clock: Clock): SessionStore {
-  return createSessionStore(pgSessionPort(db), clock);
-}
+import type { PgDb } from "./open.ts";
+import { identities, sessions, spentSignIns, users } from "./schema.ts";
+import type { SessionPort } from "../../src/dashboard/session-port.ts";
 
 export function pgSessionPort(db: PgDb): SessionPort {
   const byHash = db

@@ -1,7 +1,7 @@
 /** retention.ts's deletes on PostgreSQL. */
 import type { SQL } from "bun";
-import { pgLogIds } from "./log-ids-pg.ts";
-import type { RetentionPort } from "./retention-port.ts";
+import { pgLogIds } from "./log-id-statements.ts";
+import type { RetentionPort } from "../../src/metering/retention-port.ts";
 
 export function pgRetentionPort(sql: SQL): RetentionPort {
   return {

@@ -7,11 +7,11 @@
  * not a duration.
  */
 import { afterEach, expect, test } from "bun:test";
-import { openDatabase } from "../../db/open.ts";
+import { openDatabase } from "./open.ts";
 import { tempDbPath } from "../../test/support/http/harness.ts";
 import { holdWriteLock, type WriteLockHolder } from "../../test/support/write-lock-holder.ts";
-import { systemClock } from "../clock.ts";
-import { createSqliteMeter } from "./meter-sqlite.ts";
+import { systemClock } from "../../src/clock.ts";
+import { createSqliteMeter } from "../../src/metering/meters.ts";
 
 /** Long enough that "by itself" only means the code under test held up this thread. */
 const HOLD_MAX_MS = 15_000;
