@@ -1,8 +1,8 @@
 /**
  * `npm run bench`: runs every benchmark in turn (engine vs networkx, research features vs their
  * Python references, market data, metering, HTTP) and writes
- * their markdown into docs/benchmarks.md, replacing the whole file: analyses, dated reruns and
- * targets are written by hand in docs/performance.md instead. Each benchmark compares side by side
+ * their markdown into docs/benchmarks.md, replacing the whole file: each target, how it is measured
+ * and its latest figure are written by hand in docs/performance.md instead. Each benchmark compares side by side
  * within its own run, so the ratios hold even on a shared, noisy machine.
  * Run: npm run bench [-- --quick]   (--quick: shorter HTTP runs)
  */
@@ -56,7 +56,7 @@ Reproduce with \`npm run bench\` (all of it, about 9 minutes) or one at a time:
 \`npx bun bench/engine.bench.ts\`, \`npx bun bench/research.bench.ts\`, \`npx bun bench/correlation.bench.ts\`, \`npx bun bench/cost-model.bench.ts\`, \`npx bun bench/cost-grid.bench.ts\`, \`npx bun bench/series-load.bench.ts\`, \`npx bun bench/heavy-path.bench.ts\`, \`npx bun bench/metering.bench.ts\`, \`npx bun bench/http.bench.ts\`, \`npx bun bench/live-cpu.ts\`, \`npx bun bench/live-ablation.ts\`, \`npx bun bench/pg-driver.bench.ts\`, \`npx bun bench/pg-instances.bench.ts\`.
 Machine of this run: ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Bun ${Bun.version}, ${new Date().toISOString().slice(0, 10)}.
 These machines are shared and noisy: read the ratios measured side by side in one run, not the absolute times.
-\`npm run bench\` rewrites this whole file; the analyses, dated runs and targets behind these figures are in docs/performance.md.
+\`npm run bench\` rewrites this whole file; each target, how it is measured and its latest figure are in docs/performance.md.
 
 ${parts.join("\n\n")}
 `;

@@ -8,6 +8,7 @@ import { resolve } from "node:path";
 import { serverBinary } from "../../test/support/binary.ts";
 import { type Harness, sampleDb, startHarness } from "../../test/support/http/harness.ts";
 import { runKit } from "../lib/runner.ts";
+import { textReport } from "../reporters/text.ts";
 import type { KitClock, KitOptions } from "../lib/types.ts";
 import { type RunningServer, startServer } from "../mutants/server-harness.ts";
 
@@ -56,9 +57,32 @@ describe("the fuzz profile against the real server", () => {
     ]);
     const live = r.fuzz!.operations.find((o) => o.check === "fuzz.live")!;
     expect(live).toMatchObject({ generated: 40, sent: 40 });
-    for (const status of ["200", "400", "429"]) expect(live.statuses[status]).toBeGreaterThan(0);
+    for (const status of ["200", "400"]) expect(live.statuses[status]).toBeGreaterThan(0);
+    // A fresh user's first answer is never a 429: the 429 judged is the second send of a case.
+    expect(live.statuses["429"]).toBeUndefined();
+    expect(live.again.statuses["429"]).toBeGreaterThan(0);
     expect(r.fuzz!.operations.find((o) => o.check === "fuzz.credentials")!.statuses).toEqual({ 401: 40 });
     expect(r.fuzz!.operations.map((o) => o.operation)).toContain("getDemoChart");
+  }, 60_000);
+
+  test("the report's counts add up: each case once, a second send apart", async () => {
+    const r = await runKit(fuzz(server.url, { secret: SECRET, only: ["fuzz.live"], cases: 20 }));
+    const live = r.fuzz!.operations[0]!;
+    const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
+    expect(live.again.sent).toBeGreaterThan(0);
+    expect([sum(live.statuses), live.sent + sum(live.notSent), sum(live.again.statuses)]).toEqual([
+      live.sent,
+      live.generated,
+      live.again.sent,
+    ]);
+    const line = textReport(r)
+      .split("\n")
+      .find((l) => l.includes("fuzz.live getChart:"))!;
+    const [, generated, sent, statuses, again, againStatuses] =
+      /: (\d+) generated, (\d+) sent; statuses ([^;]+); (\d+) of them sent again by the same user: (.+)$/.exec(line)!;
+    const total = (text: string) => text.split(" ").reduce((n, c) => n + Number(c.split("×")[1]), 0);
+    expect([total(statuses!), total(againStatuses!)]).toEqual([Number(sent), Number(again)]);
+    expect(Number(generated)).toBe(20);
   }, 60_000);
 
   const cli = async (args: string[]) => {

@@ -52,21 +52,34 @@ export async function fuzzOperation(
   auths: AuthKind[],
   twice = false,
 ): Promise<OperationRun> {
-  const stat: FuzzOperationStat = { check, operation: op.id, generated: 0, sent: 0, statuses: {}, notSent: {}, failed: false };
+  const stat: FuzzOperationStat = {
+    check,
+    operation: op.id,
+    generated: 0,
+    sent: 0,
+    statuses: {},
+    again: { sent: 0, statuses: {} },
+    notSent: {},
+    failed: false,
+  };
   let failing: Attempt | undefined;
   let shrinkRequests = 0;
   const seed = operationSeed(tools.seed, check, op.id);
 
-  const send = async (path: string, cred: Credentials, headers: Record<string, string>): Promise<Exchange | undefined> => {
+  /** The exchange, or why it was not sent (the kit's metered-call budget). */
+  const send = async (path: string, cred: Credentials, headers: Record<string, string>): Promise<Exchange | string> => {
     const all = { ...headers, ...(cred.authorization !== undefined ? { Authorization: cred.authorization } : {}) };
     try {
       const ex = await ctx.client.request(path, { headers: all, metered: cred.metered, record: false });
       tools.pacer.observe(ex, cred);
       return ex;
     } catch (err) {
-      if (err instanceof Skip) return undefined;
+      if (err instanceof Skip) return err.message;
       throw err;
     }
+  };
+  const count = (into: Record<string, number>, key: string | number) => {
+    into[key] = (into[key] ?? 0) + 1;
   };
 
   let crash: unknown;
@@ -90,18 +103,21 @@ export async function fuzzOperation(
     const exchanges: Exchange[] = [];
     for (let i = 0; i < (c.twice ? 2 : 1); i++) {
       const admission = await tools.pacer.admit(cred, expect.violations.length > 0);
-      if (!admission.send) {
-        if (!shrinking && i === 0) stat.notSent[admission.reason] = (stat.notSent[admission.reason] ?? 0) + 1;
+      const ex = admission.send ? await send(requestPath(op, c), cred, c.headers) : admission.reason;
+      if (typeof ex === "string") {
+        if (!shrinking && i === 0) count(stat.notSent, ex);
         break;
       }
-      const ex = await send(requestPath(op, c), cred, c.headers);
-      if (!ex) break;
       exchanges.push(ex);
     }
     if (!exchanges.length) return true;
     if (!shrinking) {
       stat.sent++;
-      for (const ex of exchanges) stat.statuses[ex.status] = (stat.statuses[ex.status] ?? 0) + 1;
+      count(stat.statuses, exchanges[0]!.status);
+      if (exchanges[1]) {
+        stat.again.sent++;
+        count(stat.again.statuses, exchanges[1].status);
+      }
     }
     const problems = exchanges.flatMap((ex, i) =>
       tools.judge.problems(op, ex, expect).map((p) => (i === 1 ? `the same request again, by the same user: ${p}` : p)),

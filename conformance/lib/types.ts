@@ -107,10 +107,13 @@ export interface Finding {
 export interface FuzzOperationStat {
   check: string;
   operation: string;
+  /** Cases generated (not shrinking): each is either sent or not sent, so sent + Σ notSent = generated. */
   generated: number;
   sent: number;
-  /** Response statuses of the generated cases (not of shrinking). */
+  /** The first answer's status of each sent case: they add up to `sent`. */
   statuses: Record<string, number>;
+  /** Cases sent a second time by the same user (a case of `twice`), and those answers' statuses (the 429 judged). */
+  again: { sent: number; statuses: Record<string, number> };
   /** Why some generated cases were not sent (budget, window), with counts. */
   notSent: Record<string, number>;
   failed: boolean;

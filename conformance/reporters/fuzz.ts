@@ -18,16 +18,20 @@ const counts = (r: Record<string, number>) =>
     .map(([k, n]) => `${k}×${n}`)
     .join(" ");
 
-/** The fuzz block of a text report: seed, cases per operation, and per operation what was sent and answered. */
+/**
+ * The fuzz block of a text report: seed, cases per operation, and per operation what was sent and
+ * answered. Each case is counted once (its first answer), so the statuses add up to the cases sent,
+ * and those sent and not sent to the cases generated; a case sent again by the same user (whose
+ * second answer is the 429 judged) is counted apart, with that answer's status.
+ */
 export function fuzzSummaryLines(f: FuzzSummary): string[] {
   const lines = [`fuzz: seed ${f.seed} (rerun with --seed ${f.seed}); ${f.casesPerOperation} cases per operation and check`];
   if (f.document) lines.push(`  document: ${f.document}`);
   for (const o of f.operations) {
-    const held = Object.entries(o.notSent).map(([why, n]) => `${n} not sent: ${why}`);
-    const statuses = counts(o.statuses) || "none";
-    lines.push(
-      `  ${o.failed ? "FAIL" : "ok  "}  ${o.check} ${o.operation}: ${o.generated} generated, ${o.sent} sent; statuses ${statuses}${held.length ? `; ${held.join("; ")}` : ""}`,
-    );
+    const parts = [`${o.generated} generated, ${o.sent} sent`, `statuses ${counts(o.statuses) || "none"}`];
+    if (o.again.sent > 0) parts.push(`${o.again.sent} of them sent again by the same user: ${counts(o.again.statuses)}`);
+    for (const [why, n] of Object.entries(o.notSent)) parts.push(`${n} not sent: ${why}`);
+    lines.push(`  ${o.failed ? "FAIL" : "ok  "}  ${o.check} ${o.operation}: ${parts.join("; ")}`);
   }
   if (f.waitedMs > 0) lines.push(`  waited ${Math.round(f.waitedMs / 1000)} s for Retry-After`);
   return lines;

@@ -8,7 +8,7 @@ type Command = (args: ParsedArgs) => Promise<number> | number;
 /**
  * Each command's module is loaded when it runs, so a command loads only what it uses: `--help`,
  * `--version` and a usage error cost 0.1 s of CPU instead of 0.5, a store command (token, user,
- * usage, …) 0.25 s; only `serve` loads the server (docs/tests.md § CPU cut (#21 point 3, fifth round)).
+ * usage, …) 0.25 s; only `serve` loads the server (docs/tests.md § What a process costs).
  */
 const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import("./serve-command.ts")).serveCommand,

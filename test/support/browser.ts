@@ -5,7 +5,7 @@
  * Debian's `chromium-headless-shell` when it is installed, else `chromium`: the same Blink and V8
  * without the browser's own interface (what Playwright itself runs for headless tests). The
  * dashboard's file took 65 s of CPU under `chromium` and 34 s under the shell, measured in
- * docs/tests.md § CPU cut (#21 point 3, fifth round).
+ * docs/tests.md § What a process costs.
  *
  * `sharedBrowser()` is one Chromium for every browser test file of a test process (a worker of
  * `bun test --parallel --no-isolate`), launched on first use: each test works in contexts of its

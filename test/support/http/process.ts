@@ -3,7 +3,7 @@
  * the compiled binary of these sources (binary.ts, cached per source hash), as an operator runs it;
  * `source: true` runs `bun src/cli.ts`, where running from source is the subject. A serve from
  * the binary starts on ~0.3 s of CPU, from source ~0.9 s:
- * docs/tests.md § CPU cut (#21 point 3, seventh round).
+ * docs/tests.md § What a process costs.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
