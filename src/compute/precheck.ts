@@ -8,11 +8,11 @@
  */
 import { resolveAsofs } from "../engine/asofs.ts";
 import { MAX_POINTS } from "../engine/limits.ts";
-import { ChartError, INTERVALS, type ChartParams } from "../engine/types.ts";
+import { ChartError, type ChartParams } from "../engine/types.ts";
 import { type BarCoverage, UnionCalendar } from "../market/bar-coverage.ts";
 import type { LoadPlan } from "../market/series-loader.ts";
 import { formatOffset } from "../market/timestamps.ts";
-import { chooseSourceInterval, servingIntervals } from "../market/intervals.ts";
+import { sourceFor } from "../market/series.ts";
 import { maxEdges, renderCost, requestCost } from "./request-cost.ts";
 import { renderBytes, requestBytes } from "./request-memory.ts";
 import type { Format } from "./serialise.ts";
@@ -37,16 +37,8 @@ export function precheck(
   budget: number,
   format: Format = "json",
 ): Precheck {
-  const union = INTERVALS.filter((iv) => symbols.some((s) => meta.stored.get(s)?.includes(iv)));
-  if (union.length === 0) throw new ChartError("no-data", "no bars exist for the requested symbols at this interval");
-  const source = chooseSourceInterval(params.interval, union);
-  if (!source) {
-    throw new ChartError(
-      "interval-unavailable",
-      `interval ${params.interval} is not available for these symbols: their bars are stored at ${union.join(", ")} only, ` +
-        `and ${params.interval} can only be built from ${servingIntervals(params.interval).join(", ")}`,
-    );
-  }
+  const source = sourceFor(symbols, params.interval, meta.stored);
+  if (!source) throw new ChartError("no-data", "no bars exist for the requested symbols at this interval");
   const coverage = meta.coverage(source, params.interval);
   const calendar = new UnionCalendar(coverage, symbols);
   if (calendar.length === 0) throw new ChartError("no-data", "no bars exist for the requested symbols at this interval");
