@@ -7,73 +7,17 @@
  * both windows are used up. The same server's own OpenAPI document is also held to what it serves.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { resolve } from "node:path";
 import Ajv from "ajv";
 import { parseArgs } from "./lib/args.ts";
 import { signJwt, userClaims } from "./lib/jwt.ts";
 import { runKit, summaryLine } from "./lib/runner.ts";
 import type { RunReport } from "./lib/types.ts";
+import { PYTHON, type PyOptions, type PyServer, startSecondImplementation } from "./second-implementation/process.ts";
 
-const SERVER = resolve(import.meta.dir, "second-implementation/server.py");
-/**
- * The interpreter itself, asked once: python3 on PATH may be a version manager's shell shim
- * (pyenv's costs ~0.15 s of CPU per start, and this file starts eight servers).
- */
-const onPath = Bun.which("python3");
-const PYTHON = onPath && (Bun.spawnSync([onPath, "-c", "import sys; print(sys.executable)"]).stdout.toString().trim() || onPath);
 const SECRET = `second-impl-${crypto.randomUUID()}`;
 
-interface PyServer {
-  url: string;
-  stop(): Promise<void>;
-}
-
-interface PyOptions {
-  perMinute: number;
-  perDay: number;
-  /** server.py's variant flags: --require-interval, --prefer-rate-limited, --no-openapi. */
-  flags?: string[];
-}
-
-/** Start server.py on a free port; resolves with its address once it printed `listening on …`. */
-async function startPython(opts: PyOptions): Promise<PyServer> {
-  const proc = Bun.spawn(
-    [
-      PYTHON!,
-      SERVER,
-      "--port",
-      "0",
-      "--secret",
-      SECRET,
-      "--per-minute",
-      String(opts.perMinute),
-      "--per-day",
-      String(opts.perDay),
-      ...(opts.flags ?? []),
-    ],
-    { stdout: "pipe", stderr: "pipe" },
-  );
-  const reader = proc.stdout.getReader();
-  let buffered = "";
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffered += new TextDecoder().decode(value);
-    const m = /^listening on (http:\/\/\S+)\n/.exec(buffered);
-    if (m)
-      return {
-        url: m[1]!,
-        async stop() {
-          proc.kill("SIGTERM");
-          const code = await proc.exited;
-          if (code !== 0) throw new Error(`server.py exited ${code} on SIGTERM: ${await new Response(proc.stderr).text()}`);
-        },
-      };
-  }
-  proc.kill();
-  throw new Error(`server.py did not start: ${buffered} ${await new Response(proc.stderr).text()}`);
-}
+/** Start server.py on a free port with this file's secret. */
+const startPython = (opts: Omit<PyOptions, "secret">): Promise<PyServer> => startSecondImplementation({ ...opts, secret: SECRET });
 
 function describeFailures(report: RunReport): string {
   return report.results
@@ -83,7 +27,7 @@ function describeFailures(report: RunReport): string {
 }
 
 /** The kit with --secret and `args` against a server started with `opts`. */
-async function kitRun(opts: PyOptions, args: string[]): Promise<RunReport> {
+async function kitRun(opts: Omit<PyOptions, "secret">, args: string[]): Promise<RunReport> {
   const server = await startPython(opts);
   try {
     const parsed = parseArgs(["--base-url", server.url, "--secret", SECRET, ...args], {});
@@ -98,7 +42,7 @@ async function kitRun(opts: PyOptions, args: string[]): Promise<RunReport> {
 }
 
 /** Core, with --secret, against a server with the given limits; 0 failed, every skip with a reason. */
-function coreRun(opts: PyOptions, learn: boolean, extra: string[] = []): Promise<RunReport> {
+function coreRun(opts: Omit<PyOptions, "secret">, learn: boolean, extra: string[] = []): Promise<RunReport> {
   return kitRun(opts, ["--profile", "core", ...(learn ? ["--limits-from-headers"] : []), ...extra]);
 }
 

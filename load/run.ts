@@ -4,6 +4,7 @@
  * `--instances N` (limits and soak) —, mints tokens, runs `k6 run load/<script>.js` against them (BASE_URL,
  * and BASE_URLS listing every instance), then stops the servers. `--database-url` is forwarded to the
  * servers as GRAPH_STATS_DATABASE_URL, for a shared PostgreSQL.
+ * The scripts run in the `full` profile (graph-stats' own forms); `-e PROFILE=core` overrides it.
  * Exit codes: k6's own (0 passed, 99 thresholds failed, ...); 2 usage; 3 k6 not found; 4 server failed.
  * Settings: LOAD_USERS (tokens to mint, default 100 or -e VUS if larger), LOAD_RATE_PER_MINUTE (2),
  * LOAD_RATE_PER_DAY (1000), K6 (path to k6), LOAD_OUT_DIR (where the summary JSON goes, default .k6-out/),
@@ -93,11 +94,13 @@ async function main(argv: string[]): Promise<number> {
     // The summary JSON goes to a gitignored directory, not the caller's working directory.
     const outDir = resolve(process.env.LOAD_OUT_DIR || join(ROOT, ".k6-out"));
     mkdirSync(outDir, { recursive: true });
+    // Our own server: the full profile, graph-stats' exact forms (the caller's own `-e PROFILE=core` wins).
     const vars = {
       BASE_URL: server.baseUrls[0]!,
       BASE_URLS: server.baseUrls.join(","),
       TOKENS: tokensPath,
       JWT_SECRET: secret,
+      PROFILE: "full",
       SUMMARY_DIR: outDir,
     };
     const proc = Bun.spawn([k6, ...k6RunArgs(join(ROOT, "load", `${script}.js`), vars, k6Args)], {

@@ -24,9 +24,9 @@ function parseJson(body: string): unknown {
   }
 }
 
-/** Start a proxy in front of `upstream` applying mutant `name`. */
-export function startMutantProxy(upstream: string, name: string, port = 0): MutantProxy {
-  const mutant = MUTANTS.find((m) => m.name === name);
+/** Start a proxy in front of `upstream` applying mutant `name` of the catalogue, or a mutant of the caller's own. */
+export function startMutantProxy(upstream: string, name: string | Mutant, port = 0): MutantProxy {
+  const mutant = typeof name === "string" ? MUTANTS.find((m) => m.name === name) : name;
   if (!mutant) throw new Error(`unknown mutant '${name}'; known: ${MUTANTS.map((m) => m.name).join(", ")}`);
   const state: MutantState = {};
   const base = upstream.replace(/\/+$/, "");

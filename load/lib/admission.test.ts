@@ -105,3 +105,68 @@ describe("ledger", () => {
     expect(() => createLedger().recordBurst([], LIMITS)).toThrow("at least one");
   });
 });
+
+// The core profile: minute windows of 60 s whose end each answer announces in X-RateLimit-Reset (sliding
+// or anchored), and any day window. t0 is the first request; its window resets at t0 + 60.
+describe("ledger with announced windows (core)", () => {
+  const T0 = 1_700_000_000;
+  const at = (t: number, status: number, resetAt: number, extra: Partial<Observation> = {}) =>
+    obs(t, status, { reset: T0 + resetAt, ...extra });
+  const core = () => createLedger({ marginMs: 1000, windows: "announced" });
+  test("an anchored window's last slot and the next window's first, a second apart, are not over-admission", () => {
+    // 2/minute, anchored: one admission at 0, one at 58 (window [0, 60)); the next window opens at 61.
+    const l = core();
+    l.recordBurst([at(0, 200, 60)], LIMITS);
+    l.recordBurst([at(58, 200, 60)], LIMITS);
+    expect(l.recordBurst([at(61, 200, 121), at(61, 200, 121), at(61, 429, 121)], LIMITS).overAdmitted).toBe(0);
+    // The sliding ledger of the full profile would call that over-admission: 3 in [58, 61].
+    const full = createLedger();
+    full.recordBurst([at(0, 200, 60)], LIMITS);
+    full.recordBurst([at(58, 200, 60)], LIMITS);
+    expect(full.recordBurst([at(61, 200, 121), at(61, 200, 121)], LIMITS).overAdmitted).toBe(1);
+  });
+  test("more admissions than the limit in the window an answer names is over-admission", () => {
+    expect(core().recordBurst([at(0, 200, 60), at(0, 200, 60), at(0, 200, 60)], LIMITS).overAdmitted).toBe(1);
+    const l = core();
+    l.recordBurst([at(0, 200, 60), at(0, 200, 60)], LIMITS);
+    expect(l.recordBurst([at(25, 200, 60), at(25, 429, 60)], LIMITS).overAdmitted).toBe(1);
+  });
+  test("answers without X-RateLimit-Reset are counted as in one window (their header problem is reported too)", () => {
+    expect(core().recordBurst([obs(0, 200), obs(0, 200), obs(0, 200)], LIMITS).overAdmitted).toBe(1);
+  });
+  test("a sliding window's resets move by less than a minute, so nothing is excused", () => {
+    // graph-stats at 2/minute: each answer's reset is its window's oldest admission + 60 s.
+    const l = core();
+    l.recordBurst([at(0, 200, 60), at(0, 200, 60)], LIMITS);
+    expect(l.recordBurst([at(30, 200, 60)], LIMITS).overAdmitted).toBe(1);
+  });
+  test("a remaining count is stale only against admissions in the window its own answer names", () => {
+    const l = core();
+    l.recordBurst([at(0, 200, 60, { remaining: 1 })], LIMITS);
+    // Same window: the earlier admission must be counted.
+    expect(l.recordBurst([at(10, 200, 60, { remaining: 1 })], LIMITS).staleRemaining).toBe(1);
+    const next = core();
+    next.recordBurst([at(0, 200, 60, { remaining: 1 })], LIMITS);
+    // A new window opened at 61 (anchored): the admission at 0 is not in it.
+    expect(next.recordBurst([at(61, 200, 121, { remaining: 1 })], LIMITS).staleRemaining).toBe(0);
+  });
+  test("the day is whatever window the target keeps: a new one is seen when the daily remaining rises", () => {
+    const perDay = { perMinute: 2, perDay: 3 };
+    const l = core();
+    l.recordBurst([at(0, 200, 60, { dailyRemaining: 2 }), at(0, 200, 60, { dailyRemaining: 1 })], perDay);
+    // 24 hours after its first request, say, the day window renewed.
+    const renewed = l.recordBurst([at(70, 200, 130, { dailyRemaining: 2 }), at(70, 200, 130, { dailyRemaining: 1 })], perDay);
+    expect(renewed.dailyOverAdmitted).toBe(0);
+    const same = core();
+    same.recordBurst([at(0, 200, 60, { dailyRemaining: 2 }), at(0, 200, 60, { dailyRemaining: 1 })], perDay);
+    expect(
+      same.recordBurst([at(70, 200, 130, { dailyRemaining: 0 }), at(70, 200, 130, { dailyRemaining: 0 })], perDay).dailyOverAdmitted,
+    ).toBe(1);
+  });
+});
+
+describe("ledger (more)", () => {
+  test("an empty burst is still a programming error", () => {
+    expect(() => createLedger().recordBurst([], LIMITS)).toThrow("at least one");
+  });
+});

@@ -96,3 +96,14 @@ export function flagFrom(env, name) {
   if (raw === "1" || raw === "true" || raw === "yes") return true;
   throw new Error(`${name} must be one of 1, 0, true, false, yes, no; got '${env[name]}'`);
 }
+
+/**
+ * The limits a run was told (`LIMIT_PER_MINUTE`, `LIMIT_PER_DAY`); null where not given, and the scripts
+ * then take them from `X-RateLimit-Limit` and `X-RateLimit-Daily-Limit`.
+ * @param {Record<string, string | undefined>} env
+ * @returns {{ perMinute: number | null, perDay: number | null }}
+ */
+export function givenLimits(env) {
+  const given = (/** @type {string} */ name) => (env[name] === undefined || env[name] === "" ? null : intFrom(env, name, 1));
+  return { perMinute: given("LIMIT_PER_MINUTE"), perDay: given("LIMIT_PER_DAY") };
+}

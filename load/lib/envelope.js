@@ -1,6 +1,11 @@
-// The response envelope of docs/api.md § The envelope, checked as a pure function.
+// The response envelope of docs/api.md § The envelope, checked as a pure function. In the `core` profile
+// only what any implementation must do (success, errors, data, meta.generated_at in UTC); `full` adds
+// graph-stats' own forms (meta.request_id on errors, `Z` for UTC).
 
+/** graph-stats' form: `Z` for UTC. */
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+/** Any ISO 8601 UTC timestamp: `Z` or a zero offset (`+00:00`, `+0000`). */
+const ISO_ANY_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]00:?00)$/;
 
 /**
  * @typedef {{ success: boolean, code?: string, message?: string | RegExp, stocks?: boolean }} EnvelopeExpectation
@@ -26,9 +31,11 @@ export function parseBody(body) {
  * Checks a body against the envelope and the expected outcome.
  * @param {unknown} body
  * @param {EnvelopeExpectation} expect
+ * @param {import('./profile.js').Profile} [profile] `full` (graph-stats' forms) unless `core` is given
  * @returns {string[]} problems, empty when all is well
  */
-export function checkEnvelope(body, expect) {
+export function checkEnvelope(body, expect, profile) {
+  const full = profile !== "core";
   const parsed = parseBody(body);
   if ("problem" in parsed) return [parsed.problem];
   const env = parsed.value;
@@ -36,7 +43,7 @@ export function checkEnvelope(body, expect) {
   const problems = [];
   if (typeof env.success !== "boolean") problems.push("bad-envelope: success is not a boolean");
   else if (env.success !== expect.success) problems.push(`bad-envelope: success is ${env.success}, expected ${expect.success}`);
-  problems.push(...checkMeta(env.meta, !expect.success));
+  problems.push(...checkMeta(env.meta, full && !expect.success, full));
   if (expect.success) {
     if (env.errors !== undefined && !(Array.isArray(env.errors) && env.errors.length === 0)) {
       problems.push("bad-envelope: errors must be empty on success");
@@ -53,18 +60,29 @@ export function checkEnvelope(body, expect) {
 /**
  * @param {any} meta
  * @param {boolean} needRequestId
+ * @param {boolean} zulu only the `Z` form of UTC
  * @returns {string[]}
  */
-function checkMeta(meta, needRequestId) {
+function checkMeta(meta, needRequestId, zulu) {
   if (meta === null || typeof meta !== "object") return ["bad-envelope: meta is missing"];
   const problems = [];
-  if (typeof meta.generated_at !== "string" || !ISO_UTC.test(meta.generated_at) || Number.isNaN(Date.parse(meta.generated_at))) {
+  const at = meta.generated_at;
+  if (typeof at !== "string" || !(zulu ? ISO_UTC : ISO_ANY_UTC).test(at) || Number.isNaN(Date.parse(isoForParse(at)))) {
     problems.push(`bad-envelope: meta.generated_at is not an ISO 8601 UTC timestamp: '${meta.generated_at}'`);
   }
   if (needRequestId && (typeof meta.request_id !== "string" || meta.request_id === "")) {
     problems.push("bad-envelope: meta.request_id is missing on an error");
   }
   return problems;
+}
+
+/**
+ * A zero offset written without its colon (`+0000`) with one, which every `Date.parse` reads.
+ * @param {string} at
+ * @returns {string}
+ */
+function isoForParse(at) {
+  return at.replace(/([+-]00)(00)$/, "$1:$2");
 }
 
 /**

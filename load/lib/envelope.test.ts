@@ -74,6 +74,35 @@ describe("checkEnvelope", () => {
   for (const [name, body, expect_, want] of cases) test(name, () => expect(checkEnvelope(body, expect_)).toEqual(want));
 });
 
+describe("checkEnvelope in the core profile", () => {
+  const error = (meta: Record<string, unknown>) => ({
+    success: false,
+    errors: [{ code: "MISSING_TOKEN", message: "m" }],
+    data: null,
+    meta,
+  });
+  test("an error needs no request_id, and UTC may be a zero offset", () => {
+    expect(checkEnvelope(error({ generated_at: "2026-11-22T01:02:03Z" }), { success: false }, "core")).toEqual([]);
+    expect(checkEnvelope(error({ generated_at: "2026-11-22T01:02:03+00:00" }), { success: false }, "core")).toEqual([]);
+    expect(checkEnvelope(error({ generated_at: "2026-11-22T01:02:03+0000" }), { success: false }, "core")).toEqual([]);
+    expect(checkEnvelope(error({ generated_at: "2026-11-22T01:02:03+00:00" }), { success: false })).toEqual([
+      "bad-envelope: meta.generated_at is not an ISO 8601 UTC timestamp: '2026-11-22T01:02:03+00:00'",
+      "bad-envelope: meta.request_id is missing on an error",
+    ]);
+  });
+  test("still wants the envelope the interface fixes", () => {
+    expect(checkEnvelope(error({ generated_at: "2026-11-22T01:02:03+02:00" }), { success: false }, "core")).toEqual([
+      "bad-envelope: meta.generated_at is not an ISO 8601 UTC timestamp: '2026-11-22T01:02:03+02:00'",
+    ]);
+    expect(checkEnvelope({ success: "true", data: { stocks: [] }, meta: META }, { success: true, stocks: true }, "core")).toEqual([
+      "bad-envelope: success is not a boolean",
+    ]);
+    expect(checkEnvelope({ ...error({ generated_at: META.generated_at }), data: {} }, { success: false }, "core")).toEqual([
+      "bad-envelope: data must be null on error",
+    ]);
+  });
+});
+
 describe("errorCode / parseBody", () => {
   test("reads errors[0].code or null", () => {
     expect(errorCode(unauthorized)).toBe("UNAUTHORIZED");

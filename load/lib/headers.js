@@ -82,11 +82,14 @@ export function parsePolicy(raw) {
 }
 
 /**
- * Headers every response of every route carries (docs/api.md § Headers).
+ * Headers every response of every route carries (docs/api.md § Headers): graph-stats' own, so only in
+ * the `full` profile; the interface names neither.
  * @param {HeaderMap} headers
+ * @param {import('./profile.js').Profile} [profile] `full` unless `core` is given
  * @returns {string[]} problems, empty when all is well
  */
-export function checkCommonHeaders(headers) {
+export function checkCommonHeaders(headers, profile) {
+  if (profile === "core") return [];
   const problems = [];
   const type = headerValue(headers, "Content-Type");
   if (type === null || !/^application\/json;\s*charset=utf-8$/i.test(type)) {
@@ -97,23 +100,53 @@ export function checkCommonHeaders(headers) {
 }
 
 /**
- * Checks the rate-limit headers of a live-endpoint response to an authenticated user.
- * `nowSec` (client clock) with `skewSec` bounds `X-RateLimit-Reset`; pass null to skip that check.
+ * The public endpoints are unmetered (docs/api.md § GET /health, § GET /v1/demo/chart): no rate-limit
+ * header at all, in every profile.
+ * @param {HeaderMap} headers
+ * @param {string} what the endpoint, for the message
+ * @returns {string[]}
+ */
+export function checkUnmetered(headers, what) {
+  return RATE_LIMIT_HEADERS.concat(["Retry-After"])
+    .filter((name) => headerValue(headers, name) !== null)
+    .map((name) => `bad-header: ${name} on ${what}, which is unmetered`);
+}
+
+/**
+ * @typedef {{ profile?: import('./profile.js').Profile, skewSec?: number,
+ *   given?: { perMinute: number | null, perDay: number | null } }} RateLimitCheckOptions
+ *   `profile`: `full` (the default) adds the IETF `RateLimit`/`RateLimit-Policy` headers; `skewSec` (5) bounds
+ *   `X-RateLimit-Reset` around the client clock; `given`: limits the caller was told (`LIMIT_PER_MINUTE`,
+ *   `LIMIT_PER_DAY`), which the headers must then announce.
+ */
+
+/**
+ * Checks the rate-limit headers of a live-endpoint response to an authenticated user (docs/api.md
+ * § Headers, § Metering, § Errors): the five `X-RateLimit-*` headers on every 200 and 429, `Retry-After`
+ * on every 429, and a 429's code agreeing with the window it names.
+ * `nowSec` (client clock) bounds `X-RateLimit-Reset`; pass null to skip that check.
  * @param {HeaderMap} headers
  * @param {number} status
  * @param {string | null} code `errors[0].code` of the body, or null on success
  * @param {number | null} nowSec
- * @param {number} [skewSec]
+ * @param {RateLimitCheckOptions} [opts]
  * @returns {string[]} problems, empty when all is well
  */
-export function checkRateLimitHeaders(headers, status, code, nowSec, skewSec) {
-  const skew = skewSec === undefined ? 5 : skewSec;
+export function checkRateLimitHeaders(headers, status, code, nowSec, opts) {
+  const o = opts || {};
+  const skew = o.skewSec === undefined ? 5 : o.skewSec;
   const problems = [];
   const lim = parseRateLimits(headers);
   for (const name of RATE_LIMIT_HEADERS) {
     const raw = headerValue(headers, name);
     if (raw === null) problems.push(`missing-header: ${name}`);
     else if (nonNegativeInt(raw) === null) problems.push(`bad-header: ${name} is not a non-negative integer: '${raw}'`);
+  }
+  if (o.given && o.given.perMinute !== null && lim.limit !== null && lim.limit !== o.given.perMinute) {
+    problems.push(`bad-header: X-RateLimit-Limit ${lim.limit}, but the limit given (LIMIT_PER_MINUTE) is ${o.given.perMinute}`);
+  }
+  if (o.given && o.given.perDay !== null && lim.dailyLimit !== null && lim.dailyLimit !== o.given.perDay) {
+    problems.push(`bad-header: X-RateLimit-Daily-Limit ${lim.dailyLimit}, but the limit given (LIMIT_PER_DAY) is ${o.given.perDay}`);
   }
   if (lim.limit !== null && lim.remaining !== null && lim.remaining > lim.limit) {
     problems.push(`bad-header: X-RateLimit-Remaining ${lim.remaining} exceeds X-RateLimit-Limit ${lim.limit}`);
@@ -132,7 +165,7 @@ export function checkRateLimitHeaders(headers, status, code, nowSec, skewSec) {
   if (lim.reset !== null && nowSec !== null && (lim.reset < nowSec - skew || lim.reset > nowSec + 60 + skew)) {
     problems.push(`bad-header: X-RateLimit-Reset ${lim.reset} is not within the next minute of ${Math.floor(nowSec)}`);
   }
-  problems.push(...checkIetfHeaders(headers, lim));
+  if (o.profile !== "core") problems.push(...checkIetfHeaders(headers, lim));
   if (status === 429) problems.push(...checkRetryAfter(headers, lim, code));
   return problems;
 }

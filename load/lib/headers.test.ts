@@ -1,5 +1,13 @@
 import { describe, expect, test } from "bun:test";
-import { checkCommonHeaders, checkRateLimitHeaders, headerValue, parsePolicy, parseRateLimits, problemKind } from "./headers.js";
+import {
+  checkCommonHeaders,
+  checkRateLimitHeaders,
+  checkUnmetered,
+  headerValue,
+  parsePolicy,
+  parseRateLimits,
+  problemKind,
+} from "./headers.js";
 
 // Header names as k6 delivers them (Go canonical form), to prove lookups ignore case.
 function live(over: Record<string, string | undefined> = {}): Record<string, string> {
@@ -140,7 +148,54 @@ describe("checkRateLimitHeaders", () => {
   });
 });
 
+describe("checkRateLimitHeaders in the core profile", () => {
+  // The second implementation's forms: no IETF headers, no request id, no charset.
+  const python = live({
+    Ratelimit: undefined,
+    "Ratelimit-Policy": undefined,
+    "X-Request-Id": undefined,
+    "Content-Type": "application/json",
+  });
+  test("asks only for the five X-RateLimit-* headers (and Retry-After on a 429), not the IETF ones", () => {
+    expect(checkRateLimitHeaders(python, 200, null, NOW, { profile: "core" })).toEqual([]);
+    expect(checkRateLimitHeaders(python, 200, null, NOW)).toEqual(["missing-header: RateLimit-Policy", "missing-header: RateLimit"]);
+    expect(checkRateLimitHeaders(live({ "X-Ratelimit-Daily-Limit": undefined }), 200, null, NOW, { profile: "core" })).toEqual([
+      "missing-header: X-RateLimit-Daily-Limit",
+    ]);
+  });
+  test("tells the two 429s apart by the window each names", () => {
+    const minuteUsed = { "X-Ratelimit-Remaining": "0", "Retry-After": "30" };
+    expect(checkRateLimitHeaders(live(minuteUsed), 429, "RATE_LIMITED", NOW, { profile: "core" })).toEqual([]);
+    expect(checkRateLimitHeaders(live(minuteUsed), 429, "DAILY_QUOTA_EXCEEDED", NOW, { profile: "core" })).toEqual([
+      "bad-header: DAILY_QUOTA_EXCEEDED with X-RateLimit-Daily-Remaining 29",
+    ]);
+    expect(checkRateLimitHeaders(live({ "X-Ratelimit-Remaining": "0" }), 429, "RATE_LIMITED", NOW, { profile: "core" })).toEqual([
+      "missing-header: Retry-After on 429",
+    ]);
+  });
+  test("limits given must be the limits announced", () => {
+    const given = { perMinute: 1, perDay: 30 };
+    expect(checkRateLimitHeaders(live(), 200, null, NOW, { profile: "core", given })).toEqual([
+      "bad-header: X-RateLimit-Limit 2, but the limit given (LIMIT_PER_MINUTE) is 1",
+    ]);
+    expect(checkRateLimitHeaders(live(), 200, null, NOW, { profile: "core", given: { perMinute: null, perDay: null } })).toEqual([]);
+  });
+});
+
+describe("checkUnmetered", () => {
+  test("a public endpoint carries no rate-limit header", () => {
+    expect(checkUnmetered({ "Content-Type": "application/json" }, "/health")).toEqual([]);
+    expect(checkUnmetered({ "X-Ratelimit-Limit": "1", "Retry-After": "3" }, "/health")).toEqual([
+      "bad-header: X-RateLimit-Limit on /health, which is unmetered",
+      "bad-header: Retry-After on /health, which is unmetered",
+    ]);
+  });
+});
+
 describe("checkCommonHeaders", () => {
+  test("are graph-stats' own: nothing is asked in the core profile", () => {
+    expect(checkCommonHeaders({ "content-type": "text/plain" }, "core")).toEqual([]);
+  });
   test("requires the JSON content type and a request id", () => {
     expect(checkCommonHeaders({ "content-type": "application/json; charset=utf-8", "x-request-id": "r1" })).toEqual([]);
     expect(checkCommonHeaders({ "content-type": "text/html" })).toEqual([

@@ -47,10 +47,12 @@ export function mintServiceToken(secret, p, signer) {
 }
 
 /**
- * @typedef {{ name: string, authorization: string | null, message: string, tokenSent: boolean }} BadTokenCase
+ * @typedef {{ name: string, authorization: string | null, message: string, tokenSent: boolean, core: boolean }} BadTokenCase
  *   `authorization` null means no Authorization header; `message` is the exact 401 message (docs/api.md § Tokens);
  *   `tokenSent` says whether a bearer token was presented (a non-empty credential after `Bearer `), which
- *   decides whether the challenge carries `error="invalid_token"` (RFC 6750 §3.1).
+ *   decides whether the challenge carries `error="invalid_token"` (RFC 6750 §3.1); `core` whether any
+ *   implementation must refuse it: no valid HS256 bearer JWT at all, or an expired one. A token issued in the
+ *   future or without `sub` is correctly signed, and the interface does not say which claims are required.
  */
 
 const MALFORMED_HEADER = "malformed authorization header: expected 'Bearer <token>'";
@@ -58,8 +60,9 @@ const MALFORMED_HEADER = "malformed authorization header: expected 'Bearer <toke
 /**
  * The bad-credential cases of auth.js. Cases that need the real secret (expired, not yet valid, no `sub`,
  * wrong algorithm correctly signed) are only produced when `secret` is given, because with a wrong secret
- * the server would rightly answer "invalid token signature" instead.
- * @param {{ nowSec: number, secret: string | null, validToken: string | null, runId: string }} p
+ * the server would rightly answer "invalid token signature" instead; an expired token the deployment
+ * issued (`expiredToken`) stands in for the minted one.
+ * @param {{ nowSec: number, secret: string | null, validToken: string | null, runId: string, expiredToken?: string | null }} p
  * @param {Signer} signer
  * @returns {BadTokenCase[]}
  */
@@ -69,20 +72,22 @@ export function badTokenCases(p, signer) {
   const hs256 = { alg: "HS256", typ: "JWT" };
   /** @type {BadTokenCase[]} */
   const cases = [
-    { name: "missing", authorization: null, message: "missing bearer token", tokenSent: false },
-    { name: "wrong-scheme", authorization: "Basic dXNlcjpwYXNz", message: MALFORMED_HEADER, tokenSent: false },
-    { name: "scheme-only", authorization: "Bearer", message: MALFORMED_HEADER, tokenSent: false },
-    { name: "two-tokens", authorization: "Bearer abc.def.ghi extra", message: MALFORMED_HEADER, tokenSent: true },
-    { name: "not-a-jwt", authorization: "Bearer not-a-jwt", message: "malformed token", tokenSent: true },
-    { name: "garbage-segments", authorization: "Bearer !!!.@@@.###", message: "malformed token", tokenSent: true },
+    { name: "missing", core: true, authorization: null, message: "missing bearer token", tokenSent: false },
+    { name: "wrong-scheme", core: true, authorization: "Basic dXNlcjpwYXNz", message: MALFORMED_HEADER, tokenSent: false },
+    { name: "scheme-only", core: true, authorization: "Bearer", message: MALFORMED_HEADER, tokenSent: false },
+    { name: "two-tokens", core: true, authorization: "Bearer abc.def.ghi extra", message: MALFORMED_HEADER, tokenSent: true },
+    { name: "not-a-jwt", core: true, authorization: "Bearer not-a-jwt", message: "malformed token", tokenSent: true },
+    { name: "garbage-segments", core: true, authorization: "Bearer !!!.@@@.###", message: "malformed token", tokenSent: true },
     {
       name: "forged",
+      core: true,
       authorization: `Bearer ${signJwt(hs256, claims, forgeSecret, signer)}`,
       message: "invalid token signature",
       tokenSent: true,
     },
     {
       name: "alg-none",
+      core: true,
       authorization: `Bearer ${signJwt({ alg: "none", typ: "JWT" }, claims, "", signer)}`,
       message: "unsupported token algorithm",
       tokenSent: true,
@@ -93,6 +98,7 @@ export function badTokenCases(p, signer) {
     const tampered = signer.b64url(JSON.stringify(Object.assign({}, claims, { sub: "someone-else" })));
     cases.push({
       name: "tampered-payload",
+      core: true,
       authorization: `Bearer ${parts[0]}.${tampered}.${parts[2]}`,
       message: "invalid token signature",
       tokenSent: true,
@@ -103,29 +109,51 @@ export function badTokenCases(p, signer) {
     cases.push(
       {
         name: "expired",
+        core: true,
         authorization: `Bearer ${signJwt(hs256, Object.assign({}, claims, { iat: p.nowSec - 7200, exp: p.nowSec - 3600 }), s, signer)}`,
         message: "token expired — generate a new token",
         tokenSent: true,
       },
       {
         name: "not-yet-valid",
+        core: false,
         authorization: `Bearer ${signJwt(hs256, Object.assign({}, claims, { iat: p.nowSec + 3600, exp: p.nowSec + 7200 }), s, signer)}`,
         message: "token not yet valid",
         tokenSent: true,
       },
       {
         name: "no-sub",
+        core: false,
         authorization: `Bearer ${signJwt(hs256, { iat: p.nowSec, exp: p.nowSec + 3600, jti: claims.jti, iss: ISSUER }, s, signer)}`,
         message: "token missing required claim 'sub'",
         tokenSent: true,
       },
       {
         name: "hs512",
+        core: true,
         authorization: `Bearer ${signJwt({ alg: "HS512", typ: "JWT" }, claims, s, signer)}`,
         message: "unsupported token algorithm",
         tokenSent: true,
       },
     );
+  } else if (p.expiredToken) {
+    cases.push({
+      name: "expired",
+      core: true,
+      authorization: `Bearer ${p.expiredToken}`,
+      message: "token expired — generate a new token",
+      tokenSent: true,
+    });
   }
   return cases;
+}
+
+/**
+ * The cases a profile sends: all of them in `full`, those any implementation must refuse in `core`.
+ * @param {BadTokenCase[]} cases
+ * @param {import('./profile.js').Profile} profile
+ * @returns {BadTokenCase[]}
+ */
+export function casesFor(cases, profile) {
+  return profile === "full" ? cases : cases.filter((c) => c.core);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
 import { decodeProtectedHeader, errors, jwtVerify } from "jose";
-import { badTokenCases, mintServiceToken, signJwt, type Signer } from "./jwt.js";
+import { badTokenCases, casesFor, mintServiceToken, signJwt, type Signer } from "./jwt.js";
 
 // The same contract k6's encoding.b64encode(s, 'rawurl') and crypto.hmac(alg, secret, data, 'base64rawurl') fulfil.
 const nodeSigner: Signer = {
@@ -59,10 +59,24 @@ describe("badTokenCases", () => {
     expect(tokenOf("alg-none").endsWith(".")).toBe(true);
   });
   test("every case carries the exact message of docs/api.md § Tokens", () => {
-    expect(byName.missing).toEqual({ name: "missing", authorization: null, message: "missing bearer token", tokenSent: false });
+    expect(byName.missing).toEqual({ name: "missing", core: true, authorization: null, message: "missing bearer token", tokenSent: false });
     expect(cases.filter((c) => !c.tokenSent).map((c) => c.name)).toEqual(["missing", "wrong-scheme", "scheme-only"]);
     expect(byName["wrong-scheme"].message).toBe("malformed authorization header: expected 'Bearer <token>'");
     expect(byName.expired.message).toBe("token expired — generate a new token");
     expect(byName["no-sub"].message).toBe("token missing required claim 'sub'");
+  });
+  test("core sends what any implementation must refuse; a future or sub-less token is correctly signed, so full only", () => {
+    expect(casesFor(cases, "full")).toEqual(cases);
+    expect(cases.filter((c) => !c.core).map((c) => c.name)).toEqual(["not-yet-valid", "no-sub"]);
+    expect(casesFor(cases, "core").map((c) => c.name)).not.toContain("no-sub");
+  });
+  test("an expired token the deployment issued stands in for the minted one, without the secret", () => {
+    const given = badTokenCases({ nowSec: 1, secret: null, validToken: null, runId: "r", expiredToken: "a.b.c" }, nodeSigner);
+    expect(given.filter((c) => c.name === "expired")).toEqual([
+      { name: "expired", core: true, authorization: "Bearer a.b.c", message: "token expired — generate a new token", tokenSent: true },
+    ]);
+    expect(badTokenCases({ nowSec: 1, secret: null, validToken: null, runId: "r" }, nodeSigner).map((c) => c.name)).not.toContain(
+      "expired",
+    );
   });
 });

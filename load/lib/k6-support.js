@@ -7,7 +7,7 @@ import { SharedArray } from "k6/data";
 import { Counter } from "k6/metrics";
 import { checkEnvelope, parseBody } from "./envelope.js";
 import { problemKind } from "./headers.js";
-import { isAbsolutePath, parseTokenList, requireTokens } from "./tokens.js";
+import { isAbsolutePath, isTokenList, parseTokenList, requireTokens } from "./tokens.js";
 import { mintServiceToken } from "./jwt.js";
 import { instanceMetric } from "./targets.js";
 
@@ -18,24 +18,31 @@ export const k6Signer = {
 };
 
 /**
- * Fails `setup()` with a clear message unless `GET /health` answers 200 with `status: "ok"`.
+ * Fails `setup()` with a clear message unless `GET /health` answers 200. The interface shows no body for
+ * it, so `core` asks nothing more; `full` also wants graph-stats' envelope with `status: "ok"`.
  * @param {string} baseUrl
- * @param {string} [option] the option that named it, for the hint (BASE_URL unless given)
+ * @param {{ option?: string, profile?: import('./profile.js').Profile }} [opts] `option`: the option that
+ *   named the URL, for the hint (BASE_URL unless given); `profile`: `full` unless `core` is given
  * @returns {{ version: string | null }}
  */
-export function checkTarget(baseUrl, option) {
+export function checkTarget(baseUrl, opts) {
+  const o = opts || {};
   const res = http.get(`${baseUrl}/health`, { timeout: "10s", tags: { name: "setup /health" } });
   if (res.status !== 200) {
     throw new Error(
       `target ${baseUrl} is not ready: GET /health answered ${res.status || res.error || "nothing"}; ` +
-        `start it with \`graph-stats serve\` or pass -e ${option || "BASE_URL"}=...`,
+        `start it (e.g. \`graph-stats serve\`) or pass -e ${o.option || "BASE_URL"}=...`,
     );
   }
+  if (o.profile === "core") return { version: null };
   const problems = checkEnvelope(res.body, { success: true });
   const parsed = parseBody(res.body);
   const data = "value" in parsed && parsed.value ? parsed.value.data : null;
   if (problems.length > 0 || !data || data.status !== "ok") {
-    throw new Error(`target ${baseUrl} does not look like graph-stats: /health ${problems.join("; ") || "status is not ok"}`);
+    throw new Error(
+      `target ${baseUrl} does not look like graph-stats: /health ${problems.join("; ") || "status is not ok"} ` +
+        "(PROFILE=full checks graph-stats' own forms; -e PROFILE=core checks only what the interface binds)",
+    );
   }
   return { version: typeof data.version === "string" ? data.version : null };
 }
@@ -44,16 +51,17 @@ export function checkTarget(baseUrl, option) {
  * `checkTarget` for every URL of `BASE_URLS`; fails naming each instance that is not ready, so one
  * instance down is not mistaken for the whole deployment (or missed because the others answer).
  * @param {string[]} urls
+ * @param {import('./profile.js').Profile} [profile]
  * @returns {{ version: string | null }} the first instance's version
  */
-export function checkTargets(urls) {
+export function checkTargets(urls, profile) {
   /** @type {string[]} */
   const down = [];
   /** @type {(string | null)[]} */
   const versions = [];
   for (const url of urls) {
     try {
-      versions.push(checkTarget(url, urls.length > 1 ? "BASE_URLS" : "BASE_URL").version);
+      versions.push(checkTarget(url, { option: urls.length > 1 ? "BASE_URLS" : "BASE_URL", profile }).version);
     } catch (err) {
       down.push(String(err instanceof Error ? err.message : err));
     }
@@ -86,33 +94,49 @@ export function instanceCounters(instances, kinds) {
 }
 
 /**
- * Loads `TOKENS` (absolute path to the JSON of `token create --users N --json`) into a SharedArray.
- * Must be called in the init context. Returns null when TOKENS is not set.
+ * Loads `TOKENS` into a SharedArray: the tokens themselves (JWTs separated by commas), or the absolute
+ * path of a file (the JSON of `token create --users N --json`, or one JWT per line). Must be called in
+ * the init context. Returns null when TOKENS is not set.
  * @param {Record<string, string | undefined>} env
  * @returns {{ user: string, token: string }[] | null}
  */
 export function loadTokens(env) {
-  const path = env.TOKENS;
-  if (!path) return null;
-  if (!isAbsolutePath(path))
-    throw new Error(`TOKENS must be an absolute path (k6 resolves relative paths against the script), got '${path}'`);
-  return new SharedArray("graph-stats tokens", () => parseTokenList(open(path), path));
+  const value = env.TOKENS;
+  if (!value) return null;
+  if (isTokenList(value)) return new SharedArray("graph-stats tokens", () => parseTokenList(value, "TOKENS"));
+  if (!isAbsolutePath(value))
+    throw new Error(
+      `TOKENS must be tokens separated by commas or an absolute path (k6 resolves relative paths against the script), got '${value.slice(0, 80)}'`,
+    );
+  return new SharedArray("graph-stats tokens", () => parseTokenList(open(value), value));
 }
 
 /**
- * Where tokens come from: a TOKENS file, or JWT_SECRET to mint one per VU. Throws when neither is set
- * or when there are fewer tokens than VUs.
+ * Where tokens come from: TOKENS, or JWT_SECRET to mint one per user. Throws, saying so, when neither is
+ * set or when TOKENS gives fewer users than the script needs.
  * @param {{ user: string, token: string }[] | null} tokens
  * @param {Record<string, string | undefined>} env
- * @param {number} vus
+ * @param {number} users how many distinct users the script needs
+ * @param {string} [why] what needs them, for the message
  * @returns {void}
  */
-export function requireTokenSource(tokens, env, vus) {
-  if (tokens) requireTokens(tokens.length, vus);
+export function requireTokenSource(tokens, env, users, why) {
+  if (tokens) requireTokens(tokens.length, users, why);
   else if (!env.JWT_SECRET)
     throw new Error(
-      "no credentials: pass -e TOKENS=/abs/path/tokens.json (from `graph-stats token create --users N --json`) or -e JWT_SECRET=<the server secret>",
+      "no credentials: pass -e TOKENS=<tokens separated by commas, or the absolute path of a file of them> " +
+        "(e.g. from `graph-stats token create --users N --json`), or -e JWT_SECRET=<the server secret> on a test deployment",
     );
+}
+
+/**
+ * A run's id, in the names of the users it mints: the script, the time and a random part, so two runs
+ * started in the same millisecond never share a user.
+ * @param {string} script
+ * @returns {string}
+ */
+export function runIdFor(script) {
+  return `${script}${Date.now().toString(36)}${Math.floor(Math.random() * 1679616).toString(36)}`;
 }
 
 /**

@@ -9,8 +9,9 @@ import { serverBinary } from "../../test/support/binary.ts";
 import { sampleDb } from "../../test/support/http/harness.ts";
 import { mintTokens, startServer, type RunningServer } from "../runner/server.ts";
 import { checkEnvelope, errorCode } from "./envelope.js";
-import { checkCommonHeaders, checkRateLimitHeaders, headerValue, parseRateLimits } from "./headers.js";
-import { badTokenCases, type Signer } from "./jwt.js";
+import { checkCommonHeaders, checkRateLimitHeaders, checkUnmetered, headerValue, parseRateLimits } from "./headers.js";
+import { badTokenCases, casesFor, type Signer } from "./jwt.js";
+import { refusalProblems } from "./answers.js";
 import { checkChallenge } from "./challenge.js";
 import { parseTokenList } from "./tokens.js";
 import { createLedger, type Observation } from "./admission.js";
@@ -112,7 +113,7 @@ describe("lib checks on real responses", () => {
       return { startMs, endMs, status: r.status, code: errorCode(r.body), remaining: lim.remaining, dailyRemaining: lim.dailyRemaining };
     });
     expect(burst.map((r) => r.status).sort()).toEqual([200, 200, 429, 429, 429]);
-    expect(ledger.recordBurst(obs, { perMinute: PER_MINUTE, perDay: 1000 })).toEqual({
+    const clean = {
       admitted: 2,
       rejected: 3,
       windowAdmissions: 2,
@@ -120,7 +121,21 @@ describe("lib checks on real responses", () => {
       underAdmitted: 0,
       dailyOverAdmitted: 0,
       staleRemaining: 0,
-    });
+    };
+    expect(ledger.recordBurst(obs, { perMinute: PER_MINUTE, perDay: 1000 })).toEqual(clean);
+    // The core profile's ledger (windows as the answers announce them) agrees on the sliding window.
+    const announced = obs.map((o, i) => ({ ...o, reset: parseRateLimits(burst[i]!.headers).reset }));
+    expect(createLedger({ windows: "announced" }).recordBurst(announced, { perMinute: PER_MINUTE, perDay: 1000 })).toEqual(clean);
+  });
+
+  test("the core profile asks nothing graph-stats does not do: its bad-credential and live answers pass core too", async () => {
+    const all = badTokenCases({ nowSec: Math.floor(now()), secret: SECRET, validToken: tokens[3].token, runId: "core" }, signer);
+    for (const c of casesFor(all, "core")) {
+      const res = await get("/v1/graph-stats/chart", c.authorization === null ? {} : { Authorization: c.authorization });
+      expect({ name: c.name, problems: refusalProblems(res, c, "core") }).toEqual({ name: c.name, problems: [] });
+    }
+    const health = await get("/health");
+    expect(checkUnmetered(health.headers, "/health")).toEqual([]);
   });
 
   test("unknown route and wrong method keep the envelope", async () => {

@@ -66,20 +66,25 @@ export function dueMs(startMs, n, rate) {
 /**
  * Problems with one answer of the cached live endpoint: a 200 in the envelope with `data.stocks`, the
  * common headers and every rate-limit header. `cached` is `meta.diagnostics.cached`. A null body (k6's
- * `responseType: "none"`) is judged on its headers only, and `cached` is then null.
+ * `responseType: "none"`) is judged on its headers only, and `cached` is then null. In `core` only the
+ * interface's envelope and five rate-limit headers; `meta.diagnostics.cached` is graph-stats' own.
  * @param {{ status: number, headers: import('./headers.js').HeaderMap, body: unknown }} res
  * @param {number | null} nowSec client clock for the X-RateLimit-Reset bound, or null to skip it
+ * @param {import('./profile.js').Profile} [profile] `full` unless `core` is given
  * @returns {{ problems: string[], cached: boolean | null }}
  */
-export function liveAnswer(res, nowSec) {
-  const problems = checkCommonHeaders(res.headers).concat(checkRateLimitHeaders(res.headers, res.status, null, nowSec));
+export function liveAnswer(res, nowSec, profile) {
+  const full = profile !== "core";
+  const problems = checkCommonHeaders(res.headers, profile).concat(
+    checkRateLimitHeaders(res.headers, res.status, null, nowSec, { profile }),
+  );
   if (res.body === null || res.body === undefined) return { problems, cached: null };
   const parsed = parseBody(res.body);
   if ("problem" in parsed) return { problems: problems.concat(parsed.problem), cached: null };
   const value = parsed.value;
   const diagnostics = value && value.meta && value.meta.diagnostics;
   const cached = diagnostics && typeof diagnostics.cached === "boolean" ? diagnostics.cached : null;
-  problems.push(...checkEnvelope(value, { success: true, stocks: true }));
-  if (cached === null) problems.push("bad-envelope: meta.diagnostics.cached is not a boolean");
+  problems.push(...checkEnvelope(value, { success: true, stocks: true }, profile));
+  if (full && cached === null) problems.push("bad-envelope: meta.diagnostics.cached is not a boolean");
   return { problems, cached };
 }

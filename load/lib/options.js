@@ -25,3 +25,9 @@ export function latency(p95Ms, p99Ms) {
 
 /** A counter that must never count anything. The scripts add 0 to it on every check so it always has samples. */
 export const NEVER = ["count==0"];
+
+/**
+ * `NEVER` that also stops the run at once when crossed (k6 evaluates thresholds every few seconds): a
+ * target that admits what it must refuse fails in seconds instead of running to the end.
+ */
+export const NEVER_ABORT = [{ threshold: "count==0", abortOnFail: true }];

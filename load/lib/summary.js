@@ -77,18 +77,36 @@ function fmt(n) {
 }
 
 /**
+ * The clone's `.k6-out/` folder (committed, its contents gitignored), found from a stack trace that names
+ * this file (k6 names modules by `file://` URL, bun by path); null when the trace does not name it.
+ * @param {string} stack
+ * @returns {string | null}
+ */
+export function cloneOutDir(stack) {
+  const m = /(file:\/\/)?((?:[A-Za-z]:)?[\\/][^\s()]*?)[\\/]load[\\/]lib[\\/]summary\.js/.exec(stack);
+  if (!m) return null;
+  let root = m[2];
+  if (m[1]) {
+    root = decodeURIComponent(root);
+    if (/^\/[A-Za-z]:/.test(root)) root = root.slice(1);
+  }
+  return `${root}/.k6-out`;
+}
+
+/**
  * Where the JSON summary goes, never the working directory: `SUMMARY` (a file path), else
- * `<SUMMARY_DIR>/<script>-summary.json` (the directory must exist; `npm run load` passes `.k6-out/`),
- * else `graph-stats-load-<script>-summary.json` in the system temp directory.
+ * `<SUMMARY_DIR>/<script>-summary.json` (the directory must exist: k6 does not create it), else
+ * `<script>-summary.json` in the clone's `.k6-out/` (gitignored; `stack` finds it, see `cloneOutDir`).
  * @param {string} script
  * @param {Record<string, string | undefined>} env k6's `__ENV` (which includes the system environment)
+ * @param {string} [stack] a stack trace from inside this module; taken here when not given
  * @returns {string}
  */
-export function summaryPath(script, env) {
+export function summaryPath(script, env, stack) {
   if (env.SUMMARY) return env.SUMMARY;
   if (env.SUMMARY_DIR) return `${env.SUMMARY_DIR.replace(/[\\/]+$/, "")}/${script}-summary.json`;
-  const tmp = (env.TMPDIR || env.TEMP || env.TMP || "/tmp").replace(/[\\/]+$/, "");
-  return `${tmp}/graph-stats-load-${script}-summary.json`;
+  const dir = cloneOutDir(stack === undefined ? String(new Error("where am I").stack) : stack);
+  return `${dir || ".k6-out"}/${script}-summary.json`;
 }
 
 /**

@@ -51,6 +51,24 @@ export function burstInstances(instances, size, offset) {
   return out;
 }
 
+/** The largest burst sized from the announced limit; a larger limit is judged by bursts of this size. */
+export const MAX_AUTO_BURST = 32;
+
+/**
+ * The size of a user's next burst: `BURST` when given; else at least 4 and the number of instances, and
+ * once the target announced its per-minute limit, one more than it (up to `MAX_AUTO_BURST`), so that every
+ * burst into an empty window must be partly refused, whatever the limit.
+ * @param {number | null} given `-e BURST`, or null
+ * @param {number} instances
+ * @param {number | null} perMinute the announced (or given) limit, null before the first answer
+ * @returns {number}
+ */
+export function burstSize(given, instances, perMinute) {
+  if (given !== null) return given;
+  const floor = Math.max(4, instances);
+  return perMinute === null ? floor : Math.max(floor, Math.min(perMinute + 1, MAX_AUTO_BURST));
+}
+
 /**
  * Refuses a burst smaller than the instance list: limits.js judges the shared limiter by bursts that
  * reach every instance at once, which a smaller burst cannot.

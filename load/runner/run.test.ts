@@ -82,6 +82,8 @@ exit 7
     expect(vars.VUS).toBe("120");
     // The summary goes to the output directory (created for k6, which cannot create it), not the cwd.
     expect(vars.SUMMARY_DIR).toBe(outDir);
+    // Our own server is held to its own forms.
+    expect(vars.PROFILE).toBe("full");
     expect(existsSync(outDir)).toBe(true);
     expect(JSON.parse(readFileSync(`${out}.health`, "utf8")).data.status).toBe("ok");
     const tokens = parseTokenList(readFileSync(`${out}.tokens`, "utf8"), "tokens");
