@@ -7,7 +7,7 @@
  * against the second implementation (Python), and each mutant in front of it fails the script that guards
  * what it breaks.
  * Exit 0 when every run went as it must, or when no k6 was found (said plainly); 1 otherwise.
- * Summaries go to LOAD_OUT_DIR (default .k6-out/ci/).
+ * Summaries go to LOAD_OUT_DIR (default load/out/ci/).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -37,7 +37,7 @@ async function main(): Promise<number> {
     console.log("k6: not found ($K6, 'k6' on PATH): the load scripts were NOT run. Install k6 0.46 or later to run them.");
     return 0;
   }
-  const outDir = resolve(process.env.LOAD_OUT_DIR || join(ROOT, ".k6-out", "ci"));
+  const outDir = resolve(process.env.LOAD_OUT_DIR || join(ROOT, "load", "out", "ci"));
   mkdirSync(outDir, { recursive: true });
   const dir = mkdtempSync(join(tmpdir(), "graph-stats-ci-k6-"));
   const secret = randomBytes(24).toString("hex");

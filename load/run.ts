@@ -7,7 +7,7 @@
  * The scripts run in the `full` profile (graph-stats' own forms); `-e PROFILE=core` overrides it.
  * Exit codes: k6's own (0 passed, 99 thresholds failed, ...); 2 usage; 3 k6 not found; 4 server failed.
  * Settings: LOAD_USERS (tokens to mint, default 100 or -e VUS if larger), LOAD_RATE_PER_MINUTE (2),
- * LOAD_RATE_PER_DAY (1000), K6 (path to k6), LOAD_OUT_DIR (where the summary JSON goes, default .k6-out/),
+ * LOAD_RATE_PER_DAY (1000), K6 (path to k6), LOAD_OUT_DIR (where the summary JSON goes, default load/out/),
  * LOAD_FROM_SOURCE=1 (run src/cli.ts even when dist/graph-stats exists). For `live` the defaults follow its
  * -e USERS/RATE/DURATION so that no request is refused (runner/k6.ts `runDefaults`).
  */
@@ -92,7 +92,7 @@ async function main(argv: string[]): Promise<number> {
       `load: graph-stats at ${server.baseUrls.join(", ")} on ${store} (limits ${ratePerMinute}/min, ${ratePerDay}/day), ${users} tokens in ${tokensPath}`,
     );
     // The summary JSON goes to a gitignored directory, not the caller's working directory.
-    const outDir = resolve(process.env.LOAD_OUT_DIR || join(ROOT, ".k6-out"));
+    const outDir = resolve(process.env.LOAD_OUT_DIR || join(ROOT, "load", "out"));
     mkdirSync(outDir, { recursive: true });
     // Our own server: the full profile, graph-stats' exact forms (the caller's own `-e PROFILE=core` wins).
     const vars = {

@@ -77,7 +77,7 @@ function fmt(n) {
 }
 
 /**
- * The clone's `.k6-out/` folder (committed, its contents gitignored), found from a stack trace that names
+ * The clone's `load/out/` folder (committed, its contents gitignored), found from a stack trace that names
  * this file (k6 names modules by `file://` URL, bun by path); null when the trace does not name it.
  * @param {string} stack
  * @returns {string | null}
@@ -90,13 +90,13 @@ export function cloneOutDir(stack) {
     root = decodeURIComponent(root);
     if (/^\/[A-Za-z]:/.test(root)) root = root.slice(1);
   }
-  return `${root}/.k6-out`;
+  return `${root}/load/out`;
 }
 
 /**
  * Where the JSON summary goes, never the working directory: `SUMMARY` (a file path), else
  * `<SUMMARY_DIR>/<script>-summary.json` (the directory must exist: k6 does not create it), else
- * `<script>-summary.json` in the clone's `.k6-out/` (gitignored; `stack` finds it, see `cloneOutDir`).
+ * `<script>-summary.json` in the clone's `load/out/` (gitignored; `stack` finds it, see `cloneOutDir`).
  * @param {string} script
  * @param {Record<string, string | undefined>} env k6's `__ENV` (which includes the system environment)
  * @param {string} [stack] a stack trace from inside this module; taken here when not given
@@ -106,7 +106,7 @@ export function summaryPath(script, env, stack) {
   if (env.SUMMARY) return env.SUMMARY;
   if (env.SUMMARY_DIR) return `${env.SUMMARY_DIR.replace(/[\\/]+$/, "")}/${script}-summary.json`;
   const dir = cloneOutDir(stack === undefined ? String(new Error("where am I").stack) : stack);
-  return `${dir || ".k6-out"}/${script}-summary.json`;
+  return `${dir || "load/out"}/${script}-summary.json`;
 }
 
 /**

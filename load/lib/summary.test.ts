@@ -73,26 +73,26 @@ describe("buildSummary", () => {
 });
 
 describe("summaryOutputs / p95Growth", () => {
-  test("writes the JSON to SUMMARY, else into SUMMARY_DIR, else the clone's .k6-out/ — never the working directory", () => {
+  test("writes the JSON to SUMMARY, else into SUMMARY_DIR, else the clone's load/out/ — never the working directory", () => {
     const file = (env: Record<string, string>) =>
       Object.keys(summaryOutputs(data, { script: "demo", baseUrl: "b" }, env)).filter((k) => k !== "stdout");
     expect(file({ SUMMARY: "/tmp/s.json", SUMMARY_DIR: "/x", TMPDIR: "/t" })).toEqual(["/tmp/s.json"]);
-    expect(file({ SUMMARY_DIR: "/work/.k6-out/", TMPDIR: "/t" })).toEqual(["/work/.k6-out/demo-summary.json"]);
+    expect(file({ SUMMARY_DIR: "/work/load/out/", TMPDIR: "/t" })).toEqual(["/work/load/out/demo-summary.json"]);
     // Found from where this module is, whatever the working directory and the temp directory.
-    expect(file({ TMPDIR: "/var/tmp/" })).toEqual([join(ROOT, ".k6-out", "demo-summary.json")]);
-    expect(existsSync(join(ROOT, ".k6-out", ".gitignore"))).toBe(true);
+    expect(file({ TMPDIR: "/var/tmp/" })).toEqual([join(ROOT, "load", "out", "demo-summary.json")]);
+    expect(existsSync(join(ROOT, "load", "out", ".gitignore"))).toBe(true);
     const out = summaryOutputs(data, { script: "demo", baseUrl: "b" }, { SUMMARY: "/tmp/s.json" });
     expect(JSON.parse(out["/tmp/s.json"]).script).toBe("demo");
     expect(out.stdout).toEndWith("  summary JSON: /tmp/s.json\n");
   });
-  test("the clone's .k6-out/ is found from a k6 (file URL) or bun (path) stack trace naming lib/summary.js", () => {
+  test("the clone's load/out/ is found from a k6 (file URL) or bun (path) stack trace naming lib/summary.js", () => {
     expect(cloneOutDir("Error: x\n\tat summaryPath (file:///home/me/graph%20stats/load/lib/summary.js:95:10(5))")).toBe(
-      "/home/me/graph stats/.k6-out",
+      "/home/me/graph stats/load/out",
     );
-    expect(cloneOutDir("    at summaryPath (/work/gs/load/lib/summary.js:95:10)")).toBe("/work/gs/.k6-out");
-    expect(cloneOutDir("at f (file:///C:/src/gs/load/lib/summary.js:1:1)")).toBe("C:/src/gs/.k6-out");
+    expect(cloneOutDir("    at summaryPath (/work/gs/load/lib/summary.js:95:10)")).toBe("/work/gs/load/out");
+    expect(cloneOutDir("at f (file:///C:/src/gs/load/lib/summary.js:1:1)")).toBe("C:/src/gs/load/out");
     expect(cloneOutDir("at f (file:///x/other.js:1:1)")).toBeNull();
-    expect(summaryPath("smoke", {}, "no trace")).toBe(".k6-out/smoke-summary.json");
+    expect(summaryPath("smoke", {}, "no trace")).toBe("load/out/smoke-summary.json");
   });
   test("growth is late p95 over early p95", () => {
     expect(p95Growth(data, "graphstats_latency_early", "graphstats_latency_late")).toBe(2.5);

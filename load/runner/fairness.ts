@@ -179,7 +179,7 @@ if (import.meta.main) {
     process.exit(3);
   }
   const matrix = process.argv.includes("--matrix");
-  const outDir = resolve(process.env.LOAD_OUT_DIR || join(ROOT, ".k6-out", "fairness"));
+  const outDir = resolve(process.env.LOAD_OUT_DIR || join(ROOT, "load", "out", "fairness"));
   mkdirSync(outDir, { recursive: true });
   const targets = await startTargets();
   try {
