@@ -34,6 +34,8 @@ interface PanelState {
 }
 
 const state: PanelState = { model: null, source: "", selected: [], picked: false };
+/** Counts the answers asked for: one that comes back after a later one was asked for is not drawn. */
+let loads = 0;
 let graph: Chart | null = null;
 let rolling: Chart | null = null;
 let dendrogram: Chart | null = null;
@@ -82,9 +84,11 @@ export function initNetwork(onMetered: () => void): void {
     void loadDemo();
   });
   initQueryForm(async (params) => {
+    const mine = ++loads;
     setSource("Running your query…");
     const res = await callApi<ChartData>("POST", "/dashboard/api/query", { params });
     onMetered();
+    if (mine !== loads) return res.ok;
     if (!res.ok) {
       setSource(state.source);
       announce(byId("network-error"), res.message);
@@ -101,11 +105,14 @@ export function initNetwork(onMetered: () => void): void {
 }
 
 async function loadDemo(): Promise<void> {
+  const mine = ++loads;
   setSource("Loading the demo…");
   const [snap, roll]: [ApiResult<SnapshotData>, ApiResult<RollingData>] = await Promise.all([
     callApi<SnapshotData>("GET", "/v1/demo/chart"),
     callApi<RollingData>("GET", "/v1/demo/chart?periods=10"),
   ]);
+  // A query run while the demo loaded (a quick first click) would otherwise be drawn over by the demo.
+  if (mine !== loads) return;
   if (!snap.ok) {
     setSource("");
     announce(byId("network-error"), `The demo could not be loaded: ${snap.message}`);
