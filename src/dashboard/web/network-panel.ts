@@ -4,7 +4,7 @@
  * rolling chart of one metric for chosen stocks, a stock picker, and a table of the figures.
  */
 import { type ApiResult, callApi } from "./api.ts";
-import { announce, byId, finePointer, reducedMotion } from "./dom.ts";
+import { announce, byId, finePointer, reducedMotion, textWidth } from "./dom.ts";
 import { dendrogramCaption, dendrogramOption } from "./dendrogram-option.ts";
 import { type Chart, makeChart } from "./echarts-setup.ts";
 import { isoDate, metricLabel, metricValue } from "./format.ts";
@@ -192,7 +192,13 @@ function drawGraph(): void {
   const m = state.model;
   if (!m || !graph) return;
   graph.setOption(
-    graphOption(m, sizeBy(), { roam: finePointer(), animate: !reducedMotion(), width: graph.getWidth(), height: graph.getHeight() }),
+    graphOption(m, sizeBy(), {
+      roam: finePointer(),
+      animate: !reducedMotion(),
+      width: graph.getWidth(),
+      height: graph.getHeight(),
+      textWidth,
+    }),
     true,
   );
   const g = m.graph;
