@@ -1,7 +1,8 @@
 /**
- * The query form in Debian's Chromium (#42 item 7): it sends the API's own parameter names and
- * never a query the server would refuse, and no select clips its text. Set
- * GRAPH_STATS_SCREENSHOTS=<dir> to keep docs/dashboard.md's picture of the form's messages.
+ * The query form and the stock picker in Debian's Chromium (#42 item 7): the form sends the API's
+ * own parameter names and never a query the server would refuse; no select clips its text; the
+ * stock picker shows whole rows. Set GRAPH_STATS_SCREENSHOTS=<dir> to keep docs/dashboard.md's
+ * picture of the form's messages.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
@@ -13,7 +14,7 @@ import { type DashboardHarness, openDashboard, PROFILE, settled, signInByHttp, s
 const SHOTS = process.env.GRAPH_STATS_SCREENSHOTS;
 const WIDTHS = [1280, 375];
 
-describe.skipIf(!chromiumAvailable())("the query form (#42 item 7)", () => {
+describe.skipIf(!chromiumAvailable())("the query form and the charts (#42 item 7)", () => {
   let h: DashboardHarness;
   let browser: Browser;
 
@@ -195,5 +196,42 @@ describe.skipIf(!chromiumAvailable())("the query form (#42 item 7)", () => {
       expect(clipped.page).toBeLessThanOrEqual(width);
     }
     await context.close();
+  });
+
+  test("the stock picker shows whole rows, and its last row whole at the end, at 1280 and 375 px", async () => {
+    const page = await browser.newPage(PROFILE);
+    try {
+      await page.goto(`${h.base}/dashboard`);
+      await settled(
+        () => page.locator("#stock-options .chip").count(),
+        (n) => n === 50,
+      );
+      for (const width of WIDTHS) {
+        await page.setViewportSize({ width, height: 800 });
+        for (const end of [false, true]) {
+          const cut = await page.evaluate((end) => {
+            const box = (globalThis as any).document.getElementById("stock-options");
+            box.scrollTop = end ? box.scrollHeight : 0;
+            const r = box.getBoundingClientRect();
+            const top = r.top + box.clientTop;
+            const bottom = top + box.clientHeight;
+            const chips = [...box.querySelectorAll(".chip")].map((c: any) => c.getBoundingClientRect());
+            return {
+              scrolls: box.scrollHeight > box.clientHeight,
+              // A chip seen in part: some of it in the box and some outside.
+              partly: chips.filter(
+                (c: any) => c.bottom > top + 0.5 && c.top < bottom - 0.5 && (c.top < top - 0.5 || c.bottom > bottom + 0.5),
+              ).length,
+              lastInside: chips.at(-1)!.bottom <= bottom + 0.5,
+            };
+          }, end);
+          expect(cut.scrolls).toBe(true); // 50 stocks are more than five rows
+          expect(cut.partly, `${width} px, scrolled to the ${end ? "end" : "start"}`).toBe(0);
+          if (end) expect(cut.lastInside).toBe(true);
+        }
+      }
+    } finally {
+      await page.close();
+    }
   });
 });
