@@ -185,7 +185,7 @@ function networkSection(signedIn: boolean): string {
 </figure>
 <figure id="dendrogram-panel" class="panel panel-dendrogram" hidden>
 <h3 class="panel-title">Hierarchy</h3>
-<div id="dendrogram-chart" class="chart chart-dendrogram" role="img" aria-label="Dendrogram of the hierarchical clustering: the stocks along the bottom in leaf order, each merge drawn at its height"></div>
+<div class="dendrogram-scroll"><div id="dendrogram-chart" class="chart chart-dendrogram" role="img" aria-label="Dendrogram of the hierarchical clustering: the stocks down the side in leaf order, each merge drawn at its distance"></div></div>
 <figcaption id="dendrogram-caption" class="caption"></figcaption>
 </figure>
 <figure class="panel panel-rolling">

@@ -1,8 +1,8 @@
 /**
- * The query form and the stock picker in Debian's Chromium (#42 item 7): the form sends the API's
- * own parameter names and never a query the server would refuse; no select clips its text; the
- * stock picker shows whole rows. Set GRAPH_STATS_SCREENSHOTS=<dir> to keep docs/dashboard.md's
- * picture of the form's messages.
+ * The query form and the charts in Debian's Chromium (#42 item 7): the form sends the API's own
+ * parameter names and never a query the server would refuse; no select clips its text; the stock
+ * picker shows whole rows; the dendrogram grows with its leaves. Set GRAPH_STATS_SCREENSHOTS=<dir>
+ * to keep docs/dashboard.md's picture of the form's messages.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
@@ -233,5 +233,28 @@ describe.skipIf(!chromiumAvailable())("the query form and the charts (#42 item 7
     } finally {
       await page.close();
     }
+  });
+
+  test("the dendrogram's height grows with its leaves, a row each", async () => {
+    const { context, page, cspErrors } = await signedInPage("quinn");
+    const height = async () => (await page.locator("#dendrogram-chart").boundingBox())?.height ?? 0;
+    await page.getByLabel("Symbols").fill("ALPHABANK, BETABANK, GAMMABANK, CODEWAVE, BYTEFORGE, SUNVOLT");
+    await page.getByLabel("Hierarchy").selectOption("average");
+    await run(page);
+    await page.locator("#dendrogram-panel").waitFor({ state: "visible" });
+    const six = await settled(height, (v) => v > 0);
+    h.clock.tick(61_000);
+    await page.getByLabel("Symbols").fill("");
+    await run(page);
+    const fifty = await settled(height, (v) => v > six);
+    expect(six).toBe(240);
+    expect(fifty).toBeGreaterThanOrEqual(50 * 16);
+    expect(fifty - six).toBeGreaterThanOrEqual(44 * 16 - 240);
+    // The canvas is the box's size, and the graph beside it is as tall as its row.
+    expect((await page.locator("#dendrogram-chart canvas").first().boundingBox())?.height).toBeCloseTo(fifty, 0);
+    const graph = (await page.locator("#graph-chart").boundingBox())?.height ?? 0;
+    expect(graph).toBeGreaterThan(fifty - 100);
+    expect(cspErrors).toEqual([]);
+    await context.close();
   });
 });

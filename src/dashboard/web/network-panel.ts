@@ -5,7 +5,7 @@
  */
 import { type ApiResult, callApi } from "./api.ts";
 import { announce, byId, finePointer, reducedMotion, textWidth } from "./dom.ts";
-import { dendrogramCaption, dendrogramOption } from "./dendrogram-option.ts";
+import { dendrogramCaption, dendrogramHeight, dendrogramOption } from "./dendrogram-option.ts";
 import { type Chart, makeChart } from "./echarts-setup.ts";
 import { isoDate, metricLabel, metricValue } from "./format.ts";
 import { graphOption } from "./graph-option.ts";
@@ -157,7 +157,14 @@ function drawHierarchy(): void {
 function drawDendrogramChart(): void {
   const h = state.model?.hierarchy;
   if (!h?.merges.length || !dendrogram) return;
-  dendrogram.setOption(dendrogramOption(h, dendrogram.getWidth()), true);
+  // A row per leaf: the chart's box grows with the tree (set through the CSSOM, which the CSP allows).
+  const el = dendrogram.getDom();
+  const height = `${dendrogramHeight(h.leaf_order.length)}px`;
+  if (el.style.height !== height) {
+    el.style.height = height;
+    dendrogram.resize();
+  }
+  dendrogram.setOption(dendrogramOption(h), true);
 }
 
 function drawWeights(): void {
