@@ -203,8 +203,12 @@ function networkSection(signedIn: boolean): string {
 </figure>
 <figure id="weights-panel" class="panel panel-weights" hidden>
 <h3 class="panel-title">Portfolio weights</h3>
-<div id="weights-chart" class="chart chart-weights" role="img" aria-label="Bar chart of the portfolio weights of each stock"></div>
-<figcaption id="weights-caption" class="caption"></figcaption>
+<div id="weights-chart" class="chart chart-weights" role="img" aria-label="Bar chart of the largest portfolio weights"></div>
+<p id="weights-caption" class="caption"></p>
+<details class="figures">
+<summary>Every stock's weight as a table</summary>
+<div class="table-scroll"><table id="weights-table" class="data-table"></table></div>
+</details>
 </figure>
 </div>
 <details class="figures">

@@ -1,8 +1,9 @@
 /**
  * The query form and the charts in Debian's Chromium (#42 item 7): the form sends the API's own
  * parameter names and never a query the server would refuse; no select clips its text; the stock
- * picker shows whole rows; the dendrogram grows with its leaves. Set GRAPH_STATS_SCREENSHOTS=<dir>
- * to keep docs/dashboard.md's picture of the form's messages.
+ * picker shows whole rows; the dendrogram grows with its leaves; the weights chart is the ten
+ * largest and the others. Set GRAPH_STATS_SCREENSHOTS=<dir> to keep docs/dashboard.md's picture
+ * of the form's messages.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
@@ -254,6 +255,32 @@ describe.skipIf(!chromiumAvailable())("the query form and the charts (#42 item 7
     expect((await page.locator("#dendrogram-chart canvas").first().boundingBox())?.height).toBeCloseTo(fifty, 0);
     const graph = (await page.locator("#graph-chart").boundingBox())?.height ?? 0;
     expect(graph).toBeGreaterThan(fifty - 100);
+    expect(cspErrors).toEqual([]);
+    await context.close();
+  });
+
+  test("the HRP chart is ten bars and the others, whose tooltip lists all forty", async () => {
+    const { context, page, cspErrors } = await signedInPage("ravi");
+    await page.getByLabel("Weights").selectOption("hrp");
+    await page.getByLabel("Periods").fill("5");
+    await run(page);
+    await page.locator("#weights-panel").waitFor({ state: "visible" });
+    const label = (await page.locator("#weights-chart").getAttribute("aria-label")) ?? "";
+    expect(label).toStartWith("Bar chart. The 10 largest portfolio weights and the other 40 stocks together: ");
+    const bars = label.slice(label.indexOf(": ") + 2, -1).split(", ");
+    expect(bars.length).toBe(11);
+    expect(bars[10]).toMatch(/^Others \(40\) \d+\.\d%$/);
+    expect(await page.locator("#weights-table tbody tr").count()).toBe(50);
+    // Hover the bottom band (the others): its tooltip names the forty.
+    await page.locator("#weights-chart").scrollIntoViewIfNeeded();
+    const box = (await page.locator("#weights-chart").boundingBox())!;
+    const top = 28; // the grid's top (weights-option.ts), under the legend
+    const band = (box.height - top - 4 - 20) / 11; // less the x axis labels
+    await page.mouse.move(box.x + box.width / 2, box.y + top + band * 10.5);
+    const tip = page.locator("#weights-chart .gs-tooltip");
+    await tip.waitFor({ state: "visible" });
+    expect(await tip.locator(".tt-title").textContent()).toBe("Others (40)");
+    expect(await tip.locator(".tt-grid .swatch").count()).toBe(40);
     expect(cspErrors).toEqual([]);
     await context.close();
   });

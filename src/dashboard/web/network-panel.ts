@@ -15,7 +15,7 @@ import { communityName } from "./palette.ts";
 import { initQueryForm } from "./query-form.ts";
 import { rollingOption } from "./rolling-option.ts";
 import { swatch } from "./tooltips.ts";
-import { weightsCaption, weightsOption } from "./weights-option.ts";
+import { weightsCaption, weightsLabel, weightsOption, weightsTableHtml } from "./weights-option.ts";
 
 const TOP_N = 5;
 const METHOD_NAMES: Record<string, string> = {
@@ -173,13 +173,16 @@ function drawWeights(): void {
   showPanel("weights-panel", on, weights);
   const caption = byId("weights-caption");
   if (caption) caption.textContent = on && m ? weightsCaption(m) : "";
+  const table = byId("weights-table");
+  if (table) table.innerHTML = on && m ? weightsTableHtml(m) : "";
+  byId("weights-chart")?.setAttribute("aria-label", on && m ? weightsLabel(m) : "");
   drawWeightsChart();
 }
 
 function drawWeightsChart(): void {
   const m = state.model;
   if (!m?.weights || !weights) return;
-  weights.setOption(weightsOption(m, weights.getWidth()), true);
+  weights.setOption(weightsOption(m), true);
 }
 
 function setSource(text: string): void {
