@@ -1,5 +1,4 @@
 import { describe, expect, test } from "bun:test";
-import { GRAPH_METHODS } from "../engine/types.ts";
 import { renderDashboard } from "./pages.ts";
 import type { DashboardView, SignedInView } from "./view-model.ts";
 import { escapeHtml, jsonForScript } from "./web/html.ts";
@@ -138,13 +137,6 @@ describe("renderDashboard", () => {
     expect(els.find((e) => e.attrs.id === "usage-table")?.tag).toBe("table");
     expect(els.filter((e) => e.tag === "td").length).toBeGreaterThanOrEqual(30);
     expect(button("Run my query (uses 1 of your requests)")).toHaveLength(1);
-  });
-
-  test("the query form offers every graph method the API accepts", () => {
-    const html = page({ signedIn: signedIn() });
-    const select = html.slice(html.indexOf('<select id="q-method"'), html.indexOf("</select>", html.indexOf('<select id="q-method"')));
-    const offered = [...select.matchAll(/<option value="([a-z_]+)"/g)].map((m) => m[1]);
-    expect(offered.toSorted()).toEqual([...GRAPH_METHODS].toSorted());
   });
 
   test("Generate token is disabled, with the reason, for a disabled user and after 10 in an hour", async () => {

@@ -3,6 +3,7 @@
  * page carries no inline script or style (the Content-Security-Policy forbids both): the browser
  * script (web/main.ts) reads the view from the JSON data block `#gs-state` and takes over.
  */
+import { queryFormHtml } from "./query-form-html.ts";
 import type { DashboardView, SignedInView } from "./view-model.ts";
 import { METRIC_LABELS } from "./web/format.ts";
 import { generateState, tokenListHtml, usageFiguresHtml, usageTableHtml } from "./web/fragments.ts";
@@ -184,7 +185,7 @@ function networkSection(signedIn: boolean): string {
 </figure>
 <figure id="dendrogram-panel" class="panel panel-dendrogram" hidden>
 <h3 class="panel-title">Hierarchy</h3>
-<div id="dendrogram-chart" class="chart chart-dendrogram" role="img" aria-label="Dendrogram of the hierarchical clustering: the stocks along the bottom in leaf order, each merge drawn at its height"></div>
+<div class="dendrogram-scroll"><div id="dendrogram-chart" class="chart chart-dendrogram" role="img" aria-label="Dendrogram of the hierarchical clustering: the stocks down the side in leaf order, each merge drawn at its distance"></div></div>
 <figcaption id="dendrogram-caption" class="caption"></figcaption>
 </figure>
 <figure class="panel panel-rolling">
@@ -202,8 +203,12 @@ function networkSection(signedIn: boolean): string {
 </figure>
 <figure id="weights-panel" class="panel panel-weights" hidden>
 <h3 class="panel-title">Portfolio weights</h3>
-<div id="weights-chart" class="chart chart-weights" role="img" aria-label="Bar chart of the portfolio weights of each stock"></div>
-<figcaption id="weights-caption" class="caption"></figcaption>
+<div id="weights-chart" class="chart chart-weights" role="img" aria-label="Bar chart of the largest portfolio weights"></div>
+<p id="weights-caption" class="caption"></p>
+<details class="figures">
+<summary>Every stock's weight as a table</summary>
+<div class="table-scroll"><table id="weights-table" class="data-table"></table></div>
+</details>
 </figure>
 </div>
 <details class="figures">
@@ -211,27 +216,6 @@ function networkSection(signedIn: boolean): string {
 <div class="table-scroll"><table id="network-table" class="data-table"></table></div>
 </details>
 <p id="network-error" class="message error" role="alert"></p>
-${signedIn ? queryForm() : ""}
+${signedIn ? queryFormHtml() : ""}
 </section>`;
-}
-
-function queryForm(): string {
-  return `<form id="query-form" class="query-form" novalidate>
-<h3>Your own query</h3>
-<p class="hint">Runs on the live endpoint as you: it is metered like any API call.</p>
-<div class="fields">
-<div class="field"><label for="q-universe">Universe</label><input id="q-universe" name="universe" type="text" placeholder="sample" autocomplete="off"></div>
-<div class="field field-wide"><label for="q-symbols">Symbols</label><input id="q-symbols" name="symbols" type="text" placeholder="comma separated; replaces the universe" autocomplete="off"></div>
-<div class="field"><label for="q-lookback">Lookback (bars)</label><input id="q-lookback" name="lookback" type="number" min="2" max="1000" value="60" inputmode="numeric"></div>
-<div class="field"><label for="q-method">Graph method</label><select id="q-method" name="graph_method"><option value="mst" selected>Minimum spanning tree</option><option value="knn">k nearest neighbours</option><option value="threshold">Threshold on |ρ|</option><option value="complete">Complete</option><option value="tmfg">Triangulated maximally filtered graph</option><option value="pmfg">Planar maximally filtered graph</option></select></div>
-<div class="field"><label for="q-hierarchy">Hierarchy</label><select id="q-hierarchy" name="hierarchy"><option value="" selected>None</option><option value="single">Single linkage</option><option value="average">Average linkage</option><option value="complete">Complete linkage</option><option value="ward">Ward</option></select></div>
-<div class="field"><label for="q-clusters">Clusters</label><input id="q-clusters" name="clusters" type="number" min="1" max="500" placeholder="none" inputmode="numeric"></div>
-<div class="field"><label for="q-weights">Weights</label><select id="q-weights" name="weights"><option value="" selected>None</option><option value="hrp">Hierarchical risk parity</option><option value="equal">Equal</option><option value="inverse_variance">Inverse variance</option></select></div>
-<div class="field"><label for="q-periods">Periods</label><input id="q-periods" name="periods" type="number" min="1" max="250" value="10" inputmode="numeric"></div>
-</div>
-<div class="form-actions">
-<button type="submit" id="run-query" class="button primary">Run my query (uses 1 of your requests)</button>
-<button type="button" id="show-demo" class="button secondary" hidden>Back to the demo</button>
-</div>
-</form>`;
 }

@@ -12,15 +12,17 @@ import { setDisabled } from "../../src/auth/index.ts";
 import { importCsvFiles } from "../../src/market/index.ts";
 import { niftyAvailable, niftyFiles } from "../support/nifty.ts";
 import { chromiumAvailable, CHROMIUM, sharedBrowser } from "../support/browser.ts";
-import { startDashboard, type DashboardHarness } from "./harness.ts";
+import {
+  openDashboard as openDashboardAt,
+  PROFILE,
+  settled,
+  signInByHttp as signInByHttpAt,
+  startDashboard,
+  type DashboardHarness,
+} from "./harness.ts";
 
 const SHOTS = process.env.GRAPH_STATS_SCREENSHOTS;
-/**
- * A browser profile as the tests open it: a desktop window whose user prefers reduced motion, so
- * the network is drawn at once (its entry transition was about half of a page's CPU). The journey
- * test keeps the default, so the moving picture is loaded in a real browser too.
- */
-const PROFILE = { viewport: { width: 1280, height: 800 }, reducedMotion: "reduce" } as const;
+// Tests open PROFILE (harness.ts: reduced motion); the journey test keeps the default motion, so the moving picture is loaded in a real browser too.
 if (!chromiumAvailable())
   console.warn(`dashboard browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set GRAPH_STATS_CHROMIUM)`);
 
@@ -72,44 +74,8 @@ describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
     return { context, page, cspErrors };
   }
 
-  /**
-   * `name` signed in at the provider by HTTP, in a fresh browser profile: the same authorization-code
-   * flow as clicking through (the server's /auth/login, the provider's sign-in form posted, its
-   * redirects back to /auth/callback), with the profile's own cookies, but no page rendered on the
-   * way: the tests that are about signing in click through (`signIn`); a page costs a Chromium
-   * renderer a few seconds of CPU, so the rest open one only where they look at it (`openDashboard`).
-   * Returns the context and the CSRF token the signed-in page carries.
-   */
-  async function signInByHttp(name: string): Promise<{ context: BrowserContext; csrf: string }> {
-    const context = await browser.newContext(PROFILE);
-    const form = await context.request.get(`${h.base}/auth/login`);
-    expect(new URL(form.url()).origin).toBe(new URL(h.issuer).origin);
-    const action = /<form method="post" action="([^"]+)"/.exec(await form.text())?.[1];
-    expect(action).toBeDefined();
-    const landed = await context.request.post(new URL(action!, form.url()).href, { form: { login: name } });
-    expect(landed.url()).toBe(`${h.base}/dashboard`);
-    const state = /<script type="application\/json" id="gs-state">([^<]*)<\/script>/.exec(await landed.text())?.[1];
-    const signedIn = JSON.parse(state ?? "{}").signedIn;
-    expect(signedIn?.user.name).toBe(name);
-    expect(signedIn?.csrf).toBeString();
-    return { context, csrf: signedIn.csrf };
-  }
-
-  /** The dashboard in a new page of `context` (`before` runs first), loaded signed in; CSP errors it logs are collected. */
-  async function openDashboard(
-    context: BrowserContext,
-    before?: (page: Page) => Promise<void>,
-  ): Promise<{ page: Page; cspErrors: string[] }> {
-    const page = await context.newPage();
-    await before?.(page);
-    const cspErrors: string[] = [];
-    page.on("console", (m) => {
-      if (m.type() === "error" && /Content Security Policy|Refused to/i.test(m.text())) cspErrors.push(m.text());
-    });
-    await page.goto(`${h.base}/dashboard`);
-    await page.getByRole("button", { name: "Sign out" }).waitFor();
-    return { page, cspErrors };
-  }
+  const signInByHttp = (name: string) => signInByHttpAt(h, browser, name);
+  const openDashboard = (context: BrowserContext, before?: (page: Page) => Promise<void>) => openDashboardAt(h, context, before);
 
   /** The dashboard's HTML for `context`'s session: the server renders the page (pages.ts), so this is what a browser shows, without a renderer. */
   const dashboardHtml = async (context: BrowserContext): Promise<string> => (await context.request.get(`${h.base}/dashboard`)).text();
@@ -120,15 +86,6 @@ describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
     return { context, csrf, ...(await openDashboard(context)) };
   }
 
-  /** The value `read` returns once `ok` accepts it (the page updates after a fetch), or the last one after 10 s. */
-  async function settled<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const v = await read();
-      if (ok(v) || Date.now() > deadline) return v;
-      await Bun.sleep(50);
-    }
-  }
   const bodyText = (page: Page) => async () => (await page.locator("body").textContent()) ?? "";
 
   const csrfOf = async (page: Page): Promise<string> => JSON.parse((await page.locator("#gs-state").textContent())!).signedIn.csrf;
@@ -467,7 +424,7 @@ describe.skipIf(!chromiumAvailable())("dashboard in a real browser", () => {
     await page.locator("#dendrogram-panel").waitFor({ state: "visible" });
     await page.locator("#weights-panel").waitFor({ state: "visible" });
     expect(await page.locator("#dendrogram-caption").textContent()).toMatch(/average linkage .* flat clusters/);
-    expect(await page.locator("#weights-caption").textContent()).toMatch(/hierarchical risk parity.* at 5 as-of dates/);
+    expect(await page.locator("#weights-caption").textContent()).toMatch(/hierarchical risk parity.*the first of 5 as-of dates/);
     for (const id of ["#dendrogram-chart", "#weights-chart"]) {
       const box = await page.locator(`${id} canvas`).first().boundingBox();
       expect(box?.width ?? 0).toBeGreaterThan(100);

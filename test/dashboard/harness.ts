@@ -2,8 +2,10 @@
  * The dashboard under test: a real server on a real port (in this process, with an injected
  * clock), signing users in at a real OpenID provider running in another process.
  */
+import { expect } from "bun:test";
 import type { Subprocess } from "bun";
 import { resolve } from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { TestClock } from "../../src/clock.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createLogger } from "../../src/logger.ts";
@@ -80,4 +82,64 @@ export async function startDashboard(overrides: Record<string, unknown> = {}, id
       await proc.exited;
     },
   };
+}
+
+/**
+ * A desktop window whose user prefers reduced motion, so the network is drawn at once (its entry
+ * transition was about half of a page's CPU).
+ */
+export const PROFILE = { viewport: { width: 1280, height: 800 }, reducedMotion: "reduce" } as const;
+
+/**
+ * `name` signed in at the provider by HTTP, in a fresh browser profile: the same authorization-code
+ * flow as clicking through (the server's /auth/login, the provider's sign-in form posted, its
+ * redirects back to /auth/callback), with the profile's own cookies, but no page rendered on the
+ * way: the tests that are about signing in click through; a page costs a Chromium renderer a few
+ * seconds of CPU, so the rest open one only where they look at it (`openDashboard`). Returns the
+ * context and the CSRF token the signed-in page carries.
+ */
+export async function signInByHttp(
+  h: DashboardHarness,
+  browser: Browser,
+  name: string,
+): Promise<{ context: BrowserContext; csrf: string }> {
+  const context = await browser.newContext(PROFILE);
+  const form = await context.request.get(`${h.base}/auth/login`);
+  expect(new URL(form.url()).origin).toBe(new URL(h.issuer).origin);
+  const action = /<form method="post" action="([^"]+)"/.exec(await form.text())?.[1];
+  expect(action).toBeDefined();
+  const landed = await context.request.post(new URL(action!, form.url()).href, { form: { login: name } });
+  expect(landed.url()).toBe(`${h.base}/dashboard`);
+  const state = /<script type="application\/json" id="gs-state">([^<]*)<\/script>/.exec(await landed.text())?.[1];
+  const signedIn = JSON.parse(state ?? "{}").signedIn;
+  expect(signedIn?.user.name).toBe(name);
+  expect(signedIn?.csrf).toBeString();
+  return { context, csrf: signedIn.csrf };
+}
+
+/** The dashboard in a new page of `context` (`before` runs first), loaded signed in; CSP errors it logs are collected. */
+export async function openDashboard(
+  h: DashboardHarness,
+  context: BrowserContext,
+  before?: (page: Page) => Promise<void>,
+): Promise<{ page: Page; cspErrors: string[] }> {
+  const page = await context.newPage();
+  await before?.(page);
+  const cspErrors: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error" && /Content Security Policy|Refused to/i.test(m.text())) cspErrors.push(m.text());
+  });
+  await page.goto(`${h.base}/dashboard`);
+  await page.getByRole("button", { name: "Sign out" }).waitFor();
+  return { page, cspErrors };
+}
+
+/** The value `read` returns once `ok` accepts it (the page updates after a fetch), or the last one after 10 s. */
+export async function settled<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const v = await read();
+    if (ok(v) || Date.now() > deadline) return v;
+    await Bun.sleep(50);
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { clusterColour, dendrogramCaption, dendrogramOption, dendrogramSegments } from "./dendrogram-option.ts";
+import { clusterColour, dendrogramCaption, dendrogramHeight, dendrogramOption, dendrogramSegments, LEAF_ROW } from "./dendrogram-option.ts";
 import type { HierarchyData } from "./network-data.ts";
 import { lineColour } from "./palette.ts";
 
@@ -81,7 +81,7 @@ describe("the dendrogram's segments (docs/dashboard.md)", () => {
     const h = { ...pairs, n_clusters: 2, clusters: { A: 1, B: 1, C: 2, D: 2 } };
     const segments = dendrogramSegments(h);
     expect(segments.map((s) => s.cluster)).toEqual([1, 2, null]);
-    const series = dendrogramOption(h, 640).series;
+    const series = dendrogramOption(h).series;
     expect(series.map((s) => s.lineStyle.color)).toEqual([lineColour(0), lineColour(1), clusterColour(null)]);
     expect(dendrogramCaption(h)).toBe("As of 2024-06-28 · average linkage on the unsigned distance · 4 stocks · 2 flat clusters");
   });
@@ -93,14 +93,27 @@ describe("the dendrogram's segments (docs/dashboard.md)", () => {
     expect(top.points[0]).toEqual([0.5, 0.2]);
   });
 
-  test("the x axis names each leaf in leaf order, and only at whole positions", () => {
-    const option = dendrogramOption(chain, 640);
+  test("on its side: the y axis names each leaf in leaf order from the top, only at whole positions; heights run along x", () => {
+    const option = dendrogramOption(chain);
     expect(option.series.length).toBe(3);
-    expect([0, 1, 2, 3].map(option.xAxis.axisLabel.formatter)).toEqual(["D", "B", "A", "C"]);
-    expect(option.xAxis.axisLabel.formatter(-0.5)).toBe("");
-    expect(option.xAxis.axisLabel.formatter(3.5)).toBe("");
-    expect(option.xAxis.axisLabel.rotate).toBe(0);
-    expect(dendrogramOption(chain, 100).xAxis.axisLabel.rotate).toBe(90);
+    expect([0, 1, 2, 3].map(option.yAxis.axisLabel.formatter)).toEqual(["D", "B", "A", "C"]);
+    expect(option.yAxis.axisLabel.formatter(-0.5)).toBe("");
+    expect(option.yAxis.axisLabel.formatter(3.5)).toBe("");
+    expect(option.yAxis.inverse).toBe(true);
+    // The first merge joins A (row 2) and C (row 3) at 0.1: its points are (height, row).
+    expect(option.series[0].data).toEqual([
+      [0, 2],
+      [0.1, 2],
+      [0.1, 3],
+      [0, 3],
+    ]);
     expect(option.tooltip.formatter({ seriesIndex: 1 })).toContain("3 stocks at height 0.5000");
+  });
+
+  test("the chart is as tall as its leaves need: a row each past a panel's worth (#42 item 7)", () => {
+    expect(dendrogramHeight(4)).toBe(240);
+    expect(dendrogramHeight(50)).toBeGreaterThanOrEqual(50 * LEAF_ROW);
+    expect(dendrogramHeight(100) - dendrogramHeight(50)).toBe(50 * LEAF_ROW);
+    expect(LEAF_ROW).toBeGreaterThanOrEqual(14);
   });
 });

@@ -22,3 +22,13 @@ export function reducedMotion(): boolean {
 export function finePointer(): boolean {
   return window.matchMedia("(pointer: fine)").matches;
 }
+
+let measure: CanvasRenderingContext2D | null = null;
+
+/** The width (px) of `text` in `fontSize` px sans-serif, as a chart's canvas draws it (its labels set that family). */
+export function textWidth(text: string, fontSize: number): number {
+  measure ??= document.createElement("canvas").getContext("2d");
+  if (!measure) return text.length * fontSize * 0.8;
+  measure.font = `${fontSize}px sans-serif`;
+  return measure.measureText(text).width;
+}

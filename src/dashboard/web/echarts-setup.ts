@@ -1,15 +1,15 @@
 /// <reference lib="dom" />
 /**
  * ECharts with only what the dashboard draws (bar, line and graph charts, tooltip, legend,
- * grid, the label-overlap layout, the canvas renderer): the full build is about three times larger.
+ * grid, the canvas renderer): the full build is about three times larger. The network places its
+ * own labels (label-layout.ts), so ECharts' label-overlap layout is not included.
  */
 import { BarChart, GraphChart, LineChart } from "echarts/charts";
 import { GridComponent, LegendComponent, TooltipComponent } from "echarts/components";
 import * as echarts from "echarts/core";
-import { LabelLayout } from "echarts/features";
 import { CanvasRenderer } from "echarts/renderers";
 
-echarts.use([BarChart, GraphChart, LineChart, GridComponent, LegendComponent, TooltipComponent, LabelLayout, CanvasRenderer]);
+echarts.use([BarChart, GraphChart, LineChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
 
 export type Chart = echarts.ECharts;
 

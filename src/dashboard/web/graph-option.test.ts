@@ -2,14 +2,17 @@ import { describe, expect, test } from "bun:test";
 import { GraphChart } from "echarts/charts";
 import { LegendComponent, TooltipComponent } from "echarts/components";
 import * as echarts from "echarts/core";
-import { LabelLayout } from "echarts/features";
 import { SVGRenderer } from "echarts/renderers";
+import { platformApi } from "zrender/lib/core/platform.js";
 import { forceLayout } from "./force-layout.ts";
 import { graphOption, nodeSizes } from "./graph-option.ts";
+import { overlaps, type Rect } from "./label-layout.ts";
 import type { NetworkModel } from "./network-data.ts";
 
 // The option is checked as ECharts draws it (server-side, SVG): what counts is where the shapes land.
-echarts.use([GraphChart, LegendComponent, TooltipComponent, LabelLayout, SVGRenderer]);
+echarts.use([GraphChart, LegendComponent, TooltipComponent, SVGRenderer]); // as echarts-setup.ts: no label-overlap layout
+/** Text measured as ECharts measures it here (the page passes the canvas's measure). */
+const measured = (text: string, fontSize: number) => platformApi.measureText(text, `${fontSize}px sans-serif`).width;
 
 /** A network of `symbols`, each joined to the next (a chain) or all to the first (a star). */
 function network(symbols: string[], shape: "chain" | "star", communities = symbols.map(() => 0)): NetworkModel {
@@ -44,7 +47,9 @@ interface Drawn {
 function draw(model: NetworkModel, width: number, height: number): Drawn[] {
   const chart = echarts.init(null, null, { renderer: "svg", ssr: true, width, height });
   try {
-    chart.setOption(graphOption(model, "degree_strength", { roam: false, animate: false, width, height }));
+    chart.setOption(graphOption(model, "degree_strength", { roam: false, animate: false, width, height, textWidth: measured }));
+    // Drawn once, so each label's box has its alignment (before, a label on the left was measured as if on the right).
+    chart.renderToSVGString();
     const data = (chart as any).getModel().getSeriesByIndex(0).getData();
     const out: Drawn[] = [];
     for (let i = 0; i < data.count(); i++) {
@@ -135,10 +140,99 @@ describe("the network as drawn (docs/dashboard.md): round nodes, every label ins
           expect(inside(d.node, width, height), `${where}: the node leaves the canvas`).toBe(true);
           if (d.label) expect(inside(d.label, width, height), `${where}: the label leaves the canvas`).toBe(true);
         }
-        // ECharts hides a label only where it would overlap another; up to four nodes leave room for all.
+        // A label is left off only where it would cover another label or a node; up to four nodes leave room for all.
         const shown = drawn.filter((d) => d.label).length;
         if (drawn.length <= 4) expect(shown).toBe(drawn.length);
         else expect(shown).toBeGreaterThanOrEqual(drawn.length * 0.6);
+      });
+    }
+  }
+});
+
+/**
+ * Fifty stocks in eight tight communities, as NIFTY-50's minimum spanning tree draws them: each a
+ * hub with its members strongly linked (so they sit close), the hubs joined weakly, `extra` more
+ * edges inside each community (a k-nearest-neighbour graph is denser than a tree).
+ */
+function clusters(extra: number): NetworkModel {
+  const symbols = [
+    ...["HDFCBANK", "ICICIBANK", "AXISBANK", "KOTAKBANK", "SBIN", "INDUSINDBK", "BAJFINANCE"],
+    ...["INFY", "TCS", "HCLTECH", "WIPRO", "TECHM", "LTIM"],
+    ...["SUNPHARMA", "CIPLA", "DRREDDY", "APOLLOHOSP", "DIVISLAB", "ZYDUSLIFE"],
+    ...["MARUTI", "M&M", "EICHERMOT", "BAJAJ-AUTO", "HEROMOTOCO", "TATAMOTORS"],
+    ...["TATASTEEL", "HINDALCO", "JSWSTEEL", "COALINDIA", "ONGC", "NTPC", "POWERGRID"],
+    ...["HINDUNILVR", "ITC", "NESTLEIND", "BRITANNIA", "TATACONSUM", "ASIANPAINT"],
+    ...["RELIANCE", "ADANIENT", "ADANIPORTS", "LT", "ULTRACEMCO", "GRASIM"],
+    ...["BHARTIARTL", "TITAN", "TRENT", "SHRIRAMFIN", "SBILIFE", "HDFCLIFE"],
+  ];
+  const community = symbols.map((_, i) => Math.min(7, Math.floor(i / 6.25)));
+  const edge_list: { source: string; target: string; weight: number; corr: number }[] = [];
+  const hubs: number[] = [];
+  for (let c = 0; c < 8; c++) {
+    const members = symbols.map((_, i) => i).filter((i) => community[i] === c);
+    hubs.push(members[0]);
+    members.slice(1).forEach((m, k) => {
+      edge_list.push({ source: symbols[members[0]], target: symbols[m], weight: 0.85 + 0.02 * (k % 5), corr: 0.8 });
+      for (let e = 1; e <= extra && k + 1 + e < members.length; e++) {
+        edge_list.push({ source: symbols[m], target: symbols[members[k + 1 + e]], weight: 0.8, corr: 0.75 });
+      }
+    });
+  }
+  hubs.slice(1).forEach((h, k) => edge_list.push({ source: symbols[hubs[k]], target: symbols[h], weight: 0.3, corr: 0.4 }));
+  const degree = symbols.map((s) => edge_list.filter((e) => e.source === s || e.target === s).reduce((a, e) => a + e.weight, 0));
+  return {
+    asof: "2025-09-30",
+    metrics: ["degree_strength"],
+    graph: {
+      nodes: symbols.length,
+      edges: edge_list.length,
+      method: "mst",
+      edge_list,
+      communities: Object.fromEntries(symbols.map((s, i) => [s, community[i]])),
+    },
+    stocks: symbols.map((s, i) => ({ symbol: s, community: community[i], values: { degree_strength: degree[i] } })),
+    rolling: null,
+  };
+}
+
+describe("labels in dense clusters (#42 item 7): only where they fit, never over another label or node", () => {
+  /** Whether a label's box crosses a node's disc (its box is the disc and its 1 px border). */
+  const onDisc = (r: Rect, d: Drawn) => {
+    const cx = d.node.x + d.node.width / 2;
+    const cy = d.node.y + d.node.height / 2;
+    const dx = cx - Math.max(r.x, Math.min(cx, r.x + r.width));
+    const dy = cy - Math.max(r.y, Math.min(cy, r.y + r.height));
+    return Math.hypot(dx, dy) < d.node.width / 2;
+  };
+  for (const [what, model] of [
+    ["fifty in eight communities, a tree", clusters(0)],
+    ["fifty in eight communities, denser", clusters(2)],
+  ] as const) {
+    for (const [width, height] of [
+      [655, 560],
+      [319, 460],
+    ]) {
+      test(`${what} at ${width} × ${height}`, () => {
+        const drawn = draw(model, width, height);
+        const labelled = drawn.filter((d) => d.label);
+        for (const a of labelled) {
+          expect(inside(a.label!, width, height), `${a.name}: the label leaves the canvas`).toBe(true);
+          for (const b of labelled) {
+            if (a !== b) expect(overlaps(a.label!, b.label!), `${a.name}'s label over ${b.name}'s`).toBe(false);
+          }
+          for (const b of drawn) {
+            // Only a node under half the labelled one's size may lie under its label (a hub ringed by leaves).
+            if (a !== b && b.node.width >= a.node.width / 2)
+              expect(onDisc(a.label!, b), `${a.name}'s label over the node ${b.name}`).toBe(false);
+          }
+        }
+        // The largest node is named; the rest where there is room, a good share of them.
+        const sizes = drawn.map((d) => d.node.width);
+        expect(drawn[sizes.indexOf(Math.max(...sizes))].label).not.toBeNull();
+        expect(labelled.length).toBeGreaterThanOrEqual(drawn.length * (width > 400 ? 0.5 : 0.3));
+        // The page's hover shows every name: a node without a label has one in its emphasis.
+        const option = graphOption(model, "degree_strength", { roam: false, animate: false, width, height, textWidth: measured });
+        expect(option.series[0].emphasis.label.show).toBe(true);
       });
     }
   }

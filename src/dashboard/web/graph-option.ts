@@ -5,6 +5,7 @@
 import { metricLabel } from "./format.ts";
 import type { NetworkModel } from "./network-data.ts";
 import { forceLayout, type Point } from "./force-layout.ts";
+import { labelPlacement, placeLabels } from "./label-layout.ts";
 import { communityColour, communityName } from "./palette.ts";
 import { edgeTooltip, nodeTooltip } from "./tooltips.ts";
 
@@ -18,11 +19,11 @@ const LABEL_GAP = 5;
 const MARGIN = 4;
 
 /**
- * Estimated width (px) of text in ECharts' sans-serif before anything is drawn. Generous (0.75 em
- * a character: tickers are capitals), so a label judged to fit does.
+ * Estimated width (px) of text in sans-serif where nothing measures it: 0.8 em a character (tickers
+ * are capitals; W is 0.94 em, most are under 0.72). The page measures with the canvas instead.
  */
-function textWidth(text: string, fontSize: number): number {
-  return text.length * fontSize * 0.75;
+function estimateWidth(text: string, fontSize: number): number {
+  return text.length * fontSize * 0.8;
 }
 
 /** Estimated height (px) of the legend across the top, wrapped to `width` as ECharts wraps it. */
@@ -67,13 +68,16 @@ export interface GraphViewport {
   animate: boolean;
   width: number;
   height: number;
+  /** Width (px) of a label's text in the chart's font; an estimate when not given. */
+  textWidth?: (text: string, fontSize: number) => number;
 }
 
 /**
  * The option for a canvas of `opts.width` × `opts.height`. The layout is computed in pixels and
  * drawn at one canvas pixel per layout pixel: ECharts stretches a layout to fill its box, nodes
  * included, which drew ellipses when the two proportions differed (few stocks, a phone). A margin
- * of the largest node's radius keeps nodes in; a label that would cross the right edge goes left.
+ * of the largest node's radius keeps nodes in. Labels go where they fit (label-layout.ts): the
+ * largest nodes first, none over another label or node; the rest show on hover.
  */
 export function graphOption(model: NetworkModel, metric: string, opts: GraphViewport) {
   const scale = Math.min(1.2, Math.max(0.5, opts.width / TUNED_WIDTH));
@@ -119,8 +123,20 @@ export function graphOption(model: NetworkModel, metric: string, opts: GraphView
     inner.width,
     inner.height,
   );
+  const sides = placeLabels(
+    stocks.map((s, i) => ({ x: box.left + layout[i].x, y: box.top + layout[i].y, size: sizes[i], text: s.symbol })),
+    {
+      left: MARGIN,
+      top: legend,
+      right: opts.width - MARGIN,
+      bottom: opts.height - MARGIN,
+      fontSize,
+      distance: LABEL_GAP,
+      textWidth: opts.textWidth ?? estimateWidth,
+    },
+  );
   const nodes = stocks.map((s, i) => {
-    const right = box.left + layout[i].x + sizes[i] / 2 + 1 + LABEL_GAP + textWidth(s.symbol, fontSize);
+    const side = sides[i];
     return {
       id: s.symbol,
       name: s.symbol,
@@ -131,7 +147,7 @@ export function graphOption(model: NetworkModel, metric: string, opts: GraphView
       values: s.values,
       x: layout[i].x,
       y: layout[i].y,
-      ...(right > opts.width - MARGIN ? { label: { position: "left" } } : {}),
+      label: side ? { show: true, ...labelPlacement(side) } : { show: false },
     };
   });
   const edges = edgeList.map((e) => ({
@@ -178,9 +194,8 @@ export function graphOption(model: NetworkModel, metric: string, opts: GraphView
         preserveAspect: true,
         itemStyle: { borderColor: "#ffffff", borderWidth: 1 },
         lineStyle: { color: "#4a5463", curveness: 0 },
-        label: { show: true, position: "right", distance: LABEL_GAP, fontSize, color: "#2b3340" },
-        labelLayout: { hideOverlap: true },
-        emphasis: { focus: "adjacency", lineStyle: { width: 4 }, label: { fontWeight: "bold" } },
+        label: { show: true, position: "right", distance: LABEL_GAP, fontSize, fontFamily: "sans-serif", color: "#2b3340" },
+        emphasis: { focus: "adjacency", lineStyle: { width: 4 }, label: { show: true, fontWeight: "bold" } },
       },
     ],
   };

@@ -4,8 +4,8 @@
  * rolling chart of one metric for chosen stocks, a stock picker, and a table of the figures.
  */
 import { type ApiResult, callApi } from "./api.ts";
-import { announce, byId, finePointer, reducedMotion } from "./dom.ts";
-import { dendrogramCaption, dendrogramOption } from "./dendrogram-option.ts";
+import { announce, byId, finePointer, reducedMotion, textWidth } from "./dom.ts";
+import { dendrogramCaption, dendrogramHeight, dendrogramOption } from "./dendrogram-option.ts";
 import { type Chart, makeChart } from "./echarts-setup.ts";
 import { isoDate, metricLabel, metricValue } from "./format.ts";
 import { graphOption } from "./graph-option.ts";
@@ -15,7 +15,7 @@ import { communityName } from "./palette.ts";
 import { initQueryForm } from "./query-form.ts";
 import { rollingOption } from "./rolling-option.ts";
 import { swatch } from "./tooltips.ts";
-import { weightsCaption, weightsOption } from "./weights-option.ts";
+import { weightsCaption, weightsLabel, weightsOption, weightsTableHtml } from "./weights-option.ts";
 
 const TOP_N = 5;
 const METHOD_NAMES: Record<string, string> = {
@@ -34,6 +34,8 @@ interface PanelState {
 }
 
 const state: PanelState = { model: null, source: "", selected: [], picked: false };
+/** Counts the answers asked for: one that comes back after a later one was asked for is not drawn. */
+let loads = 0;
 let graph: Chart | null = null;
 let rolling: Chart | null = null;
 let dendrogram: Chart | null = null;
@@ -82,9 +84,11 @@ export function initNetwork(onMetered: () => void): void {
     void loadDemo();
   });
   initQueryForm(async (params) => {
+    const mine = ++loads;
     setSource("Running your query…");
     const res = await callApi<ChartData>("POST", "/dashboard/api/query", { params });
     onMetered();
+    if (mine !== loads) return res.ok;
     if (!res.ok) {
       setSource(state.source);
       announce(byId("network-error"), res.message);
@@ -101,11 +105,14 @@ export function initNetwork(onMetered: () => void): void {
 }
 
 async function loadDemo(): Promise<void> {
+  const mine = ++loads;
   setSource("Loading the demo…");
   const [snap, roll]: [ApiResult<SnapshotData>, ApiResult<RollingData>] = await Promise.all([
     callApi<SnapshotData>("GET", "/v1/demo/chart"),
     callApi<RollingData>("GET", "/v1/demo/chart?periods=10"),
   ]);
+  // A query run while the demo loaded (a quick first click) would otherwise be drawn over by the demo.
+  if (mine !== loads) return;
   if (!snap.ok) {
     setSource("");
     announce(byId("network-error"), `The demo could not be loaded: ${snap.message}`);
@@ -150,7 +157,14 @@ function drawHierarchy(): void {
 function drawDendrogramChart(): void {
   const h = state.model?.hierarchy;
   if (!h?.merges.length || !dendrogram) return;
-  dendrogram.setOption(dendrogramOption(h, dendrogram.getWidth()), true);
+  // A row per leaf: the chart's box grows with the tree (set through the CSSOM, which the CSP allows).
+  const el = dendrogram.getDom();
+  const height = `${dendrogramHeight(h.leaf_order.length)}px`;
+  if (el.style.height !== height) {
+    el.style.height = height;
+    dendrogram.resize();
+  }
+  dendrogram.setOption(dendrogramOption(h), true);
 }
 
 function drawWeights(): void {
@@ -159,13 +173,16 @@ function drawWeights(): void {
   showPanel("weights-panel", on, weights);
   const caption = byId("weights-caption");
   if (caption) caption.textContent = on && m ? weightsCaption(m) : "";
+  const table = byId("weights-table");
+  if (table) table.innerHTML = on && m ? weightsTableHtml(m) : "";
+  byId("weights-chart")?.setAttribute("aria-label", on && m ? weightsLabel(m) : "");
   drawWeightsChart();
 }
 
 function drawWeightsChart(): void {
   const m = state.model;
   if (!m?.weights || !weights) return;
-  weights.setOption(weightsOption(m, weights.getWidth()), true);
+  weights.setOption(weightsOption(m), true);
 }
 
 function setSource(text: string): void {
@@ -185,7 +202,13 @@ function drawGraph(): void {
   const m = state.model;
   if (!m || !graph) return;
   graph.setOption(
-    graphOption(m, sizeBy(), { roam: finePointer(), animate: !reducedMotion(), width: graph.getWidth(), height: graph.getHeight() }),
+    graphOption(m, sizeBy(), {
+      roam: finePointer(),
+      animate: !reducedMotion(),
+      width: graph.getWidth(),
+      height: graph.getHeight(),
+      textWidth,
+    }),
     true,
   );
   const g = m.graph;

@@ -1,17 +1,17 @@
 /**
- * The ECharts option of the portfolio weights. A snapshot is one bar per stock, in the colour of its
- * community (as in the network); a rolling answer is one stacked bar per as-of, one series per stock
- * (each bar sums to 1), so a shift of weight between stocks reads as the bands changing thickness.
- * Stocks follow the dendrogram's leaf order when there is one (HRP's clusters then sit together),
- * else the latest weight, largest first. Up to seven stocks each take an Okabe–Ito colour
- * (palette.ts); past that, stacked bands take their community's colour (as in the network), grouped
- * by community, so the bars read as the weight of each community, with a white edge between stocks.
+ * The ECharts option of the portfolio weights: the ten largest weights at the (latest) as-of as
+ * horizontal bars, named on the left and figured on the right, in the colour of the stock's
+ * community (as in the network), and one grey bar for all the others together; hovering it lists
+ * every one of them, and the panel's table has every stock. A rolling answer marks each bar with
+ * its weight at the first as-of too. Fifty stacked bands of one bar per as-of could not be read
+ * without hovering each (#42 item 7). The others' bar, often most of the portfolio, would shrink
+ * the ten to slivers: past 1.5 times the largest of them it is cut at the scale's end.
  */
-import { isoDate, metricValue } from "./format.ts";
+import { isoDate } from "./format.ts";
 import { escapeHtml as e } from "./html.ts";
-import type { NetworkModel, WeightsModel } from "./network-data.ts";
-import { communityColour, LINE_COLOURS, lineColour } from "./palette.ts";
-import { lineSwatch, swatch } from "./tooltips.ts";
+import type { NetworkModel } from "./network-data.ts";
+import { communityColour, communityName } from "./palette.ts";
+import { swatch } from "./tooltips.ts";
 
 export const WEIGHT_NAMES: Record<string, string> = {
   hrp: "hierarchical risk parity",
@@ -19,127 +19,186 @@ export const WEIGHT_NAMES: Record<string, string> = {
   inverse_variance: "inverse variance",
 };
 
-const latest = (w: WeightsModel, s: string): number | null => {
-  const row = w.bySymbol[s] ?? [];
-  return row[row.length - 1] ?? null;
-};
+/** Bars for the largest weights; the rest share one. */
+export const TOP_WEIGHTS = 10;
+/** The most stocks the "others" tooltip names; the table has them all. */
+const LISTED = 60;
+const OTHERS_COLOUR = "#8a8f98";
+const INK = "#2b3340";
 
-/** The stocks in drawing order: leaf order first (where known), then the rest by latest weight. */
-export function weightOrder(model: NetworkModel): string[] {
+export interface StockWeight {
+  symbol: string;
+  community: number | null;
+  /** At the latest as-of and the first (the same for a snapshot); null where the stock was not in the window. */
+  latest: number | null;
+  first: number | null;
+}
+
+/** One bar: a stock, or (`symbol` "") the others together, whose `members` it lists. */
+export interface WeightBar extends StockWeight {
+  label: string;
+  members: StockWeight[];
+}
+
+/** The scale's end for the largest bar `v`: 10 % more, up to a whole step (1 % under 10 %, then 5 %, then 10 %). */
+export function scaleEnd(v: number): number {
+  const step = v < 0.1 ? 0.01 : v < 0.5 ? 0.05 : 0.1;
+  return Math.min(1, Math.ceil((v * 1.1) / step - 1e-9) * step);
+}
+
+/** Where the scale ends when the others' bar is cut (more than 1.5 times the largest of the rest), else undefined. */
+export function cutAt(bars: WeightBar[]): number | undefined {
+  const own = Math.max(0, ...bars.filter((b) => b.symbol).flatMap((b) => [b.latest ?? 0, b.first ?? 0]));
+  const others = bars.find((b) => !b.symbol)?.latest ?? 0;
+  return others > 1.5 * own ? scaleEnd(own) : undefined;
+}
+
+const sum = (xs: (number | null)[]) => (xs.some((x) => x !== null) ? xs.reduce<number>((a, x) => a + (x ?? 0), 0) : null);
+export const percent = (v: number | null) => (v === null ? "—" : `${(Math.round(v * 1000) / 10).toFixed(1)}%`);
+
+/** Every stock's weights, largest latest first (nulls last, ties in the answer's order). */
+export function stockWeights(model: NetworkModel): StockWeight[] {
   const w = model.weights;
   if (!w) return [];
-  const symbols = Object.keys(w.bySymbol);
-  const leaf = new Map((model.hierarchy?.leaf_order ?? []).map((s, i) => [s, i]));
-  return symbols
-    .map((s, i) => ({ s, i, o: leaf.get(s), v: latest(w, s) }))
-    .sort((a, b) => {
-      if (a.o !== undefined || b.o !== undefined) return (a.o ?? Infinity) - (b.o ?? Infinity) || a.i - b.i;
-      return (b.v ?? -Infinity) - (a.v ?? -Infinity) || a.i - b.i;
-    })
+  const community = new Map(model.stocks.map((s) => [s.symbol, s.community]));
+  return Object.entries(w.bySymbol)
+    .map(([symbol, row], i) => ({
+      i,
+      s: { symbol, community: community.get(symbol) ?? null, latest: row[row.length - 1] ?? null, first: row[0] ?? null },
+    }))
+    .sort((a, b) => (b.s.latest ?? -Infinity) - (a.s.latest ?? -Infinity) || a.i - b.i)
     .map((x) => x.s);
 }
 
-const axisText = { color: "#5b6472" };
-const percent = (v: number) => `${Math.round(v * 1000) / 10}%`;
-
-export function weightsOption(model: NetworkModel, width: number) {
-  const w = model.weights;
-  const symbols = weightOrder(model);
-  const community = new Map(model.stocks.map((s) => [s.symbol, s.community]));
-  const yAxis = {
-    type: "value",
-    name: "Weight",
-    nameTextStyle: { ...axisText, align: "left" },
-    min: 0,
-    axisLabel: { ...axisText, formatter: percent },
-    splitLine: { lineStyle: { color: "#eceef2" } },
+/** The bars drawn: the `top` largest and the others together, or every stock when that is at most one more. */
+export function weightBars(model: NetworkModel, top = TOP_WEIGHTS): WeightBar[] {
+  const all = stockWeights(model);
+  const own = (s: StockWeight): WeightBar => ({ ...s, label: s.symbol, members: [] });
+  if (all.length <= top + 1) return all.map(own);
+  const rest = all.slice(top);
+  const others: WeightBar = {
+    symbol: "",
+    label: `Others (${rest.length})`,
+    community: null,
+    latest: sum(rest.map((s) => s.latest)),
+    first: sum(rest.map((s) => s.first)),
+    members: rest,
   };
-  const base = { animation: false, yAxis };
-  if (!w || w.dates.length <= 1) {
-    // One as-of: a bar per stock.
-    const fontSize = symbols.length > 30 ? 9 : symbols.length > 15 ? 10 : 11;
-    return {
-      ...base,
-      grid: { left: 8, right: 16, top: 28, bottom: 4, containLabel: true },
-      tooltip: {
-        trigger: "item",
-        className: "gs-tooltip",
-        confine: true,
-        formatter: (p: { name: string; value: number | null }) =>
-          `<div class="tt-title">${swatch(community.get(p.name) ?? null)}${e(p.name)}</div><div>Weight ${metricValue(p.value)}</div>`,
-      },
-      xAxis: {
-        type: "category",
-        data: symbols,
-        axisTick: { show: false },
-        axisLine: { lineStyle: { color: "#c9ced6" } },
-        axisLabel: { color: "#2b3340", fontSize, interval: 0, rotate: symbols.length * 44 > width ? 90 : 0 },
-      },
-      series: [
-        {
-          type: "bar",
-          name: "Weight",
-          data: symbols.map((s) => ({
-            value: w ? latest(w, s) : null,
-            itemStyle: { color: communityColour(community.get(s) ?? null) },
-          })),
-          barMaxWidth: 28,
-        },
-      ],
-    };
+  return [...all.slice(0, top).map(own), others];
+}
+
+function barTooltip(bar: WeightBar, dates: string[]): string {
+  const rolling = dates.length > 1;
+  const when = (v: number | null, d: string | undefined) => `<tr><th>${e(d ?? "")}</th><td>${percent(v)}</td></tr>`;
+  const figures = rolling ? `${when(bar.first, dates[0])}${when(bar.latest, dates[dates.length - 1])}` : when(bar.latest, dates[0]);
+  if (bar.symbol) {
+    return `<div class="tt-title">${swatch(bar.community)}${e(bar.symbol)}</div><div class="tt-sub">${e(communityName(bar.community))}</div><table class="tt-table">${figures}</table>`;
   }
-  // Over time: stacked bars, one series per stock.
-  const dates = w.dates.map(isoDate);
-  const byCommunity = symbols.length > LINE_COLOURS.length;
-  const stacked = byCommunity
-    ? symbols
-        .map((s, i) => ({ s, i, c: community.get(s) ?? null }))
-        .sort((a, b) => (a.c ?? Infinity) - (b.c ?? Infinity) || a.i - b.i)
-        .map((x) => x.s)
-    : symbols;
-  const mark = (s: string, nth: number) => (byCommunity ? swatch(community.get(s) ?? null) : lineSwatch(nth));
+  const listed = bar.members
+    .slice(0, LISTED)
+    .map((m) => `<span>${swatch(m.community)}${e(m.symbol)}</span><span>${percent(m.latest)}</span>`)
+    .join("");
+  const more =
+    bar.members.length > LISTED ? `<div class="tt-sub">and ${bar.members.length - LISTED} more: see the table of weights</div>` : "";
+  return `<div class="tt-title">${e(bar.label)}</div><table class="tt-table">${figures}</table><div class="tt-sub">Each, as of ${e(dates[dates.length - 1] ?? "")}:</div><div class="tt-grid">${listed}</div>${more}`;
+}
+
+export function weightsOption(model: NetworkModel) {
+  const w = model.weights;
+  const dates = (w?.dates ?? [model.asof]).map(isoDate);
+  const rolling = dates.length > 1;
+  const bars = weightBars(model);
+  const latestName = dates[dates.length - 1] ?? "";
+  const cut = cutAt(bars);
+  const series: object[] = [
+    {
+      type: "bar",
+      name: latestName,
+      data: bars.map((b) => ({ value: b.latest, itemStyle: { color: b.symbol ? communityColour(b.community) : OTHERS_COLOUR } })),
+      itemStyle: { color: OTHERS_COLOUR }, // the legend's key; each bar has its own
+      barMaxWidth: 18,
+    },
+  ];
+  if (rolling) {
+    // The first as-of's weight: a tick across each bar (a line series without its line).
+    series.push({
+      type: "line",
+      name: dates[0],
+      data: bars.map((b) => [b.first, b.label]),
+      symbol: "rect",
+      symbolSize: [3, 16],
+      lineStyle: { opacity: 0 },
+      itemStyle: { color: INK },
+      z: 3,
+    });
+  }
   return {
-    ...base,
-    yAxis: { ...yAxis, max: 1 },
-    grid: { left: 8, right: 16, top: 28, bottom: 4, containLabel: true },
+    animation: false,
+    grid: { left: 8, right: 8, top: rolling ? 28 : 8, bottom: 4, containLabel: true },
+    legend: rolling ? { top: 0, right: 0, itemWidth: 14, itemHeight: 8, textStyle: { color: "#5b6472", fontSize: 11 } } : undefined,
     tooltip: {
       trigger: "axis",
       axisPointer: { type: "shadow" },
       className: "gs-tooltip",
       confine: true,
-      formatter: (params: { seriesName: string; seriesIndex: number; dataIndex: number; value: number | null }[]) => {
-        if (!params.length) return "";
-        const i = params[0].dataIndex;
-        const rows = params
-          .filter((p) => p.value !== null && p.value !== undefined)
-          .sort((a, b) => (b.value ?? 0) - (a.value ?? 0))
-          .map((p) => `<tr><th>${mark(p.seriesName, p.seriesIndex)}${e(p.seriesName)}</th><td>${metricValue(p.value)}</td></tr>`)
-          .join("");
-        const turnover = w.turnover?.[i];
-        const sub = typeof turnover === "number" ? `<div class="tt-sub">Turnover ${metricValue(turnover)}</div>` : "";
-        return `<div class="tt-title">${e(dates[i] ?? "")}</div>${sub}<table class="tt-table">${rows}</table>`;
+      formatter: (params: { dataIndex: number }[]) => {
+        const bar = bars[params[0]?.dataIndex ?? -1];
+        return bar ? barTooltip(bar, dates) : "";
       },
     },
+    // Names on the left; the figures on the right, a column of their own, clear of bars and ticks.
+    yAxis: [
+      {
+        type: "category",
+        data: bars.map((b) => b.label),
+        inverse: true,
+        axisTick: { show: false },
+        axisLine: { lineStyle: { color: "#c9ced6" } },
+        axisLabel: { color: INK, fontSize: 11, interval: 0 },
+      },
+      {
+        type: "category",
+        position: "right",
+        data: bars.map((b) => percent(b.latest)),
+        inverse: true,
+        axisTick: { show: false },
+        axisLine: { show: false },
+        axisLabel: { color: INK, fontSize: 11, interval: 0, fontFamily: "monospace" },
+      },
+    ],
     xAxis: {
-      type: "category",
-      data: dates,
-      axisLabel: { ...axisText, hideOverlap: true, formatter: (v: string) => v.slice(5) },
-      axisLine: { lineStyle: { color: "#c9ced6" } },
+      type: "value",
+      min: 0,
+      max: cut,
+      axisLabel: { color: "#5b6472", hideOverlap: true, formatter: (v: number) => `${+(v * 100).toFixed(1)}%` },
+      splitLine: { lineStyle: { color: "#eceef2" } },
     },
-    series: stacked.map((s, nth) => ({
-      type: "bar",
-      name: s,
-      stack: "weights",
-      data: w.bySymbol[s],
-      barCategoryGap: "20%",
-      itemStyle: {
-        color: byCommunity ? communityColour(community.get(s) ?? null) : lineColour(nth),
-        borderColor: "#ffffff",
-        borderWidth: 0.5,
-      },
-      emphasis: { focus: "series" },
-    })),
+    series,
   };
+}
+
+/** The chart's text alternative: every bar and its figure. */
+export function weightsLabel(model: NetworkModel): string {
+  const bars = weightBars(model);
+  const others = bars.find((b) => !b.symbol);
+  const head = others
+    ? `The ${bars.length - 1} largest portfolio weights and the other ${others.members.length} stocks together`
+    : `The portfolio weights of all ${bars.length} stocks`;
+  return `Bar chart. ${head}: ${bars.map((b) => `${b.label} ${percent(b.latest)}`).join(", ")}.`;
+}
+
+/** Every stock's weight as table rows (the chart shows ten), largest first. */
+export function weightsTableHtml(model: NetworkModel): string {
+  const dates = (model.weights?.dates ?? []).map(isoDate);
+  const rolling = dates.length > 1;
+  const rows = stockWeights(model)
+    .map(
+      (s) =>
+        `<tr><th scope="row">${swatch(s.community)}${e(s.symbol)}</th><td>${e(communityName(s.community))}</td>${rolling ? `<td>${percent(s.first)}</td>` : ""}<td>${percent(s.latest)}</td></tr>`,
+    )
+    .join("");
+  const first = rolling ? `<th scope="col">${e(dates[0])}</th>` : "";
+  return `<caption>Portfolio weight of each stock, largest first</caption><thead><tr><th scope="col">Stock</th><th scope="col">Community</th>${first}<th scope="col">${e(dates[dates.length - 1] ?? "")}</th></tr></thead><tbody>${rows}</tbody>`;
 }
 
 /** The caption under the weights chart (plain text). */
@@ -148,9 +207,11 @@ export function weightsCaption(model: NetworkModel): string {
   if (!w) return "";
   const name = WEIGHT_NAMES[w.method] ?? w.method;
   const n = Object.keys(w.bySymbol).length;
+  const shown = n > TOP_WEIGHTS + 1 ? `the ${TOP_WEIGHTS} largest of ${n} stocks and the rest together` : `${n} stocks`;
+  const cut = cutAt(weightBars(model)) !== undefined ? " (its bar cut at the scale's end)" : "";
   if (w.dates.length <= 1)
-    return `Portfolio weights (${name}) of ${n} stocks as of ${isoDate(w.dates[0] ?? model.asof)}. Hover a bar for its figure.`;
+    return `Portfolio weights (${name}) as of ${isoDate(w.dates[0] ?? model.asof)}: ${shown}${cut}. Hover a bar for its stocks.`;
   const turns = (w.turnover ?? []).filter((t): t is number => typeof t === "number");
   const mean = turns.length ? ` · mean one-way turnover ${percent(turns.reduce((a, b) => a + b, 0) / turns.length)}` : "";
-  return `Portfolio weights (${name}) of ${n} stocks at ${w.dates.length} as-of dates, each bar summing to 100%${mean}. Hover a bar for each stock's weight.`;
+  return `Portfolio weights (${name}) as of ${isoDate(w.dates[w.dates.length - 1])}: ${shown}${cut}; the ticks are the weights at ${isoDate(w.dates[0])}, the first of ${w.dates.length} as-of dates${mean}. Hover a bar for its stocks.`;
 }
