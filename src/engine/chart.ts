@@ -22,7 +22,7 @@ import { optionCorrelation, usesOptions, usesResiduals } from "./correlation-opt
 import { buildGraph } from "./graph.ts";
 import { louvain } from "./louvain.ts";
 import { CommunityTracker } from "./community-tracking.ts";
-import { graphStats } from "./graph-stats.ts";
+import { graphStats } from "./graph-summary.ts";
 import { computeMetrics } from "./metrics/index.ts";
 import { correlationDistance, flatClusters, leafOrder, linkage } from "./hierarchy.ts";
 import { equalWeights, hrpWeights, inverseVarianceWeights, sampleCovariance } from "./hrp.ts";
@@ -45,7 +45,7 @@ export function computeChart(input: SeriesInput, params: ChartParams): ChartResu
 
 /**
  * computeChart one as-of at a time: it yields after each as-of's graph, so a scheduler can
- * interleave other requests' work between them (src/compute/compute-pool.ts), and returns the result.
+ * interleave other requests' work between them (src/compute/compute-threads.ts), and returns the result.
  */
 export function* computeChartSteps(input: SeriesInput, params: ChartParams): Generator<void, ChartResult> {
   const part = yield* computeChartPartSteps(input, params, 0, 1);

@@ -2,9 +2,10 @@
  * The metering wrapper of a live request (docs/api.md § Metering): database check → authenticate →
  * prepare (everything that can refuse before anything counts) → admit → work → finish (a server
  * fault refunded) → rate-limit headers → audit. Only admitted requests count; every request,
- * answered or refused, lands in the audit log. A denial is the limiter's returned value, rendered
+ * answered or refused, lands in the audit log. A denial is the meter's returned value, rendered
  * here as 429.
  */
+import { WorkBoundFull } from "../compute/admitted-work.ts";
 import { rateLimitHeaders } from "../metering/index.ts";
 import type { AuthedUser } from "./auth-gate.ts";
 import type { AppDeps, RequestState } from "./context.ts";
@@ -42,22 +43,6 @@ export interface MeteredSteps<P> {
 /** nginx's 499: the client closed the connection before the answer (docs/api.md § Heavy requests). */
 export const CLIENT_CLOSED = 499;
 
-/**
- * The process is at its bound of admitted-but-unfinished work (src/compute/admitted-work.ts):
- * refused before admission, not counted, and audited like any other refusal.
- */
-export class WorkBoundFull extends HttpError {
-  constructor(retryAfterSeconds: number, jobs: number) {
-    super(
-      503,
-      "SERVICE_UNAVAILABLE",
-      `the server is at its bound of admitted work (${jobs} computation${jobs === 1 ? "" : "s"} under way); ` +
-        `this request was not counted; retry in ${retryAfterSeconds}s, or ask for less work`,
-      { "Retry-After": String(retryAfterSeconds) },
-    );
-  }
-}
-
 function clientClosed(): HttpError {
   return new HttpError(
     CLIENT_CLOSED,
@@ -82,7 +67,7 @@ export async function metered<P>(deps: AppDeps, request: Request, state: Request
     // Gone before admission: nothing is counted (logged as 499 below).
     if (request.signal.aborted) throw clientClosed();
 
-    const admission = await deps.limiter.admit({
+    const admission = await deps.meter.admit({
       userId: user.id,
       limits: user.limits,
       requestId: state.requestId,
@@ -97,7 +82,7 @@ export async function metered<P>(deps: AppDeps, request: Request, state: Request
     deps.metrics?.decision(admission.ok ? "admitted" : admission.code);
     if (!admission.ok) {
       // The 429 row is already written, exact, in the meter's transaction; its duration waits for the next audit flush.
-      deps.limiter.finishRefused(admission.logId, performance.now() - state.start);
+      deps.meter.finishRefused(admission.logId, performance.now() - state.start);
       logId = null;
       return errorResponse(deps, request, state, 429, [{ code: admission.code, message: admission.message }], rlHeaders);
     }
@@ -107,7 +92,7 @@ export async function metered<P>(deps: AppDeps, request: Request, state: Request
     const response = await steps.work(prepared.value, rlHeaders, request.signal);
     // Gone while the answer was made: it can never be delivered, so it is refunded, not charged.
     if (request.signal.aborted) throw clientClosed();
-    await deps.limiter.finish(logId, response.status, performance.now() - state.start);
+    await deps.meter.finish(logId, response.status, performance.now() - state.start);
     logId = null;
     return response;
   } catch (err) {
@@ -118,11 +103,11 @@ export async function metered<P>(deps: AppDeps, request: Request, state: Request
       if (logId !== null) {
         // Admitted but not served: only a server fault is refunded (docs/api.md § Metering; what the data
         // refuses was decided before admission), then report the windows as they now stand.
-        await deps.limiter.finish(logId, failure.status, performance.now() - state.start, {
+        await deps.meter.finish(logId, failure.status, performance.now() - state.start, {
           refund: failure.status >= 500 || failure.status === CLIENT_CLOSED,
         });
       } else if (failure.status !== 503 || err instanceof WorkBoundFull) {
-        await deps.limiter.logUnmetered({
+        await deps.meter.logUnmetered({
           userId: user?.id ?? null,
           requestId: state.requestId,
           status: failure.status,
@@ -157,7 +142,7 @@ export async function metered<P>(deps: AppDeps, request: Request, state: Request
  */
 async function peekHeaders(deps: AppDeps, user: AuthedUser, requestId: string): Promise<Record<string, string> | null> {
   try {
-    const state = await deps.limiter.peek(user.id, user.limits);
+    const state = await deps.meter.peek(user.id, user.limits);
     deps.lastKnown?.remember(user.id, state);
     return rateLimitHeaders(state);
   } catch (err) {
