@@ -23,7 +23,6 @@ describe("test PostgreSQL", () => {
     const a = await startPostgres();
     const b = await startPostgres();
     opened.push(a, b);
-    console.log(`PostgreSQL started in ${a.server.startupMs.toFixed(0)} ms`);
     expect(a.name).not.toBe(b.name);
     const sa = new SQL(a.url);
     const sb = new SQL(b.url);
