@@ -1,9 +1,10 @@
 // The HTTP bench's baselines answer what our server answers: the captured bytes, or those bytes with
 // a fresh id and time, plus (floor) one access line per request. A wrong baseline skews every ratio.
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { until } from "../test/support/until.ts";
 import { startBaseline } from "./baseline.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "gs-bare-server-"));
@@ -62,11 +63,10 @@ describe("bench/bare-server.ts", () => {
     servers.push(s);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await fetch(`${s.base}/health`)).headers.get("x-request-id")!);
-    await Bun.sleep(200); // lines are batched for up to 20 ms
-    const lines = readFileSync(log, "utf8")
-      .trimEnd()
-      .split("\n")
-      .map((l) => JSON.parse(l));
+    // Lines are batched (up to 20 ms): the file is read until all three are there.
+    const read = () => (existsSync(log) ? readFileSync(log, "utf8").trimEnd().split("\n").filter(Boolean) : []);
+    await until(() => read().length >= ids.length);
+    const lines = read().map((l) => JSON.parse(l));
     expect(lines.map((l) => l.request_id)).toEqual(ids);
     for (const l of lines) {
       expect(l).toMatchObject({ level: "info", service: "graph-stats", method: "GET", path: "/health", status: 200, user_id: null });

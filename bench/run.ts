@@ -36,6 +36,8 @@ const parts = [
   await section("a 2,000-symbol universe", ["bench/big-universe.bench.ts", "--rounds", quick ? "1" : "3"]),
   await section("market", ["bench/market.bench.ts"]),
   await section("metering", ["bench/metering.bench.ts"]),
+  // Issue #12 item 7: what another process's write lock does to /health and refusals (the test asserts only their order).
+  await section("write lock held elsewhere", ["bench/write-lock-stall.bench.ts"]),
   await section("http", ["bench/http.bench.ts", "--seconds", quick ? "3" : "6"]),
   // Issue #22: the cached live answer against its floor on both databases, and where its CPU goes.
   await section("live endpoint against its floor", ["bench/live-cpu.ts", "--seconds", quick ? "3" : "5"]),
@@ -53,7 +55,7 @@ const parts = [
 const doc = `# Benchmarks
 
 Reproduce with \`npm run bench\` (all of it, about 9 minutes) or one at a time:
-\`npx bun bench/engine.bench.ts\`, \`npx bun bench/research.bench.ts\`, \`npx bun bench/correlation.bench.ts\`, \`npx bun bench/cost-model.bench.ts\`, \`npx bun bench/cost-grid.bench.ts\`, \`npx bun bench/series-load.bench.ts\`, \`npx bun bench/heavy-path.bench.ts\`, \`npx bun bench/metering.bench.ts\`, \`npx bun bench/http.bench.ts\`, \`npx bun bench/live-cpu.ts\`, \`npx bun bench/live-ablation.ts\`, \`npx bun bench/pg-driver.bench.ts\`, \`npx bun bench/pg-instances.bench.ts\`.
+\`npx bun bench/engine.bench.ts\`, \`npx bun bench/research.bench.ts\`, \`npx bun bench/correlation.bench.ts\`, \`npx bun bench/cost-model.bench.ts\`, \`npx bun bench/cost-grid.bench.ts\`, \`npx bun bench/series-load.bench.ts\`, \`npx bun bench/heavy-path.bench.ts\`, \`npx bun bench/metering.bench.ts\`, \`npx bun bench/write-lock-stall.bench.ts\`, \`npx bun bench/http.bench.ts\`, \`npx bun bench/live-cpu.ts\`, \`npx bun bench/live-ablation.ts\`, \`npx bun bench/pg-driver.bench.ts\`, \`npx bun bench/pg-instances.bench.ts\`.
 Machine of this run: ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Bun ${Bun.version}, ${new Date().toISOString().slice(0, 10)}.
 These machines are shared and noisy: read the ratios measured side by side in one run, not the absolute times.
 \`npm run bench\` rewrites this whole file; each target, how it is measured and its latest figure are in docs/performance.md.

@@ -39,11 +39,6 @@ test("the binary mints a token (generated secret, shared with serve) that the li
   expect(body.meta.diagnostics.data_source).toBe("synthetic");
 });
 
-test("the binary carries the checkpoint and compute workers (no fallback warning in its log)", async () => {
-  await Bun.sleep(700);
-  expect(server.logs.filter((l) => l.includes("checkpoint") || l.includes("compute thread"))).toEqual([]);
-});
-
 test("the binary imports CSV files, including symbols with & and - in their names", async () => {
   const files = ["R&D.csv", "AUTO-PARTS.csv"].map((name, i) => {
     const path = join(dir, name);
@@ -132,3 +127,11 @@ for (const option of ["corr_method=ewma&halflife=10", "shrinkage=ledoit_wolf"]) 
     expect([nDates, nStats]).toEqual([5, 7]);
   });
 }
+
+// Last: it stops the server, so that its whole log has been read.
+test("the binary carries the checkpoint and compute workers (no fallback warning in its log)", async () => {
+  expect(await server.stop()).toBe(0);
+  await server.ended;
+  expect(server.logs.some((l) => l.includes("listening"))).toBe(true);
+  expect(server.logs.filter((l) => l.includes("checkpoint") || l.includes("compute thread"))).toEqual([]);
+});

@@ -5,7 +5,7 @@
  * workers share one port and one database file, and the meter stays exact across them.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { mintToken } from "../auth/index.ts";
@@ -128,9 +128,10 @@ describe("serve --workers 2 on a sample database file", () => {
 /**
  * The supervisor in a process of its own, its workers stand-ins: `sleep` has no SIGTERM handler, as a
  * replacement still loading has none yet; the shell one exits 3 on SIGTERM, as a failed drain would.
- * Printing "started" once superviseWorkers has spawned them makes the signal's moment certain.
+ * Printing "started" once superviseWorkers has spawned them makes the signal's moment certain; a
+ * stand-in with a handler to set up says it is ready with a file in `ready`, and both are waited for.
  */
-async function superviseStandIns(worker: string[]): Promise<{ code: number; out: string }> {
+async function superviseStandIns(worker: string[], ready?: string): Promise<{ code: number; out: string }> {
   const script = `
     import { superviseWorkers } from ${JSON.stringify(join(import.meta.dir, "worker-supervisor.ts"))};
     import { createLogger } from ${JSON.stringify(join(import.meta.dir, "../logger.ts"))};
@@ -145,7 +146,7 @@ async function superviseStandIns(worker: string[]): Promise<{ code: number; out:
     if (done) break;
     out += new TextDecoder().decode(value);
   }
-  await Bun.sleep(100); // the shell's trap is set up by then; sleep has nothing to set up
+  if (ready) await until("both shells' traps", () => readdirSync(ready).length === 2); // sleep has nothing to set up
   proc.kill("SIGTERM");
   for (;;) {
     const { value, done } = await reader.read();
@@ -162,7 +163,8 @@ test("a worker killed by the SIGTERM the supervisor forwarded (still loading, no
 });
 
 test("a worker that exits non-zero on the forwarded SIGTERM makes the supervisor exit 1, logged", async () => {
-  const { code, out } = await superviseStandIns(["sh", "-c", "trap 'kill $!; exit 3' TERM; sleep 30 & wait"]);
+  const ready = mkdtempSync(join(tmpdir(), "gs-trap-"));
+  const { code, out } = await superviseStandIns(["sh", "-c", `trap 'kill $!; exit 3' TERM; touch ${ready}/$$; sleep 30 & wait`], ready);
   const unclean = json(out.split("\n")).filter((j) => j.msg === "worker exited uncleanly while stopping");
   expect(unclean.map((j) => [j.code, j.signal])).toEqual([
     [3, null],

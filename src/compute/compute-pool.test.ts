@@ -106,7 +106,7 @@ describe("cancelling a job whose caller went away", () => {
       const [running, waiting] = [new AbortController(), new AbortController()];
       const a = pool.compute(src, heavy, "a", running.signal).catch((e) => e);
       const b = pool.compute(src, { ...heavy, lookback: 299 }, "b", waiting.signal).catch((e) => e);
-      await Bun.sleep(100); // a's first slice runs, b waits
+      await until(() => pool.held() === 1); // a is on the thread, b waits
       waiting.abort();
       running.abort();
       expect(await a).toBeInstanceOf(ComputeCancelled);
@@ -200,8 +200,7 @@ test("cancelling a split job drops every part, running or waiting, and frees bot
     const leaving = new AbortController();
     const a = pool.compute(src, heavy, "a", leaving.signal, 1).catch((e) => e);
     expect(pool.split()).toBe(1);
-    await Bun.sleep(100); // both parts are computing
-    expect(pool.held()).toBe(2);
+    await until(() => pool.held() === 2); // both parts are on their threads
     leaving.abort();
     expect(await a).toBeInstanceOf(ComputeCancelled);
     expect(pool.cancelled()).toBe(1);

@@ -4,6 +4,8 @@ import { parseChartParams } from "./params/params.ts";
 import { SAMPLE_END_DATE, sampleSeriesInput } from "../market/index.ts";
 import { inlineCompute } from "../compute/compute-pool.ts";
 import { body, startHarness, type Harness } from "../../test/support/http/harness.ts";
+import { holdNext } from "../../test/support/http/hold-compute.ts";
+import { until } from "../../test/support/until.ts";
 
 let h: Harness;
 beforeAll(async () => {
@@ -84,27 +86,29 @@ describe("GET /v1/demo/chart", () => {
     expect(got.meta.params).toEqual(JSON.parse(JSON.stringify({ ...parsed.params, format: "json" })));
   });
 
-  test("a first call computes off the event loop (/health answers meanwhile); concurrent first calls share it", async () => {
+  test("a first call computes at the compute pool (/health answers meanwhile); concurrent first calls share it", async () => {
     const fresh = await startHarness();
     try {
       const before = fresh.server.compute.started();
-      let demoDone = 0;
+      // The computation is held at the pool until /health has answered: an order of events, not a race.
+      const held = holdNext(fresh.server.compute);
+      let answered = 0;
       const demos = Promise.all(
         [0, 1].map(() =>
           fresh.get("/v1/demo/chart?periods=10").then(async (r) => {
-            demoDone = performance.now();
+            answered++;
             return { status: r.status, data: JSON.stringify((await body(r)).data) };
           }),
         ),
       );
-      await Bun.sleep(20);
-      const health = await fresh.get("/health");
-      const healthDone = performance.now();
-      expect(health.status).toBe(200);
+      await until(() => held.calls() === 1);
+      expect((await fresh.get("/health")).status).toBe(200);
+      expect(answered).toBe(0);
+      held.release();
       const [a, b] = await demos;
       expect([a!.status, b!.status]).toEqual([200, 200]);
       expect(a!.data).toBe(b!.data);
-      expect(healthDone).toBeLessThan(demoDone);
+      expect(held.calls()).toBe(1);
       expect(fresh.server.compute.started() - before).toBe(1);
     } finally {
       await fresh.stop();

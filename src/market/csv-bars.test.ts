@@ -1,62 +1,86 @@
-import { describe, expect, test } from "bun:test";
-import { parseBarsCsv, symbolFromFileName } from "./csv-bars.ts";
+/**
+ * The row rules of csv-bars.ts (columns, numbers, prices, OHLC order, volume, symbols, duplicates),
+ * through the importer as `import` runs it (stageFile): a good file's bars as stored, a bad file's
+ * `file:line: reason` messages and nothing written.
+ */
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { countBars, storedBars, tempDb } from "../../test/support/market-db.ts";
+import { symbolFromFileName } from "./csv-bars.ts";
+import { importCsvSources } from "./import-rules.ts";
+import type { ImportOptions } from "./csv-import.ts";
 
 const HEADER = "timestamp,open,high,low,close,volume,oi";
-const ok = (text: string, file = "M&M.csv", opts = {}) => {
-  const r = parseBarsCsv(file, text, opts);
-  if (!r.ok) throw new Error(r.errors.join("\n"));
-  return r;
+let t: ReturnType<typeof tempDb>;
+beforeEach(() => {
+  t = tempDb();
+});
+afterEach(() => t.cleanup());
+
+const importText = (file: string, text: string, opts: Partial<ImportOptions> = {}) =>
+  importCsvSources(t, [{ file, text }], { universe: "u", ...opts });
+const ok = (text: string, file = "M&M.csv", opts: Partial<ImportOptions> = {}) => {
+  const s = importText(file, text, opts);
+  if (s.errors.length > 0) throw new Error(s.errors.join("\n"));
+  return s;
 };
 const errorsOf = (text: string, file = "X.csv") => {
-  const r = parseBarsCsv(file, text);
-  if (r.ok) throw new Error("expected the file to be rejected");
-  return r.errors;
+  const s = importText(file, text);
+  if (s.filesRejected !== 1) throw new Error("expected the file to be rejected");
+  expect(s.inserted).toBe(0);
+  return s.errors;
 };
 
-describe("parseBarsCsv", () => {
+describe("bar rows through the importer", () => {
   test("per-symbol file: the stem is the symbol and extra columns are ignored", () => {
-    const r = ok(`${HEADER}\n2020-10-01 00:00:00+05:30,614.7,621.9,608.15,610.15,3842331,0\n`);
-    expect(r.symbols).toEqual(["M&M"]);
-    expect(r.bars.get("M&M")).toEqual([
+    const s = ok(`${HEADER}\n2020-10-01 00:00:00+05:30,614.7,621.9,608.15,610.15,3842331,0\n`);
+    expect(s.symbols).toEqual(["M&M"]);
+    expect(storedBars(t, "M&M")).toEqual([
       { ts: Date.UTC(2020, 8, 30, 18, 30), offsetMin: 330, open: 614.7, high: 621.9, low: 608.15, close: 610.15, volume: 3842331 },
     ]);
   });
 
   test("columns may come in any order and any case", () => {
-    const r = ok("Close,VOLUME,timestamp,Low,High,Open\n10,5,2024-01-02,9,11,9.5\n", "A.csv");
-    expect(r.bars.get("A")![0]).toMatchObject({ open: 9.5, high: 11, low: 9, close: 10, volume: 5 });
+    ok("Close,VOLUME,timestamp,Low,High,Open\n10,5,2024-01-02,9,11,9.5\n", "A.csv");
+    expect(storedBars(t, "A")[0]).toMatchObject({ open: 9.5, high: 11, low: 9, close: 10, volume: 5 });
   });
 
-  test("long file: symbols in first-appearance order, bars sorted by time", () => {
-    const r = ok(
+  test("long file: symbols in first-appearance order, bars by time", () => {
+    const s = ok(
       "symbol,timestamp,open,high,low,close,volume\n" + "ZED,2024-01-03,2,2,2,2,1\nABC,2024-01-03,1,1,1,1,1\nZED,2024-01-02,3,3,3,3,1\n",
       "long.csv",
     );
-    expect(r.symbols).toEqual(["ZED", "ABC"]);
-    expect(r.bars.get("ZED")!.map((b) => b.close)).toEqual([3, 2]);
-    expect(r.rows).toBe(3);
+    expect(s.symbols).toEqual(["ZED", "ABC"]);
+    expect(storedBars(t, "ZED").map((b) => b.close)).toEqual([3, 2]);
+    expect(s.rows).toBe(3);
   });
 
   test("plain dates use the default offset", () => {
-    const r = ok(`${HEADER}\n2024-01-02,1,1,1,1,0,0\n`, "A.csv", { defaultOffsetMin: 330 });
-    expect(r.bars.get("A")![0]!.ts).toBe(Date.UTC(2024, 0, 1, 18, 30));
-    expect(r.bars.get("A")![0]!.offsetMin).toBe(330);
+    ok(`${HEADER}\n2024-01-02,1,1,1,1,0,0\n`, "A.csv", { defaultOffsetMin: 330 });
+    expect(storedBars(t, "A")[0]).toMatchObject({ ts: Date.UTC(2024, 0, 1, 18, 30), offsetMin: 330 });
+  });
+
+  test("--price adj_close scales every price by adjusted close / close", () => {
+    ok("Date,Open,High,Low,Close,Adj Close,Volume\n2024-01-02,10,12,8,10,5,7\n", "A.csv", { price: "adj_close" });
+    expect(storedBars(t, "A")[0]).toMatchObject({ open: 5, high: 6, low: 4, close: 5, volume: 7 });
   });
 
   const bad: [string, string, string][] = [
-    ["bad number", "2024-01-02,1,abc,1,1,1,0", "X.csv:3: bad number in 'high': 'abc'"],
-    ["empty number", "2024-01-02,1,2,1,,1,0", "X.csv:3: bad number in 'close': ''"],
-    ["zero price", "2024-01-02,0,2,1,1,1,0", "X.csv:3: 'open' must be a positive price, got 0"],
-    ["negative price", "2024-01-02,1,2,-1,1,1,0", "X.csv:3: 'low' must be a positive price, got -1"],
-    ["negative volume", "2024-01-02,1,2,1,1,-5,0", "X.csv:3: negative volume -5"],
-    ["high below low", "2024-01-02,1,1,2,1,1,0", "X.csv:3: high 1 is below low 2"],
+    ["bad number", "2024-01-03,1,abc,1,1,1,0", "X.csv:3: bad number in 'high': 'abc'"],
+    ["empty number", "2024-01-03,1,2,1,,1,0", "X.csv:3: bad number in 'close': ''"],
+    ["zero price", "2024-01-03,0,2,1,1,1,0", "X.csv:3: 'open' must be a positive price, got 0"],
+    ["negative price", "2024-01-03,1,2,-1,1,1,0", "X.csv:3: 'low' must be a positive price, got -1"],
+    ["negative volume", "2024-01-03,1,2,1,1,-5,0", "X.csv:3: negative volume -5"],
+    ["high below low", "2024-01-03,1,1,2,1,1,0", "X.csv:3: high 1 is below low 2"],
+    ["open above high", "2024-01-03,3,2,1,1,1,0", "X.csv:3: open 3 is outside low 1 … high 2"],
+    ["close below low", "2024-01-03,1,2,1,0.5,1,0", "X.csv:3: close 0.5 is outside low 1 … high 2"],
     ["bad timestamp", "2024-02-30,1,2,1,1,1,0", "X.csv:3: bad timestamp '2024-02-30': no such date or time"],
     ["duplicate timestamp", "2024-01-01T18:30:00Z,1,2,1,1,1,0", "X.csv:3: duplicate timestamp '2024-01-01T18:30:00Z' (first at line 2)"],
     ["wrong field count", "2024-01-03,1,2,1,1", "X.csv:3: expected 7 fields as in the header, got 5"],
   ];
   for (const [name, row, message] of bad) {
-    test(`rejects ${name} with file:line: reason`, () => {
+    test(`rejects ${name} with file:line: reason, writing nothing`, () => {
       expect(errorsOf(`${HEADER}\n2024-01-02 00:00:00+05:30,1,2,1,1,1,0\n${row}\n`)).toEqual([message]);
+      expect(countBars(t, "X")).toBe(0);
     });
   }
 

@@ -1,16 +1,13 @@
 /**
  * Turning CSV records into bars: the header decides the columns (csv-columns.ts), each row is
  * checked (numbers, positive prices, low ≤ open, close ≤ high, volume ≥ 0) and becomes a bar or
- * a reason. `parseBarsCsv` does a whole text in memory; the importer streams rows instead.
+ * a reason, row by row as the importer streams them (csv-import.ts, stageFile).
  * Either per-symbol (file stem = symbol) or long (a `symbol` column).
  */
 import { basename, extname } from "node:path";
 import type { Interval } from "../engine/types.ts";
 import type { Bar } from "./bar.ts";
 import { REQUIRED_COLUMNS, resolveColumns, type ColumnIndex, type ColumnOptions } from "./csv-columns.ts";
-import { CsvSyntaxError, readCsvText } from "./csv-records.ts";
-import { countGaps, spacingProblem } from "./csv-spacing.ts";
-import { RowErrors } from "./row-errors.ts";
 import { shownValue } from "./shown-value.ts";
 import { isValidSymbol } from "./symbols.ts";
 import { parseTimestamp } from "./timestamps.ts";
@@ -20,8 +17,6 @@ export { REQUIRED_COLUMNS };
 /** Errors listed per file before the rest are summarised as a count. */
 export const MAX_ERRORS = 20;
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-
-export type ParsedCsv = { ok: true; symbols: string[]; bars: Map<string, Bar[]>; rows: number } | { ok: false; errors: string[] };
 
 export interface ParseOptions extends ColumnOptions {
   /** Offset (minutes) for timestamps that carry none, e.g. plain dates. Default 0 (UTC). */
@@ -107,63 +102,4 @@ export class BarRows {
       volume,
     };
   }
-}
-
-/**
- * Parses `text` (the content of `file`; `file` names it in messages). Symbols are listed in
- * first-appearance order, each symbol's bars sorted by time.
- */
-export function parseBarsCsv(file: string, text: string, opts: ParseOptions = {}): ParsedCsv {
-  const errors = new RowErrors(file, MAX_ERRORS);
-  const fail = (line: number, reason: string) => errors.add(line, reason);
-  let rows: BarRows | string | undefined;
-  let dataRows = 0;
-  const bars = new Map<string, (Bar & { line: number })[]>();
-  const seen = new Map<string, Map<number, number>>();
-  try {
-    readCsvText(text, (record, line) => {
-      if (rows === undefined) {
-        rows = BarRows.fromHeader(file, record, line, opts);
-        return;
-      }
-      if (typeof rows === "string") return;
-      dataRows++;
-      const row = rows.read(record);
-      if (typeof row === "string") return fail(line, row);
-      let symSeen = seen.get(row.symbol);
-      if (!symSeen) {
-        seen.set(row.symbol, (symSeen = new Map()));
-        bars.set(row.symbol, []);
-      }
-      const first = symSeen.get(row.ts);
-      if (first !== undefined)
-        return fail(line, `duplicate timestamp ${shownValue(row.rawTs)}${rows.long ? ` for ${row.symbol}` : ""} (first at line ${first})`);
-      symSeen.set(row.ts, line);
-      const { symbol: _s, rawTs: _r, ...bar } = row;
-      bars.get(row.symbol)!.push({ ...bar, line });
-    });
-  } catch (err) {
-    if (err instanceof CsvSyntaxError) return { ok: false, errors: [`${file}:${err.line}: ${err.message}`] };
-    throw err;
-  }
-  if (rows === undefined) return { ok: false, errors: [`${file}:1: empty file: expected a header row ${REQUIRED_COLUMNS.join(",")}`] };
-  if (typeof rows === "string") return { ok: false, errors: [rows] };
-  if (dataRows === 0) return { ok: false, errors: [`${file}: no data rows after the header`] };
-  for (const [symbol, list] of bars) {
-    list.sort((a, b) => a.ts - b.ts);
-    const problem =
-      errors.count === 0 && opts.interval ? spacingProblem(countGaps(list), opts.interval, rows.long ? symbol : undefined) : null;
-    if (problem) fail(problem.line, problem.reason);
-  }
-  if (errors.count > 0) return { ok: false, errors: errors.lines() };
-  let total = 0;
-  const out = new Map<string, Bar[]>();
-  for (const [symbol, list] of bars) {
-    out.set(
-      symbol,
-      list.map(({ line: _l, ...b }) => b),
-    );
-    total += list.length;
-  }
-  return { ok: true, symbols: [...bars.keys()], bars: out, rows: total };
 }

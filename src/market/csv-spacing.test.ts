@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { countGaps, formatGap, spacingProblem } from "./csv-spacing.ts";
+import { tempDb } from "../../test/support/market-db.ts";
+import { formatGap, spacingProblem } from "./csv-spacing.ts";
+import { importCsvSources } from "./import-rules.ts";
 
 const MIN = 60_000;
 const DAY = 1440 * MIN;
@@ -26,13 +28,16 @@ describe("spacingProblem", () => {
   }
 });
 
-test("countGaps measures in local time, so a daylight-saving change is still one day", () => {
-  const bars = [
-    { ts: Date.parse("2025-03-07T00:00:00-05:00"), offsetMin: -300, line: 2 },
-    { ts: Date.parse("2025-03-10T00:00:00-04:00"), offsetMin: -240, line: 3 },
-    { ts: Date.parse("2025-03-11T00:00:00-04:00"), offsetMin: -240, line: 4 },
-  ];
-  expect(countGaps(bars)).toEqual([g(3 * DAY, 1, 3), g(DAY, 1, 4)]);
+test("gaps are measured in local time: daily bars across a daylight-saving change import as 1d", () => {
+  // 2025-03-09 is a spring-forward Sunday in New York: local midnights 23 hours apart in UTC.
+  const t = tempDb();
+  try {
+    const text =
+      "timestamp,open,high,low,close,volume\n2025-03-08T00:00:00-05:00,1,1,1,1,1\n2025-03-09T00:00:00-04:00,1,1,1,1,1\n2025-03-10T00:00:00-04:00,1,1,1,1,1\n";
+    expect(importCsvSources(t, [{ file: "NY.csv", text }], { universe: "u", interval: "1d" }).errors).toEqual([]);
+  } finally {
+    t.cleanup();
+  }
 });
 
 test("formatGap names intervals and otherwise the largest whole unit", () => {

@@ -64,19 +64,3 @@ export function spacingProblem(gaps: readonly GapCount[], interval: Interval, sy
   }
   return null;
 }
-
-/** Gap counts of bars sorted by time (for in-memory parsing; the importer counts them in SQL). */
-export function countGaps(bars: readonly { ts: number; offsetMin: number; line: number }[]): GapCount[] {
-  const byGap = new Map<number, GapCount>();
-  for (let i = 1; i < bars.length; i++) {
-    const a = bars[i - 1]!;
-    const b = bars[i]!;
-    const gapMs = b.ts + b.offsetMin * 60_000 - (a.ts + a.offsetMin * 60_000);
-    const seen = byGap.get(gapMs);
-    if (seen) {
-      seen.count++;
-      seen.line = Math.min(seen.line, b.line);
-    } else byGap.set(gapMs, { gapMs, count: 1, line: b.line });
-  }
-  return [...byGap.values()];
-}

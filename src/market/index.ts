@@ -5,7 +5,7 @@ export { getDataVersion, bumpDataVersion } from "./data-version.ts";
 export { ImportError } from "./csv-import.ts";
 export { importCsvFiles, importCsvSources } from "./import-rules.ts";
 export type { CsvSource, FileResult, ImportOptions, ImportSummary } from "./csv-import.ts";
-export { parseBarsCsv, symbolFromFileName, REQUIRED_COLUMNS } from "./csv-bars.ts";
+export { symbolFromFileName, REQUIRED_COLUMNS } from "./csv-bars.ts";
 export { listUniverses, getUniverse, knownSymbols, extendUniverse } from "./universes.ts";
 export type { Universe, UniverseSource } from "./universes.ts";
 export { INTERVAL_MS, isInterval, bucketStart, divides, chooseSourceInterval, servingIntervals } from "./intervals.ts";

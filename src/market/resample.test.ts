@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
+import { storedBars, tempDb } from "../../test/support/market-db.ts";
 import { describeNifty, niftyDir } from "../../test/support/nifty.ts";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Interval } from "../engine/types.ts";
 import type { Bar } from "./bar.ts";
-import { parseBarsCsv } from "./csv-bars.ts";
+import { importCsvFiles } from "./import-rules.ts";
 import { bucketStart, chooseSourceInterval, divides } from "./intervals.ts";
 import { resampleBars } from "./resample.ts";
 import { generateSample, SAMPLE_MINUTE_DAYS, SAMPLE_SESSION_MINUTES } from "./sample-generator.ts";
@@ -56,9 +56,12 @@ describe("interval choice", () => {
 
 describeNifty("resampleBars on real NIFTY-50 bars", () => {
   test("1d -> 1w on real M&M bars: the ISO week of 2024-06-24", () => {
-    const parsed = parseBarsCsv("M&M.csv", readFileSync(join(niftyDir(), "M&M.csv"), "utf8"));
-    if (!parsed.ok) throw new Error(parsed.errors.join("\n"));
-    const weeks = resampleBars(parsed.bars.get("M&M")!, "1w");
+    const t = tempDb();
+    const imported = importCsvFiles(t, [join(niftyDir(), "M&M.csv")], { universe: "nifty50" });
+    const bars = storedBars(t, "M&M");
+    t.cleanup();
+    expect(imported.errors).toEqual([]);
+    const weeks = resampleBars(bars, "1w");
     const week = weeks.find((w) => formatLocal(w.ts, w.offsetMin) === "2024-06-24T00:00:00+05:30");
     // M&M.csv lines 925-929 (2024-06-24 .. 2024-06-28), by hand:
     //   open 2836.5 (Mon), high max(2923.95, 2947.0, 2912.95, 2905.0, 2896.0) = 2947.0,
@@ -75,7 +78,7 @@ describeNifty("resampleBars on real NIFTY-50 bars", () => {
     });
     const next = weeks[weeks.indexOf(week!) + 1]!;
     expect(formatLocal(next.ts, next.offsetMin)).toBe("2024-07-01T00:00:00+05:30");
-    const total = parsed.bars.get("M&M")!.reduce((v, b) => v + b.volume, 0);
+    const total = bars.reduce((v, b) => v + b.volume, 0);
     expect(weeks.reduce((v, w) => v + w.volume, 0)).toBe(total);
   });
 });

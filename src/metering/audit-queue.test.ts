@@ -1,4 +1,3 @@
-import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,6 +7,11 @@ import { TestClock } from "../clock.ts";
 import { createAuditQueue, type AuditRow } from "./audit-queue.ts";
 import { sqliteAuditStatements } from "../../db/sqlite/audit-statements.ts";
 import { createSqliteMeter } from "./meters.ts";
+import { holdWriteLock } from "../../test/support/write-lock-holder.ts";
+
+/** Long enough that "by itself" only means the flush waited for the lock. */
+const HOLD_MAX_MS = 15_000;
+const BUSY_TIMEOUT_MS = 60_000;
 
 const T = Date.parse("2026-11-22T10:00:00Z");
 const path = () => join(mkdtempSync(join(tmpdir(), "gs-audit-queue-")), "q.sqlite");
@@ -47,9 +51,10 @@ test("past its byte bound the queue aggregates per minute, user, status and code
   expect(queue.bytes()).toBe(0);
 });
 
-test("flush({ noWait }) under another connection's write lock fails at once and keeps everything; the next flush writes it", async () => {
+test("flush({ noWait }) under another process's write lock fails without waiting and keeps everything; the next flush writes it", async () => {
   const file = path();
-  const { sqlite } = openDatabase(file, { busyTimeoutMs: 1000 });
+  // The connection would wait past the holder's own bound: a flush that waited would see it let go by itself.
+  const { sqlite } = openDatabase(file, { busyTimeoutMs: BUSY_TIMEOUT_MS });
   const meter = createSqliteMeter(sqlite, new TestClock(T));
   const admitted = await meter.admit({ userId: "alice", limits: { perMinute: 1, perDay: 10 }, requestId: "ok", params: "" });
   const denied = await meter.admit({ userId: "alice", limits: { perMinute: 1, perDay: 10 }, requestId: "no", params: "" });
@@ -66,14 +71,13 @@ test("flush({ noWait }) under another connection's write lock fails at once and 
   });
   await meter.logUnmetered({ userId: null, requestId: "anon", status: 401, code: "UNAUTHORIZED", params: "", durationMs: 1 });
 
-  const other = new Database(file);
-  other.exec("BEGIN IMMEDIATE");
-  const t0 = performance.now();
-  await expect(meter.flush({ noWait: true })).rejects.toThrow();
-  expect(performance.now() - t0).toBeLessThan(100); // busy_timeout is 1000 ms: it did not wait
-  expect((sqlite.query("PRAGMA busy_timeout").get() as { timeout: number }).timeout).toBe(1000); // restored
-  other.exec("ROLLBACK");
-  other.close();
+  const holder = await holdWriteLock(file, HOLD_MAX_MS);
+  try {
+    await expect(meter.flush({ noWait: true })).rejects.toThrow();
+    expect((sqlite.query("PRAGMA busy_timeout").get() as { timeout: number }).timeout).toBe(BUSY_TIMEOUT_MS); // restored
+  } finally {
+    expect(await holder.release()).toBe("on request");
+  }
 
   await meter.flush({ noWait: true });
   expect(sqlite.query("SELECT request_id, status, duration_ms, counted, params FROM request_log ORDER BY id").all()).toEqual([

@@ -114,7 +114,6 @@ test(
       }
       // The day's count holds exactly what is still counted: nothing charged for the crash.
       expect(after.admittedToday).toBe(after.counted);
-      console.log(`killed with ${charged.open} requests admitted and unanswered; refunded ${reconciled?.refunded} at the next start`);
     } finally {
       first.proc.kill("SIGKILL");
       second?.proc.kill("SIGKILL");

