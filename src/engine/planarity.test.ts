@@ -6,7 +6,8 @@
 import { describe, expect, test } from "bun:test";
 import golden from "../../test/fixtures/engine/pmfg-codependence-golden.json";
 import { mulberry32 } from "../../test/support/engine/random-returns.ts";
-import { isPlanar, PlaneEmbedding, PlanarityTester } from "./planarity.ts";
+import { PlaneEmbedding } from "./plane-embedding.ts";
+import { isPlanar, PlanarityTester } from "./planarity.ts";
 
 const complete = (n: number) => {
   const p: number[] = [];

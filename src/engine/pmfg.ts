@@ -3,7 +3,9 @@
  * by decreasing |ρ|, each kept if the graph stays planar, until 3(n−2) edges. The order, its
  * tie-break and the n < 5 cases: docs/engine.md § PMFG.
  */
-import { PlaneEmbedding, PlanarityTester } from "./planarity.ts";
+import { PlaneEmbedding } from "./plane-embedding.ts";
+import { PlanarityTester } from "./planarity.ts";
+import { traceFace } from "./rotation-system.ts";
 
 export interface Pmfg {
   /** Edge pairs (i, j), i < j, in insertion order (the same form as tmfg's). */
@@ -184,6 +186,8 @@ class RigidSets {
   /** Restricted rotations of rebuild(): at b·n + a, the neighbour before a around b (within the set). */
   private readonly prev: Int32Array;
   private readonly traced: Int32Array;
+  /** One face's nodes (traceFace; a plane graph has fewer than 6n half-edges). */
+  private readonly face: Int32Array;
   /** Set pairs s·n + t whose matching grow() counted in its pass (by epoch). */
   private readonly checked: Int32Array;
   private epoch = 0;
@@ -196,6 +200,7 @@ class RigidSets {
   ) {
     this.prev = new Int32Array(n * n);
     this.traced = new Int32Array(n * n);
+    this.face = new Int32Array(6 * n);
     this.checked = new Int32Array(n * n);
     this.fresh = new Uint8Array(n);
     this.set = new Int32Array(n).fill(-1);
@@ -417,7 +422,7 @@ class RigidSets {
 
   /** Set s's faces anew: the plane embedding's rotations restricted to s, faces traced (a, b) -> (b, before(a) at b). */
   private rebuild(s: number): void {
-    const { n, set, plane, prev, traced, facesOf } = this;
+    const { n, set, plane, prev, traced, facesOf, face } = this;
     const { cw, first } = plane;
     for (let x = 0; x < n; x++) {
       if (set[x] !== s) continue;
@@ -444,16 +449,15 @@ class RigidSets {
       let w = f;
       do {
         if (set[w] === s && traced[x * n + w] !== epoch) {
+          const len = traceFace(prev, n, x, w, traced, epoch, face.length, face);
+          // A face longer than a plane graph's half-edges: not an embedding (costs tests only).
+          if (len < 0) {
+            this.dissolve(s);
+            return;
+          }
+          // A plain loop: Array.from(face.subarray(…)) made the rolling PMFG ~5% slower.
           const cycle: number[] = [];
-          let a = x;
-          let b = w;
-          do {
-            traced[a * n + b] = epoch;
-            cycle.push(a);
-            const c = prev[b * n + a];
-            a = b;
-            b = c;
-          } while (a !== x || b !== w);
+          for (let p = 0; p < len; p++) cycle.push(face[p]);
           this.addFace(cycle);
         }
         w = cw[x * n + w];
