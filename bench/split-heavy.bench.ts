@@ -15,7 +15,7 @@ import os from "node:os";
 import { parseArgs } from "node:util";
 import { mintToken } from "../src/auth/index.ts";
 import { systemClock } from "../src/clock.ts";
-import { startComputePool } from "../src/compute/compute-pool.ts";
+import { startComputePool } from "../src/compute/compute-threads.ts";
 import { serialise } from "../src/compute/serialise.ts";
 import { inputOf } from "../src/compute/series-source.ts";
 import { computeChart, computeChartPartSteps, joinChart } from "../src/engine/chart.ts";

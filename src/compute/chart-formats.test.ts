@@ -14,7 +14,8 @@ import { computeChart } from "../engine/chart.ts";
 import { tempDb } from "../../test/support/market-db.ts";
 import { AdmittedWork } from "./admitted-work.ts";
 import { ChartService } from "./chart-service.ts";
-import { startComputePool, type ComputePool } from "./compute-pool.ts";
+import type { ComputePool } from "./compute-pool.ts";
+import { startComputePool } from "./compute-threads.ts";
 import { serialise, type Format } from "./serialise.ts";
 
 const db = tempDb();

@@ -9,7 +9,8 @@ import { createLogger } from "../logger.ts";
 import { openDatabase } from "../../db/open.ts";
 import { getUniverse, importCsvSources, loadSeries, sampleSeriesInput } from "../market/index.ts";
 import { sampleDb } from "../../test/support/http/harness.ts";
-import { ComputeCancelled, inlineCompute, startComputePool } from "./compute-pool.ts";
+import { ComputeCancelled, inlineCompute } from "./compute-pool.ts";
+import { startComputePool } from "./compute-threads.ts";
 import { computeChart } from "../engine/chart.ts";
 import { toCsv, toNdjson } from "./tidy-export.ts";
 

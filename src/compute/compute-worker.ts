@@ -1,5 +1,5 @@
 /**
- * Runs in a compute thread (src/compute/compute-pool.ts): gets the series (from its own read-only
+ * Runs in a compute thread (src/compute/compute-threads.ts): gets the series (from its own read-only
  * connection to the server's database, with the market layer's cache, or the generated sample) and runs the engine's
  * computeChart in slices of about SLICE_MS (whole as-ofs): after each slice it posts `yielded` and
  * waits for the pool to say which job to resume, so other users' jobs get the thread in between.
@@ -15,16 +15,14 @@ import { computeChartPartSteps, computeChartSteps, joinChart, type ChartPart } f
 import { ChartError, type ChartResult } from "../engine/types.ts";
 import { renderTidy, type TidyFormat } from "./serialise.ts";
 import {
-  computedOf,
-  READY,
-  type CLOSE,
-  type ComputeDrop,
   type ComputeJoin,
   type ComputeRender,
   type ComputeReply,
   type ComputeRequest,
-  type ComputeResume,
-} from "./compute-pool.ts";
+  computedOf,
+  READY,
+  type ToThread,
+} from "./compute-messages.ts";
 import { inputOf } from "./series-source.ts";
 import { SeriesCache } from "../market/series-cache.ts";
 import { SeriesLoader } from "../market/series-loader.ts";
@@ -116,7 +114,7 @@ function failure(id: number, err: unknown): ComputeReply {
     : { id, ok: false, internal: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
 }
 
-self.onmessage = (event: MessageEvent<ComputeRequest | ComputeResume | ComputeDrop | ComputeJoin | ComputeRender | typeof CLOSE>) => {
+self.onmessage = (event: MessageEvent<ToThread>) => {
   if ("close" in event.data) {
     db?.sqlite.close();
     db = null;

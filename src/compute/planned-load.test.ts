@@ -16,7 +16,8 @@ import { openMarketStore } from "../market/open-store.ts";
 import { loadSeries } from "../market/series-loader.ts";
 import { getUniverse } from "../market/universes.ts";
 import { ChartService } from "./chart-service.ts";
-import { inlineCompute, startComputePool } from "./compute-pool.ts";
+import { inlineCompute } from "./compute-pool.ts";
+import { startComputePool } from "./compute-threads.ts";
 
 const path = sampleDb();
 const db = openDatabase(path);

@@ -280,7 +280,7 @@ export function requestCost(params: ChartParams, n: number, asofCount = params.p
 }
 
 /**
- * A result already computed, rendered in a tidy format (a render job, compute-pool.ts): parsing its
+ * A result already computed, rendered in a tidy format (a render job, compute-threads.ts): parsing its
  * JSON (priced as writing it) and the tidy rows, with no engine stage.
  */
 export function renderCost(params: ChartParams, n: number, asofCount = params.periods, format: Format = "csv"): number {

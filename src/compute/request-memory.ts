@@ -44,7 +44,7 @@ export function requestBytes(params: ChartParams, n: number, asofs: number, bars
   return Math.ceil(JOB_BYTES + series + graphs + kept + objects + 2 * (json + tidy));
 }
 
-/** A render job (compute-pool.ts): the result's JSON, the object tree parsed from it, and the tidy text twice. */
+/** A render job (compute-threads.ts): the result's JSON, the object tree parsed from it, and the tidy text twice. */
 export function renderBytes(params: ChartParams, n: number, asofs: number, format: Format = "csv"): number {
   const { objects, json, tidy } = payloadBytes(params, n, asofs, format);
   return Math.ceil(JOB_BYTES + json + objects + 2 * tidy);

@@ -14,7 +14,7 @@ import { createLogger } from "../logger.ts";
 import { openMarketStore } from "../market/open-store.ts";
 import { getUniverse } from "../market/universes.ts";
 import { ChartService } from "./chart-service.ts";
-import { startComputePool } from "./compute-pool.ts";
+import { startComputePool } from "./compute-threads.ts";
 
 const path = tempDbPath();
 writeBigUniverse(path, "big", 500, 300);

@@ -45,7 +45,7 @@ export function computeChart(input: SeriesInput, params: ChartParams): ChartResu
 
 /**
  * computeChart one as-of at a time: it yields after each as-of's graph, so a scheduler can
- * interleave other requests' work between them (src/compute/compute-pool.ts), and returns the result.
+ * interleave other requests' work between them (src/compute/compute-threads.ts), and returns the result.
  */
 export function* computeChartSteps(input: SeriesInput, params: ChartParams): Generator<void, ChartResult> {
   const part = yield* computeChartPartSteps(input, params, 0, 1);

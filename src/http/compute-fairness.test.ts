@@ -8,7 +8,7 @@ import { afterAll, expect, test } from "bun:test";
 import { parseChartParams } from "./params/params.ts";
 import type { ChartParams, SeriesInput } from "../engine/types.ts";
 import { createLogger } from "../logger.ts";
-import { startComputePool } from "../compute/compute-pool.ts";
+import { startComputePool } from "../compute/compute-threads.ts";
 
 const pool = startComputePool(1, createLogger("silent"));
 const split = startComputePool(2, createLogger("silent"));

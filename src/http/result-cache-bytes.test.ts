@@ -10,7 +10,7 @@ import type { ChartParams } from "../engine/types.ts";
 import { createLogger } from "../logger.ts";
 import { ChartService } from "../compute/chart-service.ts";
 import { openMarketStore } from "../market/open-store.ts";
-import { startComputePool } from "../compute/compute-pool.ts";
+import { startComputePool } from "../compute/compute-threads.ts";
 import { body, sampleDb, startHarness, type Harness } from "../../test/support/http/harness.ts";
 
 let h: Harness;

@@ -16,7 +16,7 @@ import { startPostgres, type TestDatabase } from "../../test/support/postgres.ts
 import { TestClock } from "../clock.ts";
 import { parseChartParams } from "../http/params/params.ts";
 import { ChartService } from "../compute/chart-service.ts";
-import { startComputePool } from "../compute/compute-pool.ts";
+import { startComputePool } from "../compute/compute-threads.ts";
 import { createLogger } from "../logger.ts";
 import { UnionCalendar } from "./bar-coverage.ts";
 import { openMarketStore } from "./open-store.ts";

@@ -7,7 +7,7 @@
 import type { ChartParams } from "../../engine/types.ts";
 import type { AuthedUser } from "../auth-gate.ts";
 import type { PreparedChart } from "../../compute/chart-service.ts";
-import type { Computed } from "../../compute/compute-pool.ts";
+import type { Computed } from "../../compute/compute-messages.ts";
 import type { Format } from "../../compute/serialise.ts";
 import type { AppDeps, RequestState } from "../context.ts";
 import { largeResponse, OFF_LOOP_GZIP_BYTES } from "../envelope.ts";
