@@ -15,15 +15,16 @@ export const TOKENS_PER_HOUR = 10;
 const HOUR_MS = 3600_000;
 const USAGE_DAYS = 30;
 
-/** A refused account action, in the account's terms (src/http/http-error.ts gives its status); retryAfter in seconds. */
 type AccountErrorKind = "account-disabled" | "token-limit" | "unknown-token";
 
+/** The status each refused account action gets (toHttpError renders an AccountError as any StatusError). */
 const ACCOUNT_STATUS: Record<AccountErrorKind, [number, ErrorCode]> = {
   "account-disabled": [403, "FORBIDDEN"],
   "token-limit": [429, "RATE_LIMITED"],
   "unknown-token": [404, "NOT_FOUND"],
 };
 
+/** A refused account action, in the account's terms, carrying its status; retryAfter in seconds. */
 export class AccountError extends StatusError {
   constructor(
     readonly kind: AccountErrorKind,

@@ -2,8 +2,6 @@
  * The engine's contract: what goes in (aligned close series) and what comes out (the
  * `data` payload of docs/api.md § The answer plus diagnostics). Pure data, no I/O.
  */
-import { StatusError, type ErrorCode } from "../status-error.ts";
-
 export const INTERVALS = ["1m", "5m", "15m", "30m", "1h", "1d", "1w"] as const;
 export type Interval = (typeof INTERVALS)[number];
 
@@ -225,8 +223,8 @@ export interface ChartResult {
 
 /**
  * Why the data cannot serve a request, in the engine's terms; the HTTP layer decides the status
- * of the answer. `no-data` and `no-usable-symbols` are about what exists, the rest
- * about what was asked.
+ * of the answer (src/http/http-error.ts). `no-data` and `no-usable-symbols` are about what exists,
+ * the rest about what was asked.
  */
 export type ChartErrorKind =
   | "no-data"
@@ -242,27 +240,12 @@ export type ChartErrorKind =
   | "too-few-symbols";
 
 /** A request the data cannot serve; the message says why and what to ask instead. */
-/** The status each refusal of the data gets (docs/api.md § Errors): what does not exist is a 404. */
-const CHART_STATUS: Record<ChartErrorKind, [number, ErrorCode]> = {
-  "no-data": [404, "NOT_FOUND"],
-  "no-usable-symbols": [404, "NOT_FOUND"],
-  "interval-unavailable": [400, "BAD_REQUEST"],
-  "insufficient-history": [400, "BAD_REQUEST"],
-  "out-of-range": [400, "BAD_REQUEST"],
-  "too-large": [400, "BAD_REQUEST"],
-  "over-budget": [400, "BAD_REQUEST"],
-  "invalid-parameter": [400, "BAD_REQUEST"],
-  "unknown-universe": [404, "NOT_FOUND"],
-  "unknown-symbols": [404, "NOT_FOUND"],
-  "too-few-symbols": [404, "NOT_FOUND"],
-};
-
-export class ChartError extends StatusError {
+export class ChartError extends Error {
   constructor(
     readonly kind: ChartErrorKind,
     message: string,
   ) {
-    super(...CHART_STATUS[kind], message);
+    super(message);
     this.name = "ChartError";
   }
 }

@@ -1,5 +1,6 @@
 import { StatusError, type ErrorCode } from "../status-error.ts";
 import { isBusy, databaseError, DatabaseUnavailableError, writeFailureOf } from "../../db/errors.ts";
+import { ChartError, type ChartErrorKind } from "../engine/types.ts";
 
 export type { ErrorCode };
 
@@ -23,12 +24,33 @@ export class HttpError extends StatusError {
 }
 
 /**
+ * The status each refusal of the data gets (docs/api.md § Errors): what does not exist is a 404.
+ * The engine only says what is wrong (ChartError's kind; it imports nothing of ours), so its
+ * errors are the one kind mapped here rather than carrying their status.
+ */
+const CHART_STATUS: Record<ChartErrorKind, [number, ErrorCode]> = {
+  "no-data": [404, "NOT_FOUND"],
+  "no-usable-symbols": [404, "NOT_FOUND"],
+  "interval-unavailable": [400, "BAD_REQUEST"],
+  "insufficient-history": [400, "BAD_REQUEST"],
+  "out-of-range": [400, "BAD_REQUEST"],
+  "too-large": [400, "BAD_REQUEST"],
+  "over-budget": [400, "BAD_REQUEST"],
+  "invalid-parameter": [400, "BAD_REQUEST"],
+  "unknown-universe": [404, "NOT_FOUND"],
+  "unknown-symbols": [404, "NOT_FOUND"],
+  "too-few-symbols": [404, "NOT_FOUND"],
+};
+
+/**
  * The one mapping from anything thrown to its answer: any module's StatusError as it says, the
- * database's conditions to 503 with Retry-After, anything else to a 500 naming only the request id.
+ * engine's ChartError by its kind, the database's conditions to 503 with Retry-After, anything
+ * else to a 500 naming only the request id.
  */
 export function toHttpError(thrown: unknown, requestId: string): HttpError {
   if (thrown instanceof HttpError) return thrown;
   if (thrown instanceof StatusError) return new HttpError(thrown.status, thrown.code, thrown.message, thrown.headers);
+  if (thrown instanceof ChartError) return new HttpError(...CHART_STATUS[thrown.kind], thrown.message);
   // A database condition met by any store (the meter, users, tokens, sessions) is a 503.
   const err = databaseError(thrown);
   if (err instanceof DatabaseUnavailableError) {
