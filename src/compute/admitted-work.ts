@@ -6,6 +6,8 @@
  * is refused before admission (503 with Retry-After, not counted); a request alone is always let
  * in, since the cost budget already bounds it.
  */
+import { StatusError } from "../status-error.ts";
+
 export interface WorkLimits {
   /** Milliseconds of one core, summed over the admitted computations. */
   costMs: number;
@@ -52,5 +54,22 @@ export class AdmittedWork {
 
   inUse(): WorkInUse {
     return { ...this.used };
+  }
+}
+
+/**
+ * The refusal when a request would cross the bound: before admission, not counted, and audited
+ * like any other refusal (src/http/metered.ts); Retry-After is retryAfterSeconds().
+ */
+export class WorkBoundFull extends StatusError {
+  constructor(retryAfterSeconds: number, jobs: number) {
+    super(
+      503,
+      "SERVICE_UNAVAILABLE",
+      `the server is at its bound of admitted work (${jobs} computation${jobs === 1 ? "" : "s"} under way); ` +
+        `this request was not counted; retry in ${retryAfterSeconds}s, or ask for less work`,
+      { "Retry-After": String(retryAfterSeconds) },
+    );
+    this.name = "WorkBoundFull";
   }
 }

@@ -5,6 +5,7 @@
  * answered or refused, lands in the audit log. A denial is the limiter's returned value, rendered
  * here as 429.
  */
+import { WorkBoundFull } from "../compute/admitted-work.ts";
 import { rateLimitHeaders } from "../metering/index.ts";
 import type { AuthedUser } from "./auth-gate.ts";
 import type { AppDeps, RequestState } from "./context.ts";
@@ -41,22 +42,6 @@ export interface MeteredSteps<P> {
 
 /** nginx's 499: the client closed the connection before the answer (docs/api.md § Heavy requests). */
 export const CLIENT_CLOSED = 499;
-
-/**
- * The process is at its bound of admitted-but-unfinished work (src/compute/admitted-work.ts):
- * refused before admission, not counted, and audited like any other refusal.
- */
-export class WorkBoundFull extends HttpError {
-  constructor(retryAfterSeconds: number, jobs: number) {
-    super(
-      503,
-      "SERVICE_UNAVAILABLE",
-      `the server is at its bound of admitted work (${jobs} computation${jobs === 1 ? "" : "s"} under way); ` +
-        `this request was not counted; retry in ${retryAfterSeconds}s, or ask for less work`,
-      { "Retry-After": String(retryAfterSeconds) },
-    );
-  }
-}
 
 function clientClosed(): HttpError {
   return new HttpError(

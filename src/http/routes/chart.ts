@@ -6,6 +6,7 @@
  */
 import type { ChartParams } from "../../engine/types.ts";
 import type { AuthedUser } from "../auth-gate.ts";
+import { WorkBoundFull } from "../../compute/admitted-work.ts";
 import type { PreparedChart } from "../../compute/chart-service.ts";
 import type { Computed } from "../../compute/compute-messages.ts";
 import type { Format } from "../../compute/serialise.ts";
@@ -14,7 +15,7 @@ import { largeResponse, OFF_LOOP_GZIP_BYTES } from "../envelope.ts";
 import { liveBody, liveMeta } from "../live-body.ts";
 import { isoTime } from "../../clock.ts";
 import { HttpError } from "../http-error.ts";
-import { metered, NO_STORE, WorkBoundFull } from "../metered.ts";
+import { metered, NO_STORE } from "../metered.ts";
 import { parseChartParams } from "../params/params.ts";
 import { Memo } from "../../memo.ts";
 
