@@ -61,7 +61,7 @@ interface Variant {
 const VARIANTS: Variant[] = [
   { part: "whole", override: {} },
   { part: "token check (HS256, claims) and the revocation and user reads", override: { auth: knownUser } },
-  { part: "the meter: admit (one transaction) and finish (the UPDATE)", override: { limiter: noMeter } },
+  { part: "the meter: admit (one transaction) and finish (the UPDATE)", override: { meter: noMeter } },
   { part: "access log line", override: {}, logLevel: "warn" },
   { part: "Prometheus counters", override: { metrics: undefined } },
   { part: "database check before each request (cached 100 ms)", override: { checkDatabase: () => true } },

@@ -22,13 +22,13 @@ sqlite.transaction(() => {
   for (let i = 0; i < history; i++) insertHistory.run(`h${i}`, `user-${i % users}`, start + i * 1000);
 })();
 
-const limiter = createSqliteMeter(sqlite, systemClock);
+const meter = createSqliteMeter(sqlite, systemClock);
 const limits = { perMinute: 1_000_000, perDay: 1_000_000 };
 const run = (n: number, tag: string) => {
   const samples = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const t0 = Bun.nanoseconds();
-    limiter.admit({ userId: `user-${i % users}`, limits, requestId: `${tag}${i}`, params: { interval: "1d", lookback: 60 } });
+    meter.admit({ userId: `user-${i % users}`, limits, requestId: `${tag}${i}`, params: { interval: "1d", lookback: 60 } });
     samples[i] = (Bun.nanoseconds() - t0) / 1000;
   }
   return samples.sort();
@@ -39,7 +39,7 @@ const s = run(calls, "r-");
 const pct = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))].toFixed(1);
 console.log(`### Metering transaction
 
-\`limiter.admit()\` alone — BEGIN IMMEDIATE, read both windows, decide, insert the audit row, COMMIT —
+\`meter.admit()\` alone — BEGIN IMMEDIATE, read both windows, decide, insert the audit row, COMMIT —
 on a real WAL file with ${history.toLocaleString("en")} older rows, ${calls} calls over ${users} users:
 
 | median µs | p95 µs | p99 µs | max µs | target |

@@ -109,24 +109,24 @@ function nodePg(lock: string): { txn: Txn; close(): Promise<void> } {
 }
 
 /** The meter itself (src/metering/meter-pg.ts) on the chosen driver. */
-function pgLimiter(): { txn: Txn; close(): Promise<void> } {
+function pgMeter(): { txn: Txn; close(): Promise<void> } {
   const sql = createPgPool(db.url, { poolSize: 1 });
-  const limiter = createPgMeter(sql, systemClock, "bench");
+  const meter = createPgMeter(sql, systemClock, "bench");
   const limits = { perMinute: 1_000_000, perDay: 1_000_000 };
   return {
-    txn: async (user, i) => void (await limiter.admit({ userId: user, limits, requestId: `r${i}`, params: { interval: "1d" } })),
+    txn: async (user, i) => void (await meter.admit({ userId: user, limits, requestId: `r${i}`, params: { interval: "1d" } })),
     close: () => sql.close(),
   };
 }
 
-/** The same check-and-record on bun:sqlite: the embedded limiter itself, on a WAL file. */
+/** The same check-and-record on bun:sqlite: the embedded meter itself, on a WAL file. */
 function sqlite(): { txn: Txn; close(): Promise<void> } {
   const dir = mkdtempSync(join(tmpdir(), "gs-bench-pgdrv-"));
   const opened = openDatabase(join(dir, "bench.sqlite"));
-  const limiter = createSqliteMeter(opened.sqlite, systemClock);
+  const meter = createSqliteMeter(opened.sqlite, systemClock);
   const limits = { perMinute: 1_000_000, perDay: 1_000_000 };
   return {
-    txn: async (user, i) => void limiter.admit({ userId: user, limits, requestId: `r${i}`, params: { interval: "1d" } }),
+    txn: async (user, i) => void meter.admit({ userId: user, limits, requestId: `r${i}`, params: { interval: "1d" } }),
     close: async () => {
       opened.sqlite.close();
       rmSync(dir, { recursive: true, force: true });
@@ -140,8 +140,8 @@ const contenders: [string, { txn: Txn; close(): Promise<void> }][] = [
   ["Bun.sql, advisory lock, synchronous_commit off", bunSql(LOCK_ADVISORY, { synchronous_commit: "off" })],
   ["postgres (porsager), advisory lock", porsager(LOCK_ADVISORY)],
   ["pg (node-postgres), advisory lock", nodePg(LOCK_ADVISORY)],
-  ["limiter-pg admit() (Bun.sql, advisory lock)", pgLimiter()],
-  ["bun:sqlite limiter admit() (BEGIN IMMEDIATE, WAL)", sqlite()],
+  ["meter-pg admit() (Bun.sql, advisory lock)", pgMeter()],
+  ["bun:sqlite meter admit() (BEGIN IMMEDIATE, WAL)", sqlite()],
 ];
 const samples = contenders.map(() => [] as number[]);
 

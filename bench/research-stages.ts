@@ -5,7 +5,7 @@
  */
 import { correlationMatrix } from "../src/engine/correlation.ts";
 import { buildGraph, type Graph } from "../src/engine/graph.ts";
-import { graphStats } from "../src/engine/graph-stats.ts";
+import { graphStats } from "../src/engine/graph-summary.ts";
 import { louvain } from "../src/engine/louvain.ts";
 import { computeMetrics } from "../src/engine/metrics/index.ts";
 import { METRICS, type ChartParams, type SeriesInput } from "../src/engine/types.ts";

@@ -20,7 +20,7 @@ import { correlationMatrix } from "../src/engine/correlation.ts";
 import { ewmaCorrelation, ledoitWolfCorrelation, marketResiduals } from "../src/engine/correlation-options.ts";
 import { factorReturns } from "../test/support/engine/random-returns.ts";
 import { buildGraph } from "../src/engine/graph.ts";
-import { graphStats } from "../src/engine/graph-stats.ts";
+import { graphStats } from "../src/engine/graph-summary.ts";
 import { tmfg } from "../src/engine/tmfg.ts";
 import type { SeriesInput } from "../src/engine/types.ts";
 import { buildReturnsPanel, windowMembers, windowSeries } from "../src/engine/window.ts";

@@ -23,21 +23,21 @@ test("usage: per user and UTC day from request_log; unauthenticated requests per
   const db = join(mkdtempSync(join(tmpdir(), "gs-usage-")), "db.sqlite");
   const opened = openDatabase(db);
   const clock = new TestClock(today - DAY + 3_600_000);
-  const limiter = createSqliteMeter(opened.sqlite, clock);
+  const meter = createSqliteMeter(opened.sqlite, clock);
   const limits = { perMinute: 1, perDay: 100 };
-  const anon = (code: string) => limiter.logUnmetered({ userId: null, requestId: "x", status: 401, code, params: "", durationMs: 0 });
-  const a = await limiter.admit({ userId: "alice", limits, requestId: "a1", params: "" });
-  if (a.ok) await limiter.finish(a.logId, 200, 1);
-  await limiter.admit({ userId: "alice", limits, requestId: "a2", params: "" }); // 429
+  const anon = (code: string) => meter.logUnmetered({ userId: null, requestId: "x", status: 401, code, params: "", durationMs: 0 });
+  const a = await meter.admit({ userId: "alice", limits, requestId: "a1", params: "" });
+  if (a.ok) await meter.finish(a.logId, 200, 1);
+  await meter.admit({ userId: "alice", limits, requestId: "a2", params: "" }); // 429
   await anon("UNAUTHORIZED");
   await anon("UNAUTHORIZED");
   clock.set(today + 3_600_000);
-  await limiter.logUnmetered({ userId: "alice", requestId: "a3", status: 400, code: "BAD_REQUEST", params: "lookback=x", durationMs: 1 });
+  await meter.logUnmetered({ userId: "alice", requestId: "a3", status: 400, code: "BAD_REQUEST", params: "lookback=x", durationMs: 1 });
   await anon("UNAUTHORIZED");
   clock.tick(120_000);
   await anon("UNAUTHORIZED");
   await anon("INVALID_TOKEN");
-  await limiter.flush();
+  await meter.flush();
   opened.sqlite.close();
 
   const r = await runCli(["usage", "--db", db, "--days", "2", "--json"]);
@@ -62,16 +62,16 @@ test("usage --database-url: the same report from PostgreSQL, aggregated audit ro
   pgdb = await startPostgres();
   const pg = await openPg(pgdb.url, { poolSize: 2 });
   const clock = new TestClock(today - DAY + 3_600_000);
-  const limiter = createPgMeter(pg.sql, clock);
+  const meter = createPgMeter(pg.sql, clock);
   const limits = { perMinute: 1, perDay: 100 };
-  const a = await limiter.admit({ userId: "alice", limits, requestId: "a1", params: "" });
-  if (a.ok) await limiter.finish(a.logId, 200, 1);
-  await limiter.admit({ userId: "alice", limits, requestId: "a2", params: "" }); // 429
-  await limiter.logUnmetered({ userId: null, requestId: "x", status: 401, code: "UNAUTHORIZED", params: "", durationMs: 0 });
+  const a = await meter.admit({ userId: "alice", limits, requestId: "a1", params: "" });
+  if (a.ok) await meter.finish(a.logId, 200, 1);
+  await meter.admit({ userId: "alice", limits, requestId: "a2", params: "" }); // 429
+  await meter.logUnmetered({ userId: null, requestId: "x", status: 401, code: "UNAUTHORIZED", params: "", durationMs: 0 });
   clock.set(today + 3_600_000);
-  await limiter.logUnmetered({ userId: "alice", requestId: "a3", status: 400, code: "BAD_REQUEST", params: "lookback=x", durationMs: 1 });
+  await meter.logUnmetered({ userId: "alice", requestId: "a3", status: 400, code: "BAD_REQUEST", params: "lookback=x", durationMs: 1 });
   await pg.sql`INSERT INTO request_log (request_id, user_id, ts, status, counted, code, params) VALUES ('aggregated', 'alice', ${today + 60_000}, 403, 0, 'FORBIDDEN', '{"aggregated":5}')`;
-  await limiter.flush();
+  await meter.flush();
   await pg.close();
 
   const r = await runCli(["usage", "--database-url", pgdb.url, "--days", "2", "--json"]);

@@ -18,7 +18,7 @@ function account(backend: Backend, auth: AuthStore, clock: TestClock) {
     store,
     auth,
     clock,
-    limiter: {} as Meter, // generation never meters
+    meter: {} as Meter, // generation never meters
     secret: "account-test-secret-0123456789",
     ttlSeconds: 3600,
     baseUrl: () => "http://127.0.0.1:8080",

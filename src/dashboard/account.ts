@@ -40,7 +40,7 @@ export interface AccountDeps {
   store: AccountStore;
   auth: AuthStore;
   clock: Clock;
-  limiter: Meter;
+  meter: Meter;
   secret: string;
   ttlSeconds: number;
   baseUrl: () => string;
@@ -96,7 +96,7 @@ export function createAccount(d: AccountDeps) {
     },
 
     async usage(userId: string, limits: Limits): Promise<UsageView> {
-      const state = await d.limiter.peek(userId, limits);
+      const state = await d.meter.peek(userId, limits);
       const today = utcDayStart(state.now);
       const first = today - (USAGE_DAYS - 1) * DAY_MS;
       const rows = await d.store.usageDays(userId, first);

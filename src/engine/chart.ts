@@ -22,7 +22,7 @@ import { optionCorrelation, usesOptions, usesResiduals } from "./correlation-opt
 import { buildGraph } from "./graph.ts";
 import { louvain } from "./louvain.ts";
 import { CommunityTracker } from "./community-tracking.ts";
-import { graphStats } from "./graph-stats.ts";
+import { graphStats } from "./graph-summary.ts";
 import { computeMetrics } from "./metrics/index.ts";
 import { correlationDistance, flatClusters, leafOrder, linkage } from "./hierarchy.ts";
 import { equalWeights, hrpWeights, inverseVarianceWeights, sampleCovariance } from "./hrp.ts";

@@ -4,7 +4,7 @@
  * labels (e.g. `2025-09-30T00:00:00+05:30`), so intraday as-ofs stay distinct.
  */
 import type { Graph } from "./graph.ts";
-import type { RawGraphStats } from "./graph-stats.ts";
+import type { RawGraphStats } from "./graph-summary.ts";
 import { turnoverAligned } from "./hrp.ts";
 import { round6 } from "./round.ts";
 import type {

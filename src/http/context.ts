@@ -23,7 +23,7 @@ export interface AppDeps {
   defaultUniverse: string;
   corsOrigins: string[];
   auth: AuthGate;
-  limiter: Meter;
+  meter: Meter;
   /** The last meter state seen per user: rate-limit headers when the database cannot be read. */
   lastKnown?: LastKnown;
   /** The user a bearer token names, from its signature alone (no database): who a 503 is for. */

@@ -2,7 +2,7 @@
  * The metering wrapper of a live request (docs/api.md § Metering): database check → authenticate →
  * prepare (everything that can refuse before anything counts) → admit → work → finish (a server
  * fault refunded) → rate-limit headers → audit. Only admitted requests count; every request,
- * answered or refused, lands in the audit log. A denial is the limiter's returned value, rendered
+ * answered or refused, lands in the audit log. A denial is the meter's returned value, rendered
  * here as 429.
  */
 import { WorkBoundFull } from "../compute/admitted-work.ts";
@@ -67,7 +67,7 @@ export async function metered<P>(deps: AppDeps, request: Request, state: Request
     // Gone before admission: nothing is counted (logged as 499 below).
     if (request.signal.aborted) throw clientClosed();
 
-    const admission = await deps.limiter.admit({
+    const admission = await deps.meter.admit({
       userId: user.id,
       limits: user.limits,
       requestId: state.requestId,
@@ -82,7 +82,7 @@ export async function metered<P>(deps: AppDeps, request: Request, state: Request
     deps.metrics?.decision(admission.ok ? "admitted" : admission.code);
     if (!admission.ok) {
       // The 429 row is already written, exact, in the meter's transaction; its duration waits for the next audit flush.
-      deps.limiter.finishRefused(admission.logId, performance.now() - state.start);
+      deps.meter.finishRefused(admission.logId, performance.now() - state.start);
       logId = null;
       return errorResponse(deps, request, state, 429, [{ code: admission.code, message: admission.message }], rlHeaders);
     }
@@ -92,7 +92,7 @@ export async function metered<P>(deps: AppDeps, request: Request, state: Request
     const response = await steps.work(prepared.value, rlHeaders, request.signal);
     // Gone while the answer was made: it can never be delivered, so it is refunded, not charged.
     if (request.signal.aborted) throw clientClosed();
-    await deps.limiter.finish(logId, response.status, performance.now() - state.start);
+    await deps.meter.finish(logId, response.status, performance.now() - state.start);
     logId = null;
     return response;
   } catch (err) {
@@ -103,11 +103,11 @@ export async function metered<P>(deps: AppDeps, request: Request, state: Request
       if (logId !== null) {
         // Admitted but not served: only a server fault is refunded (docs/api.md § Metering; what the data
         // refuses was decided before admission), then report the windows as they now stand.
-        await deps.limiter.finish(logId, failure.status, performance.now() - state.start, {
+        await deps.meter.finish(logId, failure.status, performance.now() - state.start, {
           refund: failure.status >= 500 || failure.status === CLIENT_CLOSED,
         });
       } else if (failure.status !== 503 || err instanceof WorkBoundFull) {
-        await deps.limiter.logUnmetered({
+        await deps.meter.logUnmetered({
           userId: user?.id ?? null,
           requestId: state.requestId,
           status: failure.status,
@@ -142,7 +142,7 @@ export async function metered<P>(deps: AppDeps, request: Request, state: Request
  */
 async function peekHeaders(deps: AppDeps, user: AuthedUser, requestId: string): Promise<Record<string, string> | null> {
   try {
-    const state = await deps.limiter.peek(user.id, user.limits);
+    const state = await deps.meter.peek(user.id, user.limits);
     deps.lastKnown?.remember(user.id, state);
     return rateLimitHeaders(state);
   } catch (err) {

@@ -1,5 +1,5 @@
 /**
- * Wires the real parts together — database, secret, verifier, limiter, chart and demo services —
+ * Wires the real parts together — database, secret, verifier, meter, chart and demo services —
  * and listens. Used by `serve` (and by tests, which pass their own clock and port 0).
  */
 import type { Server } from "bun";
@@ -105,7 +105,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
       const r = await verify(header);
       return r.ok ? r.claims.sub : null;
     },
-    limiter: stores.limiter,
+    meter: stores.meter,
     lastKnown: createLastKnown(),
     chart,
     demo: new DemoService(compute, SAMPLE_END_DATE),
@@ -124,7 +124,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
       admittedBytes: () => admitted.inUse().bytes,
       // Read through deps when scraped: the same probe and meter as /health's (a test's override included).
       databaseUp: () => deps.checkDatabase(),
-      meterWriteFailing: () => deps.limiter.writeFailure() !== null,
+      meterWriteFailing: () => deps.meter.writeFailure() !== null,
     }),
     clientAddress: clientAddressFrom(config.trustedProxies),
     metricsAllowed: metricsAllowList(config.metricsAllow),
@@ -150,7 +150,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
       store: stores.account,
       auth: stores.auth,
       clock,
-      limiter: deps.limiter,
+      meter: deps.meter,
       secret,
       ttlSeconds: parseDuration(config.tokenTtl),
       baseUrl: publicUrl,

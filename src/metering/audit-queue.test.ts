@@ -50,13 +50,13 @@ test("past its byte bound the queue aggregates per minute, user, status and code
 test("flush({ noWait }) under another connection's write lock fails at once and keeps everything; the next flush writes it", async () => {
   const file = path();
   const { sqlite } = openDatabase(file, { busyTimeoutMs: 1000 });
-  const limiter = createSqliteMeter(sqlite, new TestClock(T));
-  const admitted = await limiter.admit({ userId: "alice", limits: { perMinute: 1, perDay: 10 }, requestId: "ok", params: "" });
-  const denied = await limiter.admit({ userId: "alice", limits: { perMinute: 1, perDay: 10 }, requestId: "no", params: "" });
+  const meter = createSqliteMeter(sqlite, new TestClock(T));
+  const admitted = await meter.admit({ userId: "alice", limits: { perMinute: 1, perDay: 10 }, requestId: "ok", params: "" });
+  const denied = await meter.admit({ userId: "alice", limits: { perMinute: 1, perDay: 10 }, requestId: "no", params: "" });
   expect(admitted.ok).toBe(true);
   expect(denied.ok).toBe(false);
-  limiter.finishRefused(denied.logId, 7.5);
-  await limiter.logUnmetered({
+  meter.finishRefused(denied.logId, 7.5);
+  await meter.logUnmetered({
     userId: "alice",
     requestId: "bad",
     status: 400,
@@ -64,18 +64,18 @@ test("flush({ noWait }) under another connection's write lock fails at once and 
     params: "lookback=x&token=abc",
     durationMs: 1,
   });
-  await limiter.logUnmetered({ userId: null, requestId: "anon", status: 401, code: "UNAUTHORIZED", params: "", durationMs: 1 });
+  await meter.logUnmetered({ userId: null, requestId: "anon", status: 401, code: "UNAUTHORIZED", params: "", durationMs: 1 });
 
   const other = new Database(file);
   other.exec("BEGIN IMMEDIATE");
   const t0 = performance.now();
-  await expect(limiter.flush({ noWait: true })).rejects.toThrow();
+  await expect(meter.flush({ noWait: true })).rejects.toThrow();
   expect(performance.now() - t0).toBeLessThan(100); // busy_timeout is 1000 ms: it did not wait
   expect((sqlite.query("PRAGMA busy_timeout").get() as { timeout: number }).timeout).toBe(1000); // restored
   other.exec("ROLLBACK");
   other.close();
 
-  await limiter.flush({ noWait: true });
+  await meter.flush({ noWait: true });
   expect(sqlite.query("SELECT request_id, status, duration_ms, counted, params FROM request_log ORDER BY id").all()).toEqual([
     { request_id: "ok", status: null, duration_ms: null, counted: 1, params: "" },
     { request_id: "no", status: 429, duration_ms: 7.5, counted: 0, params: "" },

@@ -21,7 +21,8 @@ describe.each(KINDS)("on %s", (kind) => {
   const setup = async () => {
     const b = await openBackend(kind);
     const port = b.kind === "sqlite" ? sqliteRetentionPort(b.sqlite.sqlite) : pgRetentionPort(b.pg.sql);
-    const meter = (clock: TestClock) => (b.kind === "sqlite" ? createSqliteMeter(b.sqlite.sqlite, clock) : createPgMeter(b.pg.sql, clock));
+    const meterAt = (clock: TestClock) =>
+      b.kind === "sqlite" ? createSqliteMeter(b.sqlite.sqlite, clock) : createPgMeter(b.pg.sql, clock);
     const rows = async (q: string): Promise<Record<string, number>[]> => {
       const all = b.kind === "sqlite" ? (b.sqlite.sqlite.query(q).all() as Record<string, unknown>[]) : await b.pg.sql.unsafe(q);
       return all.map((r: Record<string, unknown>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Number(v)])));
@@ -30,7 +31,7 @@ describe.each(KINDS)("on %s", (kind) => {
     const insertAt = (times: number[]) =>
       rows(`INSERT INTO request_log (request_id, user_id, ts, status, counted, params)
         VALUES ${times.map((ts, i) => `('r${i}', 'u', ${ts}, 200, 0, '')`).join(", ")}`);
-    return { port, meter, rows, insertAt };
+    return { port, meterAt, rows, insertAt };
   };
 
   test("the newest audit row stays even when every row is past the retention, so no id is issued twice", async () => {
@@ -45,17 +46,17 @@ describe.each(KINDS)("on %s", (kind) => {
   });
 
   test("audit rows, day counts and unauthenticated counts past the retention are pruned; younger ones and the meter stay", async () => {
-    const { port, meter, rows, insertAt } = await setup();
+    const { port, meterAt, rows, insertAt } = await setup();
     const clock = new TestClock(T - 91 * DAY_MS);
-    const limiter = meter(clock);
+    const meter = meterAt(clock);
     const limits = { perMinute: 10_000, perDay: 10_000 };
     const admitAndAnswer = async (n: number) => {
       for (let i = 0; i < n; i++) {
-        const a = await limiter.admit({ userId: "u", limits, requestId: `r${i}`, params: "" });
-        if (a.ok) await limiter.finish(a.logId, 200, 1);
-        await limiter.logUnmetered({ userId: null, requestId: "x", status: 401, code: "UNAUTHORIZED", params: "", durationMs: 0 });
+        const a = await meter.admit({ userId: "u", limits, requestId: `r${i}`, params: "" });
+        if (a.ok) await meter.finish(a.logId, 200, 1);
+        await meter.logUnmetered({ userId: null, requestId: "x", status: 401, code: "UNAUTHORIZED", params: "", durationMs: 0 });
       }
-      await limiter.flush();
+      await meter.flush();
     };
     await admitAndAnswer(3);
     await insertAt(Array(5_497).fill(clock.now())); // more than one delete batch (5,000), 91 days ago

@@ -49,7 +49,7 @@ export async function pgStores(
   const pg = await openPg(config.databaseUrl, { poolSize: pool.size, statementTimeoutMs: pool.statementTimeoutMs });
   if (pg.applied > 0) logger.info({ applied: pg.applied }, "applied PostgreSQL migrations");
   const inFlight = { n: 0 };
-  const limiter = countCalls(createPgMeter(pg.sql, clock, bootId, { lockWaitMs: pool.statementTimeoutMs }), inFlight);
+  const meter = countCalls(createPgMeter(pg.sql, clock, bootId, { lockWaitMs: pool.statementTimeoutMs }), inFlight);
   const market = openMarketStore({ kind: "postgres", sql: pg.sql });
   const t0 = performance.now();
   const loaded = await loadSampleIfFresh(market, { applied: pg.applied, sample: config.sample }).catch(async (err: unknown) => {
@@ -62,7 +62,7 @@ export async function pgStores(
     auth: countCalls(createPgAuthStore(pg.db), inFlight),
     sessions: countCalls(createPgSessionStore(pg.db, clock), inFlight),
     account: countCalls(createPgAccountStore(pg.db), inFlight),
-    limiter,
+    meter,
     market,
     usage: createUsageReport(pgUsagePort(pg.sql)),
     checkDatabase: pgHealth(pg.sql),
@@ -70,7 +70,7 @@ export async function pgStores(
     connectionsInUse: () => Math.min(inFlight.n, pool.size),
     reconcile: (self) => reconcileUnanswered(pgReconcilePort(pg.sql), self, clock),
     startMaintenance(retentionDays, log) {
-      return startAuditMaintenance(limiter, () => pruneAudit(pgRetentionPort(pg.sql), clock, retentionDays), clock, retentionDays, log);
+      return startAuditMaintenance(meter, () => pruneAudit(pgRetentionPort(pg.sql), clock, retentionDays), clock, retentionDays, log);
     },
     close: () => pg.close(),
   };

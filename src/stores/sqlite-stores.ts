@@ -28,7 +28,7 @@ export function sqliteStores(opened: OpenedDb, clock: Clock, bootId: string, che
     auth: createSqliteAuthStore(sqlite),
     sessions: createSqliteSessionStore(opened.db, clock),
     account: createSqliteAccountStore(opened.db),
-    limiter: meter,
+    meter,
     market: openMarketStore({ kind: "sqlite", sqlite, path: opened.path }),
     usage: createUsageReport(sqliteUsagePort(sqlite)),
     checkDatabase,

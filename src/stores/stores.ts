@@ -16,7 +16,7 @@ export interface Stores {
   auth: AuthStore;
   sessions: SessionStore;
   account: AccountStore;
-  limiter: Meter;
+  meter: Meter;
   /** Bars, universes and the data version: the SQLite file, or the shared PostgreSQL. */
   market: MarketStore;
   /** A cheap liveness probe; PostgreSQL's answers at once from its last ping (see pgHealth). */

@@ -30,7 +30,7 @@ function answer(deps: AppDeps, request: Request, state: RequestState, up: boolea
   let database = up ? "ok" : "unavailable";
   const now = deps.clock.now();
   // Reads can answer while writes fail (a full disk): the last write the server tried says so.
-  const writeFailure = up ? deps.limiter.writeFailure() : null;
+  const writeFailure = up ? deps.meter.writeFailure() : null;
   if (writeFailure !== null) database = `write failing: ${writeFailure}`;
   const head = request.method === "HEAD";
   if (database !== "ok" || deps.isShuttingDown()) {

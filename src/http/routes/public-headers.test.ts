@@ -14,7 +14,7 @@ const deps = {
   clock: { now: () => now },
   version: "1.2.3",
   startedAt: now - 5000,
-  limiter: { writeFailure: () => null },
+  meter: { writeFailure: () => null },
   checkDatabase: () => true,
   isShuttingDown: () => false,
   demo: { payload: () => payload },

@@ -6,12 +6,12 @@
 import type { Harness } from "./harness.ts";
 
 export function onAdmit(h: Harness, userId: string): Promise<void> {
-  const limiter = h.server.stores.limiter;
-  const admit = limiter.admit;
+  const meter = h.server.stores.meter;
+  const admit = meter.admit;
   return new Promise((resolve) => {
-    limiter.admit = (req) => {
+    meter.admit = (req) => {
       if (req.userId !== userId) return admit(req);
-      limiter.admit = admit;
+      meter.admit = admit;
       resolve();
       return admit(req);
     };

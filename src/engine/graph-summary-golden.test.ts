@@ -8,7 +8,7 @@ import { computeChart } from "./chart.ts";
 import { correlationMatrix } from "./correlation.ts";
 import research from "../../test/fixtures/engine/research-golden.json";
 import { buildGraph } from "./graph.ts";
-import { graphStats } from "./graph-stats.ts";
+import { graphStats } from "./graph-summary.ts";
 import { parseChartParams } from "../http/params/params.ts";
 import { METRICS, type GraphStatsOut, type SnapshotData } from "./types.ts";
 

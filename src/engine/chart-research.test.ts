@@ -1,7 +1,7 @@
 /**
- * Issue 26's options through the whole engine (computeChart, the payload of docs/api.md § Hierarchy,
- * § Portfolio weights, § Kendall, distance correlation and PMFG): graph_method=pmfg,
- * corr_method=kendall|distance, hierarchy, clusters, weights and turnover. The numerics have their
+ * The research options (issue 26) through the whole engine (computeChart, the payload of
+ * docs/api.md § Hierarchy, § Portfolio weights, § Kendall, distance correlation and PMFG):
+ * graph_method=pmfg, corr_method=kendall|distance, hierarchy, clusters, weights and turnover. The numerics have their
  * own golden tests; these check that the request reaches them with the window the engine uses, and
  * what the payload makes of their output: against the literal references' fixtures where those
  * have the returns (HRP panels, NIFTY-50 windows), else against the modules called directly.
