@@ -11,11 +11,15 @@
  *     from bench/open-loop.ts (fixed-rate, no coordinated omission).
  *  3. /health while heavy uncached computations run (bench/health-under-compute.ts).
  * CPU per request is what to read: throughput depends on what else this shared machine runs.
- * Run: npx bun bench/http.bench.ts [--seconds 6] [--ratios-only]   (prints a markdown section)
+ * `--before COMMIT` adds our server at that commit (its tree by git archive, from source, beside
+ * today's node_modules) to every round: ours ÷ ours-then per round answers "what did a change add
+ * per request" where a ratio to the floor in two runs hours apart cannot (they moved 1.07 → 1.20
+ * with no change to the path; issue #42 item 9). `--rounds N` (default 5).
+ * Run: npx bun bench/http.bench.ts [--seconds 6] [--ratios-only] [--before COMMIT] [--rounds N]   (prints a markdown section)
  */
-import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { runCli, spawnServer } from "../test/support/http/process.ts";
 import { startBaseline } from "./baseline.ts";
 import { healthUnderCompute, type HealthUnderCompute } from "./health-under-compute.ts";
@@ -26,7 +30,10 @@ import { pin, wrk, wrkAvailable, WRK_MISSING, type WrkResult } from "./wrk.ts";
 const secondsArg = process.argv.indexOf("--seconds");
 const seconds = secondsArg > 0 ? Number(process.argv[secondsArg + 1]) : 6;
 const ratiosOnly = process.argv.includes("--ratios-only");
-const ROUNDS = 5;
+const beforeArg = process.argv.indexOf("--before");
+const BEFORE = beforeArg > 0 ? process.argv[beforeArg + 1]! : null;
+const roundsArg = process.argv.indexOf("--rounds");
+const ROUNDS = roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : 5;
 const CONNECTIONS = 32;
 const PATHS = ["/health", "/v1/demo/chart"] as const;
 // Servers on CPU 0, wrk on the last CPU: neither takes the other's core, and both servers run on
@@ -58,6 +65,20 @@ const quiet = await spawnServer([...serveArgs(join(dir, "quiet.sqlite")), "--log
   source: true,
   logFile: join(dir, "server-quiet.log"),
 });
+/** `serve` at `rev`, from its source: the tree by git archive, today's node_modules linked beside it. */
+async function serverAt(rev: string, args: string[], logFile: string) {
+  const root = resolve(import.meta.dir, "..");
+  const tree = join(dir, `at-${rev}`);
+  mkdirSync(tree);
+  const tar = Bun.spawnSync(["sh", "-c", `git archive '${rev}' | tar -x -C '${tree}'`], { cwd: root });
+  if (tar.exitCode !== 0) throw new Error(`--before ${rev}: git archive failed: ${tar.stderr.toString()}`);
+  symlinkSync(realpathSync(join(root, "node_modules")), join(tree, "node_modules"));
+  const bin = join(tree, "serve-from-source.sh");
+  writeFileSync(bin, `#!/bin/sh\nexec '${process.execPath}' '${join(tree, "src/cli.ts")}' "$@"\n`);
+  chmodSync(bin, 0o755);
+  return spawnServer(args, { bin, logFile });
+}
+const before = BEFORE === null ? null : await serverAt(BEFORE, serveArgs(join(dir, "before.sqlite")), join(dir, "server-before.log"));
 const captured: Record<string, { body: string; headers: Record<string, string> }> = {};
 for (const path of ["/health", "/v1/demo/chart"]) {
   const res = await fetch(ours.base + path, { headers: { "Accept-Encoding": "identity" } });
@@ -73,27 +94,38 @@ const bare = await startBaseline(capturedFile);
 const stamped = await startBaseline(capturedFile, "--stamped");
 const floor = await startBaseline(capturedFile, "--logged", join(dir, "floor.log"));
 
+type Side = "bare" | "stamped" | "floor" | "ours" | "quiet" | "before";
 /** The servers compared, in the order each round runs them (and then in reverse). */
-const SIDES = {
+const SIDES: Partial<Record<Side, { base: string; pid: number }>> = {
   bare: { base: bare.base, pid: bare.proc.pid },
   stamped: { base: stamped.base, pid: stamped.proc.pid },
   floor: { base: floor.base, pid: floor.proc.pid },
   ours: { base: ours.base, pid: ours.proc.pid },
   quiet: { base: quiet.base, pid: quiet.proc.pid },
+  ...(before ? { before: { base: before.base, pid: before.proc.pid } } : {}),
 };
-type Side = keyof typeof SIDES;
-const LABEL: Record<Side, string> = { bare: "bare", stamped: "stamped", floor: "floor", ours: "ours", quiet: "ours, log off" };
+const LABEL: Record<Side, string> = {
+  bare: "bare",
+  stamped: "stamped",
+  floor: "floor",
+  ours: "ours",
+  quiet: "ours, log off",
+  before: `ours at ${BEFORE}`,
+};
 const SIDE_ORDER = Object.keys(SIDES) as Side[];
+/** The columns of the CPU table: every side but --before's, which has a table of its own. */
+const TABLE_SIDES = SIDE_ORDER.filter((side) => side !== "before");
 const range = (xs: number[], digits = 2) =>
   `**${median(xs).toFixed(digits)}** (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
 
 /** ROUNDS rounds per path; in each, the servers run twice in palindromic order, so drift within a round cancels. */
 async function cpuRatios(): Promise<string> {
-  const pinned = SIDE_ORDER.every((side) => pin(SIDES[side].pid, SERVER_CPU));
+  const pinned = SIDE_ORDER.every((side) => pin(SIDES[side]!.pid, SERVER_CPU));
   const run = (side: Side, path: string, runSeconds = seconds) =>
-    wrk(SIDES[side].base + path, SIDES[side].pid, { seconds: runSeconds, connections: CONNECTIONS, cpu: pinned ? LOAD_CPU : undefined });
+    wrk(SIDES[side]!.base + path, SIDES[side]!.pid, { seconds: runSeconds, connections: CONNECTIONS, cpu: pinned ? LOAD_CPU : undefined });
   const cpuRows: string[] = [];
   const ratioRows: string[] = [];
+  const beforeRows: string[] = [];
   for (const path of PATHS) {
     for (const side of SIDE_ORDER) await run(side, path, 1); // warm-up (JIT, caches), not counted
     const rounds: Record<Side, WrkResult[]>[] = [];
@@ -111,16 +143,20 @@ async function cpuRatios(): Promise<string> {
     const errors = sum(SIDE_ORDER.flatMap(all), (r) => r.non2xx + r.socketErrors);
     const wrkBusy = Math.max(...SIDE_ORDER.flatMap(all).map((r) => r.wrkBusy));
     cpuRows.push(
-      `| ${path} | ${SIDE_ORDER.map(cpu).join(" | ")} | ${median(rounds.map((r) => rps(r.bare))).toFixed(0)} | ${median(rounds.map((r) => rps(r.ours))).toFixed(0)} ` +
+      `| ${path} | ${TABLE_SIDES.map(cpu).join(" | ")} | ${median(rounds.map((r) => rps(r.bare))).toFixed(0)} | ${median(rounds.map((r) => rps(r.ours))).toFixed(0)} ` +
         `| ${median(all("bare").map((r) => r.p99)).toFixed(2)} | ${median(all("ours").map((r) => r.p99)).toFixed(2)} | ${wrkBusy.toFixed(2)} | ${errors} |`,
     );
     ratioRows.push(
       `| ${path} | ${ratio("ours", "bare")} | ${ratio("floor", "bare")} | ${ratio("ours", "floor")} | ${ratio("stamped", "bare")} | ${ratio("quiet", "stamped")} ` +
         `| ${range(rounds.map((r) => rps(r.ours) / rps(r.bare)))} |`,
     );
+    if (before)
+      beforeRows.push(
+        `| ${path} | ${cpu("before")} | ${cpu("ours")} | ${ratio("ours", "before")} | ${ratio("before", "floor")} | ${ratio("ours", "floor")} |`,
+      );
   }
   // The compute thread and the rest of the run are not pinned.
-  for (const side of SIDE_ORDER) pin(SIDES[side].pid, `0-${LOAD_CPU}`);
+  for (const side of SIDE_ORDER) pin(SIDES[side]!.pid, `0-${LOAD_CPU}`);
   const how = pinned ? `servers pinned to CPU ${SERVER_CPU}, wrk to CPU ${LOAD_CPU} (taskset)` : "not pinned (no taskset)";
   return `### HTTP (wrk, ${seconds} s per run, ${new Date().toISOString().slice(0, 10)})
 
@@ -139,7 +175,17 @@ ${cpuRows.join("\n")}
 
 | endpoint | ours ÷ bare (target ≤ 1.25) | floor ÷ bare | ours ÷ floor | stamped ÷ bare | ours, log off ÷ stamped | throughput ours ÷ bare |
 |---|---:|---:|---:|---:|---:|---:|
-${ratioRows.join("\n")}`;
+${ratioRows.join("\n")}${
+  before
+    ? `
+
+Our server at ${BEFORE} (from source) in the same rounds, so each round compares the two side by side:
+
+| endpoint | ${LABEL.before} CPU µs/req | ours | ours ÷ ${LABEL.before} | ${LABEL.before} ÷ floor | ours ÷ floor |
+|---|---:|---:|---:|---:|---:|
+${beforeRows.join("\n")}`
+    : ""
+}`;
 }
 
 /** The live endpoint at a fixed rate, and /health under heavy computations, after the ratios. */
@@ -191,5 +237,6 @@ try {
   for (const b of [bare, stamped, floor]) b.proc.kill();
   await ours.stop();
   await quiet.stop();
+  await before?.stop();
   rmSync(dir, { recursive: true, force: true });
 }
