@@ -132,13 +132,13 @@ describe("a rolling request split into parts and joined", () => {
   });
 
   test("refusals are the unsplit ones: too many rows with include_graph=all, too few symbols at every as-of", () => {
-    const big = factorInput(200, 300, 9);
-    const tooLarge = params("periods=40&lookback=60&graph_method=complete&include_graph=all&metrics=degree_strength");
+    const big = factorInput(130, 200, 9);
+    const tooLarge = params("periods=12&lookback=20&graph_method=complete&include_graph=all&metrics=degree_strength");
     const want = outcome(() => JSON.stringify(computeChart(big, tooLarge)));
     expect(want).toContain("include_graph=all returns every as-of's edges");
     for (const of of [2, 5]) expect(outcome(() => split(big, tooLarge, of))).toBe(want);
     // With hierarchy, every as-of's merges count too: edges alone fit here, edges and merges do not.
-    const merges = params("periods=90&lookback=20&graph_method=mst&include_graph=all&metrics=degree_strength&hierarchy=single");
+    const merges = params("periods=160&lookback=20&graph_method=mst&include_graph=all&metrics=degree_strength&hierarchy=single");
     const refusal = outcome(() => JSON.stringify(computeChart(big, merges)));
     expect(refusal).toContain("and hierarchy merges");
     for (const of of [2, 5]) expect(outcome(() => split(big, merges, of))).toBe(refusal);
