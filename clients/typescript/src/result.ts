@@ -1,0 +1,120 @@
+/** An answer: the envelope's data and meta, its rate-limit headers, and its tidy rows. */
+import type { components } from "./openapi.ts";
+
+export type SnapshotData = components["schemas"]["SnapshotData"];
+export type RollingData = components["schemas"]["RollingData"];
+export type ChartData = SnapshotData | RollingData;
+export type Meta = components["schemas"]["ChartEnvelope"]["meta"];
+export type Edge = components["schemas"]["Edge"];
+
+/** The five X-RateLimit-* headers of a metered answer. */
+export interface RateLimit {
+  limit: number;
+  remaining: number;
+  dailyLimit: number;
+  dailyRemaining: number;
+  /** Epoch seconds when the next minute slot frees. */
+  reset: number;
+}
+
+/** One long row: a stock's metric at an as-of, with community/cluster/weight/sector… where present. */
+export interface TidyRow {
+  date: string;
+  symbol: string;
+  metric: string;
+  value: number | null;
+  [extra: string]: string | number | boolean | null;
+}
+
+export interface EdgeRow {
+  date: string | null;
+  source: string;
+  target: string;
+  weight: number;
+  corr: number;
+  [extra: string]: string | number | boolean | null;
+}
+
+type Scalar = string | number | boolean | null;
+type Loose = Record<string, unknown>;
+
+export function parseRateLimit(headers: Headers): RateLimit | null {
+  const names = [
+    "X-RateLimit-Limit",
+    "X-RateLimit-Remaining",
+    "X-RateLimit-Daily-Limit",
+    "X-RateLimit-Daily-Remaining",
+    "X-RateLimit-Reset",
+  ];
+  const values = names.map((n) => headers.get(n));
+  if (values.some((v) => v === null || !Number.isFinite(Number(v)))) return null;
+  const [limit, remaining, dailyLimit, dailyRemaining, reset] = values.map(Number) as [number, number, number, number, number];
+  return { limit, remaining, dailyLimit, dailyRemaining, reset };
+}
+
+export class Result<D = unknown> {
+  readonly data: D;
+  readonly meta: Meta | Loose;
+  readonly rateLimit: RateLimit | null;
+  constructor(
+    readonly text: string,
+    readonly headers: Headers,
+    body: { data?: D; meta?: Meta } | null,
+  ) {
+    this.data = (body?.data ?? null) as D;
+    this.meta = body?.meta ?? {};
+    this.rateLimit = parseRateLimit(headers);
+  }
+}
+
+const isScalar = (v: unknown): v is Scalar => v === null || ["string", "number", "boolean"].includes(typeof v);
+
+function extras(obj: Loose, metrics: string[]): Record<string, Scalar> {
+  const out: Record<string, Scalar> = {};
+  for (const [key, value] of Object.entries(obj)) {
+    if (key === "symbol" || key === "date" || key === "points" || metrics.includes(key) || !isScalar(value)) continue;
+    if (metrics.some((m) => key.startsWith(`${m}_`))) continue;
+    out[key] = value;
+  }
+  return out;
+}
+
+function metricRows(date: string, symbol: string, obj: Loose, metrics: string[], base: Record<string, Scalar>): TidyRow[] {
+  return metrics.map((metric) => {
+    const row: TidyRow = { date, symbol, metric, value: (obj[metric] as number | null | undefined) ?? null, ...base };
+    for (const [key, value] of Object.entries(obj))
+      if (key.startsWith(`${metric}_`) && isScalar(value)) row[key.slice(metric.length + 1)] = value;
+    return row;
+  });
+}
+
+/** A chart answer in long rows (the TypeScript twin of Python's to_pandas()): snapshot and rolling alike. */
+export class ChartResult extends Result<ChartData> {
+  rows(): TidyRow[] {
+    const data = this.data as unknown as Loose | null;
+    if (!data) return [];
+    const metrics = (data.metrics as string[] | undefined) ?? [];
+    const rows: TidyRow[] = [];
+    for (const stock of (data.stocks as Loose[] | undefined) ?? []) {
+      const base = extras(stock, metrics);
+      const symbol = stock.symbol as string;
+      if (data.type === "rolling") {
+        for (const point of (stock.points as Loose[] | undefined) ?? [])
+          rows.push(...metricRows(point.date as string, symbol, point, metrics, { ...base, ...extras(point, metrics) }));
+      } else {
+        rows.push(...metricRows(data.asof_date as string, symbol, stock, metrics, base));
+      }
+    }
+    return rows;
+  }
+
+  /** The edge list with each edge's as-of: every as-of with include_graph=all, else the one graph. */
+  edges(): EdgeRow[] {
+    const data = this.data as unknown as Loose | null;
+    if (!data) return [];
+    const graphs = (data.graphs as Loose[] | undefined) ?? [(data.graph ?? data.latest_graph ?? {}) as Loose];
+    return graphs.flatMap((g) =>
+      ((g.edge_list as Loose[] | undefined) ?? []).map((e) => ({ date: ((g.asof_date ?? g.date) as string) ?? null, ...e }) as EdgeRow),
+    );
+  }
+}
