@@ -47,3 +47,14 @@ def test_a_new_data_version_asks_again(server, user, tmp_path):
     server.cli("import", "--universe", "py-extra", str(bars))
     again = client.chart(asof="2025-06-30", include_graph=False)
     assert not again.from_cache and server.usage(name)["admitted"] == 2
+
+
+def test_a_re_run_of_the_notebook_with_its_cache_spends_no_quota(server, user, monkeypatch, tmp_path):
+    from test_notebook import run
+
+    name, token = user
+    run(server, token, monkeypatch, tmp_path / "figures", tmp_path / "cache")
+    first = server.usage(name)["admitted"]
+    notebook = run(server, token, monkeypatch, tmp_path / "figures", tmp_path / "cache")
+    assert server.usage(name)["admitted"] == first
+    assert "answered from cache: [True, True]" in "".join(o.get("text", "") for o in notebook.cells[-1]["outputs"])
