@@ -55,7 +55,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness and the database check (public, unmetered) */
+        /**
+         * Liveness and the database check (public, unmetered)
+         * @description Answers 200 while the process serves and its database answers a probe, else 503 naming the failing check in meta.checks. Needs no token; use it for load balancers and container health checks.
+         */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -72,7 +75,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document (public, unmetered) */
+        /**
+         * This document (public, unmetered)
+         * @description This OpenAPI 3.1 document as JSON, the same as docs/openapi.json in the repository; clients generate their types from it.
+         */
         get: operations["getOpenApi"];
         put?: never;
         post?: never;
@@ -89,7 +95,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document as a web page, self-contained (public, unmetered) */
+        /**
+         * This document as a web page, self-contained (public, unmetered)
+         * @description The reference generated from this document as one HTML page with no scripts and no external resources.
+         */
         get: operations["getDocs"];
         put?: never;
         post?: never;

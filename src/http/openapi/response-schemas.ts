@@ -117,12 +117,15 @@ export const Hierarchy = named(
       leaves: z.array(z.string()).describe("leaf id i is the symbol leaves[i]: the symbols in the as-of's window, in stocks order"),
       merges: z
         .array(
-          z.tuple([
-            count.describe("left cluster id"),
-            count.describe("right cluster id (> left)"),
-            z.number().min(0).nullable().describe("merge height, rounded to 6 decimals; null only if not finite"),
-            z.int().min(2).describe("leaves under the new cluster"),
-          ]),
+          z
+            .tuple([
+              count.describe("left cluster id"),
+              count.describe("right cluster id (> left)"),
+              z.number().min(0).nullable().describe("merge height, rounded to 6 decimals; null only if not finite"),
+              z.int().min(2).describe("leaves under the new cluster"),
+            ])
+            // No fifth item: `items: {not: {}}` rather than zod's `items: false`, which linters read as a missing items schema.
+            .rest(z.never()),
         )
         .describe(
           "scipy's linkage matrix Z: row r merges left and right into cluster id n + r (n = leaves.length); heights non-decreasing",
