@@ -46,6 +46,10 @@ class Client:
     ``max_wait`` seconds) and retried once; DAILY_QUOTA_EXCEEDED is never retried. ``cache_dir``
     keeps answers to questions that cannot change (an explicit ``asof``, or ``start`` and ``end``)
     on disk, per data version (README: "When a cached answer can be stale").
+
+    ``parameters`` is what chart() names are checked against: None (this graph-stats's names,
+    from its OpenAPI document), ``"server"`` (the server's own ``/openapi.json``, read once; for
+    another implementation of the interface), or a list of names.
     """
 
     def __init__(
@@ -57,6 +61,7 @@ class Client:
         max_wait: float = 120,
         cache_dir: Optional[str | os.PathLike] = None,
         timeout: float = 60,
+        parameters: Any = None,
     ) -> None:
         base_url = base_url or os.environ.get("GRAPH_STATS_URL")
         if not base_url:
@@ -67,6 +72,9 @@ class Client:
         self.max_wait = max_wait
         self.timeout = timeout
         self.cache = DiskCache(cache_dir) if cache_dir is not None else None
+        if parameters is not None and parameters != "server" and not isinstance(parameters, (list, tuple, set, frozenset)):
+            raise TypeError('parameters: None, "server" or a list of names')
+        self._parameters = parameters
         # How the client waits; a test may replace it to act at the moment the client would sleep.
         self._sleep: Callable[[float], None] = time.sleep
         self._version_etag: Optional[str] = None
@@ -81,7 +89,7 @@ class Client:
 
     def chart(self, *, refresh: bool = False, **params: Any) -> Result:
         """GET /v1/graph-stats/chart (metered). Parameter names as in the API reference."""
-        check_names("chart", params, _params.CHART_PARAMS)
+        check_names("chart", params, self._chart_names())
         query = encode_query(params)
         if self.cache is not None and fixed_question(params):
             return self._cached(_params.CHART_PATH, query, refresh)
@@ -105,6 +113,33 @@ class Client:
         if not isinstance(name, str) or not name:
             raise TypeError("universe(name): name must be a non-empty string")
         return self._get(f"{UNIVERSES_PATH}/{quote(name, safe='')}", "").data
+
+    def _chart_names(self) -> tuple:
+        if self._parameters is None:
+            return _params.CHART_PARAMS
+        if self._parameters == "server":
+            self._parameters = tuple(self._served_names())
+        return tuple(self._parameters)
+
+    def _served_names(self) -> list:
+        """The live route's query parameters in the server's /openapi.json (public, unmetered)."""
+        try:
+            _, _, text = self._send("/openapi.json", "", auth=False)
+        except NotFound:
+            raise GraphStatsError(
+                f"{self.base_url} publishes no /openapi.json: pass Client(parameters=[...names...]) instead of 'server'"
+            ) from None
+        document = json.loads(text)
+        names = []
+        for parameter in document.get("paths", {}).get(_params.CHART_PATH, {}).get("get", {}).get("parameters", []):
+            if "$ref" in parameter:
+                target = document
+                for part in parameter["$ref"].lstrip("#/").split("/"):
+                    target = target.get(part, {})
+                parameter = target
+            if parameter.get("in") == "query" and parameter.get("name"):
+                names.append(parameter["name"])
+        return names
 
     # --- the cache --------------------------------------------------------------------------
 
@@ -197,9 +232,9 @@ class Client:
         text_of = "; ".join(str(e.get("message", e)) if isinstance(e, dict) else str(e) for e in errors)
         message = f"{status} {code or 'error'}: {text_of or text[:200] or 'no body'}"
         kw = dict(status=status, errors=errors, headers=headers, body=body)
-        if status == 400:
+        if status in (400, 422):  # 422: another implementation's parameter refusal
             lines = "\n".join(f"  - {e.get('message')}" for e in errors if isinstance(e, dict))
-            return BadRequest(f"400 BAD_REQUEST: {len(errors)} problem(s)\n{lines}" if errors else message, **kw)
+            return BadRequest(f"{status} {code}: {len(errors)} problem(s)\n{lines}" if errors else message, **kw)
         if status == 401:
             if self._expired(first):
                 dashboard = f"{self.base_url}/dashboard"

@@ -81,6 +81,8 @@ class Result:
     def tidy_rows(self) -> list:
         """The long rows of to_pandas() as dicts (no pandas needed)."""
         data = self.data if isinstance(self.data, dict) else {}
+        if not isinstance(data.get("metrics"), list):
+            return _generic_rows(data)
         metrics = list(data.get("metrics") or [])
         rows: list = []
         for stock in data.get("stocks") or []:
@@ -188,6 +190,33 @@ def _metric_rows(when: Any, symbol: Any, obj: Mapping[str, Any], metrics: list, 
             if key.startswith(prefix) and isinstance(value, SCALARS):
                 row[key[len(prefix) :]] = value
         rows.append(row)
+    return rows
+
+
+def _generic_rows(data: Mapping[str, Any]) -> list:
+    """Long rows from an answer of another shape (the interface binds only ``data.stocks``): each
+    stock's numbers, also those nested one level (``measures: {degree: 3}``), are metrics; a list
+    of numbers as long as a list of dates in ``data`` is a series over those dates."""
+    dates = next((v for v in data.values() if isinstance(v, list) and v and all(isinstance(x, str) for x in v)), None)
+    when = next((data[k] for k in ("asof_date", "as_of", "date") if isinstance(data.get(k), str)), None)
+    rows: list = []
+    for stock in data.get("stocks") or []:
+        if not isinstance(stock, dict):
+            continue
+        ident_key = next((k for k in ("symbol", "ticker") if k in stock), None) or next((k for k, v in stock.items() if isinstance(v, str)), None)
+        ident = stock.get(ident_key) if ident_key else None
+        extras = {k: v for k, v in stock.items() if k != ident_key and isinstance(v, (str, bool, type(None)))}
+        flat = {}
+        for key, value in stock.items():
+            if isinstance(value, dict):
+                flat.update(value)
+            elif key != ident_key:
+                flat[key] = value
+        for metric, value in flat.items():
+            if isinstance(value, list) and dates and len(value) == len(dates):
+                rows.extend({"date": d, "symbol": ident, "metric": metric, "value": v, **extras} for d, v in zip(dates, value))
+            elif isinstance(value, (int, float)) and not isinstance(value, bool):
+                rows.append({"date": when, "symbol": ident, "metric": metric, "value": value, **extras})
     return rows
 
 

@@ -65,6 +65,11 @@ export interface GraphStatsClientOptions {
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
   /** How the client waits (ms); tests act at that moment instead. Default: a timer. */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * What chart() names are checked against: this graph-stats's (default, from its OpenAPI
+   * document), "server" (the server's own /openapi.json, read once: another implementation), or a list.
+   */
+  parameters?: "server" | readonly string[];
 }
 
 const env = (name: string): string | undefined =>
@@ -82,6 +87,7 @@ export class GraphStatsClient {
   private readonly sleep: (ms: number) => Promise<void>;
   /** HTTP requests sent by this client. */
   requestsSent = 0;
+  private parameters: "server" | readonly string[];
 
   constructor(options: GraphStatsClientOptions = {}) {
     const baseUrl = options.baseUrl ?? env("GRAPH_STATS_URL");
@@ -93,11 +99,13 @@ export class GraphStatsClient {
     this.timeoutMs = options.timeoutMs ?? 60_000;
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.parameters = options.parameters ?? CHART_PARAMS;
   }
 
   /** GET /v1/graph-stats/chart (metered). */
-  async chart(params: ChartParams = {}): Promise<ChartResult> {
-    checkNames("chart", params, CHART_PARAMS);
+  async chart(params: ChartParams | Record<string, Value> = {}): Promise<ChartResult> {
+    if (this.parameters === "server") this.parameters = await this.servedNames();
+    checkNames("chart", params, this.parameters);
     const { text, headers, body } = await this.get(CHART_PATH, encodeQuery(params as Record<string, Value>), true);
     return new ChartResult(text, headers, body as never);
   }
@@ -126,6 +134,28 @@ export class GraphStatsClient {
     if (typeof name !== "string" || name === "") throw new TypeError("universe(name): name must be a non-empty string");
     const { body } = await this.get(`/v1/universes/${encodeURIComponent(name)}`, "", true);
     return (body as { data: UniverseDetail }).data;
+  }
+
+  /** The live route's query parameters in the server's /openapi.json (public, unmetered). */
+  private async servedNames(): Promise<string[]> {
+    const found = await this.send("/openapi.json", "", false).catch((err) => {
+      if (err instanceof NotFoundError)
+        throw new GraphStatsError(`${this.baseUrl} publishes no /openapi.json: pass { parameters: [...names] } instead of "server"`, err);
+      throw err;
+    });
+    type Param = { name?: string; in?: string; $ref?: string };
+    const document = found.body as { paths?: Record<string, { get?: { parameters?: Param[] } }> } & Record<string, unknown>;
+    const resolve = (p: Param): Param =>
+      p.$ref
+        ? (p.$ref
+            .replace(/^#\//, "")
+            .split("/")
+            .reduce<unknown>((at, key) => (at as Record<string, unknown>)?.[key], document) as Param)
+        : p;
+    return (document.paths?.[CHART_PATH]?.get?.parameters ?? [])
+      .map(resolve)
+      .filter((p) => p?.in === "query" && p.name)
+      .map((p) => p.name!);
   }
 
   private async get(path: string, query: string, auth: boolean) {
@@ -175,8 +205,9 @@ export class GraphStatsClient {
     const init = { status, errors, headers, body };
     switch (status) {
       case 400:
+      case 422: // another implementation's parameter refusal
         return new BadRequestError(
-          `400 BAD_REQUEST: ${errors.length} problem(s)\n${errors.map((e) => `  - ${e.message}`).join("\n")}`,
+          `${status} ${code}: ${errors.length} problem(s)\n${errors.map((e) => `  - ${e.message}`).join("\n")}`,
           init,
         );
       case 401:

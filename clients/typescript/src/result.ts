@@ -93,7 +93,8 @@ export class ChartResult extends Result<ChartData> {
   rows(): TidyRow[] {
     const data = this.data as unknown as Loose | null;
     if (!data) return [];
-    const metrics = (data.metrics as string[] | undefined) ?? [];
+    if (!Array.isArray(data.metrics)) return genericRows(data);
+    const metrics = data.metrics as string[];
     const rows: TidyRow[] = [];
     for (const stock of (data.stocks as Loose[] | undefined) ?? []) {
       const base = extras(stock, metrics);
@@ -117,4 +118,30 @@ export class ChartResult extends Result<ChartData> {
       ((g.edge_list as Loose[] | undefined) ?? []).map((e) => ({ date: ((g.asof_date ?? g.date) as string) ?? null, ...e }) as EdgeRow),
     );
   }
+}
+
+/**
+ * Long rows from an answer of another shape (the interface binds only `data.stocks`): each stock's
+ * numbers, also those nested one level (`measures: { degree: 3 }`), are metrics; an array of numbers
+ * as long as an array of date strings in `data` is a series over those dates.
+ */
+function genericRows(data: Loose): TidyRow[] {
+  const dates = Object.values(data).find((v): v is string[] => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "string"));
+  const when = (["asof_date", "as_of", "date"].map((k) => data[k]).find((v) => typeof v === "string") as string | undefined) ?? "";
+  const rows: TidyRow[] = [];
+  for (const stock of (data.stocks as Loose[] | undefined) ?? []) {
+    const idKey = ["symbol", "ticker"].find((k) => k in stock) ?? Object.keys(stock).find((k) => typeof stock[k] === "string");
+    const symbol = idKey ? String(stock[idKey]) : "";
+    const flat: Loose = {};
+    for (const [key, value] of Object.entries(stock)) {
+      if (value && typeof value === "object" && !Array.isArray(value)) Object.assign(flat, value);
+      else if (key !== idKey) flat[key] = value;
+    }
+    for (const [metric, value] of Object.entries(flat)) {
+      if (Array.isArray(value) && dates && value.length === dates.length)
+        value.forEach((v, i) => rows.push({ date: dates[i]!, symbol, metric, value: v as number | null }));
+      else if (typeof value === "number") rows.push({ date: when, symbol, metric, value });
+    }
+  }
+  return rows;
 }

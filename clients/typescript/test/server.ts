@@ -66,13 +66,13 @@ let n = 0;
 export const userName = () => `ts-${process.pid}-${n++}`;
 
 /** Stands in for the client's sleep: records each wait and does `then` at that moment. */
-export function sleeps(then?: () => Promise<void> | void) {
+export function sleeps(then?: (ms: number) => Promise<void> | void) {
   const waits: number[] = [];
   return {
     waits,
     sleep: async (ms: number) => {
       waits.push(ms);
-      await then?.();
+      await then?.(ms);
     },
   };
 }
