@@ -158,3 +158,15 @@ def test_every_documented_parameter_name_is_accepted_by_the_server(server, user)
         client.chart(**{name: "\u00a7" for name in CHART_PARAMS})
     messages = " ".join(e["message"] for e in caught.value.errors)
     assert "unknown parameter" not in messages
+
+
+def test_values_are_encoded_as_the_interface_spells_them():
+    from graph_stats.query import encode_query, fixed_question
+
+    assert encode_query({"symbols": ["M&M", "TCS"], "asof": date(2025, 9, 30), "include_graph": False, "step": None}) == (
+        "symbols=M%26M,TCS&asof=2025-09-30&include_graph=false"
+    )
+    assert fixed_question({"asof": "2025-09-30"}) and fixed_question({"start": "2025-01-01", "end": "2025-02-01"})
+    assert not fixed_question({"start": "2025-01-01"}) and not fixed_question({"asof": None, "periods": 5})
+    with pytest.raises(TypeError, match="parameter 'lookback': cannot send a dict"):
+        encode_query({"lookback": {}})
