@@ -139,7 +139,7 @@ function genericRows(data: Loose): TidyRow[] {
     }
     for (const [metric, value] of Object.entries(flat)) {
       if (Array.isArray(value) && dates && value.length === dates.length)
-        value.forEach((v, i) => rows.push({ date: dates[i]!, symbol, metric, value: v as number | null }));
+        for (const [i, v] of value.entries()) rows.push({ date: dates[i]!, symbol, metric, value: v as number | null });
       else if (typeof value === "number") rows.push({ date: when, symbol, metric, value });
     }
   }
