@@ -198,7 +198,8 @@ export function stageFile(
     const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : (err as Error).message;
     return { ok: false, errors: [`${file}: cannot read: ${why}`] };
   }
-  if (rows === undefined) return { ok: false, errors: [`${file}:1: empty file: expected a header row ${REQUIRED_COLUMNS.join(",")}`] };
+  if (rows === undefined)
+    return { ok: false, errors: [`${file}:1: empty file: expected a header row with at least ${REQUIRED_COLUMNS.join(",")}`] };
   if (typeof rows === "string") return { ok: false, errors: [rows] };
   if (dataRows === 0) return { ok: false, errors: [`${file}: no data rows after the header`] };
   const staged = stage.endLoad();
