@@ -35,6 +35,8 @@ const parts = [
   await section("heavy path", ["bench/heavy-path.bench.ts"]),
   await section("a 2,000-symbol universe", ["bench/big-universe.bench.ts", "--rounds", quick ? "1" : "3"]),
   await section("market", ["bench/market.bench.ts"]),
+  // Issue #44: a 1 GiB file as CSV, .csv.gz and Parquet — rows/s and peak RSS (about 12 minutes; --quick: 128 MiB).
+  await section("importing a large file", ["bench/import-files.bench.ts", "--mb", quick ? "128" : "1024"]),
   await section("metering", ["bench/metering.bench.ts"]),
   // Issue #12 item 7: what another process's write lock does to /health and refusals (the test asserts only their order).
   await section("write lock held elsewhere", ["bench/write-lock-stall.bench.ts"]),
@@ -56,8 +58,8 @@ const parts = [
 
 const doc = `# Benchmarks
 
-Reproduce with \`npm run bench\` (all of it, about 9 minutes) or one at a time:
-\`npx bun bench/engine.bench.ts\`, \`npx bun bench/research.bench.ts\`, \`npx bun bench/correlation.bench.ts\`, \`npx bun bench/cost-model.bench.ts\`, \`npx bun bench/cost-grid.bench.ts\`, \`npx bun bench/series-load.bench.ts\`, \`npx bun bench/heavy-path.bench.ts\`, \`npx bun bench/metering.bench.ts\`, \`npx bun bench/write-lock-stall.bench.ts\`, \`npx bun bench/http.bench.ts\`, \`npx bun bench/live-cpu.ts\`, \`npx bun bench/live-ablation.ts\`, \`npx bun bench/pg-driver.bench.ts\`, \`npx bun bench/pg-instances.bench.ts\`, \`npx bun bench/clients.bench.ts\`.
+Reproduce with \`npm run bench\` (all of it, about 21 minutes) or one at a time:
+\`npx bun bench/engine.bench.ts\`, \`npx bun bench/research.bench.ts\`, \`npx bun bench/correlation.bench.ts\`, \`npx bun bench/cost-model.bench.ts\`, \`npx bun bench/cost-grid.bench.ts\`, \`npx bun bench/series-load.bench.ts\`, \`npx bun bench/heavy-path.bench.ts\`, \`npx bun bench/import-files.bench.ts\`, \`npx bun bench/metering.bench.ts\`, \`npx bun bench/write-lock-stall.bench.ts\`, \`npx bun bench/http.bench.ts\`, \`npx bun bench/live-cpu.ts\`, \`npx bun bench/live-ablation.ts\`, \`npx bun bench/pg-driver.bench.ts\`, \`npx bun bench/pg-instances.bench.ts\`, \`npx bun bench/clients.bench.ts\`.
 Machine of this run: ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Bun ${Bun.version}, ${new Date().toISOString().slice(0, 10)}.
 These machines are shared and noisy: read the ratios measured side by side in one run, not the absolute times.
 \`npm run bench\` rewrites this whole file; each target, how it is measured and its latest figure are in docs/performance.md.

@@ -6,10 +6,12 @@
 import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { mkdtempSync, writeFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCliInProcess as runCli } from "../../test/support/cli-in-process.ts";
 import { command, runCli as runCliProcess } from "../../test/support/http/process.ts";
+import { DOUBLE, timestamp, writeParquet } from "../../test/support/parquet-files.ts";
 
 const setup = () => {
   const dir = mkdtempSync(join(tmpdir(), "gs-import-cli-"));
@@ -85,5 +87,50 @@ describe("import", () => {
     const tty = Bun.spawnSync(["script", "-qec", line, "/dev/null"], { stdout: "pipe", stderr: "pipe" });
     expect(tty.exitCode).toBe(0);
     expect(tty.stdout.toString()).toContain(`${file}: 100% (20 rows read)`);
+  }, 30_000);
+
+  test("a close-only .csv.gz and a close-only Parquet file import; a truncated gzip is refused, exit 1", async () => {
+    const { dir, db } = setup();
+    const days = ["2025-03-03", "2025-03-04", "2025-03-05"];
+    const gz = join(dir, "ADJ.csv.gz");
+    writeFileSync(gz, gzipSync(`Date,Close\n${days.map((d, i) => `${d},${50 + i}`).join("\n")}\n`));
+    const pq = join(dir, "PQ.parquet");
+    const micros = days.map((d) => BigInt(Date.parse(`${d}T00:00:00+05:30`)) * 1000n);
+    writeParquet(pq, [
+      { name: "timestamp", type: timestamp("MICROS"), data: micros },
+      { name: "close", type: DOUBLE, data: [7, 7.5, 8] },
+    ]);
+    const r = await runCli(["import", "--db", db, "--no-sample", "--universe", "u", "--default-offset", "+05:30", gz, pq]);
+    expect([r.code, r.stderr]).toEqual([0, ""]);
+    expect(r.stdout).toContain("2 file(s) imported, 0 rejected; 6 rows (6 new");
+    expect(read(db, "SELECT symbol, ts, offset_min AS o, open, high, low, close, volume FROM bars ORDER BY symbol, ts")).toEqual([
+      ...days.map((d, i) => ({
+        symbol: "ADJ",
+        ts: Date.parse(`${d}T00:00:00+05:30`),
+        o: 330,
+        open: 50 + i,
+        high: 50 + i,
+        low: 50 + i,
+        close: 50 + i,
+        volume: 0,
+      })),
+      ...days.map((d, i) => ({
+        symbol: "PQ",
+        ts: Date.parse(`${d}T00:00:00+05:30`),
+        o: 330,
+        open: 7 + i / 2,
+        high: 7 + i / 2,
+        low: 7 + i / 2,
+        close: 7 + i / 2,
+        volume: 0,
+      })),
+    ]);
+    const cut = join(dir, "CUT.csv.gz");
+    const whole = gzipSync(`timestamp,close\n${days.map((d) => `${d},1`).join("\n")}\n`);
+    writeFileSync(cut, whole.subarray(0, whole.length - 4));
+    const refused = await runCli(["import", "--db", db, "--universe", "u", cut]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`${cut}: truncated gzip file`);
+    expect(read(db, "SELECT count(*) AS n FROM bars WHERE symbol = 'CUT'")).toEqual([{ n: 0 }]);
   }, 30_000);
 });

@@ -1,6 +1,7 @@
 /**
  * `import --universe NAME [--interval 1d] [--default-offset +05:30] [--map field=Column,...]
  * [--price close|adj_close] [--replace] FILE...`: exit 0 when every file imported, 1 when any was rejected.
+ * Each FILE is CSV, gzipped CSV or Parquet (src/market/bar-files.ts).
  * --default-offset applies to timestamps without one. On a terminal, progress goes to stderr.
  * Through the MarketStore: into the SQLite file, or with --database-url into the shared
  * PostgreSQL, where every instance serves it within about a second (its data version poll).
@@ -13,7 +14,7 @@ import { openCommandStores } from "./command-stores.ts";
 export async function importCommand(args: ParsedArgs): Promise<number> {
   const universe = args.flags.universe;
   if (!universe) throw new UsageError("import needs --universe NAME");
-  if (args.positionals.length === 0) throw new UsageError("import needs at least one CSV file");
+  if (args.positionals.length === 0) throw new UsageError("import needs at least one file (CSV, .csv.gz or Parquet)");
   // Usage errors before the database is touched.
   const defaultOffsetMin = offsetMinutes(args.flags["default-offset"]);
   const price = priceFlag(args.flags.price);

@@ -113,10 +113,14 @@ Examples:
 
 Example:
   graph-stats migrate --db data/prod.sqlite --no-sample`,
-  import: `graph-stats import --universe NAME [flags] FILE... — import OHLCV CSVs into a universe
+  import: `graph-stats import --universe NAME [flags] FILE... — import bar files into a universe
 
-Columns timestamp,open,high,low,close,volume in any order and case (extra columns ignored), or a
-'symbol' column for a long file; Yahoo-style Date,Open,High,Low,Close,Adj Close,Volume as it is.
+Files: CSV, gzipped CSV (.csv.gz, streamed) or Parquet, told apart by their first bytes. Columns
+timestamp and close are required, open,high,low (together) and volume optional, in any order and
+case (extra columns ignored), or a 'symbol' column for a long file (else the file name is the
+symbol); Yahoo-style Date,Open,High,Low,Close,Adj Close,Volume as it is. Without open/high/low a
+bar stores its close as all four prices; without volume, 0. Parquet timestamps: ISO text, DATE, or
+TIMESTAMP (millis/micros/nanos; UTC-adjusted ones are stored at --default-offset).
   --interval 1d             the bars' interval (1m 5m 15m 30m 1h 1d 1w); bar spacing that
                             contradicts it rejects the file, naming the right --interval
   --default-offset +05:30   UTC offset for timestamps without one (plain dates: midnight there)
@@ -125,16 +129,18 @@ Columns timestamp,open,high,low,close,volume in any order and case (extra column
                             and low are scaled by the same factor)
   --replace                 a daily or weekly bar is one per symbol and local date: replace stored
                             bars on this file's dates at another UTC offset (without it, refused)
-A file with a bad row (bad number, low > open/close > high, price ≤ 0, volume < 0, duplicate
+A file with a bad row (bad number, null, low > open/close > high, price ≤ 0, volume < 0, duplicate
 timestamp, a date the symbol already has at another UTC offset) is rejected whole with
-file:line: reason, and nothing of it is written (exit 1). Bars belong to the symbol, shared by
-every universe that lists it.
+file:line: reason (Parquet: file:row: reason), and so is a truncated gzip or a column of the wrong
+type (file: reason); nothing of a rejected file is written (exit 1). Bars belong to the symbol,
+shared by every universe that lists it.
 
 Examples:
   graph-stats import --universe nifty50 --default-offset +05:30 data/nifty/*.csv
   graph-stats import --universe intraday --interval 1m minutes.csv
   graph-stats import --universe us --price adj_close AAPL.csv MSFT.csv
-  graph-stats import --universe mine --map timestamp=When,close=Last prices.csv`,
+  graph-stats import --universe mine --map timestamp=When,close=Last prices.csv
+  graph-stats import --universe us --default-offset -05:00 daily-2025-06-30.csv.gz bars.parquet`,
   token: `graph-stats token create|list|revoke — mint, list and revoke tokens
 
   token create --user ID [--user ID2...] | --users N [--prefix load-]  [--ttl 24h] [--email E] [--json]

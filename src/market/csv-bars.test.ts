@@ -96,10 +96,37 @@ describe("bar rows through the importer", () => {
   });
 
   test("a missing column is reported against the header line", () => {
-    expect(errorsOf("timestamp,open,high,close\n2024-01-02,1,1,1\n")).toEqual([
-      "X.csv:1: missing columns 'low', 'volume' (header must include timestamp,open,high,low,close,volume; " +
-        "Yahoo-style Date,Open,High,Low,Close,Adj Close,Volume is recognised, other names take --map low=Column)",
+    expect(errorsOf("date,open,high,low,volume\n2024-01-02,1,1,1,1\n")).toEqual([
+      "X.csv:1: missing column 'close' (header must include timestamp,close, optionally open,high,low and volume; " +
+        "Yahoo-style Date,Open,High,Low,Close,Adj Close,Volume is recognised, other names take --map close=Column)",
     ]);
+    expect(errorsOf("timestamp,open,high,close\n2024-01-02,1,1,1\n")).toEqual([
+      "X.csv:1: missing column 'low': open, high and low come together or not at all " +
+        "(columns: timestamp,open,high,close; other names take --map low=Column)",
+    ]);
+  });
+
+  test("close-only files: open, high and low store the close, volume 0 (issue #47)", () => {
+    ok("Date,Close\n2024-01-02,10.5\n2024-01-03,11\n", "C.csv");
+    expect(storedBars(t, "C")).toEqual([
+      { ts: Date.UTC(2024, 0, 2), offsetMin: 0, open: 10.5, high: 10.5, low: 10.5, close: 10.5, volume: 0 },
+      { ts: Date.UTC(2024, 0, 3), offsetMin: 0, open: 11, high: 11, low: 11, close: 11, volume: 0 },
+    ]);
+    ok("timestamp,close,volume\n2024-01-02,10.5,700\n", "V.csv");
+    expect(storedBars(t, "V")[0]).toMatchObject({ open: 10.5, high: 10.5, low: 10.5, close: 10.5, volume: 700 });
+    ok("timestamp,open,high,low,close\n2024-01-02,10,12,9,11\n", "R.csv");
+    expect(storedBars(t, "R")[0]).toMatchObject({ open: 10, high: 12, low: 9, close: 11, volume: 0 });
+    ok("Date,Close,Adj Close\n2024-01-02,10,5\n", "J.csv", { price: "adj_close" });
+    expect(storedBars(t, "J")[0]).toMatchObject({ open: 5, high: 5, low: 5, close: 5, volume: 0 });
+  });
+
+  test("close-only files are checked as any: the close, and the columns present", () => {
+    expect(errorsOf("timestamp,close\n2024-01-02,1\n2024-01-03,0\n2024-01-04,x\n")).toEqual([
+      "X.csv:3: 'close' must be a positive price, got 0",
+      "X.csv:4: bad number in 'close': 'x'",
+    ]);
+    expect(errorsOf("timestamp,close,volume\n2024-01-02,1,-1\n")).toEqual(["X.csv:2: negative volume -1"]);
+    expect(errorsOf("timestamp,open,high,low,close\n2024-01-02,1,2,1,3\n")).toEqual(["X.csv:2: close 3 is outside low 1 … high 2"]);
   });
 
   test("a bad symbol in a long file, and a file name that is no symbol", () => {
@@ -112,7 +139,7 @@ describe("bar rows through the importer", () => {
   });
 
   test("empty files and header-only files are rejected", () => {
-    expect(errorsOf("")).toEqual(["X.csv:1: empty file: expected a header row timestamp,open,high,low,close,volume"]);
+    expect(errorsOf("")).toEqual(["X.csv:1: empty file: expected a header row with at least timestamp,close"]);
     expect(errorsOf(`${HEADER}\n`)).toEqual(["X.csv: no data rows after the header"]);
   });
 
@@ -120,5 +147,7 @@ describe("bar rows through the importer", () => {
     expect(symbolFromFileName("/data/BAJAJ-AUTO.csv")).toBe("BAJAJ-AUTO");
     expect(symbolFromFileName("M&M.CSV")).toBe("M&M");
     expect(symbolFromFileName("BRK.B.csv")).toBe("BRK.B");
+    expect(symbolFromFileName("/data/TCS.csv.gz")).toBe("TCS");
+    expect(symbolFromFileName("INFY.parquet")).toBe("INFY");
   });
 });

@@ -2,13 +2,18 @@
  * Which CSV column holds which bar field. Names match case-insensitively with spaces and
  * punctuation as `_`, and common layouts are recognised as they are (Yahoo Finance:
  * `Date,Open,High,Low,Close,Adj Close,Volume`); `--map field=Column` names any other column.
+ * Only the timestamp and the close are required: open, high and low (together) and volume are
+ * checked when present (csv-bars.ts says what is stored when they are not).
  */
 
 import { shownColumns, shownValue } from "./shown-value.ts";
 
-export const REQUIRED_COLUMNS = ["timestamp", "open", "high", "low", "close", "volume"] as const;
+/** The columns every file needs: only the close is used downstream (many data sets are closes only). */
+export const REQUIRED_COLUMNS = ["timestamp", "close"] as const;
+/** Open, high and low come together or not at all (one alone cannot be checked against the others). */
+export const RANGE_COLUMNS = ["open", "high", "low"] as const;
 /** Every field a column can be mapped to. */
-export const CSV_FIELDS = [...REQUIRED_COLUMNS, "adj_close", "symbol"] as const;
+export const CSV_FIELDS = ["timestamp", "open", "high", "low", "close", "volume", "adj_close", "symbol"] as const;
 export type CsvField = (typeof CSV_FIELDS)[number];
 
 /** Which price becomes the stored close: the close as traded, or the close adjusted for splits and dividends. */
@@ -73,8 +78,18 @@ export function resolveColumns(header: readonly string[], opts: ColumnOptions = 
   if (missing.length > 0) {
     const list = missing.map((c) => `'${c}'`).join(", ");
     return (
-      `missing column${missing.length > 1 ? "s" : ""} ${list} (header must include ${REQUIRED_COLUMNS.join(",")}; ` +
-      `Yahoo-style Date,Open,High,Low,Close,Adj Close,Volume is recognised, other names take --map ${missing[0]}=Column)`
+      `missing column${missing.length > 1 ? "s" : ""} ${list} (header must include ${REQUIRED_COLUMNS.join(",")}, ` +
+      `optionally open,high,low and volume; Yahoo-style Date,Open,High,Low,Close,Adj Close,Volume is recognised, ` +
+      `other names take --map ${missing[0]}=Column)`
+    );
+  }
+  const range = RANGE_COLUMNS.filter((c) => col[c] >= 0);
+  if (range.length > 0 && range.length < RANGE_COLUMNS.length) {
+    const absent = RANGE_COLUMNS.filter((c) => col[c] < 0);
+    const list = absent.map((c) => `'${c}'`).join(", ");
+    return (
+      `missing column${absent.length > 1 ? "s" : ""} ${list}: open, high and low come together or not at all ` +
+      `(columns: ${shownColumns(header)}; other names take --map ${absent[0]}=Column)`
     );
   }
   if (opts.price === "adj_close" && col.adj_close < 0) {

@@ -1,20 +1,25 @@
 /**
- * Importing bar CSVs: the options, results and summaries, and stageFile, which streams one file
- * into a stage (memory stays flat however large it is) and checks it whole — every row,
+ * Importing bar files (CSV, gzipped CSV, Parquet: bar-files.ts): the options, results and
+ * summaries, and stageFile, which streams one file into a stage (memory stays flat however large it is) and checks it whole — every row,
  * duplicates, bar spacing against the interval. import-rules.ts writes the checked files, for
  * both databases; the functions here run it on a SQLite connection.
  */
 import type { Clock } from "../clock.ts";
 import { INTERVALS, type Interval } from "../engine/types.ts";
+import { type FieldSink, type HeaderAnswer, type Readable, SourceError } from "./bar-files.ts";
 import type { BarStage } from "./bar-writer.ts";
 import { RowErrors } from "./row-errors.ts";
 import { type Clash, clashReason } from "./offset-clashes.ts";
 import { shownValue } from "./shown-value.ts";
 import { BarRows, MAX_ERRORS, REQUIRED_COLUMNS, type ParseOptions } from "./csv-bars.ts";
-import { CsvSyntaxError, readCsvFile, readCsvText, type RecordSink } from "./csv-records.ts";
+import { CsvSyntaxError } from "./csv-records.ts";
 import { spacingProblem } from "./csv-spacing.ts";
 import { isInterval } from "./intervals.ts";
+import { answer, type Rule } from "./rule.ts";
 import { isValidUniverseName } from "./symbols.ts";
+
+export { fileReadables, textReadables } from "./bar-files.ts";
+export type { CsvSource, Readable } from "./bar-files.ts";
 
 /** A problem with the import as a whole (bad universe or interval), not with one file. */
 export class ImportError extends Error {
@@ -82,25 +87,6 @@ export interface ImportSummary {
   dataVersion: number;
 }
 
-/** A CSV to import: its name (used in messages and, for per-symbol files, as the symbol) and content. */
-export interface CsvSource {
-  file: string;
-  text: string;
-}
-
-export function fileReadables(paths: readonly string[]): Readable[] {
-  return paths.map((file) => ({ file, read: (sink, progress) => readCsvFile(file, sink, progress) }));
-}
-
-export function textReadables(sources: readonly CsvSource[]): Readable[] {
-  return sources.map(({ file, text }) => ({ file, read: (sink) => readCsvText(text, sink) }));
-}
-
-export interface Readable {
-  file: string;
-  read: (sink: RecordSink, progress?: (bytes: number, total: number) => void) => void;
-}
-
 /** Checks the options every store checks before touching any file. */
 export function checkImportOptions(opts: ImportOptions): Interval {
   const interval = opts.interval ?? "1d";
@@ -161,51 +147,55 @@ export function addFile(summary: ImportSummary, result: FileResult & { appended:
 
 /**
  * Streams one file into the stage and checks it whole: rows as they come (staging stops at the
- * first bad one, checking goes on to list up to MAX_ERRORS), then duplicates and bar spacing.
+ * first bad one, checking goes on to list up to MAX_ERRORS), then duplicates and bar spacing. A
+ * rule: CSV is read synchronously, gzip and Parquet through the promise their reader answers.
  */
-export function stageFile(
+export function* stageFile(
   stage: BarStage,
   src: Readable,
   opts: ImportOptions & { interval: Interval },
-): { ok: true; symbols: string[]; rows: number } | { ok: false; errors: string[] } {
-  const { file } = src;
+): Rule<{ ok: true; symbols: string[]; rows: number } | { ok: false; errors: string[] }> {
+  const { file, unit } = src;
   const errors = new RowErrors(file, MAX_ERRORS);
   const fail = (line: number, reason: string) => errors.add(line, reason);
   let rows: BarRows | string | undefined;
   let dataRows = 0;
   const symbols = new Set<string>();
+  const sink: FieldSink = (record, line) => {
+    if (rows === undefined) {
+      rows = BarRows.fromHeader(file, record as readonly string[], line, opts);
+      return;
+    }
+    if (typeof rows === "string") return;
+    dataRows++;
+    const row = rows.read(record);
+    if (typeof row === "string") return fail(line, row);
+    if (errors.count > 0) return;
+    symbols.add(row.symbol);
+    stage.add({ ...row, line });
+  };
+  const header = (): HeaderAnswer | null => (rows instanceof BarRows ? { col: rows.col, defaultOffsetMin: opts.defaultOffsetMin } : null);
+  const progress = (bytes: number, totalBytes: number) => opts.onProgress?.({ file, bytes, totalBytes, rows: dataRows });
   try {
-    src.read(
-      (record, line) => {
-        if (rows === undefined) {
-          rows = BarRows.fromHeader(file, record, line, opts);
-          return;
-        }
-        if (typeof rows === "string") return;
-        dataRows++;
-        const row = rows.read(record);
-        if (typeof row === "string") return fail(line, row);
-        if (errors.count > 0) return;
-        symbols.add(row.symbol);
-        stage.add({ ...row, line });
-      },
-      (bytes, totalBytes) => opts.onProgress?.({ file, bytes, totalBytes, rows: dataRows }),
-    );
+    const reading = src.read(sink, progress, header);
+    if (reading instanceof Promise) yield* answer(reading);
   } catch (err) {
     if (err instanceof CsvSyntaxError) return { ok: false, errors: [`${file}:${err.line}: ${err.message}`] };
+    if (err instanceof SourceError) return { ok: false, errors: [`${file}: ${err.message}`] };
     const code = (err as { code?: string }).code;
     if (code === undefined) throw err;
     const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : (err as Error).message;
     return { ok: false, errors: [`${file}: cannot read: ${why}`] };
   }
-  if (rows === undefined) return { ok: false, errors: [`${file}:1: empty file: expected a header row ${REQUIRED_COLUMNS.join(",")}`] };
+  if (rows === undefined)
+    return { ok: false, errors: [`${file}:1: empty file: expected a header row with at least ${REQUIRED_COLUMNS.join(",")}`] };
   if (typeof rows === "string") return { ok: false, errors: [rows] };
-  if (dataRows === 0) return { ok: false, errors: [`${file}: no data rows after the header`] };
+  if (dataRows === 0) return { ok: false, errors: [unit === "row" ? `${file}: no rows` : `${file}: no data rows after the header`] };
   const staged = stage.endLoad();
   if (errors.count === 0) {
     const long = rows.long;
     for (const d of stage.duplicates(MAX_ERRORS + 1)) {
-      fail(d.line, `duplicate timestamp ${shownValue(d.rawTs)}${long ? ` for ${d.symbol}` : ""} (first at line ${d.first})`);
+      fail(d.line, `duplicate timestamp ${shownValue(d.rawTs)}${long ? ` for ${d.symbol}` : ""} (first at ${unit} ${d.first})`);
     }
     if (errors.count === 0) {
       for (const [symbol, gaps] of stage.gaps()) {

@@ -21,11 +21,13 @@ import {
   type ImportSummary,
   type CsvSource,
   fileReadables,
+  ImportError,
   type Readable,
   stageFile,
   syntheticRefusal,
   textReadables,
 } from "./csv-import.ts";
+import { fileKind } from "./bar-files.ts";
 import type { DbHandle } from "./db-handle.ts";
 import { portOf } from "./sqlite-port.ts";
 import type { MarketPort, MarketWrites } from "./market-port.ts";
@@ -47,7 +49,7 @@ export function* importRule(port: MarketPort, sources: readonly Readable[], opts
       const result = emptyFileResult(src.file);
       stage.begin();
       try {
-        const checked = stageFile(stage, src, { ...opts, interval });
+        const checked = yield* stageFile(stage, src, { ...opts, interval });
         if (!checked.ok) {
           addFile(summary, { ...result, errors: checked.errors });
           continue;
@@ -106,8 +108,14 @@ function* writeFile(
   return { inserted, updated, replaced, appended, version };
 }
 
-/** Reads and imports CSV files into a SQLite database in the given order, streaming each. An unreadable file is reported like a bad one. */
+/**
+ * Reads and imports CSV files into a SQLite database in the given order, streaming each, without
+ * a promise. An unreadable file is reported like a bad one. Gzip and Parquet are read through
+ * promises: import them with the MarketStore (`importCsvFiles` there takes every kind).
+ */
 export function importCsvFiles(h: DbHandle, paths: readonly string[], opts: ImportOptions): ImportSummary {
+  const typed = paths.find((p) => fileKind(p) === "gzip" || fileKind(p) === "parquet");
+  if (typed !== undefined) throw new ImportError(`${typed}: not a plain CSV file; import gzip and Parquet through the MarketStore`);
   return synchronously(run(importRule(portOf(h), fileReadables(paths), opts)));
 }
 
