@@ -14,6 +14,7 @@ import { createApp } from "./http/app.ts";
 import { createAuthGate } from "./http/auth-gate.ts";
 import { createNewUsers } from "./auth/new-users.ts";
 import { ChartService } from "./compute/chart-service.ts";
+import { UniverseCatalogue } from "./market/catalogue-cache.ts";
 import { AdmittedWork } from "./compute/admitted-work.ts";
 import type { AppDeps } from "./http/context.ts";
 import { DemoService } from "./http/demo-service.ts";
@@ -108,6 +109,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
     meter: stores.meter,
     lastKnown: createLastKnown(),
     chart,
+    universes: new UniverseCatalogue(stores.market),
     demo: new DemoService(compute, SAMPLE_END_DATE),
     checkDatabase: stores.checkDatabase,
     isShuttingDown: () => {

@@ -18,6 +18,7 @@ import { loadSampleRule } from "./sample-policy.ts";
 import { SeriesCache } from "./series-cache.ts";
 import { SeriesLoader } from "./series-loader.ts";
 import type { MarketStore } from "./store.ts";
+import { catalogueRule, universeDetailRule } from "./universe-catalogue.ts";
 import { knownSymbolsRule, universeRule } from "./universes.ts";
 
 /** How long a PostgreSQL data version read is trusted before it is read again. */
@@ -58,6 +59,8 @@ export function marketStore(port: MarketPort, opts: MarketStoreOptions = {}): Ma
     dataVersion,
     listUniverses: async () => port.universeNames(),
     getUniverse: async (name) => run(universeRule(port, name)),
+    catalogue: async (v) => run(catalogueRule(port, v)),
+    universeDetail: async (name, v) => run(universeDetailRule(port, name, v)),
     knownSymbols: async () => run(knownSymbolsRule(port)),
     storedIntervals: async () => storedBySymbol(await port.storedPairs()),
     barCoverage: (v) => readCoverage(port, v),

@@ -12,6 +12,7 @@ import type { Universe } from "./market-port.ts";
 import type { LoadSampleResult } from "./sample-policy.ts";
 import type { LoadedSeries } from "./series.ts";
 import type { LoadPlan } from "./series-loader.ts";
+import type { LastBar, UniverseDetail, UniverseListing } from "./universe-catalogue.ts";
 
 export interface MarketStore {
   readonly kind: "sqlite" | "postgres";
@@ -25,6 +26,10 @@ export interface MarketStore {
   listUniverses(): Promise<string[]>;
   /** A universe with its symbols in order, or null. */
   getUniverse(name: string): Promise<Universe | null>;
+  /** Every universe as `GET /v1/universes` lists it, and the newest bar of each per interval (universe-catalogue.ts). */
+  catalogue(version: number): Promise<{ universes: UniverseListing[]; lastBars: LastBar[] }>;
+  /** One universe with each member's coverage and metadata, or null (universe-catalogue.ts). */
+  universeDetail(name: string, version: number): Promise<UniverseDetail | null>;
   /** Every symbol with at least one bar, alphabetical. */
   knownSymbols(): Promise<string[]>;
   /** Stored intervals per symbol with bars (finest first). */

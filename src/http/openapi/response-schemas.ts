@@ -310,3 +310,69 @@ export const TidyRow = named(
       "One line of format=ndjson (and one row of format=csv). metric is a metric name, or cluster / weight (with clusters, weights). Graph-statistics and turnover rows have an empty symbol and the statistic (or turnover) as metric.",
     ),
 );
+
+const intervalList = z.array(z.enum(INTERVALS)).describe("the intervals any member stores, finest first");
+const universeFields = {
+  name: z.string(),
+  intervals: intervalList,
+  first_bar: localTime.nullable().describe("the earliest bar of any member at any interval; null when no member has bars"),
+  last_bar: localTime.nullable().describe("the latest bar of any member at any interval"),
+  data_source: z.enum(["synthetic", "imported"]),
+  data_version: count.describe("the data version this answer was read at (also its ETag)"),
+};
+
+export const UniverseListing = named(
+  "UniverseListing",
+  z.strictObject({ ...universeFields, symbols: count.describe("how many members") }).describe("one stored universe"),
+);
+
+const perInterval = <T extends z.ZodType>(value: T) => z.partialRecord(z.enum(INTERVALS), value);
+
+export const SymbolCoverage = named(
+  "SymbolCoverage",
+  z.strictObject({
+    first: localTime,
+    last: localTime,
+    bars: count,
+    missing: count.describe("bars of the universe's calendar at this interval between first and last that this symbol lacks"),
+  }),
+);
+
+export const UniverseMember = named(
+  "UniverseMember",
+  z.strictObject({
+    symbol: z.string(),
+    name: z.string().nullable().describe("from import-metadata; null where unknown"),
+    sector: z.string().nullable(),
+    industry: z.string().nullable(),
+    coverage: perInterval(SymbolCoverage).describe("per interval this symbol stores; empty when it has no bars"),
+  }),
+);
+
+export const UniverseDetail = named(
+  "UniverseDetail",
+  z.strictObject({
+    ...universeFields,
+    calendar: perInterval(z.strictObject({ first: localTime, last: localTime, bars: count })).describe(
+      "per interval, the union of the members' bar starts: what missing is counted against",
+    ),
+    symbols: z.array(UniverseMember).describe("the members in universe order"),
+  }),
+);
+
+const plainMeta = z.strictObject({ generated_at: generatedAt, request_id: requestId });
+
+export const UniverseListEnvelope = named(
+  "UniverseListEnvelope",
+  z.strictObject({
+    success: z.literal(true),
+    errors: noErrors,
+    data: z.strictObject({ universes: z.array(UniverseListing).describe("alphabetical") }),
+    meta: plainMeta,
+  }),
+);
+
+export const UniverseEnvelope = named(
+  "UniverseEnvelope",
+  z.strictObject({ success: z.literal(true), errors: noErrors, data: UniverseDetail, meta: plainMeta }),
+);
