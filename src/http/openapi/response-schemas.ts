@@ -70,6 +70,21 @@ const weight = z
   .describe("portfolio weight, rounded to 6 decimals; only with weights; null where the symbol is not in the window");
 const extras = { cluster, weight };
 
+export const SectorAgreement = named(
+  "SectorAgreement",
+  z
+    .strictObject({
+      ari: z.number().nullable().describe("adjusted Rand index (scikit-learn's adjusted_rand_score), not rounded"),
+      nmi: z.number().nullable().describe("normalised mutual information, arithmetic mean (normalized_mutual_info_score), not rounded"),
+      labelled: count.describe("nodes with a known sector; ari and nmi are null when fewer than 2"),
+    })
+    .describe("The graph's communities against its stocks' sectors over the labelled nodes (import-metadata)."),
+);
+const stockLabels = {
+  name: z.string().optional().describe("the stock's name, where known (import-metadata)"),
+  sector: z.string().optional().describe("the stock's sector, where known"),
+};
+
 export const Edge = named("Edge", z.strictObject({ source: z.string(), target: z.string(), weight: z.number(), corr: z.number() }));
 
 export const Graph = named(
@@ -84,6 +99,7 @@ export const Graph = named(
       communities: z.record(z.string(), z.int()).optional(),
       n_communities: count.optional(),
       modularity: z.number().nullable().optional(),
+      sector_agreement: SectorAgreement.optional(),
     })
     .describe("With include_graph=false only nodes, edges and method."),
 );
@@ -104,7 +120,14 @@ export const GraphStats = named(
 
 export const DatedGraph = named(
   "DatedGraph",
-  z.strictObject({ asof_date: localTime, nodes: count, edges: count, method: z.enum(GRAPH_METHODS), edge_list: z.array(Edge) }),
+  z.strictObject({
+    asof_date: localTime,
+    nodes: count,
+    edges: count,
+    method: z.enum(GRAPH_METHODS),
+    edge_list: z.array(Edge),
+    sector_agreement: SectorAgreement,
+  }),
 );
 
 export const Hierarchy = named(
@@ -143,7 +166,7 @@ export const SnapshotData = named(
     asof_date: localTime,
     interval: z.enum(INTERVALS),
     metrics: z.array(z.enum(METRICS)),
-    stocks: z.array(z.strictObject({ symbol: z.string(), community, ...extras, ...metricFields })),
+    stocks: z.array(z.strictObject({ symbol: z.string(), ...stockLabels, community, ...extras, ...metricFields })),
     graph: Graph,
     graph_stats: z.array(GraphStats).optional(),
     hierarchy: Hierarchy.optional().describe("with hierarchy (or weights=hrp)"),
@@ -161,6 +184,7 @@ export const RollingData = named(
     stocks: z.array(
       z.strictObject({
         symbol: z.string(),
+        ...stockLabels,
         community,
         points: z
           .array(z.strictObject({ date: localTime, community, ...extras, ...metricFields }))
