@@ -156,3 +156,26 @@ describe("one universe", () => {
     expect(res.headers.get("allow")).toBe("GET");
   });
 });
+
+describe("symbols shared with another universe", () => {
+  test("an interval only a shared member stores: the 404 names this universe's members that lack it", async () => {
+    const minutes = `timestamp,open,high,low,close,volume\n${Array.from({ length: 20 }, (_, i) => `2024-01-05T10:${String(i).padStart(2, "0")}:00+00:00,5,9,4,${5 + (i % 3)},1`).join("\n")}\n`;
+    const market = h.server.stores.market;
+    expect(
+      (await market.importCsvSources([{ file: "SHA.csv", text: minutes }], { universe: "minutes", interval: "1m" })).filesRejected,
+    ).toBe(0);
+    await market.importCsvSources(
+      [
+        { file: "SHA.csv", text: csv(days) },
+        { file: "SHB.csv", text: csv(days, 20) },
+        { file: "SHC.csv", text: csv(days, 30) },
+      ],
+      { universe: "shared" },
+    );
+    const res = await h.handle("/v1/graph-stats/chart?universe=shared&interval=1m&lookback=5", { token: await h.token("shared") });
+    expect(res.status).toBe(404);
+    const message = (await body(res)).errors[0].message as string;
+    expect(message).toStartWith("only 1 of 3 symbols can be used");
+    expect(message).toContain("; 2 of 3 symbols store no 1m bars: SHB, SHC (they store 1d only)");
+  });
+});
