@@ -90,6 +90,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
     seriesCacheBytes: config.seriesCacheMb * 2 ** 20,
     admitted,
   });
+  const catalogue = new UniverseCatalogue(stores.market);
   const deps: AppDeps = {
     clock,
     logger,
@@ -109,7 +110,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
     meter: stores.meter,
     lastKnown: createLastKnown(),
     chart,
-    universes: new UniverseCatalogue(stores.market),
+    universes: catalogue,
     demo: new DemoService(compute, SAMPLE_END_DATE),
     checkDatabase: stores.checkDatabase,
     isShuttingDown: () => {
@@ -127,6 +128,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
       // Read through deps when scraped: the same probe and meter as /health's (a test's override included).
       databaseUp: () => deps.checkDatabase(),
       meterWriteFailing: () => deps.meter.writeFailure() !== null,
+      lastBars: () => deps.universes.lastBars(),
     }),
     clientAddress: clientAddressFrom(config.trustedProxies),
     metricsAllowed: metricsAllowList(config.metricsAllow),
