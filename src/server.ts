@@ -14,6 +14,7 @@ import { createApp } from "./http/app.ts";
 import { createAuthGate } from "./http/auth-gate.ts";
 import { createNewUsers } from "./auth/new-users.ts";
 import { ChartService } from "./compute/chart-service.ts";
+import { UniverseCatalogue } from "./market/catalogue-cache.ts";
 import { AdmittedWork } from "./compute/admitted-work.ts";
 import type { AppDeps } from "./http/context.ts";
 import { DemoService } from "./http/demo-service.ts";
@@ -89,6 +90,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
     seriesCacheBytes: config.seriesCacheMb * 2 ** 20,
     admitted,
   });
+  const catalogue = new UniverseCatalogue(stores.market);
   const deps: AppDeps = {
     clock,
     logger,
@@ -108,6 +110,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
     meter: stores.meter,
     lastKnown: createLastKnown(),
     chart,
+    universes: catalogue,
     demo: new DemoService(compute, SAMPLE_END_DATE),
     checkDatabase: stores.checkDatabase,
     isShuttingDown: () => {
@@ -125,6 +128,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
       // Read through deps when scraped: the same probe and meter as /health's (a test's override included).
       databaseUp: () => deps.checkDatabase(),
       meterWriteFailing: () => deps.meter.writeFailure() !== null,
+      lastBars: () => deps.universes.lastBars(),
     }),
     clientAddress: clientAddressFrom(config.trustedProxies),
     metricsAllowed: metricsAllowList(config.metricsAllow),

@@ -8,6 +8,7 @@ import { FUZZ_CHECKS } from "../fuzz/checks.ts";
 import { LIMIT_CHECKS } from "./limits.ts";
 import { LIVE_CHECKS } from "./live.ts";
 import { PUBLIC_CHECKS } from "./public.ts";
+import { UNIVERSE_CHECKS } from "./universes.ts";
 
 /** Fuzz checks come last: the envelope sweeps judge only the scenarios' exchanges, and fuzzing spends whatever budget is left. */
 export const ALL_CHECKS: Check[] = [
@@ -16,6 +17,7 @@ export const ALL_CHECKS: Check[] = [
   ...AUTH_CHECKS,
   ...LIMIT_CHECKS,
   ...DAILY_CHECKS,
+  ...UNIVERSE_CHECKS,
   ...ENVELOPE_CHECKS,
   ...FUZZ_CHECKS,
 ];

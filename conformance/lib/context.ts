@@ -8,6 +8,7 @@ import { type Exchange, type FuzzSummary, type KitOptions, Skip } from "./types.
 export const LIVE_PATH = "/v1/graph-stats/chart";
 export const DEMO_PATH = "/v1/demo/chart";
 export const HEALTH_PATH = "/health";
+export const UNIVERSES_PATH = "/v1/universes";
 /** The default limits, docs/api.md § Metering. */
 export const SPEC_LIMITS = { perMinute: 1, perDay: 30 } as const;
 

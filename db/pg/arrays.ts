@@ -13,3 +13,8 @@ export function numberArray(values: readonly number[]): string {
 export function textArray(values: readonly string[]): string {
   return `{${values.map((v) => `"${v.replace(/(["\\])/g, "\\$1")}"`).join(",")}}`;
 }
+
+/** As textArray, with null written as an unquoted NULL (free text such as a sector may hold `"` or `\`: escaped). */
+export function nullableTextArray(values: readonly (string | null)[]): string {
+  return `{${values.map((v) => (v === null ? "NULL" : `"${v.replace(/(["\\])/g, "\\$1")}"`)).join(",")}}`;
+}

@@ -16,7 +16,7 @@ import type { BarRow, BarTime, MarketPort, MarketReads, MarketWrites, UniverseSo
 import type { StoredKey } from "../../src/market/offset-clashes.ts";
 import type { SampleSeries } from "../../src/market/sample-generator.ts";
 import { advisoryXactLock } from "./advisory-lock.ts";
-import { numberArray, textArray } from "./arrays.ts";
+import { nullableTextArray, numberArray, textArray } from "./arrays.ts";
 
 /** 'mkt' in ASCII (advisory-lock.ts). */
 const LOCK_OBJECT = 0x6d6b74;
@@ -79,6 +79,26 @@ function readsOn(q: SQL): MarketReads {
         WHERE symbol = ANY(${textArray([...symbols])}::text[]) AND interval = ${interval}
           AND ts BETWEEN ${Math.max(from, -EDGE)} AND ${Math.min(to, EDGE)} ORDER BY symbol, ts`.values();
       return grouped<BarRow>(symbols, rows, true);
+    },
+    /** Three index seeks per symbol (first, last, count), one statement for all; symbols without bars drop out of the joins. */
+    async barSpans(symbols, interval) {
+      const rows: [string, number, number, number, number, number][] = await q`
+        SELECT s.symbol, f.ts::float8, f.offset_min, l.ts::float8, l.offset_min, c.n
+          FROM unnest(${textArray([...symbols])}::text[]) AS s(symbol)
+          CROSS JOIN LATERAL (SELECT ts, offset_min FROM bars WHERE symbol = s.symbol AND interval = ${interval} ORDER BY ts LIMIT 1) f
+          CROSS JOIN LATERAL (SELECT ts, offset_min FROM bars WHERE symbol = s.symbol AND interval = ${interval} ORDER BY ts DESC LIMIT 1) l
+          CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM bars WHERE symbol = s.symbol AND interval = ${interval}) c`.values();
+      return new Map(rows.map(([s, ft, fo, lt, lo, n]) => [s, { first: [ft, fo] as BarTime, last: [lt, lo] as BarTime, bars: n }]));
+    },
+    async calendar(symbols, interval) {
+      const rows: [number][] = await q`SELECT DISTINCT ts::float8 FROM bars
+        WHERE symbol = ANY(${textArray([...symbols])}::text[]) AND interval = ${interval} ORDER BY 1`.values();
+      return rows.map((r) => r[0]);
+    },
+    async metadata(symbols) {
+      const rows: [string, string | null, string | null, string | null][] = await q`
+        SELECT symbol, name, sector, industry FROM symbol_metadata WHERE symbol = ANY(${textArray([...symbols])}::text[])`.values();
+      return new Map(rows.map(([symbol, name, sector, industry]) => [symbol, { name, sector, industry }]));
     },
   };
 }
@@ -151,6 +171,36 @@ function writesOn(tx: SQL): MarketWrites {
     },
     async deleteBar(symbol, interval, ts) {
       await tx`DELETE FROM bars WHERE symbol = ${symbol} AND interval = ${interval} AND ts = ${ts}`;
+    },
+    async removeMembers(name, symbols) {
+      const rows = await tx`DELETE FROM universe_members
+        WHERE universe = ${name} AND symbol = ANY(${textArray([...symbols])}::text[]) RETURNING symbol`;
+      return rows.length;
+    },
+    async deleteUniverse(name) {
+      await tx`DELETE FROM universe_members WHERE universe = ${name}`;
+      await tx`DELETE FROM universes WHERE name = ${name}`;
+    },
+    async deleteBars(symbols) {
+      const [r] = await tx`WITH d AS (DELETE FROM bars WHERE symbol = ANY(${textArray([...symbols])}::text[]) RETURNING 1)
+        SELECT count(*)::int AS n FROM d`;
+      return r.n as number;
+    },
+    async upsertMetadata(rows, now) {
+      if (rows.length === 0) return 0;
+      const [r] = await tx`WITH up AS (
+        INSERT INTO symbol_metadata (symbol, name, sector, industry, updated_at)
+          SELECT symbol, name, sector, industry, ${now} FROM unnest(
+            ${textArray(rows.map((x) => x.symbol))}::text[], ${nullableTextArray(rows.map((x) => x.name))}::text[],
+            ${nullableTextArray(rows.map((x) => x.sector))}::text[], ${nullableTextArray(rows.map((x) => x.industry))}::text[])
+            AS t(symbol, name, sector, industry)
+        ON CONFLICT (symbol) DO UPDATE SET name = excluded.name, sector = excluded.sector, industry = excluded.industry,
+          updated_at = excluded.updated_at
+        WHERE (symbol_metadata.name, symbol_metadata.sector, symbol_metadata.industry)
+          IS DISTINCT FROM (excluded.name, excluded.sector, excluded.industry)
+        RETURNING 1)
+        SELECT count(*)::int AS n FROM up`;
+      return r.n as number;
     },
     async upsertStaged(stage, interval) {
       let inserted = 0;

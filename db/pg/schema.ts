@@ -28,6 +28,18 @@ export const universeMembers = pgTable(
   (t) => [primaryKey({ columns: [t.universe, t.symbol] })],
 );
 
+/**
+ * What is known of a symbol beyond its bars (`import-metadata`): shared by every universe that lists
+ * it, like its bars. Empty fields are stored as null.
+ */
+export const symbolMetadata = pgTable("symbol_metadata", {
+  symbol: text("symbol").primaryKey(),
+  name: text("name"),
+  sector: text("sector"),
+  industry: text("industry"),
+  updatedAt: epochMs("updated_at").notNull(),
+});
+
 /** OHLCV bars. `ts` is the bar's start instant; `offsetMin` the exchange-local UTC offset in minutes. */
 export const bars = pgTable(
   "bars",

@@ -7,7 +7,7 @@ import type { Database } from "bun:sqlite";
 import { INTERVALS, type Interval } from "../../src/engine/types.ts";
 import { BarStage, BulkInserter } from "../../src/market/bar-writer.ts";
 import { bumpDataVersion, getDataVersion } from "../../src/market/data-version.ts";
-import type { BarRow, BarTime, MarketPort, MarketWrites, UniverseSource } from "../../src/market/market-port.ts";
+import type { BarRow, BarSpan, BarTime, MarketPort, MarketWrites, SymbolMetadata, UniverseSource } from "../../src/market/market-port.ts";
 import { synchronously } from "../../src/market/rule.ts";
 import { perRawConnection } from "./open.ts";
 
@@ -52,6 +52,29 @@ const prepared = perRawConnection((db) => ({
   ),
   deleteBar: db.prepare("DELETE FROM bars WHERE symbol = ? AND interval = ? AND ts = ?"),
   deleteSymbol: db.prepare("DELETE FROM bars WHERE symbol = ?"),
+  firstBar: db.prepare<[number, number], [string, string]>(
+    "SELECT ts, offset_min FROM bars WHERE symbol = ? AND interval = ? ORDER BY ts LIMIT 1",
+  ),
+  lastBar: db.prepare<[number, number], [string, string]>(
+    "SELECT ts, offset_min FROM bars WHERE symbol = ? AND interval = ? ORDER BY ts DESC LIMIT 1",
+  ),
+  countBars: db.prepare<{ n: number }, [string, string]>("SELECT count(*) AS n FROM bars WHERE symbol = ? AND interval = ?"),
+  calendar: db.prepare<[number], [string, string]>(
+    "SELECT DISTINCT ts FROM bars WHERE symbol IN (SELECT value FROM json_each(?)) AND interval = ? ORDER BY ts",
+  ),
+  metadata: db.prepare<{ symbol: string; name: string | null; sector: string | null; industry: string | null }, [string]>(
+    "SELECT symbol, name, sector, industry FROM symbol_metadata WHERE symbol IN (SELECT value FROM json_each(?))",
+  ),
+  removeMember: db.prepare("DELETE FROM universe_members WHERE universe = ? AND symbol = ?"),
+  deleteMembers: db.prepare("DELETE FROM universe_members WHERE universe = ?"),
+  deleteUniverse: db.prepare("DELETE FROM universes WHERE name = ?"),
+  // Only a row whose values differ is rewritten, so `changes` counts what the file changed.
+  upsertMetadata: db.prepare(
+    `INSERT INTO symbol_metadata (symbol, name, sector, industry, updated_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT(symbol) DO UPDATE SET name = excluded.name, sector = excluded.sector, industry = excluded.industry,
+       updated_at = excluded.updated_at
+     WHERE (name, sector, industry) IS NOT (excluded.name, excluded.sector, excluded.industry)`,
+  ),
 }));
 
 const bySymbol = <T>(symbols: readonly string[], read: (symbol: string) => T): Map<string, T> => new Map(symbols.map((s) => [s, read(s)]));
@@ -87,6 +110,23 @@ export function sqliteMarketPort(db: Database, path: string): MarketPort {
       }
       return out;
     },
+    barSpans(symbols: readonly string[], interval: Interval) {
+      const out = new Map<string, BarSpan>();
+      for (const s of symbols) {
+        const first = st.firstBar.values(s, interval)[0];
+        if (!first) continue;
+        const last = st.lastBar.values(s, interval)[0]!;
+        out.set(s, { first: first as unknown as BarTime, last: last as unknown as BarTime, bars: st.countBars.get(s, interval)!.n });
+      }
+      return out;
+    },
+    calendar: (symbols: readonly string[], interval: Interval) =>
+      st.calendar.values(JSON.stringify(symbols), interval).map((r) => r[0] as number),
+    metadata(symbols: readonly string[]) {
+      const out = new Map<string, SymbolMetadata>();
+      for (const r of st.metadata.all(JSON.stringify(symbols))) out.set(r.symbol, { name: r.name, sector: r.sector, industry: r.industry });
+      return out;
+    },
   };
   const writes: MarketWrites = {
     ...reads,
@@ -99,6 +139,25 @@ export function sqliteMarketPort(db: Database, path: string): MarketPort {
     storedKeys: (symbols, interval) => bySymbol(symbols, (s) => st.keys.all(s, interval)),
     deleteBar: (symbol, interval, ts) => void st.deleteBar.run(symbol, interval, ts),
     upsertStaged: (stage, interval) => stage.writeTo(interval),
+    removeMembers(name, symbols) {
+      let n = 0;
+      for (const s of symbols) n += st.removeMember.run(name, s).changes;
+      return n;
+    },
+    deleteUniverse(name) {
+      st.deleteMembers.run(name);
+      st.deleteUniverse.run(name);
+    },
+    deleteBars(symbols) {
+      let n = 0;
+      for (const s of symbols) n += st.deleteSymbol.run(s).changes;
+      return n;
+    },
+    upsertMetadata(rows, now) {
+      let n = 0;
+      for (const r of rows) n += st.upsertMetadata.run(r.symbol, r.name, r.sector, r.industry, now).changes;
+      return n;
+    },
     replaceBars(series) {
       const inserter = new BulkInserter(db);
       for (const s of series) {

@@ -13,6 +13,7 @@ export const COMMAND_OPTIONS = {
   map: { type: "string", multiple: true },
   price: { type: "string" },
   replace: { type: "boolean" },
+  purge: { type: "boolean" },
   user: { type: "string", multiple: true },
   users: { type: "string" },
   prefix: { type: "string" },

@@ -18,6 +18,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   secret: async () => (await import("./secret-command.ts")).secretCommand,
   user: async () => (await import("./user-command.ts")).userCommand,
   usage: async () => (await import("./usage-command.ts")).usageCommand,
+  universe: async () => (await import("./universe-command.ts")).universeCommand,
+  "import-metadata": async () => (await import("./metadata-command.ts")).importMetadataCommand,
 };
 
 export async function runCli(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {

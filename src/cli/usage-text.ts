@@ -71,6 +71,10 @@ Commands:
   migrate                   create or update the database schema
   import FILE...            import OHLCV CSV files into a universe (--universe NAME [--interval 1d]
                             [--default-offset +05:30] [--map field=Column,...] [--price close|adj_close] [--replace])
+  import-metadata FILE      each symbol's name, sector and industry (CSV symbol,name,sector,industry)
+  universe list|show NAME   the stored universes, one universe's coverage per symbol [--json]
+  universe remove NAME SYM… take symbols out of a universe (bars stay) [--json]
+  universe delete NAME      delete a universe [--purge: also bars no other universe lists] [--json]
   token create              mint tokens: --user ID (repeatable) | --users N [--prefix load-]; [--ttl 24h] [--email E] [--json]
   token list                list minted tokens [--user ID] [--json]
   token revoke JTI...       revoke tokens by jti
@@ -141,6 +145,30 @@ Examples:
   graph-stats import --universe us --price adj_close AAPL.csv MSFT.csv
   graph-stats import --universe mine --map timestamp=When,close=Last prices.csv
   graph-stats import --universe us --default-offset -05:00 daily-2025-06-30.csv.gz bars.parquet`,
+  "import-metadata": `graph-stats import-metadata FILE [--json] — each symbol's name, sector and industry
+
+CSV with the columns symbol,name,sector,industry in any order and case; extra columns ignored;
+an empty cell is unknown. A row replaces what its symbol had. A file with a bad row (a field count
+differing from the header's, a bad or repeated symbol, a value over 200 characters or with a
+control character) is rejected whole with file:line: reason, and nothing of it is written (exit 1).
+Live answers then carry each stock's name and sector, and every graph its sector_agreement.
+
+Example:
+  graph-stats import-metadata nifty50-sectors.csv`,
+  universe: `graph-stats universe list|show|remove|delete — the stored universes
+
+  universe list [--json]                   each universe's symbols, intervals, first and last bar
+  universe show NAME [--json]              per symbol and interval: first, last, bars, missing
+  universe remove NAME SYMBOL... [--json]  take members out (their bars stay for other universes)
+  universe delete NAME [--purge] [--json]  delete the universe; --purge also deletes the bars of
+                                           its members that no other universe lists
+Each change moves the data version, so no cached answer outlives it. Deleting the configured
+default universe (--default-universe) is refused.
+
+Examples:
+  graph-stats universe show nifty50
+  graph-stats universe remove nifty50 HDFC
+  graph-stats universe delete scratch --purge`,
   token: `graph-stats token create|list|revoke — mint, list and revoke tokens
 
   token create --user ID [--user ID2...] | --users N [--prefix load-]  [--ttl 24h] [--email E] [--json]

@@ -9,7 +9,7 @@ import { DEFAULT_COST_BUDGET } from "./request-cost.ts";
 import { precheck } from "./precheck.ts";
 import { Memo } from "../memo.ts";
 import { ResultCache } from "./result-cache.ts";
-import { ChartError, type ChartParams, type EngineDiagnostics } from "../engine/types.ts";
+import { ChartError, type ChartParams, type EngineDiagnostics, type StockMetadata } from "../engine/types.ts";
 import type { Universe } from "../market/index.ts";
 import type { BarCoverage } from "../market/bar-coverage.ts";
 import type { MarketStore } from "../market/store.ts";
@@ -348,8 +348,19 @@ export class ChartService {
       ? { db: this.store.threadPath!, symbols, plan: load, cacheBytes: this.threadShare }
       : { input: await this.store.loadPlanned(symbols, params.interval, load).catch((e) => Promise.reject(storeFailure(e))) };
     const render = format === "json" ? undefined : format;
-    const { tidy, ...json } = await this.pool.compute(source, { ...params }, user, signal, prepared.cost, render);
+    const stock_metadata = await this.metadataOf(symbols);
+    const engineParams = stock_metadata ? { ...params, stock_metadata } : { ...params };
+    const { tidy, ...json } = await this.pool.compute(source, engineParams, user, signal, prepared.cost, render);
     return { json, tidy: render && tidy !== undefined ? { format: render, computed: { ...json, body: tidy } } : null };
+  }
+
+  /** The symbols' names and sectors where known, for the engine (undefined when none has any): read once per computation, not per answer. */
+  private async metadataOf(symbols: string[]): Promise<Record<string, StockMetadata> | undefined> {
+    const found = await this.store.symbolMetadata(symbols).catch((e) => Promise.reject(storeFailure(e)));
+    if (found.size === 0) return undefined;
+    const out: Record<string, StockMetadata> = {};
+    for (const [s, m] of found) out[s] = { name: m.name, sector: m.sector };
+    return out;
   }
 
   private keep(key: string, fresh: Fresh): void {

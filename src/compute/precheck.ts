@@ -45,7 +45,7 @@ export function precheck(
   const asofs = resolveAsofs({ symbols: [...symbols], labels: calendar.labels(), closes: [] }, params);
   const n = symbols.length;
   checkSize(params, n, asofs.length);
-  checkMembers(calendar, symbols, params, asofs);
+  checkMembers(calendar, symbols, params, asofs, lackingSource(meta, symbols, source));
   // The windows reach from lookback bars before the first as-of to the last one; nothing else is read.
   const first = asofs[0]! - params.lookback;
   const last = asofs[asofs.length - 1]!;
@@ -94,7 +94,7 @@ function checkSize(params: ChartParams, n: number, asofCount: number): void {
 }
 
 /** At least one as-of must have 2 symbols with a bar at each of its lookback + 1 bars (else the engine's 404). */
-function checkMembers(calendar: UnionCalendar, symbols: readonly string[], params: ChartParams, asofs: number[]): void {
+function checkMembers(calendar: UnionCalendar, symbols: readonly string[], params: ChartParams, asofs: number[], lacking = ""): void {
   for (let i = asofs.length - 1; i >= 0; i--) {
     const t = asofs[i]!;
     let members = 0;
@@ -110,7 +110,23 @@ function checkMembers(calendar: UnionCalendar, symbols: readonly string[], param
       `(lookback ${params.lookback} at interval ${params.interval}); at least 2 are needed; without a bar at each of the ` +
       `${params.lookback + 1} bars: ${short.slice(0, 20).join(", ")}${short.length > 20 ? ", …" : ""}` +
       (asofs.length > 1 ? "; this holds at every requested as-of" : "") +
+      lacking +
       mixedOffsets(calendar, symbols, params),
+  );
+}
+
+/**
+ * The source interval is chosen from what any requested symbol stores, so a symbol shared with
+ * another universe can bring an interval this universe's other members lack: name those members
+ * (at most 20) and what they store instead, judged by these symbols alone.
+ */
+function lackingSource(meta: BarCoverage, symbols: readonly string[], source: string): string {
+  const lacking = symbols.filter((s) => !meta.stored.get(s)?.includes(source as never));
+  if (lacking.length === 0) return "";
+  const others = [...new Set(lacking.flatMap((s) => meta.stored.get(s) ?? []))];
+  return (
+    `; ${lacking.length} of ${symbols.length} symbols store no ${source} bars: ${lacking.slice(0, 20).join(", ")}` +
+    `${lacking.length > 20 ? ", …" : ""}${others.length ? ` (they store ${others.join(", ")} only)` : ""}`
   );
 }
 

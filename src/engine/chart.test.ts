@@ -44,6 +44,7 @@ describeNifty("snapshot payload", () => {
       "communities",
       "n_communities",
       "modularity",
+      "sector_agreement",
     ]);
   });
 

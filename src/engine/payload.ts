@@ -21,8 +21,10 @@ import type {
   SnapshotData,
   SnapshotStock,
   StockExtras,
+  StockLabels,
   WeightsOut,
 } from "./types.ts";
+import { type SectorAgreement, sectorAgreement } from "./sector-agreement.ts";
 
 /** Everything computed for one as-of bar. `graph` is null when fewer than 2 symbols take part. */
 export interface AsofResult {
@@ -72,6 +74,7 @@ export function graphOut(r: AsofResult, symbols: string[], params: ChartParams):
   out.communities = {};
   out.n_communities = 0;
   out.modularity = null;
+  out.sector_agreement = agreementOf(r, symbols, params);
   if (!g) return out;
   out.edge_list = edgeList(r, symbols);
   if (r.communities) {
@@ -79,6 +82,24 @@ export function graphOut(r: AsofResult, symbols: string[], params: ChartParams):
     out.n_communities = r.communities.count;
     out.modularity = round6(r.communities.modularity);
   }
+  return out;
+}
+
+/** The as-of's communities against its nodes' sectors (sector-agreement.ts); nothing labelled without a graph or communities. */
+function agreementOf(r: AsofResult, symbols: string[], params: ChartParams): SectorAgreement {
+  if (!r.graph || !r.communities) return { ari: null, nmi: null, labelled: 0 };
+  const meta = params.stock_metadata;
+  const sectors = r.nodes.map((i) => meta?.[symbols[i]]?.sector ?? null);
+  return sectorAgreement(r.communities.community, sectors);
+}
+
+/** The stock's name and sector where known, for its answer. */
+function labelsOf(symbol: string, params: ChartParams): StockLabels {
+  const m = params.stock_metadata?.[symbol];
+  if (!m) return {};
+  const out: StockLabels = {};
+  if (m.name !== null) out.name = m.name;
+  if (m.sector !== null) out.sector = m.sector;
   return out;
 }
 
@@ -127,6 +148,7 @@ function datedGraph(r: AsofResult, symbols: string[], params: ChartParams): Date
     edges: r.edges,
     method: params.graph_method,
     edge_list: edgeList(r, symbols),
+    sector_agreement: agreementOf(r, symbols, params),
   };
 }
 
@@ -144,7 +166,7 @@ export function sortByMetric<T>(items: T[], key: (t: T) => MetricValue): T[] {
 export function snapshotData(r: AsofResult, symbols: string[], params: ChartParams): SnapshotData {
   const pos = positions(r, symbols.length);
   let stocks: SnapshotStock[] = symbols.map((symbol, i) => {
-    const s: SnapshotStock = { symbol };
+    const s: SnapshotStock = { symbol, ...labelsOf(symbol, params) };
     for (const m of params.metrics) s[m] = metricValue(r, m, pos[i]);
     if (params.include_graph) s.community = communityOf(r, pos[i]);
     addExtras(s, r, pos[i], params);
@@ -182,8 +204,8 @@ export function rollingData(results: AsofResult[], symbols: string[], params: Ch
       addExtras(point, r, pos[q][i], params);
       return point;
     });
-    if (!params.include_graph) return { symbol, points };
-    return { symbol, community: communityOf(latest, pos[pos.length - 1][i]), points };
+    if (!params.include_graph) return { symbol, ...labelsOf(symbol, params), points };
+    return { symbol, ...labelsOf(symbol, params), community: communityOf(latest, pos[pos.length - 1][i]), points };
   });
   const sort = params.sort;
   if (sort) stocks = sortByMetric(stocks, (s) => s.points[s.points.length - 1][sort] ?? null);

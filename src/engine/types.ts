@@ -2,6 +2,8 @@
  * The engine's contract: what goes in (aligned close series) and what comes out (the
  * `data` payload of docs/api.md § The answer plus diagnostics). Pure data, no I/O.
  */
+import type { SectorAgreement } from "./sector-agreement.ts";
+
 export const INTERVALS = ["1m", "5m", "15m", "30m", "1h", "1d", "1w"] as const;
 export type Interval = (typeof INTERVALS)[number];
 
@@ -64,6 +66,18 @@ export interface ChartParams {
   weights: Weights;
   include_graph: IncludeGraph;
   sort: Metric | null;
+  /**
+   * Not a request parameter: each symbol's name and sector where known (`import-metadata`), added
+   * by the chart service; never echoed, nor part of a cache key (a metadata change moves the data
+   * version, which is). Answers carry them per stock, and each graph's sector_agreement.
+   */
+  stock_metadata?: Readonly<Record<string, StockMetadata>>;
+}
+
+/** What a stock's answer carries of its metadata. */
+export interface StockMetadata {
+  name: string | null;
+  sector: string | null;
 }
 
 /**
@@ -97,6 +111,8 @@ export interface GraphOut {
   communities?: Record<string, number>;
   n_communities?: number;
   modularity?: number | null;
+  /** Communities against sectors over the labelled nodes (sector-agreement.ts); absent with include_graph=false. */
+  sector_agreement?: SectorAgreement;
 }
 
 /**
@@ -109,7 +125,15 @@ export interface StockExtras {
   weight?: number | null;
 }
 
-export type SnapshotStock = { symbol: string; community?: number | null } & StockExtras & Partial<Record<Metric, MetricValue>>;
+/** A stock's name and sector, each only where known. */
+export interface StockLabels {
+  name?: string;
+  sector?: string;
+}
+
+export type SnapshotStock = { symbol: string; community?: number | null } & StockLabels &
+  StockExtras &
+  Partial<Record<Metric, MetricValue>>;
 
 /**
  * One as-of's hierarchical clustering: scipy's linkage matrix Z with `leaves[i]` the symbol of leaf
@@ -174,9 +198,10 @@ export interface DatedGraphOut {
   edges: number;
   method: GraphMethod;
   edge_list: EdgeOut[];
+  sector_agreement: SectorAgreement;
 }
 
-export interface RollingStock {
+export interface RollingStock extends StockLabels {
   symbol: string;
   community?: number | null;
   points: RollingPoint[];

@@ -176,7 +176,7 @@ describe("routing and envelope on every route (through the app's handler: the so
       expect(labels).toEqual(["/dashboard/api/tokens/:jti/revoke", "/dashboard/api/tokens/:jti/revoke", "unmatched"]);
       const missing = await body(await app.handle("/nowhere"));
       expect(missing.errors[0].message).toBe(
-        "no route for GET /nowhere; routes: GET /health, GET /v1/demo/chart, GET /v1/graph-stats/chart, GET /openapi.json, GET /docs",
+        "no route for GET /nowhere; routes: GET /health, GET /v1/demo/chart, GET /v1/graph-stats/chart, GET /v1/universes, GET /v1/universes/{name}, GET /openapi.json, GET /docs",
       );
     } finally {
       await app.stop();

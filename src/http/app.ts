@@ -1,5 +1,5 @@
 /**
- * The Elysia app from one table of routes (the API's five GETs, /metrics, the dashboard's pages and
+ * The Elysia app from one table of routes (the API's seven GETs, /metrics, the dashboard's pages and
  * actions): each route's CORS preflight, 405 for other methods on its path, its metrics label and the
  * 404's list come from that table; one error renderer, one JSON log line per request.
  */
@@ -15,6 +15,7 @@ import { handleDemo } from "./routes/demo.ts";
 import { handleDocs, handleOpenApi } from "./routes/docs.ts";
 import { handleHealth } from "./routes/health.ts";
 import { handleMetrics } from "./routes/metrics.ts";
+import { handleUniverse, handleUniverseList } from "./routes/universes.ts";
 import { unavailableReason } from "./unavailable-reason.ts";
 
 export const LIVE_PATH = "/v1/graph-stats/chart";
@@ -23,6 +24,8 @@ export const HEALTH_PATH = "/health";
 export const OPENAPI_PATH = "/openapi.json";
 export const DOCS_PATH = "/docs";
 export const METRICS_PATH = "/metrics";
+export const UNIVERSES_PATH = "/v1/universes";
+export const UNIVERSE_PATH = "/v1/universes/:name";
 
 type Handler = (request: Request, state: RequestState) => Response | Promise<Response>;
 
@@ -167,6 +170,8 @@ export function createApp(deps: AppDeps) {
     { method: "GET", path: HEALTH_PATH, cors: PUBLIC, api: true, handler: (req, st) => handleHealth(deps, req, st) },
     { method: "GET", path: DEMO_PATH, cors: PUBLIC, api: true, handler: (req, st) => handleDemo(deps, req, st) },
     { method: "GET", path: LIVE_PATH, cors: liveCors, api: true, handler: (req, st) => handleChart(deps, req, st) },
+    { method: "GET", path: UNIVERSES_PATH, cors: liveCors, api: true, handler: (req, st) => handleUniverseList(deps, req, st) },
+    { method: "GET", path: UNIVERSE_PATH, cors: liveCors, api: true, handler: (req, st) => handleUniverse(deps, req, st) },
     { method: "GET", path: OPENAPI_PATH, cors: PUBLIC, api: true, handler: (req, st) => handleOpenApi(deps, req, st) },
     { method: "GET", path: DOCS_PATH, cors: PUBLIC, api: true, handler: (req, st) => handleDocs(deps, req, st) },
     { method: "GET", path: METRICS_PATH, cors: sameOrigin, api: false, handler: (req, st) => handleMetrics(deps, req, st) },
@@ -174,7 +179,7 @@ export function createApp(deps: AppDeps) {
   ];
   const listed = routes
     .filter((r) => r.api)
-    .map((r) => `${r.method} ${r.path}`)
+    .map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, "{$1}")}`)
     .join(", ");
 
   // standardHostname: false — Elysia finds the path at the first "/" from character 11 of the URL

@@ -7,6 +7,7 @@ import type { Clock } from "../clock.ts";
 import type { Logger } from "../logger.ts";
 import type { ChartService } from "../compute/chart-service.ts";
 import type { DemoService } from "./demo-service.ts";
+import type { UniverseCatalogue } from "../market/catalogue-cache.ts";
 import type { AuthGate } from "./auth-gate.ts";
 import type { Meter } from "../metering/meter.ts";
 import type { LastKnown } from "../metering/last-known.ts";
@@ -29,6 +30,8 @@ export interface AppDeps {
   /** The user a bearer token names, from its signature alone (no database): who a 503 is for. */
   identify?(header: string | null): Promise<string | null>;
   chart: ChartService;
+  /** The stored universes and their coverage, per data version (GET /v1/universes, /metrics' freshness). */
+  universes: UniverseCatalogue;
   demo: DemoService;
   /** Cheap liveness probe of the database; false or a throw → 503. Sync on SQLite; PostgreSQL's may await a shared ping. */
   checkDatabase(): boolean | Promise<boolean>;

@@ -1,11 +1,11 @@
 /**
  * CORS (docs/api.md § Headers): the public routes allow any origin; the live endpoint only the
  * configured origins. Rate-limit headers, Retry-After and X-Request-Id are exposed so browser
- * clients can honour the limits.
+ * clients can honour the limits; ETag and If-None-Match so they can revalidate /v1/universes.
  */
 import { RATE_LIMIT_HEADER_NAMES } from "../metering/headers.ts";
 
-const EXPOSED = ["X-Request-Id", ...RATE_LIMIT_HEADER_NAMES, "Retry-After"].join(", ");
+const EXPOSED = ["X-Request-Id", ...RATE_LIMIT_HEADER_NAMES, "Retry-After", "ETag"].join(", ");
 
 export type CorsPolicy = { kind: "any" } | { kind: "list"; origins: ReadonlySet<string> };
 
@@ -42,7 +42,7 @@ export function preflightHeaders(policy: CorsPolicy, origin: string | null): Rec
     ...base,
     Allow: "GET, HEAD, OPTIONS",
     "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS",
-    "Access-Control-Allow-Headers": "Authorization, Content-Type, X-Request-Id",
+    "Access-Control-Allow-Headers": "Authorization, Content-Type, X-Request-Id, If-None-Match",
     "Access-Control-Max-Age": "600",
   };
 }

@@ -23,6 +23,8 @@ export interface MetricsSources {
   databaseUp?(): boolean | Promise<boolean>;
   /** The meter's last write was refused by the storage (full disk…): cleared by the next write that succeeds. */
   meterWriteFailing?(): boolean;
+  /** The newest bar (UTC ms) of each universe at each interval it stores (src/market/catalogue-cache.ts). */
+  lastBars?(): Promise<{ universe: string; interval: string; ts: number }[]>;
   /** Compute-pool jobs started so far: engine runs, and renders of a cached result in another format. */
   computeJobs?(): { engine: number; render: number };
 }
@@ -94,6 +96,20 @@ export function createMetrics(sources: MetricsSources): Metrics {
         const { engine, render } = jobs();
         this.inc({ kind: "engine" }, engine);
         this.inc({ kind: "render" }, render);
+      },
+    });
+  }
+  const lastBars = sources.lastBars;
+  if (lastBars) {
+    // From the catalogue held per data version: a scrape reads the version, not the bars.
+    new Gauge({
+      name: "graphstats_universe_last_bar_timestamp_seconds",
+      help: "Start of the newest bar of each universe at each interval it stores, Unix seconds (freshness)",
+      labelNames: ["universe", "interval"],
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const b of await lastBars()) this.set({ universe: b.universe, interval: b.interval }, b.ts / 1000);
       },
     });
   }

@@ -31,6 +31,20 @@ export type BarRow = readonly [tag: string | number, ts: number, offsetMin: numb
 /** A bar's start and local offset, without its prices (bar coverage). */
 export type BarTime = readonly [ts: number, offsetMin: number];
 
+/** A symbol's bars at one interval: its first and last bar (start, local offset) and how many there are. */
+export interface BarSpan {
+  first: BarTime;
+  last: BarTime;
+  bars: number;
+}
+
+/** What is known of a symbol beyond its bars (`import-metadata`); null where not given. */
+export interface SymbolMetadata {
+  name: string | null;
+  sector: string | null;
+  industry: string | null;
+}
+
 export interface MarketReads {
   /** `settings.data_version` (0 before any data was written). */
   dataVersion(): Maybe<number>;
@@ -50,6 +64,12 @@ export interface MarketReads {
    * has an entry): a request reads only the bars under its windows, whatever the stored history.
    */
   barRange(symbols: readonly string[], interval: Interval, from: number, to: number): Maybe<Map<string, BarRow[]>>;
+  /** Each symbol's first bar, last bar and bar count at `interval`, by index seeks; symbols without bars there are absent. */
+  barSpans(symbols: readonly string[], interval: Interval): Maybe<Map<string, BarSpan>>;
+  /** The distinct bar starts of `symbols` at `interval`, ascending: their union calendar. */
+  calendar(symbols: readonly string[], interval: Interval): Maybe<number[]>;
+  /** The metadata of those of `symbols` that have any. */
+  metadata(symbols: readonly string[]): Maybe<Map<string, SymbolMetadata>>;
 }
 
 /** Statements inside the one transaction that holds the market write lock. */
@@ -65,6 +85,14 @@ export interface MarketWrites extends MarketReads {
   deleteBar(symbol: string, interval: Interval, ts: number): Maybe<void>;
   /** Upserts the staged bars under `interval`; identical rows are not rewritten. */
   upsertStaged(stage: BarStage, interval: Interval): Maybe<{ inserted: number; updated: number }>;
+  /** Takes `symbols` out of the universe's members (their bars stay); returns how many were members. */
+  removeMembers(name: string, symbols: readonly string[]): Maybe<number>;
+  /** Deletes the universe and its member list (not its bars). */
+  deleteUniverse(name: string): Maybe<void>;
+  /** Deletes every bar of `symbols` at every interval; returns how many. */
+  deleteBars(symbols: readonly string[]): Maybe<number>;
+  /** Writes each symbol's metadata, replacing what it had; returns how many rows changed. */
+  upsertMetadata(rows: readonly (SymbolMetadata & { symbol: string })[], now: number): Maybe<number>;
   /** Deletes every bar of the series' symbols, then inserts each series' 1d and 1m bars (the sample). */
   replaceBars(series: readonly SampleSeries[]): Maybe<void>;
 }

@@ -18,6 +18,8 @@ import { loadSampleRule } from "./sample-policy.ts";
 import { SeriesCache } from "./series-cache.ts";
 import { SeriesLoader } from "./series-loader.ts";
 import type { MarketStore } from "./store.ts";
+import { deleteUniverseRule, importMetadataRule, removeMembersRule } from "./metadata-rules.ts";
+import { catalogueRule, universeDetailRule } from "./universe-catalogue.ts";
 import { knownSymbolsRule, universeRule } from "./universes.ts";
 
 /** How long a PostgreSQL data version read is trusted before it is read again. */
@@ -58,6 +60,12 @@ export function marketStore(port: MarketPort, opts: MarketStoreOptions = {}): Ma
     dataVersion,
     listUniverses: async () => port.universeNames(),
     getUniverse: async (name) => run(universeRule(port, name)),
+    catalogue: async (v) => run(catalogueRule(port, v)),
+    universeDetail: async (name, v) => run(universeDetailRule(port, name, v)),
+    symbolMetadata: async (symbols) => port.metadata(symbols),
+    importMetadata: async (rows, now) => run(importMetadataRule(writer, rows, now)),
+    removeMembers: async (name, symbols) => run(removeMembersRule(writer, name, symbols)),
+    deleteUniverse: async (name, purge) => run(deleteUniverseRule(writer, name, purge)),
     knownSymbols: async () => run(knownSymbolsRule(port)),
     storedIntervals: async () => storedBySymbol(await port.storedPairs()),
     barCoverage: (v) => readCoverage(port, v),

@@ -8,10 +8,12 @@ import type { Interval, SeriesInput } from "../engine/types.ts";
 import type { Clock } from "../clock.ts";
 import type { BarCoverage } from "./bar-coverage.ts";
 import type { CsvSource, ImportOptions, ImportSummary } from "./csv-import.ts";
-import type { Universe } from "./market-port.ts";
+import type { SymbolMetadata, Universe } from "./market-port.ts";
+import type { Deleted, Removed } from "./metadata-rules.ts";
 import type { LoadSampleResult } from "./sample-policy.ts";
 import type { LoadedSeries } from "./series.ts";
 import type { LoadPlan } from "./series-loader.ts";
+import type { LastBar, UniverseDetail, UniverseListing } from "./universe-catalogue.ts";
 
 export interface MarketStore {
   readonly kind: "sqlite" | "postgres";
@@ -25,6 +27,18 @@ export interface MarketStore {
   listUniverses(): Promise<string[]>;
   /** A universe with its symbols in order, or null. */
   getUniverse(name: string): Promise<Universe | null>;
+  /** Every universe as `GET /v1/universes` lists it, and the newest bar of each per interval (universe-catalogue.ts). */
+  catalogue(version: number): Promise<{ universes: UniverseListing[]; lastBars: LastBar[] }>;
+  /** One universe with each member's coverage and metadata, or null (universe-catalogue.ts). */
+  universeDetail(name: string, version: number): Promise<UniverseDetail | null>;
+  /** The metadata of those of `symbols` that have any (import-metadata). */
+  symbolMetadata(symbols: readonly string[]): Promise<Map<string, SymbolMetadata>>;
+  /** Writes symbols' metadata in one transaction, bumping the data version when anything changed; returns how many rows changed. */
+  importMetadata(rows: readonly (SymbolMetadata & { symbol: string })[], now: number): Promise<number>;
+  /** Takes members out of a universe (bars stay); null when there is no such universe. */
+  removeMembers(name: string, symbols: readonly string[]): Promise<Removed | null>;
+  /** Deletes a universe, with `purge` also the bars no other universe lists; null when there is none. */
+  deleteUniverse(name: string, purge: boolean): Promise<Deleted | null>;
   /** Every symbol with at least one bar, alphabetical. */
   knownSymbols(): Promise<string[]>;
   /** Stored intervals per symbol with bars (finest first). */

@@ -28,6 +28,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/universes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The stored universes (not metered)
+         * @description Requires a bearer token, verified exactly as on the live endpoint (the same 401s and 403), but not metered: no quota is used and no X-RateLimit-* header is sent. Every universe is visible to every token holder. Answers are held in memory per data version and carry a weak ETag; If-None-Match with it answers 304 until an import, a removal or a metadata change moves the data version. No query parameters are accepted.
+         */
+        get: operations["listUniverses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/universes/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One universe: each member's coverage and metadata (not metered)
+         * @description Requires a bearer token, verified exactly as on the live endpoint (the same 401s and 403), but not metered: no quota is used and no X-RateLimit-* header is sent. Every universe is visible to every token holder. Answers are held in memory per data version and carry a weak ETag; If-None-Match with it answers 304 until an import, a removal or a metadata change moves the data version. No query parameters are accepted.
+         */
+        get: operations["getUniverse"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/demo/chart": {
         parameters: {
             query?: never;
@@ -112,6 +152,15 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The graph's communities against its stocks' sectors over the labelled nodes (import-metadata). */
+        SectorAgreement: {
+            /** @description adjusted Rand index (scikit-learn's adjusted_rand_score), not rounded */
+            ari: number | null;
+            /** @description normalised mutual information, arithmetic mean (normalized_mutual_info_score), not rounded */
+            nmi: number | null;
+            /** @description nodes with a known sector; ari and nmi are null when fewer than 2 */
+            labelled: number;
+        };
         Edge: {
             source: string;
             target: string;
@@ -132,6 +181,7 @@ export interface components {
             };
             n_communities?: number;
             modularity?: number | null;
+            sector_agreement?: components["schemas"]["SectorAgreement"];
         };
         GraphStats: {
             /** @description ISO 8601 with the exchange-local offset, e.g. 2025-09-30T00:00:00+05:30 */
@@ -152,6 +202,7 @@ export interface components {
             /** @enum {string} */
             method: "mst" | "knn" | "threshold" | "complete" | "tmfg" | "pmfg";
             edge_list: components["schemas"]["Edge"][];
+            sector_agreement: components["schemas"]["SectorAgreement"];
         };
         /** @description Empty lists at an as-of with fewer than 2 usable symbols. */
         Hierarchy: {
@@ -189,6 +240,10 @@ export interface components {
             metrics: ("degree_strength" | "eigenvector_centrality" | "betweenness_centrality" | "closeness_centrality" | "pagerank")[];
             stocks: {
                 symbol: string;
+                /** @description the stock's name, where known (import-metadata) */
+                name?: string;
+                /** @description the stock's sector, where known */
+                sector?: string;
                 /** @description community id; absent with include_graph=false */
                 community?: number | null;
                 /** @description flat cluster label (1-based) at this as-of; only with clusters; null where the symbol is not in the window */
@@ -225,6 +280,10 @@ export interface components {
             metrics: ("degree_strength" | "eigenvector_centrality" | "betweenness_centrality" | "closeness_centrality" | "pagerank")[];
             stocks: {
                 symbol: string;
+                /** @description the stock's name, where known (import-metadata) */
+                name?: string;
+                /** @description the stock's sector, where known */
+                sector?: string;
                 /** @description community id; absent with include_graph=false */
                 community?: number | null;
                 /** @description one per as-of; null metrics where the symbol is absent */
@@ -425,6 +484,100 @@ export interface components {
             value: number | null;
             community: number | null;
         };
+        /** @description one stored universe */
+        UniverseListing: {
+            name: string;
+            /** @description the intervals any member stores, finest first */
+            intervals: ("1m" | "5m" | "15m" | "30m" | "1h" | "1d" | "1w")[];
+            /** @description the earliest bar of any member at any interval; null when no member has bars */
+            first_bar: string | null;
+            /** @description the latest bar of any member at any interval */
+            last_bar: string | null;
+            /** @enum {string} */
+            data_source: "synthetic" | "imported";
+            /** @description the data version this answer was read at (also its ETag) */
+            data_version: number;
+            /** @description how many members */
+            symbols: number;
+        };
+        SymbolCoverage: {
+            /** @description ISO 8601 with the exchange-local offset, e.g. 2025-09-30T00:00:00+05:30 */
+            first: string;
+            /** @description ISO 8601 with the exchange-local offset, e.g. 2025-09-30T00:00:00+05:30 */
+            last: string;
+            bars: number;
+            /** @description bars of the universe's calendar at this interval between first and last that this symbol lacks */
+            missing: number;
+        };
+        UniverseMember: {
+            symbol: string;
+            /** @description from import-metadata; null where unknown */
+            name: string | null;
+            sector: string | null;
+            industry: string | null;
+            /** @description per interval this symbol stores; empty when it has no bars */
+            coverage: {
+                [key: string]: components["schemas"]["SymbolCoverage"];
+            };
+        };
+        UniverseDetail: {
+            name: string;
+            /** @description the intervals any member stores, finest first */
+            intervals: ("1m" | "5m" | "15m" | "30m" | "1h" | "1d" | "1w")[];
+            /** @description the earliest bar of any member at any interval; null when no member has bars */
+            first_bar: string | null;
+            /** @description the latest bar of any member at any interval */
+            last_bar: string | null;
+            /** @enum {string} */
+            data_source: "synthetic" | "imported";
+            /** @description the data version this answer was read at (also its ETag) */
+            data_version: number;
+            /** @description per interval, the union of the members' bar starts: what missing is counted against */
+            calendar: {
+                [key: string]: {
+                    /** @description ISO 8601 with the exchange-local offset, e.g. 2025-09-30T00:00:00+05:30 */
+                    first: string;
+                    /** @description ISO 8601 with the exchange-local offset, e.g. 2025-09-30T00:00:00+05:30 */
+                    last: string;
+                    bars: number;
+                };
+            };
+            /** @description the members in universe order */
+            symbols: components["schemas"]["UniverseMember"][];
+        };
+        UniverseListEnvelope: {
+            /** @constant */
+            success: true;
+            errors: unknown[];
+            data: {
+                /** @description alphabetical */
+                universes: components["schemas"]["UniverseListing"][];
+            };
+            meta: {
+                /**
+                 * Format: date-time
+                 * @description UTC, new Date().toISOString() form
+                 */
+                generated_at: string;
+                /** @description the X-Request-Id of this response */
+                request_id: string;
+            };
+        };
+        UniverseEnvelope: {
+            /** @constant */
+            success: true;
+            errors: unknown[];
+            data: components["schemas"]["UniverseDetail"];
+            meta: {
+                /**
+                 * Format: date-time
+                 * @description UTC, new Date().toISOString() form
+                 */
+                generated_at: string;
+                /** @description the X-Request-Id of this response */
+                request_id: string;
+            };
+        };
     };
     responses: never;
     parameters: never;
@@ -450,9 +603,11 @@ export interface components {
         "Retry-After": string;
         /** @description RFC 6750: Bearer realm="graph-stats", with error="invalid_token" and error_description when a token was sent. */
         "WWW-Authenticate": string;
+        /** @description A weak tag naming the data version, W/"dv<version>": send it back in If-None-Match for a 304 until the data changes. */
+        ETag: string;
         /** @description The methods the path answers. */
         Allow: "GET";
-        /** @description no-store on live and health answers; public, max-age=60 on the demo. */
+        /** @description no-store on live and health answers; public, max-age=60 on the demo; private, no-cache on /v1/universes. */
         "Cache-Control": string;
     };
     pathItems: never;
@@ -655,6 +810,211 @@ export interface operations {
                     RateLimit?: string;
                     /** @description Both windows, e.g. "minute";q=1;w=60, "day";q=30;w=86400. */
                     "RateLimit-Policy"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listUniverses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalogue, read at the data version its ETag names. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UniverseListEnvelope"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current ETag. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description BAD_REQUEST: a query parameter was sent; these routes take none. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHORIZED: as on the live endpoint. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FORBIDDEN: a valid token of a disabled user. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A method other than GET, HEAD or OPTIONS. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: an unexpected failure; the message carries the request id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or busy, or the server is shutting down. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getUniverse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A universe's name (1-64 of A-Z a-z 0-9 . _ -). */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalogue, read at the data version its ETag names. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UniverseEnvelope"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current ETag. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description BAD_REQUEST: a query parameter was sent; these routes take none. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHORIZED: as on the live endpoint. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FORBIDDEN: a valid token of a disabled user. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND: no universe of that name; the message lists the known ones. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A method other than GET, HEAD or OPTIONS. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: an unexpected failure; the message carries the request id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unavailable or busy, or the server is shutting down. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };

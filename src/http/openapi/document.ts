@@ -65,9 +65,14 @@ const HEADERS = {
     required: true,
     schema: { type: "string" },
   },
+  ETag: {
+    description: 'A weak tag naming the data version, W/"dv<version>": send it back in If-None-Match for a 304 until the data changes.',
+    required: true,
+    schema: { type: "string" },
+  },
   Allow: { description: "The methods the path answers.", required: true, schema: { type: "string", const: "GET" } },
   "Cache-Control": {
-    description: "no-store on live and health answers; public, max-age=60 on the demo.",
+    description: "no-store on live and health answers; public, max-age=60 on the demo; private, no-cache on /v1/universes.",
     required: true,
     schema: { type: "string" },
   },
@@ -88,6 +93,32 @@ export const EXAMPLE_BASE_URL = "http://127.0.0.1:8080";
 
 const json = { "application/json": { schema: ref("ChartEnvelope") } };
 
+const UNIVERSES_DESCRIPTION =
+  "Requires a bearer token, verified exactly as on the live endpoint (the same 401s and 403), but not metered: no quota is used and no X-RateLimit-* header is sent. Every universe is visible to every token holder. Answers are held in memory per data version and carry a weak ETag; If-None-Match with it answers 304 until an import, a removal or a metadata change moves the data version. No query parameters are accepted.";
+
+/** A GET of the catalogue (routes/universes.ts): the same security, headers and refusals for the list and one universe. */
+function universeOperation(operationId: string, summary: string, schema: string) {
+  const one = operationId === "getUniverse";
+  return {
+    tags: ["data"],
+    operationId,
+    summary,
+    description: UNIVERSES_DESCRIPTION,
+    security: [{ bearerAuth: [] }],
+    responses: {
+      "200": envelope("The catalogue, read at the data version its ETag names.", schema, ["ETag", "Cache-Control"]),
+      "304": { description: "Not modified: If-None-Match names the current ETag. No body.", headers: headers(["ETag", "Cache-Control"]) },
+      "400": error("BAD_REQUEST: a query parameter was sent; these routes take none."),
+      "401": error("UNAUTHORIZED: as on the live endpoint.", ["WWW-Authenticate"]),
+      "403": error("FORBIDDEN: a valid token of a disabled user."),
+      ...(one ? { "404": error("NOT_FOUND: no universe of that name; the message lists the known ones.") } : {}),
+      "405": error("A method other than GET, HEAD or OPTIONS.", ["Allow"]),
+      "500": error("INTERNAL_ERROR: an unexpected failure; the message carries the request id."),
+      "503": error("SERVICE_UNAVAILABLE: the database is unavailable or busy, or the server is shutting down.", ["Retry-After"]),
+    },
+  };
+}
+
 export function buildDocument(version: string): Record<string, unknown> {
   const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, io: "output" }) as {
     schemas: Record<string, Record<string, unknown>>;
@@ -106,13 +137,14 @@ export function buildDocument(version: string): Record<string, unknown> {
       version,
       summary: "Stock price bars → correlation network → per-stock centrality metrics and communities.",
       description:
-        "Every JSON answer is an envelope: {success, errors: [{code, message}], data, meta}; errors have data null and one error object per problem. Every response carries X-Request-Id. /health, the demo, this document and /docs are public and unmetered, and allow any CORS origin; the live endpoint allows the configured origins only. JSON bodies over 1 KiB are gzip-compressed when the client accepts gzip.",
+        "Every JSON answer is an envelope: {success, errors: [{code, message}], data, meta}; errors have data null and one error object per problem. Every response carries X-Request-Id. /health, the demo, this document and /docs are public and unmetered, and allow any CORS origin; the live endpoint and /v1/universes allow the configured origins only. JSON bodies over 1 KiB are gzip-compressed when the client accepts gzip.",
       license: { name: "MIT", identifier: "MIT" },
     },
     servers: [{ url: "/" }],
     security: [],
     tags: [
       { name: "charts", description: "The correlation network and its metrics: the live, metered chart and the public demo." },
+      { name: "data", description: "The stored universes, their symbols, coverage and metadata: token required, unmetered." },
       { name: "service", description: "Health, this document and its web page: public and unmetered." },
     ],
     paths: {
@@ -167,6 +199,21 @@ export function buildDocument(version: string): Record<string, unknown> {
               RATE_HEADERS,
             ),
           },
+        },
+      },
+      "/v1/universes": { get: universeOperation("listUniverses", "The stored universes (not metered)", "UniverseListEnvelope") },
+      "/v1/universes/{name}": {
+        get: {
+          ...universeOperation("getUniverse", "One universe: each member's coverage and metadata (not metered)", "UniverseEnvelope"),
+          parameters: [
+            {
+              name: "name",
+              in: "path",
+              required: true,
+              description: "A universe's name (1-64 of A-Z a-z 0-9 . _ -).",
+              schema: { type: "string" },
+            },
+          ],
         },
       },
       "/v1/demo/chart": {

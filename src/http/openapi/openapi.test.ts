@@ -75,11 +75,13 @@ describe("the document", () => {
     expect(await res.text()).toBe(readFileSync(COMMITTED_PATH, "utf8"));
   });
 
-  test("is OpenAPI 3.1 with bearer JWT security on the live route only, and every $ref resolves", () => {
+  test("is OpenAPI 3.1 with bearer JWT security on the live and universe routes, and every $ref resolves", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer", bearerFormat: "JWT" });
     expect(doc.paths[LIVE].get.security).toEqual([{ bearerAuth: [] }]);
-    expect(Object.keys(doc.paths).sort()).toEqual(["/docs", "/health", "/openapi.json", "/v1/demo/chart", LIVE].sort());
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      ["/docs", "/health", "/openapi.json", "/v1/demo/chart", LIVE, "/v1/universes", "/v1/universes/{name}"].sort(),
+    );
     const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
     expect(refs.length).toBeGreaterThan(20);
     for (const r of new Set(refs)) {
@@ -180,6 +182,28 @@ describe("real responses match the document", () => {
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).not.toBeNull();
     expect((await conforms(limited, LIVE)).errors[0].code).toBe("RATE_LIMITED");
+  });
+
+  test("the universes: 200, 304, 400, 401 and 404", async () => {
+    const token = await h.token("catalogue");
+    const list = await h.get("/v1/universes", { token });
+    expect(list.status).toBe(200);
+    expect((await conforms(list, "/v1/universes")).data.universes[0].name).toBe("sample");
+    const one = await h.get("/v1/universes/sample", { token });
+    expect(one.status).toBe(200);
+    expect((await conforms(one, "/v1/universes/{name}")).data.symbols.length).toBe(50);
+    const same = await h.get("/v1/universes/sample", { token, headers: { "If-None-Match": one.headers.get("etag")! } });
+    expect(same.status).toBe(304);
+    expect(doc.paths["/v1/universes/{name}"].get.responses["304"]).toBeDefined();
+    for (const [path, declared, res] of [
+      ["/v1/universes?x=1", "/v1/universes", 400],
+      ["/v1/universes", "/v1/universes", 401],
+      ["/v1/universes/nope", "/v1/universes/{name}", 404],
+    ] as const) {
+      const r = await h.get(path, res === 401 ? {} : { token });
+      expect(r.status).toBe(res);
+      await conforms(r, declared);
+    }
   });
 
   test("405 on every route, the demo (snapshot and rolling) and /health", async () => {

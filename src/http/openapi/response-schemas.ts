@@ -70,6 +70,21 @@ const weight = z
   .describe("portfolio weight, rounded to 6 decimals; only with weights; null where the symbol is not in the window");
 const extras = { cluster, weight };
 
+export const SectorAgreement = named(
+  "SectorAgreement",
+  z
+    .strictObject({
+      ari: z.number().nullable().describe("adjusted Rand index (scikit-learn's adjusted_rand_score), not rounded"),
+      nmi: z.number().nullable().describe("normalised mutual information, arithmetic mean (normalized_mutual_info_score), not rounded"),
+      labelled: count.describe("nodes with a known sector; ari and nmi are null when fewer than 2"),
+    })
+    .describe("The graph's communities against its stocks' sectors over the labelled nodes (import-metadata)."),
+);
+const stockLabels = {
+  name: z.string().optional().describe("the stock's name, where known (import-metadata)"),
+  sector: z.string().optional().describe("the stock's sector, where known"),
+};
+
 export const Edge = named("Edge", z.strictObject({ source: z.string(), target: z.string(), weight: z.number(), corr: z.number() }));
 
 export const Graph = named(
@@ -84,6 +99,7 @@ export const Graph = named(
       communities: z.record(z.string(), z.int()).optional(),
       n_communities: count.optional(),
       modularity: z.number().nullable().optional(),
+      sector_agreement: SectorAgreement.optional(),
     })
     .describe("With include_graph=false only nodes, edges and method."),
 );
@@ -104,7 +120,14 @@ export const GraphStats = named(
 
 export const DatedGraph = named(
   "DatedGraph",
-  z.strictObject({ asof_date: localTime, nodes: count, edges: count, method: z.enum(GRAPH_METHODS), edge_list: z.array(Edge) }),
+  z.strictObject({
+    asof_date: localTime,
+    nodes: count,
+    edges: count,
+    method: z.enum(GRAPH_METHODS),
+    edge_list: z.array(Edge),
+    sector_agreement: SectorAgreement,
+  }),
 );
 
 export const Hierarchy = named(
@@ -146,7 +169,7 @@ export const SnapshotData = named(
     asof_date: localTime,
     interval: z.enum(INTERVALS),
     metrics: z.array(z.enum(METRICS)),
-    stocks: z.array(z.strictObject({ symbol: z.string(), community, ...extras, ...metricFields })),
+    stocks: z.array(z.strictObject({ symbol: z.string(), ...stockLabels, community, ...extras, ...metricFields })),
     graph: Graph,
     graph_stats: z.array(GraphStats).optional(),
     hierarchy: Hierarchy.optional().describe("with hierarchy (or weights=hrp)"),
@@ -164,6 +187,7 @@ export const RollingData = named(
     stocks: z.array(
       z.strictObject({
         symbol: z.string(),
+        ...stockLabels,
         community,
         points: z
           .array(z.strictObject({ date: localTime, community, ...extras, ...metricFields }))
@@ -312,4 +336,70 @@ export const TidyRow = named(
     .describe(
       "One line of format=ndjson (and one row of format=csv). metric is a metric name, or cluster / weight (with clusters, weights). Graph-statistics and turnover rows have an empty symbol and the statistic (or turnover) as metric.",
     ),
+);
+
+const intervalList = z.array(z.enum(INTERVALS)).describe("the intervals any member stores, finest first");
+const universeFields = {
+  name: z.string(),
+  intervals: intervalList,
+  first_bar: localTime.nullable().describe("the earliest bar of any member at any interval; null when no member has bars"),
+  last_bar: localTime.nullable().describe("the latest bar of any member at any interval"),
+  data_source: z.enum(["synthetic", "imported"]),
+  data_version: count.describe("the data version this answer was read at (also its ETag)"),
+};
+
+export const UniverseListing = named(
+  "UniverseListing",
+  z.strictObject({ ...universeFields, symbols: count.describe("how many members") }).describe("one stored universe"),
+);
+
+const perInterval = <T extends z.ZodType>(value: T) => z.partialRecord(z.enum(INTERVALS), value);
+
+export const SymbolCoverage = named(
+  "SymbolCoverage",
+  z.strictObject({
+    first: localTime,
+    last: localTime,
+    bars: count,
+    missing: count.describe("bars of the universe's calendar at this interval between first and last that this symbol lacks"),
+  }),
+);
+
+export const UniverseMember = named(
+  "UniverseMember",
+  z.strictObject({
+    symbol: z.string(),
+    name: z.string().nullable().describe("from import-metadata; null where unknown"),
+    sector: z.string().nullable(),
+    industry: z.string().nullable(),
+    coverage: perInterval(SymbolCoverage).describe("per interval this symbol stores; empty when it has no bars"),
+  }),
+);
+
+export const UniverseDetail = named(
+  "UniverseDetail",
+  z.strictObject({
+    ...universeFields,
+    calendar: perInterval(z.strictObject({ first: localTime, last: localTime, bars: count })).describe(
+      "per interval, the union of the members' bar starts: what missing is counted against",
+    ),
+    symbols: z.array(UniverseMember).describe("the members in universe order"),
+  }),
+);
+
+const plainMeta = z.strictObject({ generated_at: generatedAt, request_id: requestId });
+
+export const UniverseListEnvelope = named(
+  "UniverseListEnvelope",
+  z.strictObject({
+    success: z.literal(true),
+    errors: noErrors,
+    data: z.strictObject({ universes: z.array(UniverseListing).describe("alphabetical") }),
+    meta: plainMeta,
+  }),
+);
+
+export const UniverseEnvelope = named(
+  "UniverseEnvelope",
+  z.strictObject({ success: z.literal(true), errors: noErrors, data: UniverseDetail, meta: plainMeta }),
 );

@@ -25,6 +25,13 @@ test("GET /metrics from loopback: Prometheus text with the requests, decisions a
   expect(text).toContain("graphstats_compute_seconds_count 1");
   expect(text).toMatch(/graphstats_result_cache_bytes [1-9]\d*/);
   expect(text).toContain("graphstats_compute_queue_depth 0");
+  // Freshness: the sample's newest bars, per interval (2025-09-30 local midnight and 15:29 at +05:30).
+  expect(text).toContain(
+    `graphstats_universe_last_bar_timestamp_seconds{universe="sample",interval="1d"} ${Date.parse("2025-09-30T00:00:00+05:30") / 1000}`,
+  );
+  expect(text).toContain(
+    `graphstats_universe_last_bar_timestamp_seconds{universe="sample",interval="1m"} ${Date.parse("2025-09-30T15:29:00+05:30") / 1000}`,
+  );
   // Unmetered: the meter did not move.
   const after = await h.get("/v1/graph-stats/chart?lookback=30", { token });
   expect(after.headers.get("x-ratelimit-daily-remaining")).toBe("29");

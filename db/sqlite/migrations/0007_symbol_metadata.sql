@@ -1,0 +1,7 @@
+CREATE TABLE `symbol_metadata` (
+	`symbol` text PRIMARY KEY NOT NULL,
+	`name` text,
+	`sector` text,
+	`industry` text,
+	`updated_at` integer NOT NULL
+);
