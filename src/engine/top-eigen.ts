@@ -27,12 +27,17 @@ export function tridiagonalise(a: Float64Array, n: number): Tridiagonal {
   const vs = new Float64Array(n * n);
   const beta = new Float64Array(n);
   const p = new Float64Array(n);
+  // Only the lower triangle is kept up to date (half the update's work); column k is read below the diagonal.
   for (let k = 0; k < n - 2; k++) {
     const row = k * n;
     d[k] = A[row + k];
     let sigma = 0;
-    for (let j = k + 1; j < n; j++) sigma += A[row + j] * A[row + j];
-    const x0 = A[row + k + 1];
+    for (let j = k + 1; j < n; j++) {
+      const x = A[j * n + k];
+      vs[row + j] = x;
+      sigma += x * x;
+    }
+    const x0 = vs[row + k + 1];
     if (sigma === 0) {
       e[k] = 0;
       continue;
@@ -41,17 +46,25 @@ export function tridiagonalise(a: Float64Array, n: number): Tridiagonal {
     const alpha = x0 > 0 ? -norm : norm;
     e[k] = alpha;
     // v = x − αe₁; vᵀv = 2(σ − αx₀).
-    for (let j = k + 1; j < n; j++) vs[row + j] = A[row + j];
     vs[row + k + 1] = x0 - alpha;
     const b = 1 / (sigma - alpha * x0);
     beta[k] = b;
-    // p = β·A₂₂v, K = (β/2)·pᵀv, w = p − Kv; A₂₂ ← A₂₂ − vwᵀ − wvᵀ.
-    let pv = 0;
+    // p = β·A₂₂v (symmetric, from the lower triangle), K = (β/2)·pᵀv, w = p − Kv; A₂₂ ← A₂₂ − vwᵀ − wvᵀ.
+    for (let i = k + 1; i < n; i++) p[i] = 0;
     for (let i = k + 1; i < n; i++) {
       const ri = i * n;
-      let s = 0;
-      for (let j = k + 1; j < n; j++) s += A[ri + j] * vs[row + j];
-      p[i] = b * s;
+      const vi = vs[row + i];
+      let s = A[ri + i] * vi;
+      for (let j = k + 1; j < i; j++) {
+        const a = A[ri + j];
+        s += a * vs[row + j];
+        p[j] += a * vi;
+      }
+      p[i] += s;
+    }
+    let pv = 0;
+    for (let i = k + 1; i < n; i++) {
+      p[i] *= b;
       pv += p[i] * vs[row + i];
     }
     const K = 0.5 * b * pv;
@@ -60,12 +73,12 @@ export function tridiagonalise(a: Float64Array, n: number): Tridiagonal {
       const ri = i * n;
       const vi = vs[row + i];
       const wi = p[i];
-      for (let j = k + 1; j < n; j++) A[ri + j] -= vi * p[j] + wi * vs[row + j];
+      for (let j = k + 1; j <= i; j++) A[ri + j] -= vi * p[j] + wi * vs[row + j];
     }
   }
   if (n >= 2) {
     d[n - 2] = A[(n - 2) * n + n - 2];
-    e[n - 2] = A[(n - 2) * n + n - 1];
+    e[n - 2] = A[(n - 1) * n + n - 2];
   }
   if (n >= 1) d[n - 1] = A[n * n - 1];
   return { n, d, e, vs, beta };
