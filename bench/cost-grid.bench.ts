@@ -41,6 +41,11 @@ const requestCost = (p: ChartParams, n: number, asofs: number | undefined, f: Fo
  * their measured/estimated moved by 0.2 at most (warm), mst with include_graph by 0.56, at half the time.
  */
 const GRID: [number, string][] = [
+  // Issue 46: the eigen-decomposition and bootstrap terms.
+  [50, "graph_method=mst&bootstrap=200"],
+  [100, "graph_method=knn&bootstrap=50&periods=3"],
+  [50, "graph_method=mst&periods=30&denoise=mp&spectrum=true"],
+  [200, "graph_method=tmfg&periods=10&denoise=mp&detone=1"],
   [60, "graph_method=complete"],
   [150, "graph_method=complete"],
   [100, "graph_method=complete&include_graph=true"],

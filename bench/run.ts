@@ -27,6 +27,8 @@ const parts = [
   // Issue #20: the cost model's fit over the parameter space, and the heavy live path end to end.
   await section("research round 2: PMFG, Kendall, distance correlation", ["bench/pmfg-codependence.bench.ts"]),
   await section("research round 2: hierarchies and HRP", ["bench/hierarchy-hrp.bench.ts"]),
+  // Issue 46: bootstrap against its Python reference, and what the filters add to a rolling request.
+  await section("research round 3: signal or noise", ["bench/signal-noise.bench.ts", ...(quick ? ["--rounds", "1"] : [])]),
   await section("correlation stage", ["bench/correlation.bench.ts"]),
   await section("cost model", ["bench/cost-model.bench.ts", "--shapes", quick ? "120" : "300"]),
   await section("cost model against the grid", ["bench/cost-grid.bench.ts"]),
@@ -59,7 +61,7 @@ const parts = [
 const doc = `# Benchmarks
 
 Reproduce with \`npm run bench\` (all of it, about 21 minutes) or one at a time:
-\`npx bun bench/engine.bench.ts\`, \`npx bun bench/research.bench.ts\`, \`npx bun bench/correlation.bench.ts\`, \`npx bun bench/cost-model.bench.ts\`, \`npx bun bench/cost-grid.bench.ts\`, \`npx bun bench/series-load.bench.ts\`, \`npx bun bench/heavy-path.bench.ts\`, \`npx bun bench/import-files.bench.ts\`, \`npx bun bench/metering.bench.ts\`, \`npx bun bench/write-lock-stall.bench.ts\`, \`npx bun bench/http.bench.ts\`, \`npx bun bench/live-cpu.ts\`, \`npx bun bench/live-ablation.ts\`, \`npx bun bench/pg-driver.bench.ts\`, \`npx bun bench/pg-instances.bench.ts\`, \`npx bun bench/clients.bench.ts\`.
+\`npx bun bench/engine.bench.ts\`, \`npx bun bench/research.bench.ts\`, \`npx bun bench/signal-noise.bench.ts\`, \`npx bun bench/correlation.bench.ts\`, \`npx bun bench/cost-model.bench.ts\`, \`npx bun bench/cost-grid.bench.ts\`, \`npx bun bench/series-load.bench.ts\`, \`npx bun bench/heavy-path.bench.ts\`, \`npx bun bench/import-files.bench.ts\`, \`npx bun bench/metering.bench.ts\`, \`npx bun bench/write-lock-stall.bench.ts\`, \`npx bun bench/http.bench.ts\`, \`npx bun bench/live-cpu.ts\`, \`npx bun bench/live-ablation.ts\`, \`npx bun bench/pg-driver.bench.ts\`, \`npx bun bench/pg-instances.bench.ts\`, \`npx bun bench/clients.bench.ts\`.
 Machine of this run: ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Bun ${Bun.version}, ${new Date().toISOString().slice(0, 10)}.
 These machines are shared and noisy: read the ratios measured side by side in one run, not the absolute times.
 \`npm run bench\` rewrites this whole file; each target, how it is measured and its latest figure are in docs/performance.md.

@@ -115,3 +115,26 @@ test("the memory estimate counts issue 26's scratch and what it adds to the answ
     bytes("periods=20&hierarchy=single") - bytes("periods=20"),
   );
 });
+
+describe("issue 46's terms (operation counts)", () => {
+  const terms = (q: string, n = 50, asofs = 1) => costTerms(params(q), n, asofs);
+  test("denoise, detone and spectrum: n³ per decomposition per as-of, two with denoise and detone", () => {
+    expect(terms("").eigen_decomposition).toBe(0);
+    expect(terms("spectrum=true").eigen_decomposition).toBe(50 ** 3 / 1e6);
+    expect(terms("denoise=mp").eigen_decomposition).toBe(50 ** 3 / 1e6);
+    expect(terms("denoise=mp&detone=1").eigen_decomposition).toBe((2 * 50 ** 3) / 1e6);
+    expect(terms("spectrum=true", 100, 30).eigen_decomposition).toBe((30 * 100 ** 3) / 1e6);
+  });
+
+  test("bootstrap: B times the window's pipeline, per as-of, and it follows that pipeline's parameters", () => {
+    expect(terms("").bootstrap).toBe(0);
+    const one = terms("bootstrap=1").bootstrap;
+    expect(one).toBeGreaterThan(0);
+    expect(terms("bootstrap=200").bootstrap).toBeCloseTo(200 * one, 9);
+    expect(terms("bootstrap=10", 50, 30).bootstrap).toBeCloseTo(300 * one, 9);
+    expect(terms("bootstrap=1", 100).bootstrap).toBeGreaterThan(one);
+    expect(terms("bootstrap=1&graph_method=pmfg").bootstrap).toBeGreaterThan(one);
+    expect(terms("bootstrap=1&denoise=mp").bootstrap).toBeGreaterThan(one);
+    expect(requestCost(params("bootstrap=1000&graph_method=pmfg"), 500, 100)).toBeGreaterThan(10_000);
+  });
+});

@@ -103,6 +103,14 @@ export const COST_TERMS = [
    */
   "hierarchy",
   "hrp",
+  /**
+   * Issue 46: the eigen-decomposition of denoise, detone and spectrum, n³ per decomposition per
+   * as-of (two with both denoise and detone); bootstrap=B, B times the window's pipeline
+   * (correlation, filters, graph, metrics, Louvain with communities) per as-of, counted as that
+   * pipeline's own estimate in ms (so its coefficient is 1 until fitted).
+   */
+  "eigen_decomposition",
+  "bootstrap",
   /** Serialising values and edges, and the tidy rows of csv/ndjson. */
   "output",
   "tidy",
@@ -156,6 +164,9 @@ export const COST_COEFFICIENTS: Record<CostTerm, number> = {
   tree_length: 16.4,
   hierarchy: 15,
   hrp: 0.7,
+  // Not fitted: ~125 µs per 50×50 decomposition (125,000 n³) here, docs/engine.md § Random-matrix filtering.
+  eigen_decomposition: 1,
+  bootstrap: 1,
   output: 14,
   tidy: 305,
 };
@@ -269,9 +280,35 @@ export function costTerms(
   terms.tree_length = tree ? 0 : (graphs * n2) / M;
   terms.hierarchy = params.hierarchy !== "none" ? (A * n2) / M : 0;
   terms.hrp = params.weights === "hrp" ? (A * n2 * (L + 1)) / M : 0;
-  terms.output = (points + edgesOut + 4 * mergesOut) / M;
+  const decompositions =
+    (params.spectrum || params.denoise !== "none" || params.detone > 0 ? 1 : 0) + (params.denoise !== "none" && params.detone > 0 ? 1 : 0);
+  terms.eigen_decomposition = (A * decompositions * n * n * n) / M;
+  if (params.bootstrap !== null) terms.bootstrap = params.bootstrap * A * replicateCost(params, n);
+  // Percentiles (two per metric) and reliabilities are values of the answer too.
+  const extra = params.bootstrap !== null ? A * n * 2 * params.metrics.length + E : 0;
+  terms.output = (points + edgesOut + 4 * mergesOut + extra + (params.include_corr ? graphsOut * n * n : 0)) / M;
   terms.tidy = format === "json" ? 0 : points / M;
   return terms;
+}
+
+/** The terms a bootstrap replicate repeats: one window's correlation, filters, graph, metrics and communities. */
+const REPLICATE_TERMS = COST_TERMS.filter(
+  (t) =>
+    t.startsWith("corr_") ||
+    t.startsWith("graph_") ||
+    t.startsWith("paths") ||
+    t.startsWith("eigen") ||
+    t === "rank" ||
+    t === "pagerank" ||
+    t === "louvain",
+);
+
+/** Milliseconds of one replicate of one window (no sliding sums: each resample is a fresh window). */
+function replicateCost(params: ChartParams, n: number): number {
+  const one = costTerms({ ...params, bootstrap: null, spectrum: false }, n, 1, "json");
+  let ms = 0;
+  for (const t of REPLICATE_TERMS) ms += one[t] * COST_COEFFICIENTS[t];
+  return ms;
 }
 
 /** Estimated milliseconds of one core (the sum of terms × coefficients), rounded up. */

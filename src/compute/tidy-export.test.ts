@@ -137,3 +137,48 @@ describe("tidy export", () => {
     expect(toCsv(data).split("\n")[1].startsWith(`${data.asof_date},"X,""Y""",`)).toBe(true);
   });
 });
+
+describe("issue 46 rows", () => {
+  test("percentiles after each metric, reliability per edge, community_stability, spectrum and matrix rows", () => {
+    const snap = chart("lookback=40&bootstrap=5&spectrum=true&include_corr=true&metrics=pagerank,degree_strength") as SnapshotData;
+    const rows = tidyRows(snap);
+    const a = snap.stocks[0]!;
+    expect(rows.slice(0, 6).map((r) => r.metric)).toEqual([
+      "pagerank",
+      "pagerank_p05",
+      "pagerank_p95",
+      "degree_strength",
+      "degree_strength_p05",
+      "degree_strength_p95",
+    ]);
+    expect(rows[1]!.value).toBe(a.pagerank_p05!);
+    expect(rows.find((r) => r.metric === "community_stability")!.value).toBe(snap.graph.community_stability!);
+    const e = snap.graph.edge_list![0]!;
+    expect(rows.find((r) => r.symbol === e.source && r.metric === `reliability:${e.target}`)!.value).toBe(e.reliability!);
+    expect(rows.filter((r) => r.metric.startsWith("reliability:")).length).toBe(snap.graph.edges);
+    const spec = snap.graph.spectrum!;
+    expect(rows.find((r) => r.metric === "lambda_plus")!.value).toBe(spec.lambda_plus);
+    expect(rows.filter((r) => r.metric.startsWith("eigenvalue_")).map((r) => r.value)).toEqual(spec.eigenvalues);
+    const m = snap.graph.corr_matrix!;
+    const corrRows = rows.filter((r) => r.metric.startsWith("corr:"));
+    expect(corrRows.length).toBe(m.symbols.length ** 2);
+    expect(corrRows.find((r) => r.symbol === m.symbols[1] && r.metric === `corr:${m.symbols[0]}`)!.value).toBe(m.matrix[1]![0]!);
+    // The CSV carries the same rows, quoted where a symbol needs it.
+    expect(toCsv(snap).trimEnd().split("\n").length).toBe(rows.length + 1);
+  });
+
+  test("rolling: every as-of's spectrum with include_graph=all, the latest's otherwise", () => {
+    const all = chart("lookback=40&periods=3&spectrum=true&include_graph=all&metrics=pagerank") as RollingData;
+    expect(
+      tidyRows(all)
+        .filter((r) => r.metric === "lambda_plus")
+        .map((r) => r.date),
+    ).toEqual(all.asof_dates);
+    const latest = chart("lookback=40&periods=3&spectrum=true&metrics=pagerank") as RollingData;
+    expect(
+      tidyRows(latest)
+        .filter((r) => r.metric === "lambda_plus")
+        .map((r) => r.date),
+    ).toEqual([latest.asof_dates[2]]);
+  });
+});

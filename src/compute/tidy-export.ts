@@ -7,9 +7,13 @@
  * null (NDJSON). With clusters=k and weights, each (date, symbol) also has a `cluster` row (the
  * label) and a `weight` row, after its metrics; a rolling request's turnover is a row per date with
  * an empty symbol, like the statistics. The hierarchy's merges and leaf order are JSON only
- * (docs/api.md § Hierarchy). Pure: the route decides headers and compression.
+ * (docs/api.md § Hierarchy). Issue 46: with bootstrap, `<metric>_p05` and `<metric>_p95` rows after
+ * each metric's row and `reliability:<target>` rows per edge (symbol = its source), a
+ * community_stability statistic; with spectrum, `lambda_plus`, `n_above`, `absorption_ratio` and
+ * `eigenvalue_<k>` rows per graph (empty symbol); with include_corr, `corr:<column symbol>` rows per
+ * matrix cell (symbol = its row). Pure: the route decides headers and compression.
  */
-import type { ChartData, GraphStatsOut, Metric, MetricValue, StockExtras } from "../engine/types.ts";
+import type { ChartData, DatedGraphOut, GraphOut, GraphStatsOut, Metric, MetricValue, Percentiles, StockExtras } from "../engine/types.ts";
 
 export const TIDY_COLUMNS = ["date", "symbol", "metric", "value", "community"] as const;
 
@@ -22,22 +26,37 @@ export interface TidyRow {
   community: number | null;
 }
 
-const GRAPH_STATS = ["nodes", "edges", "n_communities", "modularity", "mean_abs_corr", "tree_length", "avg_shortest_path"] as const;
+const GRAPH_STATS = [
+  "nodes",
+  "edges",
+  "n_communities",
+  "modularity",
+  "community_stability",
+  "mean_abs_corr",
+  "tree_length",
+  "avg_shortest_path",
+] as const;
 
 /**
- * Stock rows in payload order (stock, then date, then metric, then cluster and weight), then
- * graph-statistics rows by date, then turnover rows by date.
+ * Stock rows in payload order (stock, then date, then metric and its percentiles, then cluster and
+ * weight), then graph-statistics rows by date, then turnover rows by date, then per graph (by date)
+ * its spectrum, edge reliability and matrix rows.
  */
 export function tidyRows(data: ChartData): TidyRow[] {
   const rows: TidyRow[] = [];
   const push = (
     date: string,
     symbol: string,
-    values: Partial<Record<Metric, MetricValue>> & StockExtras,
+    values: Partial<Record<Metric, MetricValue>> & StockExtras & Percentiles,
     community: number | null | undefined,
   ) => {
     const c = community ?? null;
-    for (const metric of data.metrics) rows.push({ date, symbol, metric, value: values[metric] ?? null, community: c });
+    for (const metric of data.metrics) {
+      rows.push({ date, symbol, metric, value: values[metric] ?? null, community: c });
+      for (const key of [`${metric}_p05`, `${metric}_p95`] as const) {
+        if (values[key] !== undefined) rows.push({ date, symbol, metric: key, value: values[key], community: c });
+      }
+    }
     if (values.cluster !== undefined) rows.push({ date, symbol, metric: "cluster", value: values.cluster, community: c });
     if (values.weight !== undefined) rows.push({ date, symbol, metric: "weight", value: values.weight, community: c });
   };
@@ -52,11 +71,44 @@ export function tidyRows(data: ChartData): TidyRow[] {
       rows.push({ date: data.asof_dates[k], symbol: "", metric: "turnover", value, community: null });
     });
   }
+  const graphs = data.type === "snapshot" ? [data.graph] : (data.graphs ?? [data.latest_graph]);
+  const dates = data.type === "snapshot" ? [data.asof_date] : data.graphs ? data.asof_dates : [data.asof_dates[data.asof_dates.length - 1]];
+  graphs.forEach((g, k) => {
+    rows.push(...graphRows(dates[k], g));
+  });
   return rows;
 }
 
 function statRows(g: GraphStatsOut): TidyRow[] {
-  return GRAPH_STATS.map((metric) => ({ date: g.date, symbol: "", metric, value: g[metric], community: null }));
+  return GRAPH_STATS.filter((metric) => g[metric] !== undefined).map((metric) => ({
+    date: g.date,
+    symbol: "",
+    metric,
+    value: g[metric] ?? null,
+    community: null,
+  }));
+}
+
+/** One graph's spectrum, edge reliability and matrix rows, where the graph carries them. */
+function graphRows(date: string, g: GraphOut | DatedGraphOut): TidyRow[] {
+  const rows: TidyRow[] = [];
+  const row = (symbol: string, metric: string, value: number | null): void => {
+    rows.push({ date, symbol, metric, value, community: null });
+  };
+  if (g.spectrum) {
+    row("", "lambda_plus", g.spectrum.lambda_plus);
+    row("", "n_above", g.spectrum.n_above);
+    row("", "absorption_ratio", g.spectrum.absorption_ratio);
+    g.spectrum.eigenvalues.forEach((v, k) => row("", `eigenvalue_${k + 1}`, v));
+  }
+  for (const e of g.edge_list ?? []) if (e.reliability !== undefined) row(e.source, `reliability:${e.target}`, e.reliability);
+  if (g.corr_matrix) {
+    const { symbols, matrix } = g.corr_matrix;
+    matrix.forEach((r, i) => {
+      r.forEach((v, j) => row(symbols[i], `corr:${symbols[j]}`, v));
+    });
+  }
+  return rows;
 }
 
 /** RFC 4180: a cell with a comma, quote or line break is quoted, quotes doubled. */

@@ -94,6 +94,17 @@ describe("a rolling request split into parts and joined", () => {
       "periods=100&step=1&lookback=20&graph_method=mst&hierarchy=average&hierarchy_distance=signed&weights=inverse_variance",
     ],
     ["equal weights and a tree, csv", holes, "periods=50&step=2&lookback=30&hierarchy=complete&clusters=5&weights=equal&format=csv"],
+    // Issue 46: filters, spectra, matrices and bootstrap summaries are per as-of; the latest keeps its matrix and reliabilities.
+    [
+      "denoise, detone, spectrum, matrices and bootstrap (include_graph=all)",
+      holes,
+      "periods=12&step=4&lookback=30&denoise=mp&detone=1&spectrum=true&include_corr=true&bootstrap=5&seed=9&include_graph=all",
+    ],
+    [
+      "bootstrap with sliding sums, the latest graph only",
+      factorInput(20, 200, 5),
+      "periods=30&lookback=20&bootstrap=3&graph_method=knn&include_corr=true",
+    ],
   ];
 
   for (const [what, input, q] of cases) {

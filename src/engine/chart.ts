@@ -17,6 +17,7 @@
  *   correlation as the graph; the weights' covariance from the window's log returns); turnover,
  *   which reads the previous as-of, is computed in the payload after the join.
  */
+import { bootstrapWindow } from "./bootstrap.ts";
 import { correlationMatrix } from "./correlation.ts";
 import { optionCorrelation, usesOptions, usesResiduals } from "./correlation-options.ts";
 import { buildGraph } from "./graph.ts";
@@ -28,6 +29,7 @@ import { correlationDistance, flatClusters, leafOrder, linkage } from "./hierarc
 import { equalWeights, hrpWeights, inverseVarianceWeights, sampleCovariance } from "./hrp.ts";
 import { isRolling, resolveAsofs } from "./asofs.ts";
 import { MAX_POINTS } from "./limits.ts";
+import { filterCorrelation } from "./random-matrix.ts";
 import { rollingData, snapshotData, type AsofResult } from "./payload.ts";
 import { lastFullRebuild, SlidingMoments } from "./rolling-moments.ts";
 import { SlidingKendall } from "./kendall.ts";
@@ -152,17 +154,25 @@ function computeAsof(
     hierarchy: null,
     clusters: null,
     weights: null,
+    spectrum: null,
+    corr: null,
+    bootstrap: null,
   };
   const n = members.nodes.length;
   if (n < 2) return result;
   const series = members.nodes.map((i) => panel.returns[i]);
-  const corr = moments
+  const unfiltered = moments
     ? moments.correlationAt(t, members.nodes)
     : kendall
       ? kendall.matrixAt(windowStart(panel, t), members.nodes)
       : usesOptions(params)
         ? optionCorrelation(series, windowStart(panel, t), panel.lookback, params)
         : correlationMatrix(series, params.corr_method, windowStart(panel, t), panel.lookback);
+  // docs/engine.md § Random-matrix filtering: after shrinkage (inside the correlation), before the graph.
+  const filtered = filterCorrelation(unfiltered, n, panel.lookback, params);
+  const corr = filtered.corr;
+  result.spectrum = filtered.spectrum;
+  if (params.include_corr) result.corr = corr;
   const g = buildGraph(corr, n, params.graph_method, { knnK: params.knn_k, threshold: params.corr_threshold });
   const m = computeMetrics(g, params.metrics);
   result.graph = g;
@@ -173,6 +183,10 @@ function computeAsof(
     result.communities = louvain(g);
     const closeness = m.values.closeness_centrality ?? null;
     result.stats = graphStats(g, corr, params.graph_method === "mst", closeness);
+  }
+  if (params.bootstrap !== null) {
+    const answer = { graph: g, community: result.communities?.community ?? null };
+    result.bootstrap = bootstrapWindow(series, windowStart(panel, t), panel.lookback, params, answer, params.bootstrap, params.seed);
   }
   treeAndWeights(result, corr, series, windowStart(panel, t), panel.lookback, params);
   return result;
@@ -235,6 +249,9 @@ function hollow(r: AsofResult): void {
   };
   // The merges are returned for the latest as-of only, like the edges; the clusters stay (points carry them).
   if (r.hierarchy) r.hierarchy = { merges: NO_FLOATS, order: NO_INTS };
+  // So are the matrix and the edges' reliabilities; the percentiles and community stability stay (points and graph_stats carry them).
+  r.corr = null;
+  if (r.bootstrap) r.bootstrap = { ...r.bootstrap, reliability: NO_FLOATS };
 }
 
 function trackCommunities(results: AsofResult[], nSymbols: number): void {
@@ -251,6 +268,7 @@ function trackCommunities(results: AsofResult[], nSymbols: number): void {
 class RowBudget {
   private edges = 0;
   private merges = 0;
+  private cells = 0;
   constructor(
     private readonly params: ChartParams,
     private readonly points: number,
@@ -261,18 +279,21 @@ class RowBudget {
     if (this.params.include_graph !== "all" || !r.graph) return false;
     this.edges += r.edges;
     if (this.params.hierarchy !== "none") this.merges += r.graph.n - 1;
-    return this.points + this.edges + this.merges > MAX_POINTS;
+    if (this.params.include_corr) this.cells += r.graph.n * r.graph.n;
+    return this.points + this.edges + this.merges + this.cells > MAX_POINTS;
   }
 
   /** Counts the as-of's edges; throws the request's ChartError once points plus edges exceed MAX_POINTS. */
   addEdges(r: AsofResult): void {
     if (this.over(r)) {
       const merges = this.params.hierarchy === "none" ? "" : ` and hierarchy merges (${this.merges})`;
+      const cells = this.params.include_corr ? ` and correlation matrix cells (${this.cells})` : "";
+      const what = `${merges ? " and hierarchy" : ""}${cells ? " and correlation matrix" : ""}`;
       throw new ChartError(
         "too-large",
-        `include_graph=all returns every as-of's edges${merges ? " and hierarchy" : ""}, and ${this.points} points plus the edges up to ` +
-          `${r.label.slice(0, 10)} (${this.edges})${merges} already exceed ${MAX_POINTS} rows; request fewer periods or symbols, ` +
-          `a sparser graph_method (mst, tmfg, pmfg, knn) or include_graph=true`,
+        `include_graph=all returns every as-of's edges${what}, and ${this.points} points plus the edges up to ` +
+          `${r.label.slice(0, 10)} (${this.edges})${merges}${cells} already exceed ${MAX_POINTS} rows; request fewer periods or symbols, ` +
+          `a sparser graph_method (mst, tmfg, pmfg, knn)${cells ? ", include_corr=false" : ""} or include_graph=true`,
       );
     }
   }

@@ -3,12 +3,15 @@
  * with rounding and sorting. Dates in the payload are the as-of bars' full local ISO 8601
  * labels (e.g. `2025-09-30T00:00:00+05:30`), so intraday as-ofs stay distinct.
  */
+import type { RawBootstrap } from "./bootstrap.ts";
 import type { Graph } from "./graph.ts";
 import type { RawGraphStats } from "./graph-summary.ts";
 import { turnoverAligned } from "./hrp.ts";
+import type { RawSpectrum } from "./random-matrix.ts";
 import { round6 } from "./round.ts";
 import type {
   ChartParams,
+  CorrMatrixOut,
   DatedGraphOut,
   EdgeOut,
   GraphOut,
@@ -16,10 +19,12 @@ import type {
   HierarchyOut,
   Metric,
   MetricValue,
+  Percentiles,
   RollingData,
   RollingStock,
   SnapshotData,
   SnapshotStock,
+  SpectrumOut,
   StockExtras,
   StockLabels,
   WeightsOut,
@@ -47,6 +52,18 @@ export interface AsofResult {
   clusters: Int32Array | null;
   /** With weights: per node, summing to 1. */
   weights: Float64Array | null;
+  /** With spectrum=true: of the matrix entering denoise/detone. */
+  spectrum: RawSpectrum | null;
+  /** With include_corr=true: the matrix the graph was built from (n×n over nodes); emptied like the edges. */
+  corr: Float64Array | null;
+  /** With bootstrap: reliability per edge (emptied like the edges), percentiles per node, community stability. */
+  bootstrap: RawBootstrap | null;
+}
+
+/** Input indices of the symbols in the order the response lists its stocks. */
+function responseOrder(stocks: { symbol: string }[], symbols: string[]): number[] {
+  const index = new Map(symbols.map((s, i) => [s, i]));
+  return stocks.map((s) => index.get(s.symbol)!);
 }
 
 /** Position of each input symbol among the as-of's nodes, -1 when absent. */
@@ -62,12 +79,18 @@ function metricValue(r: AsofResult, m: Metric, p: number): MetricValue {
   return v ? round6(v[p]) : null;
 }
 
-/** `graph` / `latest_graph`; only nodes, edges and method when the graph is not requested. */
-export function graphOut(r: AsofResult, symbols: string[], params: ChartParams): GraphOut {
+/**
+ * `graph` / `latest_graph`; only nodes, edges and method (and the spectrum) when the graph is not
+ * requested. `order` lists input indices in response order, for the correlation matrix.
+ */
+export function graphOut(r: AsofResult, symbols: string[], params: ChartParams, order: number[]): GraphOut {
   const g = r.graph;
-  const summary = { nodes: g ? g.n : 0, edges: r.edges, method: params.graph_method };
+  const summary: GraphOut = { nodes: g ? g.n : 0, edges: r.edges, method: params.graph_method };
   // docs/api.md § The answer: include_graph=false keeps only nodes, edges and method.
-  if (!params.include_graph) return summary;
+  if (!params.include_graph) {
+    if (params.spectrum) summary.spectrum = spectrumOut(r);
+    return summary;
+  }
   const out: GraphOut = { asof_date: r.label, ...summary };
   const name = (p: number) => symbols[r.nodes[p]];
   out.edge_list = [];
@@ -82,6 +105,7 @@ export function graphOut(r: AsofResult, symbols: string[], params: ChartParams):
     out.n_communities = r.communities.count;
     out.modularity = round6(r.communities.modularity);
   }
+  addMatrices(out, r, symbols, params, order);
   return out;
 }
 
@@ -103,13 +127,53 @@ function labelsOf(symbol: string, params: ChartParams): StockLabels {
   return out;
 }
 
+/** community_stability (beside modularity), spectrum and corr_matrix, where asked. */
+function addMatrices(out: GraphOut | DatedGraphOut, r: AsofResult, symbols: string[], params: ChartParams, order: number[]): void {
+  if (params.bootstrap !== null && "modularity" in out) out.community_stability = stabilityOf(r);
+  if (params.spectrum) out.spectrum = spectrumOut(r);
+  if (params.include_corr) out.corr_matrix = corrMatrixOut(r, symbols, order);
+}
+
+function stabilityOf(r: AsofResult): number | null {
+  const s = r.bootstrap?.communityStability;
+  return r.communities && s !== undefined && s !== null ? round6(s) : null;
+}
+
+/** The as-of's spectrum; empty (λ₊ and the ratio 0 and null) without 2 usable symbols. */
+function spectrumOut(r: AsofResult): SpectrumOut {
+  const s = r.spectrum;
+  if (!s) return { eigenvalues: [], lambda_plus: 0, n_above: 0, absorption_ratio: null };
+  return {
+    eigenvalues: Array.from(s.eigenvalues, round6),
+    lambda_plus: round6(s.lambdaPlus)!,
+    n_above: s.nAbove,
+    absorption_ratio: round6(s.absorptionRatio),
+  };
+}
+
+/** The matrix over the as-of's symbols, in response order. */
+function corrMatrixOut(r: AsofResult, symbols: string[], order: number[]): CorrMatrixOut {
+  const c = r.corr;
+  if (!c || !r.graph) return { symbols: [], matrix: [] };
+  const n = r.nodes.length;
+  const pos = positions(r, symbols.length);
+  const present = order.map((i) => pos[i]).filter((p) => p >= 0);
+  return {
+    symbols: present.map((p) => symbols[r.nodes[p]]),
+    matrix: present.map((p) => present.map((q) => round6(c[p * n + q]))),
+  };
+}
+
 function edgeList(r: AsofResult, symbols: string[]): EdgeOut[] {
   const g = r.graph;
   const out: EdgeOut[] = [];
   if (!g) return out;
   const name = (p: number) => symbols[r.nodes[p]];
+  const reliability = r.bootstrap?.reliability;
   for (let e = 0; e < g.src.length; e++) {
-    out.push({ source: name(g.src[e]), target: name(g.dst[e]), weight: round6(g.w[e])!, corr: round6(g.corr[e])! });
+    const edge: EdgeOut = { source: name(g.src[e]), target: name(g.dst[e]), weight: round6(g.w[e])!, corr: round6(g.corr[e])! };
+    if (reliability) edge.reliability = round6(reliability[e])!;
+    out.push(edge);
   }
   return out;
 }
@@ -123,7 +187,7 @@ function trackedOf(r: AsofResult, p: number): number | null {
 }
 
 /** One graph_stats entry; nulls (and zero counts) at an as-of without a graph. */
-export function statsOut(r: AsofResult): GraphStatsOut {
+export function statsOut(r: AsofResult, params: ChartParams): GraphStatsOut {
   const g = r.graph;
   const c = r.communities;
   const s = r.stats;
@@ -134,15 +198,16 @@ export function statsOut(r: AsofResult): GraphStatsOut {
     edges: r.edges,
     n_communities: c ? c.count : 0,
     modularity: c ? round6(c.modularity) : null,
+    ...(params.bootstrap !== null ? { community_stability: stabilityOf(r) } : {}),
     mean_abs_corr: num(s?.meanAbsCorr),
     tree_length: num(s?.treeLength),
     avg_shortest_path: num(s?.avgShortestPath),
   };
 }
 
-function datedGraph(r: AsofResult, symbols: string[], params: ChartParams): DatedGraphOut {
+function datedGraph(r: AsofResult, symbols: string[], params: ChartParams, order: number[]): DatedGraphOut {
   const g = r.graph;
-  return {
+  const out: DatedGraphOut = {
     asof_date: r.label,
     nodes: g ? g.n : 0,
     edges: r.edges,
@@ -150,6 +215,8 @@ function datedGraph(r: AsofResult, symbols: string[], params: ChartParams): Date
     edge_list: edgeList(r, symbols),
     sector_agreement: agreementOf(r, symbols, params),
   };
+  addMatrices(out, r, symbols, params, order);
+  return out;
 }
 
 /** Stable sort, descending by `key`, nulls last. */
@@ -180,9 +247,9 @@ export function snapshotData(r: AsofResult, symbols: string[], params: ChartPara
     interval: params.interval,
     metrics: params.metrics,
     stocks,
-    graph: graphOut(r, symbols, params),
+    graph: graphOut(r, symbols, params, responseOrder(stocks, symbols)),
   };
-  if (params.include_graph) out.graph_stats = [statsOut(r)];
+  if (params.include_graph) out.graph_stats = [statsOut(r, params)];
   if (params.hierarchy !== "none") out.hierarchy = hierarchyOut(r, symbols, params);
   if (params.weights !== "none") out.weights = { method: params.weights };
   return out;
@@ -209,16 +276,17 @@ export function rollingData(results: AsofResult[], symbols: string[], params: Ch
   });
   const sort = params.sort;
   if (sort) stocks = sortByMetric(stocks, (s) => s.points[s.points.length - 1][sort] ?? null);
+  const order = responseOrder(stocks, symbols);
   const out: RollingData = {
     type: "rolling",
     asof_dates: results.map((r) => r.label),
     interval: params.interval,
     metrics: params.metrics,
     stocks,
-    latest_graph: graphOut(latest, symbols, params),
+    latest_graph: graphOut(latest, symbols, params, order),
   };
-  if (params.include_graph) out.graph_stats = results.map(statsOut);
-  if (params.include_graph === "all") out.graphs = results.map((r) => datedGraph(r, symbols, params));
+  if (params.include_graph) out.graph_stats = results.map((r) => statsOut(r, params));
+  if (params.include_graph === "all") out.graphs = results.map((r) => datedGraph(r, symbols, params, order));
   if (params.hierarchy !== "none") {
     out.latest_hierarchy = hierarchyOut(latest, symbols, params);
     if (params.include_graph === "all") out.hierarchies = results.map((r) => hierarchyOut(r, symbols, params));
@@ -228,9 +296,15 @@ export function rollingData(results: AsofResult[], symbols: string[], params: Ch
 }
 
 /** A stock's (a point's) cluster and weight at an as-of, where requested; null when the symbol is not in the window. */
-function addExtras(s: StockExtras, r: AsofResult, p: number, params: ChartParams): void {
+function addExtras(s: StockExtras & Percentiles, r: AsofResult, p: number, params: ChartParams): void {
   if (params.clusters !== null) s.cluster = p >= 0 && r.clusters ? r.clusters[p] : null;
   if (params.weights !== "none") s.weight = p >= 0 && r.weights ? round6(r.weights[p]) : null;
+  if (params.bootstrap === null) return;
+  const b = p >= 0 && r.graph ? r.bootstrap : null;
+  for (const m of params.metrics) {
+    s[`${m}_p05`] = b ? round6(b.p05[m]![p]) : null;
+    s[`${m}_p95`] = b ? round6(b.p95[m]![p]) : null;
+  }
 }
 
 /** data.hierarchy / latest_hierarchy / hierarchies[k]: merges as scipy's Z over the leaves (the as-of's symbols). */

@@ -34,6 +34,10 @@ export type HierarchyDistance = (typeof HIERARCHY_DISTANCES)[number];
 export const WEIGHTS = ["none", "hrp", "equal", "inverse_variance"] as const;
 export type Weights = (typeof WEIGHTS)[number];
 
+/** denoise: none, or mp = Marchenko–Pastur eigenvalue clipping (docs/engine.md § Random-matrix filtering). */
+export const DENOISES = ["none", "mp"] as const;
+export type Denoise = (typeof DENOISES)[number];
+
 /** include_graph: false = summary only, true = the latest graph, "all" = every as-of's edges too. */
 export type IncludeGraph = boolean | "all";
 
@@ -64,6 +68,16 @@ export interface ChartParams {
   /** Flat clusters: at most this many (scipy's fcluster maxclust), or null for none. */
   clusters: number | null;
   weights: Weights;
+  /** Random-matrix filters, after shrinkage and before the graph: denoise, then detone (0–5 leading components removed). */
+  denoise: Denoise;
+  detone: number;
+  /** Per as-of, the eigenvalues of the matrix entering the filters, λ₊, how many are above it and the absorption ratio. */
+  spectrum: boolean;
+  /** Per as-of, the matrix the graph was built from (after every filter). */
+  include_corr: boolean;
+  /** Bootstrap replicates per as-of (1–1000), or null for none; `seed` (0 … 2³²−1) seeds their row draws. */
+  bootstrap: number | null;
+  seed: number;
   include_graph: IncludeGraph;
   sort: Metric | null;
   /**
@@ -99,6 +113,22 @@ export interface EdgeOut {
   target: string;
   weight: number;
   corr: number;
+  /** With bootstrap: the share of replicates whose graph holds this edge. */
+  reliability?: number;
+}
+
+/** spectrum=true: the eigenvalues (descending) of the matrix entering the filters, rounded; null only if not finite. */
+export interface SpectrumOut {
+  eigenvalues: (number | null)[];
+  lambda_plus: number;
+  n_above: number;
+  absorption_ratio: number | null;
+}
+
+/** include_corr=true: the matrix the graph was built from, rows and columns in `symbols` order (the response's). */
+export interface CorrMatrixOut {
+  symbols: string[];
+  matrix: (number | null)[][];
 }
 
 export interface GraphOut {
@@ -113,6 +143,12 @@ export interface GraphOut {
   modularity?: number | null;
   /** Communities against sectors over the labelled nodes (sector-agreement.ts); absent with include_graph=false. */
   sector_agreement?: SectorAgreement;
+  /** With bootstrap and communities: the mean adjusted Rand index of the replicates' communities against these. */
+  community_stability?: number | null;
+  /** With spectrum=true. */
+  spectrum?: SpectrumOut;
+  /** With include_corr=true. */
+  corr_matrix?: CorrMatrixOut;
 }
 
 /**
@@ -131,9 +167,14 @@ export interface StockLabels {
   sector?: string;
 }
 
+/** With bootstrap: `<metric>_p05` and `<metric>_p95` per requested metric (null where undefined). */
+export type PercentileKey = `${Metric}_p05` | `${Metric}_p95`;
+export type Percentiles = Partial<Record<PercentileKey, MetricValue>>;
+
 export type SnapshotStock = { symbol: string; community?: number | null } & StockLabels &
   StockExtras &
-  Partial<Record<Metric, MetricValue>>;
+  Partial<Record<Metric, MetricValue>> &
+  Percentiles;
 
 /**
  * One as-of's hierarchical clustering: scipy's linkage matrix Z with `leaves[i]` the symbol of leaf
@@ -174,7 +215,7 @@ export interface SnapshotData {
   weights?: WeightsOut;
 }
 
-export type RollingPoint = { date: string; community?: number | null } & StockExtras & Partial<Record<Metric, MetricValue>>;
+export type RollingPoint = { date: string; community?: number | null } & StockExtras & Partial<Record<Metric, MetricValue>> & Percentiles;
 
 /**
  * Whole-graph statistics of one as-of (see README "How the numbers are computed"): null where
@@ -186,6 +227,8 @@ export interface GraphStatsOut {
   edges: number;
   n_communities: number;
   modularity: number | null;
+  /** With bootstrap (include_graph true or all). */
+  community_stability?: number | null;
   mean_abs_corr: number | null;
   tree_length: number | null;
   avg_shortest_path: number | null;
@@ -199,6 +242,8 @@ export interface DatedGraphOut {
   method: GraphMethod;
   edge_list: EdgeOut[];
   sector_agreement: SectorAgreement;
+  spectrum?: SpectrumOut;
+  corr_matrix?: CorrMatrixOut;
 }
 
 export interface RollingStock extends StockLabels {

@@ -166,8 +166,28 @@ export interface components {
             target: string;
             weight: number;
             corr: number;
+            /** @description share of the bootstrap replicates whose graph holds this edge; only with bootstrap */
+            reliability?: number;
         };
-        /** @description With include_graph=false only nodes, edges and method. */
+        /** @description spectrum=true: the eigenvalues of the as-of's correlation matrix before denoise and detone (after shrinkage) */
+        Spectrum: {
+            /** @description descending, rounded to 6 decimals */
+            eigenvalues: (number | null)[];
+            /** @description Marchenko-Pastur edge (1 + sqrt(n/L))^2 */
+            lambda_plus: number;
+            /** @description eigenvalues strictly above lambda_plus */
+            n_above: number;
+            /** @description sum of the top ceil(n/5) eigenvalues / n */
+            absorption_ratio: number | null;
+        };
+        /** @description include_corr=true: the matrix the graph was built from, after every filter */
+        CorrMatrix: {
+            /** @description the as-of's symbols in stocks order */
+            symbols: string[];
+            /** @description row i, column j: rho between symbols[i] and symbols[j], rounded to 6 decimals */
+            matrix: (number | null)[][];
+        };
+        /** @description With include_graph=false only nodes, edges and method (and spectrum with spectrum=true). */
         Graph: {
             /** @description ISO 8601 with the exchange-local offset, e.g. 2025-09-30T00:00:00+05:30 */
             asof_date?: string;
@@ -182,6 +202,10 @@ export interface components {
             n_communities?: number;
             modularity?: number | null;
             sector_agreement?: components["schemas"]["SectorAgreement"];
+            /** @description mean adjusted Rand index of the bootstrap replicates' communities against these; only with bootstrap */
+            community_stability?: number | null;
+            spectrum?: components["schemas"]["Spectrum"];
+            corr_matrix?: components["schemas"]["CorrMatrix"];
         };
         GraphStats: {
             /** @description ISO 8601 with the exchange-local offset, e.g. 2025-09-30T00:00:00+05:30 */
@@ -190,6 +214,8 @@ export interface components {
             edges: number;
             n_communities: number;
             modularity: number | null;
+            /** @description mean adjusted Rand index of the bootstrap replicates' communities against these; only with bootstrap */
+            community_stability?: number | null;
             mean_abs_corr: number | null;
             tree_length: number | null;
             avg_shortest_path: number | null;
@@ -203,6 +229,8 @@ export interface components {
             method: "mst" | "knn" | "threshold" | "complete" | "tmfg" | "pmfg";
             edge_list: components["schemas"]["Edge"][];
             sector_agreement: components["schemas"]["SectorAgreement"];
+            spectrum?: components["schemas"]["Spectrum"];
+            corr_matrix?: components["schemas"]["CorrMatrix"];
         };
         /** @description Empty lists at an as-of with fewer than 2 usable symbols. */
         Hierarchy: {
@@ -260,6 +288,26 @@ export interface components {
                 closeness_centrality?: number | null;
                 /** @description rounded to 6 decimals; null where undefined */
                 pagerank?: number | null;
+                /** @description 5th percentile of degree_strength over the bootstrap replicates (numpy's linear interpolation); only with bootstrap */
+                degree_strength_p05?: number | null;
+                /** @description 95th percentile of degree_strength over the bootstrap replicates (numpy's linear interpolation); only with bootstrap */
+                degree_strength_p95?: number | null;
+                /** @description 5th percentile of eigenvector_centrality over the bootstrap replicates (numpy's linear interpolation); only with bootstrap */
+                eigenvector_centrality_p05?: number | null;
+                /** @description 95th percentile of eigenvector_centrality over the bootstrap replicates (numpy's linear interpolation); only with bootstrap */
+                eigenvector_centrality_p95?: number | null;
+                /** @description 5th percentile of betweenness_centrality over the bootstrap replicates (numpy's linear interpolation); only with bootstrap */
+                betweenness_centrality_p05?: number | null;
+                /** @description 95th percentile of betweenness_centrality over the bootstrap replicates (numpy's linear interpolation); only with bootstrap */
+                betweenness_centrality_p95?: number | null;
+                /** @description 5th percentile of closeness_centrality over the bootstrap replicates (numpy's linear interpolation); only with bootstrap */
+                closeness_centrality_p05?: number | null;
+                /** @description 95th percentile of closeness_centrality over the bootstrap replicates (numpy's linear interpolation); only with bootstrap */
+                closeness_centrality_p95?: number | null;
+                /** @description 5th percentile of pagerank over the bootstrap replicates (numpy's linear interpolation); only with bootstrap */
+                pagerank_p05?: number | null;
+                /** @description 95th percentile of pagerank over the bootstrap replicates (numpy's linear interpolation); only with bootstrap */
+                pagerank_p95?: number | null;
             }[];
             graph: components["schemas"]["Graph"];
             graph_stats?: components["schemas"]["GraphStats"][];
@@ -306,6 +354,26 @@ export interface components {
                     closeness_centrality?: number | null;
                     /** @description rounded to 6 decimals; null where undefined */
                     pagerank?: number | null;
+                    /** @description 5th percentile of degree_strength over the bootstrap replicates (numpy's linear interpolation); only with bootstrap */
+                    degree_strength_p05?: number | null;
+                    /** @description 95th percentile of degree_strength over the bootstrap replicates (numpy's linear interpolation); only with bootstrap */
+                    degree_strength_p95?: number | null;
+                    /** @description 5th percentile of eigenvector_centrality over the bootstrap replicates (numpy's linear interpolation); only with bootstrap */
+                    eigenvector_centrality_p05?: number | null;
+                    /** @description 95th percentile of eigenvector_centrality over the bootstrap replicates (numpy's linear interpolation); only with bootstrap */
+                    eigenvector_centrality_p95?: number | null;
+                    /** @description 5th percentile of betweenness_centrality over the bootstrap replicates (numpy's linear interpolation); only with bootstrap */
+                    betweenness_centrality_p05?: number | null;
+                    /** @description 95th percentile of betweenness_centrality over the bootstrap replicates (numpy's linear interpolation); only with bootstrap */
+                    betweenness_centrality_p95?: number | null;
+                    /** @description 5th percentile of closeness_centrality over the bootstrap replicates (numpy's linear interpolation); only with bootstrap */
+                    closeness_centrality_p05?: number | null;
+                    /** @description 95th percentile of closeness_centrality over the bootstrap replicates (numpy's linear interpolation); only with bootstrap */
+                    closeness_centrality_p95?: number | null;
+                    /** @description 5th percentile of pagerank over the bootstrap replicates (numpy's linear interpolation); only with bootstrap */
+                    pagerank_p05?: number | null;
+                    /** @description 95th percentile of pagerank over the bootstrap replicates (numpy's linear interpolation); only with bootstrap */
+                    pagerank_p95?: number | null;
                 }[];
             }[];
             latest_graph: components["schemas"]["Graph"];
@@ -354,6 +422,13 @@ export interface components {
             clusters: number | null;
             /** @enum {string} */
             weights: "none" | "hrp" | "equal" | "inverse_variance";
+            /** @enum {string} */
+            denoise: "none" | "mp";
+            detone: number;
+            spectrum: boolean;
+            include_corr: boolean;
+            bootstrap: number | null;
+            seed: number;
             include_graph: boolean | "all";
             sort: ("degree_strength" | "eigenvector_centrality" | "betweenness_centrality" | "closeness_centrality" | "pagerank") | null;
             /** @enum {string} */
@@ -475,7 +550,7 @@ export interface components {
                 request_id: string;
             };
         };
-        /** @description One line of format=ndjson (and one row of format=csv). metric is a metric name, or cluster / weight (with clusters, weights). Graph-statistics and turnover rows have an empty symbol and the statistic (or turnover) as metric. */
+        /** @description One line of format=ndjson (and one row of format=csv). metric is a metric name, <metric>_p05 / <metric>_p95 (with bootstrap), or cluster / weight (with clusters, weights). Graph-statistics and turnover rows have an empty symbol and the statistic (or turnover) as metric; so do spectrum rows (lambda_plus, n_above, absorption_ratio, eigenvalue_<k>). Edge reliability rows (bootstrap) have the edge's source as symbol and reliability:<target> as metric; correlation matrix rows (include_corr) the row's symbol and corr:<column symbol>. */
         TidyRow: {
             /** @description ISO 8601 with the exchange-local offset, e.g. 2025-09-30T00:00:00+05:30 */
             date: string;
@@ -665,6 +740,18 @@ export interface operations {
                 clusters?: number;
                 /** @description name; default none; allowed: none hrp equal inverse_variance; portfolio weights per as-of (hrp on the hierarchy's tree) and, rolling, their turnover. */
                 weights?: "none" | "hrp" | "equal" | "inverse_variance";
+                /** @description name; default none; allowed: none mp; mp: eigenvalues at or below the Marchenko-Pastur edge (1+sqrt(n/L))^2 replaced by their mean, after shrinkage. */
+                denoise?: "none" | "mp";
+                /** @description integer; default 0; allowed: 0-5 leading eigen-components removed (after denoise); the graph then reads the residual |rho|. */
+                detone?: number;
+                /** @description boolean; default false; allowed: true false 1 0: per graph, the eigenvalues before filtering, lambda_plus, n_above and the absorption ratio. */
+                spectrum?: "0" | "1" | "true" | "false";
+                /** @description boolean; default false; allowed: true false 1 0: per graph, the matrix it was built from (after every filter); csv/ndjson: corr rows. */
+                include_corr?: "0" | "1" | "true" | "false";
+                /** @description integer; default none; allowed: 1-1000 resamples of each window's return rows: edge reliability, <metric>_p05/_p95, community_stability. */
+                bootstrap?: number;
+                /** @description integer; default 0; allowed: 0-4294967295; seeds bootstrap's SplitMix64 row draws (replicate b: seed*2^32+b); only with bootstrap. */
+                seed?: number;
                 /** @description boolean or all; default true; allowed: true false 1 0 all (all: every as-of's edges too). */
                 include_graph?: "0" | "1" | "true" | "false" | "all";
                 /** @description metric name; default none (request order); allowed: one of the requested metrics; descending, nulls last. */

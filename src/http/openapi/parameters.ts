@@ -6,13 +6,16 @@
  */
 import { z } from "zod";
 import {
+  BOOTSTRAP,
   CLUSTERS,
+  DETONE,
   FIELDS,
   HALFLIFE,
   KNN_K,
   LOOKBACK,
   PARAM_DOCS,
   PERIODS,
+  SEED,
   STEP,
   SYMBOL_COUNT,
   UNIVERSE_RE,
@@ -20,6 +23,7 @@ import {
 } from "../params/params-fields.ts";
 import {
   CORR_METHODS,
+  DENOISES,
   GRAPH_METHODS,
   HIERARCHIES,
   HIERARCHY_DISTANCES,
@@ -57,6 +61,12 @@ export const PARAM_SCHEMAS: Record<ParamName, z.ZodType> = {
   hierarchy_distance: z.enum(HIERARCHY_DISTANCES).default(FIELDS.hierarchy_distance.default),
   clusters: z.int().min(CLUSTERS.min).max(CLUSTERS.max),
   weights: z.enum(WEIGHTS).default(FIELDS.weights.default),
+  denoise: z.enum(DENOISES).default(FIELDS.denoise.default),
+  detone: int(DETONE),
+  spectrum: z.enum(["true", "false", "1", "0"]).default("false"),
+  include_corr: z.enum(["true", "false", "1", "0"]).default("false"),
+  bootstrap: z.int().min(BOOTSTRAP.min).max(BOOTSTRAP.max),
+  seed: int(SEED),
   include_graph: z.enum(["true", "false", "1", "0", "all"]).default(String(FIELDS.include_graph.default) as "true"),
   sort: z.enum(METRICS),
   format: z.enum(FORMATS).default(FIELDS.format.default),

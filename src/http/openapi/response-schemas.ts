@@ -5,9 +5,10 @@
  * Objects are strict: a field added to a response but not here is caught the same way.
  */
 import { z } from "zod";
-import { CLUSTERS, HALFLIFE, KNN_K, LOOKBACK, PERIODS, STEP } from "../params/params-fields.ts";
+import { BOOTSTRAP, CLUSTERS, DETONE, HALFLIFE, KNN_K, LOOKBACK, PERIODS, SEED, STEP } from "../params/params-fields.ts";
 import {
   CORR_METHODS,
+  DENOISES,
   GRAPH_METHODS,
   HIERARCHIES,
   HIERARCHY_DISTANCES,
@@ -69,6 +70,16 @@ const weight = z
   .optional()
   .describe("portfolio weight, rounded to 6 decimals; only with weights; null where the symbol is not in the window");
 const extras = { cluster, weight };
+const percentile = (m: string, p: string) =>
+  metricValue
+    .optional()
+    .describe(`${p}th percentile of ${m} over the bootstrap replicates (numpy's linear interpolation); only with bootstrap`);
+const percentileFields = Object.fromEntries(
+  METRICS.flatMap((m) => [
+    [`${m}_p05`, percentile(m, "5")],
+    [`${m}_p95`, percentile(m, "95")],
+  ]),
+) as Record<string, ReturnType<typeof percentile>>;
 
 export const SectorAgreement = named(
   "SectorAgreement",
@@ -85,7 +96,51 @@ const stockLabels = {
   sector: z.string().optional().describe("the stock's sector, where known"),
 };
 
-export const Edge = named("Edge", z.strictObject({ source: z.string(), target: z.string(), weight: z.number(), corr: z.number() }));
+export const Edge = named(
+  "Edge",
+  z.strictObject({
+    source: z.string(),
+    target: z.string(),
+    weight: z.number(),
+    corr: z.number(),
+    reliability: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe("share of the bootstrap replicates whose graph holds this edge; only with bootstrap"),
+  }),
+);
+
+export const Spectrum = named(
+  "Spectrum",
+  z
+    .strictObject({
+      eigenvalues: z.array(z.number().nullable()).describe("descending, rounded to 6 decimals"),
+      lambda_plus: z.number().describe("Marchenko-Pastur edge (1 + sqrt(n/L))^2"),
+      n_above: count.describe("eigenvalues strictly above lambda_plus"),
+      absorption_ratio: z.number().nullable().describe("sum of the top ceil(n/5) eigenvalues / n"),
+    })
+    .describe("spectrum=true: the eigenvalues of the as-of's correlation matrix before denoise and detone (after shrinkage)"),
+);
+
+export const CorrMatrix = named(
+  "CorrMatrix",
+  z
+    .strictObject({
+      symbols: z.array(z.string()).describe("the as-of's symbols in stocks order"),
+      matrix: z
+        .array(z.array(z.number().nullable()))
+        .describe("row i, column j: rho between symbols[i] and symbols[j], rounded to 6 decimals"),
+    })
+    .describe("include_corr=true: the matrix the graph was built from, after every filter"),
+);
+
+const communityStability = z
+  .number()
+  .nullable()
+  .optional()
+  .describe("mean adjusted Rand index of the bootstrap replicates' communities against these; only with bootstrap");
 
 export const Graph = named(
   "Graph",
@@ -100,8 +155,11 @@ export const Graph = named(
       n_communities: count.optional(),
       modularity: z.number().nullable().optional(),
       sector_agreement: SectorAgreement.optional(),
+      community_stability: communityStability,
+      spectrum: Spectrum.optional(),
+      corr_matrix: CorrMatrix.optional(),
     })
-    .describe("With include_graph=false only nodes, edges and method."),
+    .describe("With include_graph=false only nodes, edges and method (and spectrum with spectrum=true)."),
 );
 
 export const GraphStats = named(
@@ -112,6 +170,7 @@ export const GraphStats = named(
     edges: count,
     n_communities: count,
     modularity: z.number().nullable(),
+    community_stability: communityStability,
     mean_abs_corr: z.number().nullable(),
     tree_length: z.number().nullable(),
     avg_shortest_path: z.number().nullable(),
@@ -127,6 +186,8 @@ export const DatedGraph = named(
     method: z.enum(GRAPH_METHODS),
     edge_list: z.array(Edge),
     sector_agreement: SectorAgreement,
+    spectrum: Spectrum.optional(),
+    corr_matrix: CorrMatrix.optional(),
   }),
 );
 
@@ -169,7 +230,7 @@ export const SnapshotData = named(
     asof_date: localTime,
     interval: z.enum(INTERVALS),
     metrics: z.array(z.enum(METRICS)),
-    stocks: z.array(z.strictObject({ symbol: z.string(), ...stockLabels, community, ...extras, ...metricFields })),
+    stocks: z.array(z.strictObject({ symbol: z.string(), ...stockLabels, community, ...extras, ...metricFields, ...percentileFields })),
     graph: Graph,
     graph_stats: z.array(GraphStats).optional(),
     hierarchy: Hierarchy.optional().describe("with hierarchy (or weights=hrp)"),
@@ -190,7 +251,7 @@ export const RollingData = named(
         ...stockLabels,
         community,
         points: z
-          .array(z.strictObject({ date: localTime, community, ...extras, ...metricFields }))
+          .array(z.strictObject({ date: localTime, community, ...extras, ...metricFields, ...percentileFields }))
           .describe("one per as-of; null metrics where the symbol is absent"),
       }),
     ),
@@ -238,6 +299,12 @@ export const EffectiveParams = named(
     hierarchy_distance: z.enum(HIERARCHY_DISTANCES),
     clusters: z.int().min(CLUSTERS.min).max(CLUSTERS.max).nullable(),
     weights: z.enum(WEIGHTS),
+    denoise: z.enum(DENOISES),
+    detone: z.int().min(DETONE.min).max(DETONE.max),
+    spectrum: z.boolean(),
+    include_corr: z.boolean(),
+    bootstrap: z.int().min(BOOTSTRAP.min).max(BOOTSTRAP.max).nullable(),
+    seed: z.int().min(SEED.min).max(SEED.max),
     include_graph: z.union([z.boolean(), z.literal("all")]),
     sort: z.enum(METRICS).nullable(),
     format: z.enum(FORMATS),
@@ -334,7 +401,7 @@ export const TidyRow = named(
   z
     .strictObject({ date: localTime, symbol: z.string(), metric: z.string(), value: z.number().nullable(), community: z.int().nullable() })
     .describe(
-      "One line of format=ndjson (and one row of format=csv). metric is a metric name, or cluster / weight (with clusters, weights). Graph-statistics and turnover rows have an empty symbol and the statistic (or turnover) as metric.",
+      "One line of format=ndjson (and one row of format=csv). metric is a metric name, <metric>_p05 / <metric>_p95 (with bootstrap), or cluster / weight (with clusters, weights). Graph-statistics and turnover rows have an empty symbol and the statistic (or turnover) as metric; so do spectrum rows (lambda_plus, n_above, absorption_ratio, eigenvalue_<k>). Edge reliability rows (bootstrap) have the edge's source as symbol and reliability:<target> as metric; correlation matrix rows (include_corr) the row's symbol and corr:<column symbol>.",
     ),
 );
 

@@ -8,6 +8,7 @@ import { MAX_POINTS, PERIODS } from "../../engine/limits.ts";
 import { SYMBOL_PATTERN, UNIVERSE_PATTERN } from "../../market/symbols.ts";
 import {
   CORR_METHODS,
+  DENOISES,
   GRAPH_METHODS,
   HIERARCHIES,
   HIERARCHY_DISTANCES,
@@ -28,6 +29,11 @@ export const KNN_K = { min: 1, max: 50, default: 4 } as const;
 /** EWMA half-life in bars; decimals allowed (pandas' ewm(halflife=...) takes any positive number). */
 export const HALFLIFE = { min: 1, max: 1000, default: 20 } as const;
 export const SYMBOL_COUNT = { min: 2, max: 500 } as const;
+/** detone=k: leading eigen-components removed (docs/engine.md § Random-matrix filtering). */
+export const DETONE = { min: 0, max: 5, default: 0 } as const;
+/** bootstrap=B replicates per as-of, and the seed of their row draws (docs/engine.md § Bootstrap). */
+export const BOOTSTRAP = { min: 1, max: 1000 } as const;
+export const SEED = { min: 0, max: 2 ** 32 - 1, default: 0 } as const;
 /** Flat clusters k: up to the most symbols a request can have; k at or above an as-of's symbol count gives each its own cluster. */
 export const CLUSTERS = { min: 1, max: SYMBOL_COUNT.max } as const;
 /** The market layer's own names, so a request accepts exactly what can be stored; symbols keep their case (storage keys are case-sensitive). */
@@ -142,6 +148,21 @@ const includeGraph = z.string().transform((raw, ctx) => {
   return reject(ctx, `include_graph must be one of true, false, 1, 0, all, got ${shown(raw)}`);
 });
 
+function boolean(name: string) {
+  return z.string().transform((raw, ctx) => {
+    if (raw === "true" || raw === "1") return true;
+    if (raw === "false" || raw === "0") return false;
+    return reject(ctx, `${name} must be one of true, false, 1, 0, got ${shown(raw)}`);
+  });
+}
+
+/** 0 … 2³²−1: ten digits, past `integer`'s nine. */
+const seed = z.string().transform((raw, ctx) => {
+  const n = /^\+?[0-9]{1,10}$/.test(raw) ? Number(raw) : NaN;
+  if (n >= SEED.min && n <= SEED.max) return n;
+  return reject(ctx, `seed must be an integer from ${SEED.min} to ${SEED.max} (2^32 - 1), got ${shown(raw)}`);
+});
+
 const universe = z.string().transform((raw, ctx) => {
   if (UNIVERSE_RE.test(raw)) return raw;
   return reject(ctx, `universe must be a name of 1 to 64 characters of A-Z a-z 0-9 . _ -, got ${shown(raw)}`);
@@ -170,6 +191,12 @@ export const FIELDS = {
   hierarchy_distance: { schema: oneOf("hierarchy_distance", HIERARCHY_DISTANCES), default: "unsigned" as const },
   clusters: { schema: integer("clusters", CLUSTERS), default: null as number | null },
   weights: { schema: oneOf("weights", WEIGHTS), default: "none" as const },
+  denoise: { schema: oneOf("denoise", DENOISES), default: "none" as const },
+  detone: { schema: integer("detone", DETONE), default: DETONE.default as number },
+  spectrum: { schema: boolean("spectrum"), default: false as boolean },
+  include_corr: { schema: boolean("include_corr"), default: false as boolean },
+  bootstrap: { schema: integer("bootstrap", BOOTSTRAP), default: null as number | null },
+  seed: { schema: seed, default: SEED.default as number },
   include_graph: { schema: includeGraph, default: true as boolean | "all" },
   sort: { schema: oneOf("sort", METRICS, "a metric name:"), default: null as Metric | null },
   format: { schema: oneOf("format", FORMATS), default: "json" as const },
@@ -260,6 +287,42 @@ export const PARAM_DOCS: ReadonlyArray<{ name: ParamName; type: string; default:
     type: "name",
     default: "none",
     allowed: `${WEIGHTS.join(" ")}; portfolio weights per as-of (hrp on the hierarchy's tree) and, rolling, their turnover`,
+  },
+  {
+    name: "denoise",
+    type: "name",
+    default: "none",
+    allowed: `${DENOISES.join(" ")}; mp: eigenvalues at or below the Marchenko-Pastur edge (1+sqrt(n/L))^2 replaced by their mean, after shrinkage`,
+  },
+  {
+    name: "detone",
+    type: "integer",
+    default: String(DETONE.default),
+    allowed: `${DETONE.min}-${DETONE.max} leading eigen-components removed (after denoise); the graph then reads the residual |rho|`,
+  },
+  {
+    name: "spectrum",
+    type: "boolean",
+    default: "false",
+    allowed: "true false 1 0: per graph, the eigenvalues before filtering, lambda_plus, n_above and the absorption ratio",
+  },
+  {
+    name: "include_corr",
+    type: "boolean",
+    default: "false",
+    allowed: "true false 1 0: per graph, the matrix it was built from (after every filter); csv/ndjson: corr rows",
+  },
+  {
+    name: "bootstrap",
+    type: "integer",
+    default: "none",
+    allowed: `${BOOTSTRAP.min}-${BOOTSTRAP.max} resamples of each window's return rows: edge reliability, <metric>_p05/_p95, community_stability`,
+  },
+  {
+    name: "seed",
+    type: "integer",
+    default: String(SEED.default),
+    allowed: `${SEED.min}-${SEED.max}; seeds bootstrap's SplitMix64 row draws (replicate b: seed*2^32+b); only with bootstrap`,
   },
   { name: "include_graph", type: "boolean or all", default: "true", allowed: "true false 1 0 all (all: every as-of's edges too)" },
   { name: "sort", type: "metric name", default: "none (request order)", allowed: "one of the requested metrics; descending, nulls last" },

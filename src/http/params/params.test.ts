@@ -40,6 +40,12 @@ describe("defaults", () => {
       hierarchy_distance: "unsigned",
       clusters: null,
       weights: "none",
+      denoise: "none",
+      detone: 0,
+      spectrum: false,
+      include_corr: false,
+      bootstrap: null,
+      seed: 0,
       include_graph: true,
       sort: null,
     });

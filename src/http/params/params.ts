@@ -53,6 +53,12 @@ export function parseChartParams(query: URLSearchParams, opts: { defaultUniverse
     hierarchy_distance: v.hierarchy_distance as ChartParams["hierarchy_distance"],
     clusters: v.clusters as number | null,
     weights: v.weights as ChartParams["weights"],
+    denoise: v.denoise as ChartParams["denoise"],
+    detone: v.detone as number,
+    spectrum: v.spectrum as boolean,
+    include_corr: v.include_corr as boolean,
+    bootstrap: v.bootstrap as number | null,
+    seed: v.seed as number,
     include_graph: v.include_graph as ChartParams["include_graph"],
     sort: v.sort as ChartParams["sort"],
   };
@@ -122,6 +128,7 @@ function crossChecks(raw: Map<ParamName, string>, v: Partial<Record<ParamName, u
     );
   }
   hierarchyChecks(raw, v, errors);
+  researchChecks(raw, v, errors);
   const symbols = v.symbols as string[] | null | undefined;
   const periods = v.periods as number | undefined;
   if (symbols && periods && periods * symbols.length > MAX_POINTS) {
@@ -166,6 +173,37 @@ function hierarchyChecks(raw: Map<ParamName, string>, v: Partial<Record<ParamNam
     errors.push(
       `the hierarchy's linkage matrix and leaf order are in format=json only, and format=${shown(format)} rows would carry nothing of it; ` +
         "use format=json, or add clusters=k for cluster rows (or weights=hrp for weight rows)",
+    );
+  }
+}
+
+/**
+ * denoise, detone, spectrum, include_corr, bootstrap and seed (docs/api.md § Signal or noise): the
+ * filters work on a correlation matrix, which distance correlation is not; seed only seeds bootstrap.
+ */
+function researchChecks(raw: Map<ParamName, string>, v: Partial<Record<ParamName, unknown>>, errors: string[]): void {
+  if (raw.has("seed") && !raw.has("bootstrap")) {
+    errors.push(
+      `seed applies only to bootstrap, got seed=${shown(raw.get("seed")!)} without bootstrap; add bootstrap=B (1 to 1000) or drop seed`,
+    );
+  }
+  const filters = v.denoise === "mp" || (typeof v.detone === "number" && v.detone > 0);
+  if (filters && v.corr_method === "distance") {
+    errors.push(
+      "denoise and detone filter the eigenvalues of a correlation matrix, and corr_method=distance gives distance correlations " +
+        "(in [0, 1], not a correlation matrix: no Marchenko-Pastur law holds for them); drop denoise/detone, or choose corr_method=pearson, spearman, ewma or kendall",
+    );
+  }
+  if (v.include_corr === true && v.include_graph === false) {
+    errors.push(
+      "include_corr=true returns the matrix each graph was built from, beside the graph, and include_graph=false returns no graph; " +
+        "use include_graph=true (the latest as-of) or all (every as-of), or drop include_corr",
+    );
+  }
+  if (typeof v.bootstrap === "number" && v.graph_method === "complete") {
+    errors.push(
+      "bootstrap measures how often each edge of a filtered graph survives resampling, and with graph_method=complete every replicate " +
+        "has every edge (each reliability would be 1 by construction); choose graph_method=mst, knn, threshold, tmfg or pmfg",
     );
   }
 }

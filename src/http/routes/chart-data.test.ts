@@ -224,3 +224,32 @@ describe("issue 26 options on the live endpoint (synthetic sample)", () => {
     ]);
   });
 });
+
+describe("issue 46 through the live endpoint", () => {
+  const get = liveEndpoint(onSample, "signal-noise");
+
+  test("spectrum, matrix, reliability, percentiles and stability as the document describes them; seed echoed", async () => {
+    const { SnapshotData, RollingData } = await import("../openapi/response-schemas.ts");
+    const { res, b } = await get("asof=2024-06-28&denoise=mp&spectrum=true&include_corr=true&bootstrap=10&seed=5&metrics=pagerank");
+    expect(res.status).toBe(200);
+    expect(SnapshotData.safeParse(b.data).success).toBe(true);
+    expect(b.data.graph.spectrum.eigenvalues).toHaveLength(50);
+    expect(b.data.graph.corr_matrix.symbols).toEqual(b.data.stocks.map((s: { symbol: string }) => s.symbol));
+    expect(typeof b.data.graph.edge_list[0].reliability).toBe("number");
+    expect(typeof b.data.stocks[0].pagerank_p95).toBe("number");
+    expect(typeof b.data.graph.community_stability).toBe("number");
+    expect(b.meta.params).toMatchObject({ denoise: "mp", spectrum: true, include_corr: true, bootstrap: 10, seed: 5, detone: 0 });
+    const r = await get("asof=2024-06-28&periods=3&detone=1&spectrum=true&bootstrap=3&include_graph=all&metrics=pagerank");
+    expect(r.res.status).toBe(200);
+    expect(RollingData.safeParse(r.b.data).success).toBe(true);
+  });
+
+  test("bad values are 400s naming the parameter", async () => {
+    const { res, b } = await get("bootstrap=0&detone=9&seed=1");
+    expect(res.status).toBe(400);
+    expect(b.errors.map((e: { message: string }) => e.message)).toEqual([
+      "detone must be an integer from 0 to 5, got '9'",
+      "bootstrap must be an integer from 1 to 1000, got '0'",
+    ]);
+  });
+});

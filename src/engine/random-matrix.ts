@@ -1,0 +1,149 @@
+/**
+ * Random-matrix filtering of a window's correlation matrix (issue 46; docs/engine.md § Random-matrix
+ * filtering): the spectrum and its Marchenko–Pastur edge, denoise=mp (Laloux et al. 1999; López de
+ * Prado's constant-residual-eigenvalue method) and detone=k. Each step reads the matrix it is given
+ * and returns a new one, so the order correlation → shrinkage → denoise → detone → graph is the
+ * caller's (chart.ts).
+ */
+import { topEigen } from "./top-eigen.ts";
+
+/** Eigenvalues (descending) and, as rows, unit eigenvectors of at least the leading ones a filter reads. */
+export interface Eigen {
+  values: Float64Array;
+  vectors: Float64Array | null;
+}
+
+/** What the filters are asked for (ChartParams' subset). */
+export interface FilterOptions {
+  denoise: "none" | "mp";
+  detone: number;
+  spectrum: boolean;
+}
+
+/** One as-of's spectrum, unrounded. */
+export interface RawSpectrum {
+  /** Of the matrix entering the filters (after shrinkage), descending. */
+  eigenvalues: Float64Array;
+  lambdaPlus: number;
+  nAbove: number;
+  absorptionRatio: number;
+}
+
+/**
+ * A remaining variance at or below this (the diagonal of a unit-diagonal matrix after detoning, or
+ * of a rebuilt one) counts as none: the series then gets ρ = 0 with every other, rather than the
+ * ratio of two rounding errors.
+ */
+export const VANISHED_VARIANCE = 1e-12;
+
+/** λ₊ = (1 + √(n/L))², the upper edge of the Marchenko–Pastur law for σ² = 1, n series of L returns. */
+export function marchenkoPasturEdge(n: number, L: number): number {
+  return (1 + Math.sqrt(n / L)) ** 2;
+}
+
+/** How many of the descending `values` lie strictly above λ₊. */
+export function aboveEdge(values: Float64Array, n: number, L: number): number {
+  const lambdaPlus = marchenkoPasturEdge(n, L);
+  let k = 0;
+  while (k < n && values[k] > lambdaPlus) k++;
+  return k;
+}
+
+/** The spectrum summary of descending eigenvalues `values` of an n×n correlation from L returns. */
+export function spectrumOf(values: Float64Array, n: number, L: number): RawSpectrum {
+  const lambdaPlus = marchenkoPasturEdge(n, L);
+  const nAbove = aboveEdge(values, n, L);
+  const top = Math.ceil(n / 5);
+  let sum = 0;
+  for (let k = 0; k < top; k++) sum += values[k];
+  return { eigenvalues: values, lambdaPlus, nAbove, absorptionRatio: sum / n };
+}
+
+/**
+ * denoise=mp: eigenvalues above λ₊ kept, the others replaced by their mean μ (so the trace is
+ * kept), rebuilt as μI + Σ_{λᵢ>λ₊} (λᵢ − μ) vᵢvᵢᵀ (= V diag(λ′) Vᵀ, since VVᵀ = I), rescaled to a
+ * unit diagonal, clipped to [−1, 1].
+ */
+export function denoiseMp(eig: Eigen, n: number, L: number): Float64Array {
+  const { values } = eig;
+  const kept = aboveEdge(values, n, L);
+  let rest = 0;
+  for (let k = kept; k < n; k++) rest += values[k];
+  const mu = kept < n ? rest / (n - kept) : 0;
+  const weights = new Float64Array(kept);
+  for (let k = 0; k < kept; k++) weights[k] = values[k] - mu;
+  return unitDiagonal(lowRank(eig.vectors!, n, weights, mu), n);
+}
+
+/**
+ * detone=k: the k leading components λᵢvᵢvᵢᵀ removed (all of them when k ≥ n), rescaled to a unit
+ * diagonal, clipped to [−1, 1]. `eig` is the decomposition of the matrix being detoned.
+ */
+export function detone(eig: Eigen, n: number, k: number, matrix: Float64Array): Float64Array {
+  const m = Math.min(k, n);
+  const weights = new Float64Array(m);
+  for (let q = 0; q < m; q++) weights[q] = -eig.values[q];
+  const out = lowRank(eig.vectors!, n, weights, 0);
+  for (let q = 0; q < out.length; q++) out[q] += matrix[q];
+  return unitDiagonal(out, n);
+}
+
+/** diag·I + Σ_q weights[q] v_q v_qᵀ over the leading rows of `vectors`, symmetric by construction. */
+function lowRank(vectors: Float64Array, n: number, weights: Float64Array, diag: number): Float64Array {
+  const out = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    for (let j = i; j < n; j++) {
+      let s = i === j ? diag : 0;
+      for (let q = 0; q < weights.length; q++) s += weights[q] * vectors[q * n + i] * vectors[q * n + j];
+      out[i * n + j] = s;
+      out[j * n + i] = s;
+    }
+  }
+  return out;
+}
+
+/** c_ij / √(c_ii c_jj), clipped to [−1, 1], diagonal exactly 1; a vanished variance gives ρ = 0 (VANISHED_VARIANCE). */
+function unitDiagonal(c: Float64Array, n: number): Float64Array {
+  const sd = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = c[i * n + i];
+    sd[i] = v > VANISHED_VARIANCE ? Math.sqrt(v) : 0;
+  }
+  const out = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    out[i * n + i] = 1;
+    for (let j = i + 1; j < n; j++) {
+      const r = sd[i] > 0 && sd[j] > 0 ? c[i * n + j] / (sd[i] * sd[j]) : 0;
+      const clipped = r > 1 ? 1 : Math.max(r, -1);
+      out[i * n + j] = clipped;
+      out[j * n + i] = clipped;
+    }
+  }
+  return out;
+}
+
+/**
+ * The filters of one window, in order: the spectrum of `corr` (with spectrum), then denoise, then
+ * detone. One decomposition of `corr` serves the spectrum, denoise and (without denoise) detone;
+ * detone after denoise decomposes the denoised matrix. Returns `corr` itself when nothing filters.
+ */
+export function filterCorrelation(
+  corr: Float64Array,
+  n: number,
+  L: number,
+  o: FilterOptions,
+): { corr: Float64Array; spectrum: RawSpectrum | null } {
+  const denoise = o.denoise === "mp";
+  if (!denoise && o.detone === 0 && !o.spectrum) return { corr, spectrum: null };
+  // Only the vectors a filter reads: those above λ₊ for denoise, the leading `detone` for detone alone.
+  const eig = topEigen(corr, n, denoise ? (values) => aboveEdge(values, n, L) : o.detone);
+  const spectrum = o.spectrum ? spectrumOf(eig.values, n, L) : null;
+  let out = corr;
+  let outEig: Eigen = eig;
+  if (denoise) {
+    out = denoiseMp(eig, n, L);
+    if (o.detone > 0) outEig = topEigen(out, n, o.detone);
+  }
+  if (o.detone > 0) out = detone(outEig, n, o.detone, out);
+  return { corr: out, spectrum };
+}

@@ -1,0 +1,129 @@
+/**
+ * Every eigenvalue and the leading eigenvectors of a dense symmetric matrix, for the random-matrix
+ * filters (random-matrix.ts) on every as-of of a rolling request: Householder tridiagonalisation
+ * on contiguous rows, QL for the eigenvalues, then inverse iteration on the tridiagonal and the
+ * reflections applied back for only the k vectors the filters read (k = the eigenvalues above λ₊,
+ * or detone's k). The full decomposition (symmetric-eigen.ts) costs 3× as much at n = 50 and is
+ * the reference the tests compare this with (docs/engine.md § Random-matrix filtering).
+ */
+import { tridiagonalEigenvector } from "./metrics/tridiagonal.ts";
+import { qlEigenvalues } from "./symmetric-eigen.ts";
+
+/** A's tridiagonal form T = QᵀAQ: diagonal d, subdiagonal e (e[i] couples i and i+1), and Q as reflections. */
+export interface Tridiagonal {
+  n: number;
+  d: Float64Array;
+  e: Float64Array;
+  /** Reflection k (k = 0 … n−3) is I − beta[k]·v vᵀ on indices k+1 … n−1, v = vs[k·n + k+1 …]. */
+  vs: Float64Array;
+  beta: Float64Array;
+}
+
+/** Householder reduction of the symmetric row-major `a` (not changed). */
+export function tridiagonalise(a: Float64Array, n: number): Tridiagonal {
+  const A = Float64Array.from(a);
+  const d = new Float64Array(n);
+  const e = new Float64Array(Math.max(n - 1, 0));
+  const vs = new Float64Array(n * n);
+  const beta = new Float64Array(n);
+  const p = new Float64Array(n);
+  // Only the lower triangle is kept up to date (half the update's work); column k is read below the diagonal.
+  for (let k = 0; k < n - 2; k++) {
+    const row = k * n;
+    d[k] = A[row + k];
+    let sigma = 0;
+    for (let j = k + 1; j < n; j++) {
+      const x = A[j * n + k];
+      vs[row + j] = x;
+      sigma += x * x;
+    }
+    const x0 = vs[row + k + 1];
+    if (sigma === 0) {
+      e[k] = 0;
+      continue;
+    }
+    const norm = Math.sqrt(sigma);
+    const alpha = x0 > 0 ? -norm : norm;
+    e[k] = alpha;
+    // v = x − αe₁; vᵀv = 2(σ − αx₀).
+    vs[row + k + 1] = x0 - alpha;
+    const b = 1 / (sigma - alpha * x0);
+    beta[k] = b;
+    // p = β·A₂₂v (symmetric, from the lower triangle), K = (β/2)·pᵀv, w = p − Kv; A₂₂ ← A₂₂ − vwᵀ − wvᵀ.
+    for (let i = k + 1; i < n; i++) p[i] = 0;
+    for (let i = k + 1; i < n; i++) {
+      const ri = i * n;
+      const vi = vs[row + i];
+      let s = A[ri + i] * vi;
+      for (let j = k + 1; j < i; j++) {
+        const a = A[ri + j];
+        s += a * vs[row + j];
+        p[j] += a * vi;
+      }
+      p[i] += s;
+    }
+    let pv = 0;
+    for (let i = k + 1; i < n; i++) {
+      p[i] *= b;
+      pv += p[i] * vs[row + i];
+    }
+    const K = 0.5 * b * pv;
+    for (let i = k + 1; i < n; i++) p[i] -= K * vs[row + i];
+    for (let i = k + 1; i < n; i++) {
+      const ri = i * n;
+      const vi = vs[row + i];
+      const wi = p[i];
+      for (let j = k + 1; j <= i; j++) A[ri + j] -= vi * p[j] + wi * vs[row + j];
+    }
+  }
+  if (n >= 2) {
+    d[n - 2] = A[(n - 2) * n + n - 2];
+    e[n - 2] = A[(n - 1) * n + n - 2];
+  }
+  if (n >= 1) d[n - 1] = A[n * n - 1];
+  return { n, d, e, vs, beta };
+}
+
+/**
+ * Eigenvalues of A (descending) and unit eigenvectors of the leading k (row q of `vectors`), k a
+ * number or chosen from the eigenvalues (denoise keeps those above λ₊).
+ */
+export function topEigen(
+  a: Float64Array,
+  n: number,
+  k: number | ((values: Float64Array) => number),
+): { values: Float64Array; vectors: Float64Array } {
+  const t = tridiagonalise(a, n);
+  const values = qlEigenvalues(t.d, t.e, n);
+  const m = Math.min(typeof k === "number" ? k : k(values), n);
+  const vectors = new Float64Array(m * n);
+  for (let q = 0; q < m; q++) {
+    const z = tridiagonalEigenvector(t.d, t.e, n, values[q]);
+    applyReflections(t, z);
+    // Inverse iteration at (nearly) equal eigenvalues lands on one vector: keep each orthogonal to the earlier ones.
+    for (let r = 0; r < q; r++) {
+      let dot = 0;
+      for (let i = 0; i < n; i++) dot += z[i] * vectors[r * n + i];
+      for (let i = 0; i < n; i++) z[i] -= dot * vectors[r * n + i];
+    }
+    let sq = 0;
+    for (let i = 0; i < n; i++) sq += z[i] * z[i];
+    const inv = 1 / Math.sqrt(sq);
+    for (let i = 0; i < n; i++) vectors[q * n + i] = z[i] * inv;
+  }
+  return { values, vectors };
+}
+
+/** z ← Q z (Q = H₀H₁…H_{n−3}): an eigenvector of T becomes one of A. */
+function applyReflections(t: Tridiagonal, z: Float64Array): void {
+  const { n, vs, beta } = t;
+  for (let k = n - 3; k >= 0; k--) {
+    const b = beta[k];
+    if (b === 0) continue;
+    const row = k * n;
+    let s = 0;
+    for (let j = k + 1; j < n; j++) s += vs[row + j] * z[j];
+    s *= b;
+    for (let j = k + 1; j < n; j++) z[j] -= s * vs[row + j];
+  }
+}
