@@ -6,14 +6,8 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { factorReturns } from "../../test/support/engine/random-returns.ts";
-import {
-  adjustedRandIndex,
-  bootstrapWindow,
-  percentileLinear,
-  replicateRows,
-  type ReplicateParams,
-  windowCorrelation,
-} from "./bootstrap.ts";
+import { adjustedRandIndex } from "./sector-agreement.ts";
+import { bootstrapWindow, percentileLinear, replicateRows, type ReplicateParams, windowCorrelation } from "./bootstrap.ts";
 import { buildGraph } from "./graph.ts";
 import { louvain } from "./louvain.ts";
 import { computeMetrics } from "./metrics/index.ts";

@@ -10,6 +10,7 @@ import { buildGraph, type Graph } from "./graph.ts";
 import { louvain } from "./louvain.ts";
 import { computeMetrics } from "./metrics/index.ts";
 import { filterCorrelation } from "./random-matrix.ts";
+import { adjustedRandIndex } from "./sector-agreement.ts";
 import { SplitMix64 } from "./splitmix64.ts";
 import type { ChartParams, Metric } from "./types.ts";
 
@@ -137,45 +138,4 @@ export function percentileLinear(sorted: Float64Array, q: number): number {
   const b = sorted[hi];
   const diff = b - a;
   return t >= 0.5 ? b - diff * (1 - t) : a + diff * t;
-}
-
-/**
- * sklearn.metrics.adjusted_rand_score of two labelings of the same nodes, from the pair confusion
- * matrix in exact integers; 1 when neither labeling separates a pair the other joins (also for
- * two all-singleton or two one-cluster labelings, as sklearn). Labels are small non-negative ints.
- * (Kept here, beside its one caller; a sector-agreement ARI elsewhere may replace it.)
- */
-export function adjustedRandIndex(a: Int32Array, b: Int32Array): number {
-  const n = a.length;
-  let ka = 0;
-  let kb = 0;
-  for (let i = 0; i < n; i++) {
-    if (a[i] >= ka) ka = a[i] + 1;
-    if (b[i] >= kb) kb = b[i] + 1;
-  }
-  const table = new Float64Array(ka * kb);
-  const rowSum = new Float64Array(ka);
-  const colSum = new Float64Array(kb);
-  for (let i = 0; i < n; i++) {
-    table[a[i] * kb + b[i]]++;
-    rowSum[a[i]]++;
-    colSum[b[i]]++;
-  }
-  let sumSquares = 0;
-  for (const c of table) sumSquares += c * c;
-  let rowDot = 0; // Σ_ij n_ij · colSum_j
-  let colDot = 0; // Σ_ij n_ij · rowSum_i
-  for (let i = 0; i < ka; i++) {
-    for (let j = 0; j < kb; j++) {
-      const c = table[i * kb + j];
-      rowDot += c * colSum[j];
-      colDot += c * rowSum[i];
-    }
-  }
-  const tp = sumSquares - n;
-  const fp = rowDot - sumSquares;
-  const fn = colDot - sumSquares;
-  const tn = n * n - fp - fn - sumSquares;
-  if (fn === 0 && fp === 0) return 1;
-  return (2 * (tp * tn - fn * fp)) / ((tp + fn) * (fn + tn) + (tp + fp) * (fp + tn));
 }

@@ -70,20 +70,44 @@ export function sectorAgreement(community: ArrayLike<number>, sector: readonly (
   }
   const a = sizes(t.ids, t.count);
   const b = sizes(p.ids, p.count);
-  return { ari: ari(cells, a, b, n), nmi: nmi(cells, a, b, n, p.count), labelled: n };
+  return { ari: adjustedRandIndex(t.ids, p.ids), nmi: nmi(cells, a, b, n, p.count), labelled: n };
 }
 
-/** scikit-learn's adjusted_rand_score over the pair confusion matrix, in exact integer arithmetic (n ≤ 2^13 keeps every product below 2^53). */
-function ari(cells: Map<number, number>, a: Float64Array, b: Float64Array, n: number): number {
+/**
+ * sklearn.metrics.adjusted_rand_score of two labelings of the same nodes, from the pair confusion
+ * matrix in exact integers; 1 when neither labeling separates a pair the other joins (also for
+ * two all-singleton or two one-cluster labelings, as sklearn). Labels are small non-negative ints.
+ */
+export function adjustedRandIndex(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  const n = a.length;
+  let ka = 0;
+  let kb = 0;
+  for (let i = 0; i < n; i++) {
+    if (a[i] >= ka) ka = a[i] + 1;
+    if (b[i] >= kb) kb = b[i] + 1;
+  }
+  const table = new Float64Array(ka * kb);
+  const rowSum = new Float64Array(ka);
+  const colSum = new Float64Array(kb);
+  for (let i = 0; i < n; i++) {
+    table[a[i] * kb + b[i]]++;
+    rowSum[a[i]]++;
+    colSum[b[i]]++;
+  }
   let sumSquares = 0;
-  for (const v of cells.values()) sumSquares += v * v;
-  let rows = 0;
-  for (const x of a) rows += x * x;
-  let cols = 0;
-  for (const x of b) cols += x * x;
+  for (const c of table) sumSquares += c * c;
+  let rowDot = 0; // Σ_ij n_ij · colSum_j
+  let colDot = 0; // Σ_ij n_ij · rowSum_i
+  for (let i = 0; i < ka; i++) {
+    for (let j = 0; j < kb; j++) {
+      const c = table[i * kb + j];
+      rowDot += c * colSum[j];
+      colDot += c * rowSum[i];
+    }
+  }
   const tp = sumSquares - n;
-  const fp = cols - sumSquares;
-  const fn = rows - sumSquares;
+  const fp = rowDot - sumSquares;
+  const fn = colDot - sumSquares;
   const tn = n * n - fp - fn - sumSquares;
   if (fn === 0 && fp === 0) return 1;
   return (2 * (tp * tn - fn * fp)) / ((tp + fn) * (fn + tn) + (tp + fp) * (fp + tn));

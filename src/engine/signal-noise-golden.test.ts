@@ -14,7 +14,8 @@ import {
   checkFilters,
   type FilterExpected,
 } from "../../test/support/engine/signal-noise-golden.ts";
-import { adjustedRandIndex, replicateRows } from "./bootstrap.ts";
+import { replicateRows } from "./bootstrap.ts";
+import { adjustedRandIndex } from "./sector-agreement.ts";
 
 const panels = golden.panels as Record<string, number[][]>;
 const panel = (name: string) => panels[name].map((r) => Float64Array.from(r));
