@@ -80,7 +80,15 @@ export async function startServer(config: Config, logger: Logger, options: Start
   // Every request asks isShuttingDown once (app.ts wrap); while draining, the asks are the arrivals.
   let seenWhileDraining = 0;
   await reconcileAtStart(stores, bootId, logger);
-  const newUsers = createNewUsers(stores.auth, () => clock.now());
+  const newUsers = createNewUsers(
+    stores.auth,
+    () => clock.now(),
+    // A first use is on the default plan: its row's limits where an operator redefined it.
+    async () => {
+      const free = await stores.admin.freePlan();
+      return { disabled: false, perMinute: null, perDay: null, planPerMinute: free?.perMinute ?? null, planPerDay: free?.perDay ?? null };
+    },
+  );
   const compute = startComputePool(config.computeThreads, logger);
   const admitted = new AdmittedWork({ costMs: config.admittedCost, bytes: config.admittedMb * 2 ** 20 }, () => compute.size);
   const chart = new ChartService(stores.market, compute, {

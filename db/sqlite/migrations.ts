@@ -9,6 +9,7 @@ import reconcileAndCounts from "./migrations/0003_reconcile_and_counts.sql" with
 import logIndexesAndBoots from "./migrations/0004_log_indexes_and_boots.sql" with { type: "text" };
 import requestLogRowid from "./migrations/0005_request_log_rowid.sql" with { type: "text" };
 import spentSignIns from "./migrations/0006_spent_sign_ins.sql" with { type: "text" };
+import operatorPlansAdminAudit from "./migrations/0008_operator_plans_admin_audit.sql" with { type: "text" };
 
 export interface Migration {
   tag: string;
@@ -23,4 +24,5 @@ export const MIGRATIONS: Migration[] = [
   { tag: "0004_log_indexes_and_boots", sql: logIndexesAndBoots },
   { tag: "0005_request_log_rowid", sql: requestLogRowid },
   { tag: "0006_spent_sign_ins", sql: spentSignIns },
+  { tag: "0008_operator_plans_admin_audit", sql: operatorPlansAdminAudit },
 ];

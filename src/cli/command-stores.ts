@@ -3,7 +3,9 @@
  * opened where serve opens them (src/stores/open-stores.ts) with a command's timeouts: the SQLite
  * file at --db, or with --database-url (GRAPH_STATS_DATABASE_URL) the shared PostgreSQL.
  */
+import type { AdminStore } from "../admin/admin-store.ts";
 import type { AuthStore } from "../auth/index.ts";
+import type { AccountStore } from "../dashboard/account-store.ts";
 import { systemClock } from "../clock.ts";
 import { createLogger } from "../logger.ts";
 import type { LoadSampleResult } from "../market/sample-policy.ts";
@@ -15,6 +17,8 @@ import type { ParsedArgs } from "./args.ts";
 
 export interface CommandStores {
   auth: AuthStore;
+  admin: AdminStore;
+  account: AccountStore;
   usage: UsageReport;
   market: MarketStore;
   /** Where the data lives, for messages: the file, or the URL without its password. */
@@ -36,6 +40,6 @@ export async function openCommandStores(args: ParsedArgs, mayCreate = false): Pr
     purpose: "command",
     mayCreate,
   });
-  const { auth, usage, market } = o.stores;
-  return { auth, usage, market, where: o.where, created: o.created, sample: o.sample, close: o.close };
+  const { auth, admin, account, usage, market } = o.stores;
+  return { auth, admin, account, usage, market, where: o.where, created: o.created, sample: o.sample, close: o.close };
 }

@@ -17,6 +17,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   token: async () => (await import("./token-command.ts")).tokenCommand,
   secret: async () => (await import("./secret-command.ts")).secretCommand,
   user: async () => (await import("./user-command.ts")).userCommand,
+  plan: async () => (await import("./plan-command.ts")).planCommand,
+  audit: async () => (await import("./audit-command.ts")).auditCommand,
   usage: async () => (await import("./usage-command.ts")).usageCommand,
 };
 

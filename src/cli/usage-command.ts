@@ -5,14 +5,16 @@
  */
 import { intFlag, type ParsedArgs } from "./args.ts";
 import { openCommandStores } from "./command-stores.ts";
+import { userIdOf } from "./user-ref.ts";
 import { DAY_MS, utcDayStart } from "../metering/windows.ts";
 
 export async function usageCommand(args: ParsedArgs): Promise<number> {
   const days = intFlag("days", args.flags.days, 1, 3660) ?? 1;
   const since = utcDayStart(Date.now()) - (days - 1) * DAY_MS;
-  const user = args.flags.user?.[0];
+  const ref = args.flags.user?.[0];
   const stores = await openCommandStores(args);
   try {
+    const user = ref === undefined ? undefined : await userIdOf(stores, ref);
     const known = await stores.usage.known(since, user);
     // No user to filter by: shown only when all users are.
     const anonymous = user === undefined ? await stores.usage.anonymous(since) : [];

@@ -1,6 +1,7 @@
 /** The stores over one PostgreSQL pool (stores.ts), the schema migrated and a fresh database given the sample. */
 import type { SQL } from "bun";
 import { openPg } from "../../db/pg/open.ts";
+import { createPgAdminStore } from "../admin/admin-stores.ts";
 import { createPgAuthStore } from "../auth/index.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
@@ -57,9 +58,11 @@ export async function pgStores(
     throw err;
   });
   if (loaded) logger.info({ ...loaded, ms: Math.round(performance.now() - t0) }, "loaded the synthetic sample universe");
+  const auth = countCalls(createPgAuthStore(pg.db), inFlight);
   const stores: Stores = {
     kind: "postgres",
-    auth: countCalls(createPgAuthStore(pg.db), inFlight),
+    auth,
+    admin: countCalls(createPgAdminStore(pg.sql, auth, clock), inFlight),
     sessions: countCalls(createPgSessionStore(pg.db, clock), inFlight),
     account: countCalls(createPgAccountStore(pg.db), inFlight),
     meter,

@@ -3,6 +3,7 @@
  * everything over the one file; with a PostgreSQL URL everything over one pool shared by every
  * instance. Routes and commands see only these interfaces, never which database answers.
  */
+import type { AdminStore } from "../admin/admin-store.ts";
 import type { AuthStore } from "../auth/index.ts";
 import type { AccountStore } from "../dashboard/account-store.ts";
 import type { SessionStore } from "../dashboard/session-store.ts";
@@ -14,6 +15,8 @@ import type { UsageReport } from "../metering/usage-report.ts";
 export interface Stores {
   kind: "sqlite" | "postgres";
   auth: AuthStore;
+  /** The operator's actions (plans, admins, user search), each written to the admin audit log. */
+  admin: AdminStore;
   sessions: SessionStore;
   account: AccountStore;
   meter: Meter;

@@ -26,6 +26,8 @@ export const ERROR_CODES = [
   "FORBIDDEN",
   "NOT_FOUND",
   "METHOD_NOT_ALLOWED",
+  // The admin API only: the plan exists already, or users are still on it.
+  "CONFLICT",
   "RATE_LIMITED",
   "DAILY_QUOTA_EXCEEDED",
   "INTERNAL_ERROR",
