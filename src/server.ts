@@ -86,7 +86,14 @@ export async function startServer(config: Config, logger: Logger, options: Start
     // A first use is on the default plan: its row's limits where an operator redefined it.
     async () => {
       const free = await stores.admin.freePlan();
-      return { disabled: false, perMinute: null, perDay: null, planPerMinute: free?.perMinute ?? null, planPerDay: free?.perDay ?? null };
+      return {
+        disabled: false,
+        perMinute: null,
+        perDay: null,
+        planPerMinute: free?.perMinute ?? null,
+        planPerDay: free?.perDay ?? null,
+        plan: null,
+      };
     },
   );
   const compute = startComputePool(config.computeThreads, logger);

@@ -115,6 +115,8 @@ export const requestLog = pgTable(
     params: text("params").notNull().default(""),
     /** The server process that admitted the request (src/metering/boot.ts); see db/sqlite/schema.ts. */
     bootId: text("boot_id"),
+    costMs: doublePrecision("cost_ms"),
+    plan: text("plan"),
   },
   // One index besides the primary key, as in db/sqlite/schema.ts (each index is written by every live request).
   (t) => [index("request_log_meter_idx").on(t.userId, t.counted, t.ts)],

@@ -122,6 +122,9 @@ export const requestLog = sqliteTable(
      * (counted, no status) whose process is gone was never answered: it is refunded at start.
      */
     bootId: text("boot_id"),
+    /** An admitted request's estimated cost (ms of one core, request-cost.ts) and its user's plan then: the billing export's. */
+    costMs: real("cost_ms"),
+    plan: text("plan"),
   },
   // One index besides the rowid: every index is written by each live request's commit (a ts index
   // and a partial index of open rows cost 15 and 10-15 µs of each, bench/live-cpu.ts). Rows by

@@ -11,6 +11,7 @@ import { createLogger } from "../logger.ts";
 import type { LoadSampleResult } from "../market/sample-policy.ts";
 import type { MarketStore } from "../market/store.ts";
 import { newBootId } from "../metering/index.ts";
+import type { UsageExport } from "../metering/usage-export.ts";
 import type { UsageReport } from "../metering/usage-report.ts";
 import { openStores } from "../stores/open-stores.ts";
 import type { ParsedArgs } from "./args.ts";
@@ -20,6 +21,7 @@ export interface CommandStores {
   admin: AdminStore;
   account: AccountStore;
   usage: UsageReport;
+  usageExport: UsageExport;
   market: MarketStore;
   /** Where the data lives, for messages: the file, or the URL without its password. */
   where: string;
@@ -40,6 +42,6 @@ export async function openCommandStores(args: ParsedArgs, mayCreate = false): Pr
     purpose: "command",
     mayCreate,
   });
-  const { auth, admin, account, usage, market } = o.stores;
-  return { auth, admin, account, usage, market, where: o.where, created: o.created, sample: o.sample, close: o.close };
+  const { auth, admin, account, usage, usageExport, market } = o.stores;
+  return { auth, admin, account, usage, usageExport, market, where: o.where, created: o.created, sample: o.sample, close: o.close };
 }

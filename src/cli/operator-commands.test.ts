@@ -39,6 +39,14 @@ describe("plans", () => {
     expect(await limitsOnNextRequest(token)).toEqual(["10", "2000"]);
     await cli("user", "limits", "pia", "--per-minute", "3");
     expect(await limitsOnNextRequest(token)).toEqual(["3", "2000"]);
+    // Each admitted request carries its plan and estimated cost into the billing export.
+    const events = (await cli("usage", "export", "--since", "2026-11-22")).stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const pias = events.filter((e) => e.subject === "pia");
+    expect(pias.map((e) => e.data.plan)).toEqual(["free", "lab", "lab", "lab"]);
+    expect(pias.every((e) => e.data.status === 200 && e.data.cost_estimate_ms > 0)).toBe(true);
     const list = await cli("plan", "list");
     expect(list.stdout.split("\n").slice(0, 3)).toEqual([
       "plan\tper_minute\tper_day\tusers",

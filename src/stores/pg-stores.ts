@@ -2,6 +2,8 @@
 import type { SQL } from "bun";
 import { openPg } from "../../db/pg/open.ts";
 import { createPgAdminStore } from "../admin/admin-stores.ts";
+import { pgUsageExportPort } from "../../db/pg/usage-export-statements.ts";
+import { createUsageExport } from "../metering/usage-export.ts";
 import { createPgAuthStore } from "../auth/index.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
@@ -68,6 +70,7 @@ export async function pgStores(
     meter,
     market,
     usage: createUsageReport(pgUsagePort(pg.sql)),
+    usageExport: createUsageExport(pgUsageExportPort(pg.sql), auth),
     checkDatabase: pgHealth(pg.sql),
     // More calls than connections wait in the pool's queue; the gauge is connections in use.
     connectionsInUse: () => Math.min(inFlight.n, pool.size),

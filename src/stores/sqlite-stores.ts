@@ -17,6 +17,8 @@ import {
   sqliteUsagePort,
   startAuditMaintenance,
 } from "../metering/index.ts";
+import { sqliteUsageExportPort } from "../../db/sqlite/usage-export-statements.ts";
+import { createUsageExport } from "../metering/usage-export.ts";
 import { reuseHealthy } from "./health-cache.ts";
 import type { Stores } from "./stores.ts";
 
@@ -34,6 +36,7 @@ export function sqliteStores(opened: OpenedDb, clock: Clock, bootId: string, che
     meter,
     market: openMarketStore({ kind: "sqlite", sqlite, path: opened.path }),
     usage: createUsageReport(sqliteUsagePort(sqlite)),
+    usageExport: createUsageExport(sqliteUsageExportPort(sqlite), auth),
     checkDatabase,
     connectionsInUse: () => (sqlite.inTransaction ? 1 : 0),
     reconcile: (self) => reconcileUnanswered(sqliteReconcilePort(sqlite), self, clock),

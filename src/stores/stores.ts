@@ -10,6 +10,7 @@ import type { SessionStore } from "../dashboard/session-store.ts";
 import type { Logger } from "../logger.ts";
 import type { MarketStore } from "../market/store.ts";
 import type { Meter, Reconciled } from "../metering/index.ts";
+import type { UsageExport } from "../metering/usage-export.ts";
 import type { UsageReport } from "../metering/usage-report.ts";
 
 export interface Stores {
@@ -28,6 +29,8 @@ export interface Stores {
   connectionsInUse(): number;
   /** Usage per user and day (the CLI's `usage`). */
   usage: UsageReport;
+  /** Counted requests as CloudEvents or CSV, streamed (the billing export). */
+  usageExport: UsageExport;
   reconcile(bootId: string): Promise<Reconciled>;
   /** Flushes and prunes in the background; `stop` writes what is still gathered. */
   startMaintenance(retentionDays: number, logger: Logger): { stop(): Promise<void> };

@@ -15,6 +15,8 @@ CREATE TABLE "plans" (
 	"updated_at" bigint NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "request_log" ADD COLUMN "cost_ms" double precision;--> statement-breakpoint
+ALTER TABLE "request_log" ADD COLUMN "plan" text;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "plan" text;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "admin" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 CREATE INDEX "admin_audit_target_idx" ON "admin_audit" USING btree ("target","id");--> statement-breakpoint

@@ -16,6 +16,8 @@ CREATE TABLE `plans` (
 	`updated_at` integer NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE `request_log` ADD `cost_ms` real;--> statement-breakpoint
+ALTER TABLE `request_log` ADD `plan` text;--> statement-breakpoint
 ALTER TABLE `users` ADD `plan` text;--> statement-breakpoint
 ALTER TABLE `users` ADD `admin` integer DEFAULT false NOT NULL;--> statement-breakpoint
 CREATE INDEX `users_email_idx` ON `users` (`email`);--> statement-breakpoint
