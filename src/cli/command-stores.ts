@@ -27,6 +27,8 @@ export interface CommandStores {
   where: string;
   /** SQLite: this open created the file; PostgreSQL: it applied migrations. */
   created: boolean;
+  /** Migrations this open applied. */
+  applied: number;
   /** The sample this open loaded into a fresh PostgreSQL database (SQLite logs its own), or null. */
   sample: LoadSampleResult | null;
   close(): Promise<void>;
@@ -43,5 +45,17 @@ export async function openCommandStores(args: ParsedArgs, mayCreate = false): Pr
     mayCreate,
   });
   const { auth, admin, account, usage, usageExport, market } = o.stores;
-  return { auth, admin, account, usage, usageExport, market, where: o.where, created: o.created, sample: o.sample, close: o.close };
+  return {
+    auth,
+    admin,
+    account,
+    usage,
+    usageExport,
+    market,
+    where: o.where,
+    created: o.created,
+    applied: o.applied,
+    sample: o.sample,
+    close: o.close,
+  };
 }
