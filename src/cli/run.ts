@@ -1,5 +1,7 @@
 /** Dispatches `graph-stats <command>`; returns the exit code (0 ok, 1 failure, 2 usage). */
-import { VERSION } from "../version.ts";
+import { PG_MIGRATIONS } from "../../db/pg/migrations.ts";
+import { MIGRATIONS } from "../../db/sqlite/migrations.ts";
+import { commit, VERSION } from "../version.ts";
 import { parseCli, UsageError, type ParsedArgs } from "./args.ts";
 import { COMMAND_HELP, USAGE } from "./usage-text.ts";
 
@@ -26,7 +28,10 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   try {
     const args = parseCli(argv, env);
     if (args.flags.version) {
-      console.log(VERSION);
+      // The schema each database is brought to: what a binary's `migrate` would apply.
+      console.log(
+        `graph-stats ${VERSION} (commit ${commit()}; schema: SQLite ${MIGRATIONS.at(-1)!.tag}, PostgreSQL ${PG_MIGRATIONS.at(-1)!.tag})`,
+      );
       return 0;
     }
     const name = args.positionals[0] ?? "serve";
