@@ -23,11 +23,14 @@ opened.sqlite.close();
 
 for (const format of ["cloudevents", "csv"]) {
   const t0 = performance.now();
-  const p = Bun.spawn(["/usr/bin/time", "-f", "%M", "bun", "src/cli.ts", "usage", "export", "--since", "2025-11-01", "--format", format, "--db", db], {
-    stdout: "ignore",
-    stderr: "pipe",
-    env: { ...process.env, PATH: `${join(import.meta.dir, "../node_modules/.bin")}:${process.env.PATH}` },
-  });
+  const p = Bun.spawn(
+    ["/usr/bin/time", "-f", "%M", "bun", "src/cli.ts", "usage", "export", "--since", "2025-11-01", "--format", format, "--db", db],
+    {
+      stdout: "ignore",
+      stderr: "pipe",
+      env: { ...process.env, PATH: `${join(import.meta.dir, "../node_modules/.bin")}:${process.env.PATH}` },
+    },
+  );
   const code = await p.exited;
   const seconds = (performance.now() - t0) / 1000;
   const peakKb = Number((await new Response(p.stderr).text()).trim().split("\n").at(-1));
