@@ -93,6 +93,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
         planPerMinute: free?.perMinute ?? null,
         planPerDay: free?.perDay ?? null,
         plan: null,
+        admin: false,
       };
     },
   );
@@ -121,6 +122,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
       return r.ok ? r.claims.sub : null;
     },
     meter: stores.meter,
+    usageExport: stores.usageExport,
     lastKnown: createLastKnown(),
     chart,
     demo: new DemoService(compute, SAMPLE_END_DATE),

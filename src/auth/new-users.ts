@@ -9,13 +9,21 @@
 import { isSettled } from "./auth-policy.ts";
 import type { AuthStore, UserRecord } from "./auth-store.ts";
 
-const FIRST_TIME: Flags = { disabled: false, perMinute: null, perDay: null, planPerMinute: null, planPerDay: null, plan: null };
+const FIRST_TIME: Flags = {
+  disabled: false,
+  perMinute: null,
+  perDay: null,
+  planPerMinute: null,
+  planPerDay: null,
+  plan: null,
+  admin: false,
+};
 
 /** Users waiting for their row, at most; past it a first use writes at once, as before. */
 const MAX_PENDING = 10_000;
 const RETRY_MS = 500;
 
-type Flags = Pick<UserRecord, "disabled" | "perMinute" | "perDay" | "planPerMinute" | "planPerDay" | "plan">;
+type Flags = Pick<UserRecord, "disabled" | "perMinute" | "perDay" | "planPerMinute" | "planPerDay" | "plan" | "admin">;
 
 /** A live request's caller: refused when its token is revoked, else its flags and limits. */
 export type Caller = { revoked: true } | { revoked: false; user: Flags };

@@ -13,6 +13,8 @@ export interface AuthedUser {
   limits: Limits;
   /** The user's plan, recorded with each admitted request (the billing export's). */
   plan: string;
+  /** May read the admin API (routes/admin-export.ts). */
+  admin?: boolean;
 }
 
 export interface AuthGateDeps {
@@ -35,7 +37,7 @@ export function createAuthGate(deps: AuthGateDeps): AuthGate {
     const caller = await deps.caller(sub, email, jti);
     if (caller.revoked) throw unauthorized(AUTH_MESSAGES.revoked, true);
     assertEnabled(sub, caller.user);
-    return { id: sub, limits: effectiveLimits(caller.user, deps.defaults), plan: caller.user.plan ?? "free" };
+    return { id: sub, limits: effectiveLimits(caller.user, deps.defaults), plan: caller.user.plan ?? "free", admin: caller.user.admin };
   };
 }
 

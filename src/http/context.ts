@@ -9,6 +9,7 @@ import type { ChartService } from "../compute/chart-service.ts";
 import type { DemoService } from "./demo-service.ts";
 import type { AuthGate } from "./auth-gate.ts";
 import type { Meter } from "../metering/meter.ts";
+import type { UsageExport } from "../metering/usage-export.ts";
 import type { LastKnown } from "../metering/last-known.ts";
 import type { Metrics } from "./metrics.ts";
 import type { UnavailableReason } from "./unavailable-reason.ts";
@@ -42,6 +43,8 @@ export interface AppDeps {
   metricsAllowed?: (ip: string | null) => boolean;
   /** The address users reach the service at (no trailing slash): the /docs page's examples use it, /metrics accepts its host. */
   publicUrl?: () => string;
+  /** The billing export (routes/admin-export.ts); absent in tests that do not need it. */
+  usageExport?: UsageExport;
   /** The dashboard's pages and actions (src/dashboard); none in tests that do not need them. */
   dashboard?: DashboardRoute[];
 }
