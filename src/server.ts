@@ -32,7 +32,9 @@ import { createMetrics, metricsAllowList } from "./http/metrics.ts";
 import { DRAIN_MAX_MS, DRAIN_QUIET_MS, waitForQuiet } from "./http/drain.ts";
 import { openStores } from "./stores/open-stores.ts";
 import type { Stores } from "./stores/stores.ts";
-import { VERSION } from "./version.ts";
+import { commit, VERSION } from "./version.ts";
+import { PG_MIGRATIONS } from "../db/pg/migrations.ts";
+import { MIGRATIONS } from "../db/sqlite/migrations.ts";
 
 export interface RunningServer {
   port: number;
@@ -109,6 +111,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
     clock,
     logger,
     version: VERSION,
+    build: { commit: commit(), schema: (stores.kind === "postgres" ? PG_MIGRATIONS : MIGRATIONS).at(-1)!.tag },
     startedAt: clock.now(),
     defaultUniverse: config.defaultUniverse,
     corsOrigins: config.corsOrigins,

@@ -19,6 +19,8 @@ export interface AppDeps {
   clock: Clock;
   logger: Logger;
   version: string;
+  /** The commit and schema version /health reports (absent in tests that build their own deps). */
+  build?: { commit: string; schema: string };
   /** Epoch ms at which the process started (for uptime_s). */
   startedAt: number;
   defaultUniverse: string;

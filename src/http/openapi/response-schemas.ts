@@ -296,6 +296,8 @@ export const HealthEnvelope = named(
       status: z.literal("ok"),
       service: z.literal("graph-stats"),
       version: z.string(),
+      commit: z.string().optional(),
+      schema: z.string().optional(),
       time: generatedAt,
       uptime_s: count,
       checks: z.strictObject({ database: z.literal("ok") }),

@@ -35,3 +35,10 @@ test("an admin gets the counted requests as CloudEvents (or CSV); a non-admin 40
   const bad = await h.handle("/v1/admin/usage/export?since=yesterday", { token: boss });
   expect([bad.status, (await body(bad)).errors[0].message]).toEqual([400, "since must be a UTC day YYYY-MM-DD, got 'yesterday'"]);
 });
+
+test("/health names the commit and the schema version the database was brought to", async () => {
+  const { MIGRATIONS } = await import("../../../db/sqlite/migrations.ts");
+  const data = (await body(await h.handle("/health"))).data;
+  expect(data.schema).toBe(MIGRATIONS.at(-1)!.tag);
+  expect(data.commit).toMatch(/^[0-9a-f]{12}$/);
+});
