@@ -37,7 +37,7 @@ const tokens = await Promise.all(
 );
 
 /** Stand-ins: each the least a server could do for that part. */
-const users = new Map(tokens.map((t, i) => [`Bearer ${t}`, { id: `abl-${i}`, limits: LIMITS }]));
+const users = new Map(tokens.map((t, i) => [`Bearer ${t}`, { id: `abl-${i}`, limits: LIMITS, plan: "free" }]));
 const knownUser: AuthGate = async (header) => users.get(header ?? "")!;
 const admitted = { now: 0, limits: LIMITS, minuteUsed: 1, dayUsed: 1, oldestInWindow: 0, nextMidnight: 86_400_000 };
 const noMeter: Meter = {

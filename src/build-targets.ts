@@ -4,6 +4,7 @@
  * (Bun compiles workers into a standalone executable only when they are listed), and the
  * dashboard's bundled script and stylesheet are defined into it (src/dashboard/web-assets.ts).
  */
+import { sourceCommit } from "./version.ts";
 import { resolve } from "node:path";
 import { bundleWebAssets } from "./dashboard/web/bundle.ts";
 
@@ -22,7 +23,10 @@ export const TARGETS: Target[] = [
   {
     entry: SERVER_ENTRIES,
     out: "dist/graph-stats",
-    define: async () => ({ GRAPH_STATS_WEB_ASSETS: JSON.stringify(await bundleWebAssets()) }),
+    define: async () => ({
+      GRAPH_STATS_WEB_ASSETS: JSON.stringify(await bundleWebAssets()),
+      GRAPH_STATS_COMMIT: JSON.stringify(sourceCommit()),
+    }),
   },
   { entry: ["conformance/cli.ts"], out: "dist/graph-stats-conformance" },
 ];

@@ -33,7 +33,9 @@ import { createMetrics, metricsAllowList } from "./http/metrics.ts";
 import { DRAIN_MAX_MS, DRAIN_QUIET_MS, waitForQuiet } from "./http/drain.ts";
 import { openStores } from "./stores/open-stores.ts";
 import type { Stores } from "./stores/stores.ts";
-import { VERSION } from "./version.ts";
+import { commit, VERSION } from "./version.ts";
+import { PG_MIGRATIONS } from "../db/pg/migrations.ts";
+import { MIGRATIONS } from "../db/sqlite/migrations.ts";
 
 export interface RunningServer {
   port: number;
@@ -81,7 +83,23 @@ export async function startServer(config: Config, logger: Logger, options: Start
   // Every request asks isShuttingDown once (app.ts wrap); while draining, the asks are the arrivals.
   let seenWhileDraining = 0;
   await reconcileAtStart(stores, bootId, logger);
-  const newUsers = createNewUsers(stores.auth, () => clock.now());
+  const newUsers = createNewUsers(
+    stores.auth,
+    () => clock.now(),
+    // A first use is on the default plan: its row's limits where an operator redefined it.
+    async () => {
+      const free = await stores.admin.freePlan();
+      return {
+        disabled: false,
+        perMinute: null,
+        perDay: null,
+        planPerMinute: free?.perMinute ?? null,
+        planPerDay: free?.perDay ?? null,
+        plan: null,
+        admin: false,
+      };
+    },
+  );
   const compute = startComputePool(config.computeThreads, logger);
   const admitted = new AdmittedWork({ costMs: config.admittedCost, bytes: config.admittedMb * 2 ** 20 }, () => compute.size);
   const chart = new ChartService(stores.market, compute, {
@@ -95,6 +113,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
     clock,
     logger,
     version: VERSION,
+    build: { commit: commit(), schema: (stores.kind === "postgres" ? PG_MIGRATIONS : MIGRATIONS).at(-1)!.tag },
     startedAt: clock.now(),
     defaultUniverse: config.defaultUniverse,
     corsOrigins: config.corsOrigins,
@@ -108,6 +127,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
       return r.ok ? r.claims.sub : null;
     },
     meter: stores.meter,
+    usageExport: stores.usageExport,
     lastKnown: createLastKnown(),
     chart,
     universes: catalogue,

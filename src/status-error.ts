@@ -10,6 +10,8 @@ export type ErrorCode =
   | "FORBIDDEN"
   | "NOT_FOUND"
   | "METHOD_NOT_ALLOWED"
+  /** The admin API: the thing exists already, or is still in use. */
+  | "CONFLICT"
   | "RATE_LIMITED"
   | "DAILY_QUOTA_EXCEEDED"
   | "INTERNAL_ERROR"

@@ -6,19 +6,25 @@
  */
 import { and, asc, eq, gte, isNotNull, isNull, sql } from "drizzle-orm";
 import type { PgDb } from "./open.ts";
-import { settings, tokens, users } from "./schema.ts";
+import { plans, settings, tokens, users } from "./schema.ts";
 import type { AuthPort } from "../../src/auth/auth-port.ts";
 import type { IssuedToken } from "../../src/auth/auth-store.ts";
 
 const p = sql.placeholder;
-const USER = {
+export const USER = {
   id: users.id,
   email: users.email,
   disabled: users.disabled,
   perMinute: users.perMinute,
   perDay: users.perDay,
   createdAt: users.createdAt,
+  plan: users.plan,
+  planPerMinute: plans.perMinute,
+  planPerDay: plans.perDay,
+  admin: users.admin,
 };
+/** The user's plan, read with it (db/sqlite/auth-statements.ts USER_FROM). */
+export const PLAN_OF_USER = eq(plans.name, sql`coalesce(${users.plan}, 'free')`);
 const ID = { id: users.id };
 const JTI = { jti: tokens.jti };
 
@@ -38,6 +44,7 @@ export function pgAuthPort(db: PgDb): AuthPort {
   const userById = db
     .select(USER)
     .from(users)
+    .leftJoin(plans, PLAN_OF_USER)
     .where(eq(users.id, p("id")))
     .prepare("gs_user_by_id");
   const revoked = db
@@ -51,6 +58,7 @@ export function pgAuthPort(db: PgDb): AuthPort {
       revoked: sql<boolean>`EXISTS (SELECT 1 FROM ${tokens} WHERE ${tokens.jti} = ${p("jti")} AND ${tokens.revokedAt} IS NOT NULL)`,
     })
     .from(users)
+    .leftJoin(plans, PLAN_OF_USER)
     .where(eq(users.id, p("id")))
     .prepare("gs_user_with_revocation");
   const setting = db

@@ -115,8 +115,9 @@ export function pgMeterPort(sql: SQL, clock: Clock, bootId: string, { lockWaitMs
         if (decision.ok) {
           // The audit row and the day's counter in one statement: one round trip fewer.
           const [r] = await tx`WITH ins AS (
-              INSERT INTO request_log (request_id, user_id, ts, status, counted, params, boot_id)
-              VALUES (${req.requestId}, ${req.userId}, ${now}, ${req.answered ?? null}, 1, ${params}, ${bootId}) RETURNING id),
+              INSERT INTO request_log (request_id, user_id, ts, status, counted, params, boot_id, cost_ms, plan)
+              VALUES (${req.requestId}, ${req.userId}, ${now}, ${req.answered ?? null}, 1, ${params}, ${bootId}, ${req.cost ?? null}, ${req.plan ?? null})
+              RETURNING id),
             up AS (
               INSERT INTO usage_days (user_id, day, admitted) VALUES (${req.userId}, ${utcDayStart(now)}, 1)
               ON CONFLICT (user_id, day) DO UPDATE SET admitted = usage_days.admitted + 1)

@@ -6,6 +6,7 @@ import init from "./migrations/0000_init.sql" with { type: "text" };
 import logIndexesAndBoots from "./migrations/0001_log_indexes_and_boots.sql" with { type: "text" };
 import spentSignIns from "./migrations/0002_spent_sign_ins.sql" with { type: "text" };
 import symbolMetadata from "./migrations/0003_symbol_metadata.sql" with { type: "text" };
+import operatorPlansAdminAudit from "./migrations/0004_operator_plans_admin_audit.sql" with { type: "text" };
 import type { Migration } from "../sqlite/migrations.ts";
 
 export const PG_MIGRATIONS: Migration[] = [
@@ -13,4 +14,5 @@ export const PG_MIGRATIONS: Migration[] = [
   { tag: "0001_log_indexes_and_boots", sql: logIndexesAndBoots },
   { tag: "0002_spent_sign_ins", sql: spentSignIns },
   { tag: "0003_symbol_metadata", sql: symbolMetadata },
+  { tag: "0004_operator_plans_admin_audit", sql: operatorPlansAdminAudit },
 ];

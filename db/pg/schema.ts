@@ -57,15 +57,44 @@ export const bars = pgTable(
   (t) => [primaryKey({ columns: [t.symbol, t.interval, t.ts] })],
 );
 
-/** API users. Limits are per-user overrides; null means the configured global default. */
-export const users = pgTable("users", {
-  id: text("id").primaryKey(),
-  email: text("email"),
-  disabled: boolean("disabled").notNull().default(false),
-  perMinute: integer("per_minute"),
-  perDay: integer("per_day"),
-  createdAt: epochMs("created_at").notNull(),
+/** API users: per-user overrides of the plan's limits, the plan (null = free), the admin flag (db/sqlite/schema.ts). */
+export const users = pgTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    email: text("email"),
+    disabled: boolean("disabled").notNull().default(false),
+    perMinute: integer("per_minute"),
+    perDay: integer("per_day"),
+    createdAt: epochMs("created_at").notNull(),
+    plan: text("plan"),
+    admin: boolean("admin").notNull().default(false),
+  },
+  (t) => [index("users_email_idx").on(t.email), index("users_plan_idx").on(t.plan)],
+);
+
+/** Named limit sets; `free` needs no row (db/sqlite/schema.ts). */
+export const plans = pgTable("plans", {
+  name: text("name").primaryKey(),
+  perMinute: integer("per_minute").notNull(),
+  perDay: integer("per_day").notNull(),
+  updatedAt: epochMs("updated_at").notNull(),
 });
+
+/** Every operator action: who, what, when, before and after (JSON text). */
+export const adminAudit = pgTable(
+  "admin_audit",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    ts: epochMs("ts").notNull(),
+    actor: text("actor").notNull(),
+    action: text("action").notNull(),
+    target: text("target").notNull(),
+    before: text("before"),
+    after: text("after"),
+  },
+  (t) => [index("admin_audit_target_idx").on(t.target, t.id)],
+);
 
 /** Tokens minted by the CLI (for `token list`) and revocations by jti (also of tokens minted elsewhere). */
 export const tokens = pgTable(
@@ -98,6 +127,8 @@ export const requestLog = pgTable(
     params: text("params").notNull().default(""),
     /** The server process that admitted the request (src/metering/boot.ts); see db/sqlite/schema.ts. */
     bootId: text("boot_id"),
+    costMs: doublePrecision("cost_ms"),
+    plan: text("plan"),
   },
   // One index besides the primary key, as in db/sqlite/schema.ts (each index is written by every live request).
   (t) => [index("request_log_meter_idx").on(t.userId, t.counted, t.ts)],

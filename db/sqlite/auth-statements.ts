@@ -26,17 +26,22 @@ export const issueTimes = (db: Db, userId: string, since: number): number[] =>
     .all()
     .map((r) => r.issuedAt);
 
-/** A users row as SQLite gives it: `disabled` is 0 or 1. */
-type UserRow = Omit<UserRecord, "disabled"> & { disabled: number };
-const userOf = (row: UserRow): UserRecord => ({ ...row, disabled: row.disabled !== 0 });
+/** A users row as SQLite gives it: `disabled` and `admin` are 0 or 1. */
+export type UserRow = Omit<UserRecord, "disabled" | "admin"> & { disabled: number; admin: number };
+export const userOf = (row: UserRow): UserRecord => ({ ...row, disabled: row.disabled !== 0, admin: row.admin !== 0 });
+
+/** A user's columns with its plan's limits (`u`, `p`): the plan is read with the user, so a change holds from the next request. */
+export const USER_COLUMNS =
+  "u.id, u.email, u.disabled, u.per_minute AS perMinute, u.per_day AS perDay, u.created_at AS createdAt, u.plan, " +
+  "p.per_minute AS planPerMinute, p.per_day AS planPerDay, u.admin";
+export const USER_FROM = "users u LEFT JOIN plans p ON p.name = coalesce(u.plan, 'free')";
 
 export function sqliteAuthPort(sqlite: Database): AuthPort {
   const db = drizzleOf(sqlite);
-  const USER_COLUMNS = "id, email, disabled, per_minute AS perMinute, per_day AS perDay, created_at AS createdAt";
-  const userById = sqlite.prepare<UserRow, [string]>(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`);
+  const userById = sqlite.prepare<UserRow, [string]>(`SELECT ${USER_COLUMNS} FROM ${USER_FROM} WHERE u.id = ?`);
   const revoked = sqlite.prepare<{ one: number }, [string]>("SELECT 1 AS one FROM tokens WHERE jti = ? AND revoked_at IS NOT NULL");
   const userWithRevocation = sqlite.prepare<UserRow & { revoked: number }, [string, string]>(
-    `SELECT ${USER_COLUMNS}, EXISTS (SELECT 1 FROM tokens WHERE jti = ?2 AND revoked_at IS NOT NULL) AS revoked FROM users WHERE id = ?1`,
+    `SELECT ${USER_COLUMNS}, EXISTS (SELECT 1 FROM tokens WHERE jti = ?2 AND revoked_at IS NOT NULL) AS revoked FROM ${USER_FROM} WHERE u.id = ?1`,
   );
   const upsertUser = db
     .insert(users)

@@ -56,9 +56,21 @@ export function sqliteMeterPort(sqlite: Database, clock: Clock, bootId: string, 
   );
   const insert = sqlite.prepare<
     { id: number },
-    [string, string | null, number, number | null, number | null, number, string | null, string, string | null]
+    [
+      string,
+      string | null,
+      number,
+      number | null,
+      number | null,
+      number,
+      string | null,
+      string,
+      string | null,
+      number | null,
+      string | null,
+    ]
   >(
-    "INSERT INTO request_log (request_id, user_id, ts, status, duration_ms, counted, code, params, boot_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+    "INSERT INTO request_log (request_id, user_id, ts, status, duration_ms, counted, code, params, boot_id, cost_ms, plan) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
   );
   const finishStmt = sqlite.prepare(
     "UPDATE request_log SET status = ?1, duration_ms = ?2, counted = CASE WHEN ?1 >= 500 OR ?4 THEN 0 ELSE counted END WHERE id = ?3",
@@ -107,8 +119,20 @@ export function sqliteMeterPort(sqlite: Database, clock: Clock, bootId: string, 
         const now = clock.now();
         const decision = decide(windows(req.userId, req.limits, now));
         const logId = decision.ok
-          ? insert.get(req.requestId, req.userId, now, req.answered ?? null, null, 1, null, params, bootId)!.id
-          : insert.get(req.requestId, req.userId, now, 429, null, 0, decision.code, params, null)!.id;
+          ? insert.get(
+              req.requestId,
+              req.userId,
+              now,
+              req.answered ?? null,
+              null,
+              1,
+              null,
+              params,
+              bootId,
+              req.cost ?? null,
+              req.plan ?? null,
+            )!.id
+          : insert.get(req.requestId, req.userId, now, 429, null, 0, decision.code, params, null, null, null)!.id;
         if (decision.ok) countDay.run(req.userId, utcDayStart(now), 1);
         if (decision.ok && !registered) register.run(bootId, logId, now);
         return { decision, logId };

@@ -10,6 +10,7 @@ import logIndexesAndBoots from "./migrations/0004_log_indexes_and_boots.sql" wit
 import requestLogRowid from "./migrations/0005_request_log_rowid.sql" with { type: "text" };
 import spentSignIns from "./migrations/0006_spent_sign_ins.sql" with { type: "text" };
 import symbolMetadata from "./migrations/0007_symbol_metadata.sql" with { type: "text" };
+import operatorPlansAdminAudit from "./migrations/0008_operator_plans_admin_audit.sql" with { type: "text" };
 
 export interface Migration {
   tag: string;
@@ -25,4 +26,5 @@ export const MIGRATIONS: Migration[] = [
   { tag: "0005_request_log_rowid", sql: requestLogRowid },
   { tag: "0006_spent_sign_ins", sql: spentSignIns },
   { tag: "0007_symbol_metadata", sql: symbolMetadata },
+  { tag: "0008_operator_plans_admin_audit", sql: operatorPlansAdminAudit },
 ];

@@ -19,6 +19,8 @@ export interface OpenedDb {
   db: Db;
   /** True when this call created the database file (or it is in-memory). */
   created: boolean;
+  /** Migrations this call applied (0 for a database joined). */
+  applied?: number;
   path: string;
 }
 
@@ -56,8 +58,8 @@ export function openDatabase(path: string, options: OpenOptions = {}): OpenedDb 
   // A burst of writes leaves the WAL as large as the burst; after a checkpoint it is cut back to this.
   sqlite.exec(`PRAGMA journal_size_limit = ${JOURNAL_SIZE_LIMIT}`);
   sqlite.exec("PRAGMA foreign_keys = ON");
-  migrate(sqlite);
-  return { sqlite, db: drizzleOf(sqlite), created, path };
+  const applied = migrate(sqlite);
+  return { sqlite, db: drizzleOf(sqlite), created, applied, path };
 }
 
 function attachDatabase(path: string, options: OpenOptions): OpenedDb {

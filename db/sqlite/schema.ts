@@ -55,15 +55,48 @@ export const bars = sqliteTable(
   (t) => [primaryKey({ columns: [t.symbol, t.interval, t.ts] })],
 );
 
-/** API users. Limits are per-user overrides; null means the configured global default. */
-export const users = sqliteTable("users", {
-  id: text("id").primaryKey(),
-  email: text("email"),
-  disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
-  perMinute: integer("per_minute"),
-  perDay: integer("per_day"),
-  createdAt: integer("created_at").notNull(),
+/**
+ * API users. Limits are per-user overrides of the user's plan; null means the plan's (and a plan
+ * without a row, `free` by default, means the configured global default). `plan` null is `free`.
+ */
+export const users = sqliteTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    email: text("email"),
+    disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
+    perMinute: integer("per_minute"),
+    perDay: integer("per_day"),
+    createdAt: integer("created_at").notNull(),
+    plan: text("plan"),
+    /** May use the console and the admin API (set by `user admin`). */
+    admin: integer("admin", { mode: "boolean" }).notNull().default(false),
+  },
+  (t) => [index("users_email_idx").on(t.email), index("users_plan_idx").on(t.plan)],
+);
+
+/** Named limit sets (src/admin/plans.ts); `free` needs no row: it is the configured defaults until redefined. */
+export const plans = sqliteTable("plans", {
+  name: text("name").primaryKey(),
+  perMinute: integer("per_minute").notNull(),
+  perDay: integer("per_day").notNull(),
+  updatedAt: integer("updated_at").notNull(),
 });
+
+/** Every operator action, from the CLI or the console: who, what, when, the record before and after (JSON). */
+export const adminAudit = sqliteTable(
+  "admin_audit",
+  {
+    id: integer("id").primaryKey(),
+    ts: integer("ts").notNull(),
+    actor: text("actor").notNull(),
+    action: text("action").notNull(),
+    target: text("target").notNull(),
+    before: text("before"),
+    after: text("after"),
+  },
+  (t) => [index("admin_audit_target_idx").on(t.target, t.id)],
+);
 
 /** Tokens minted by the CLI (for `token list`) and revocations by jti (also of tokens minted elsewhere). */
 export const tokens = sqliteTable(
@@ -101,6 +134,9 @@ export const requestLog = sqliteTable(
      * (counted, no status) whose process is gone was never answered: it is refunded at start.
      */
     bootId: text("boot_id"),
+    /** An admitted request's estimated cost (ms of one core, request-cost.ts) and its user's plan then: the billing export's. */
+    costMs: real("cost_ms"),
+    plan: text("plan"),
   },
   // One index besides the rowid: every index is written by each live request's commit (a ts index
   // and a partial index of open rows cost 15 and 10-15 µs of each, bench/live-cpu.ts). Rows by

@@ -18,6 +18,10 @@ describe.each(KINDS)("AuthStore on %s", (kind) => {
       perMinute: null,
       perDay: null,
       createdAt: 100,
+      plan: null,
+      planPerMinute: null,
+      planPerDay: null,
+      admin: false,
     });
     expect(await store.ensureUser("alice", "a@example.com", 200)).toMatchObject({ email: "a@example.com", createdAt: 100 });
     expect((await store.ensureUser("alice", "other@example.com", 300)).email).toBe("a@example.com");

@@ -13,6 +13,13 @@ export interface UserRecord {
   perDay: number | null;
   /** Epoch ms. */
   createdAt: number;
+  /** The plan's name; null is `free`, the default plan. */
+  plan: string | null;
+  /** The plan's limits where it has a row (a plan without one — `free` until redefined — is the configured defaults). */
+  planPerMinute: number | null;
+  planPerDay: number | null;
+  /** May use the console and the admin API. */
+  admin: boolean;
 }
 
 export interface TokenRecord {

@@ -19,7 +19,7 @@ test("a first-time user reads as the defaults at once, even under another proces
   try {
     expect(await users.ensure("newcomer", "n@example.com")).toEqual({
       revoked: false,
-      user: { disabled: false, perMinute: null, perDay: null },
+      user: { disabled: false, perMinute: null, perDay: null, planPerMinute: null, planPerDay: null, plan: null, admin: false },
     });
     await users.flush(); // fails on the lock without waiting busy_timeout, and keeps the user queued
     expect(users.pending()).toBe(1);

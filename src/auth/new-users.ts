@@ -9,12 +9,21 @@
 import { isSettled } from "./auth-policy.ts";
 import type { AuthStore, UserRecord } from "./auth-store.ts";
 
+const FIRST_TIME: Flags = {
+  disabled: false,
+  perMinute: null,
+  perDay: null,
+  planPerMinute: null,
+  planPerDay: null,
+  plan: null,
+  admin: false,
+};
+
 /** Users waiting for their row, at most; past it a first use writes at once, as before. */
 const MAX_PENDING = 10_000;
 const RETRY_MS = 500;
 
-type Flags = Pick<UserRecord, "disabled" | "perMinute" | "perDay">;
-const FIRST_TIME: Flags = { disabled: false, perMinute: null, perDay: null };
+type Flags = Pick<UserRecord, "disabled" | "perMinute" | "perDay" | "planPerMinute" | "planPerDay" | "plan" | "admin">;
 
 /** A live request's caller: refused when its token is revoked, else its flags and limits. */
 export type Caller = { revoked: true } | { revoked: false; user: Flags };
@@ -30,7 +39,11 @@ export interface NewUsers {
   pending(): number;
 }
 
-export function createNewUsers(store: AuthStore, now: () => number): NewUsers {
+/**
+ * `firstTime`: the flags of a user with no row yet — no overrides, the default plan's limits
+ * (`free`'s row when an operator redefined it).
+ */
+export function createNewUsers(store: AuthStore, now: () => number, firstTime: () => Promise<Flags> = async () => FIRST_TIME): NewUsers {
   const queued = new Map<string, string | undefined>();
   let timer: ReturnType<typeof setTimeout> | null = null;
   let flushing: Promise<void> | null = null;
@@ -71,7 +84,7 @@ export function createNewUsers(store: AuthStore, now: () => number): NewUsers {
       if (queued.size >= MAX_PENDING && !queued.has(id)) return { revoked: false, user: await store.ensureUser(id, email, now()) };
       queued.set(id, queued.get(id) ?? email);
       schedule(0);
-      return { revoked: false, user: known ?? FIRST_TIME };
+      return { revoked: false, user: known ?? (await firstTime()) };
     },
     flush,
     pending: () => queued.size,

@@ -9,11 +9,21 @@ export interface UserAccess {
   disabled: boolean;
   perMinute: number | null;
   perDay: number | null;
+  /** The plan's limits, read with the user (null: the plan has no row, so the defaults). */
+  planPerMinute: number | null;
+  planPerDay: number | null;
 }
 
-/** The user's limits, or the configured defaults where it has none of its own. */
+/**
+ * The user's own limits, else its plan's, else the configured defaults (`free` without a row):
+ * read with the user on every request, so a change of plan or limits holds from the next request
+ * on every instance.
+ */
 export function effectiveLimits(user: UserAccess, defaults: Limits): Limits {
-  return { perMinute: user.perMinute ?? defaults.perMinute, perDay: user.perDay ?? defaults.perDay };
+  return {
+    perMinute: user.perMinute ?? user.planPerMinute ?? defaults.perMinute,
+    perDay: user.perDay ?? user.planPerDay ?? defaults.perDay,
+  };
 }
 
 /** Refuses a disabled user (403), naming it and who can enable it. */

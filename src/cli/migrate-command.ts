@@ -1,16 +1,24 @@
 /**
- * `migrate [--db PATH | --database-url URL] [--no-sample]`: creates or updates the schema; a new
- * database (a new SQLite file, or a PostgreSQL database whose schema this run created) gets the
- * synthetic sample unless --no-sample.
+ * `migrate [--db PATH | --database-url URL] [--no-sample]`: creates or updates the schema and says
+ * which: how many migrations it applied, or that the database was already up to date, and the
+ * schema version it is at (the last migration's tag). A new database (a new SQLite file, or a
+ * PostgreSQL database whose schema this run created) gets the synthetic sample unless --no-sample.
  */
+import { PG_MIGRATIONS } from "../../db/pg/migrations.ts";
+import { MIGRATIONS } from "../../db/sqlite/migrations.ts";
 import type { ParsedArgs } from "./args.ts";
 import { openCommandStores } from "./command-stores.ts";
 
 export async function migrateCommand(args: ParsedArgs): Promise<number> {
   const market = await openCommandStores(args, true);
   await market.close();
-  const what = args.config.databaseUrl ? "migrations applied" : "created";
-  console.log(`database ${market.where} is up to date${market.created ? ` (${what})` : ""}`);
+  const schema = (args.config.databaseUrl ? PG_MIGRATIONS : MIGRATIONS).at(-1)!.tag;
+  const n = market.applied;
+  if (n === 0) console.log(`database ${market.where} was already up to date (schema ${schema})`);
+  else
+    console.log(
+      `database ${market.where}: ${market.created && !args.config.databaseUrl ? "created, " : ""}applied ${n} migration${n === 1 ? "" : "s"}; schema ${schema}`,
+    );
   if (market.sample) console.log(`loaded the synthetic sample: universe ${market.sample.universe}, ${market.sample.symbols} symbols`);
   return 0;
 }

@@ -1,5 +1,7 @@
 /** Dispatches `graph-stats <command>`; returns the exit code (0 ok, 1 failure, 2 usage). */
-import { VERSION } from "../version.ts";
+import { PG_MIGRATIONS } from "../../db/pg/migrations.ts";
+import { MIGRATIONS } from "../../db/sqlite/migrations.ts";
+import { commit, VERSION } from "../version.ts";
 import { parseCli, UsageError, type ParsedArgs } from "./args.ts";
 import { COMMAND_HELP, USAGE } from "./usage-text.ts";
 
@@ -17,6 +19,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   token: async () => (await import("./token-command.ts")).tokenCommand,
   secret: async () => (await import("./secret-command.ts")).secretCommand,
   user: async () => (await import("./user-command.ts")).userCommand,
+  plan: async () => (await import("./plan-command.ts")).planCommand,
+  audit: async () => (await import("./audit-command.ts")).auditCommand,
   usage: async () => (await import("./usage-command.ts")).usageCommand,
   universe: async () => (await import("./universe-command.ts")).universeCommand,
   "import-metadata": async () => (await import("./metadata-command.ts")).importMetadataCommand,
@@ -26,7 +30,10 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   try {
     const args = parseCli(argv, env);
     if (args.flags.version) {
-      console.log(VERSION);
+      // The schema each database is brought to: what a binary's `migrate` would apply.
+      console.log(
+        `graph-stats ${VERSION} (commit ${commit()}; schema: SQLite ${MIGRATIONS.at(-1)!.tag}, PostgreSQL ${PG_MIGRATIONS.at(-1)!.tag})`,
+      );
       return 0;
     }
     const name = args.positionals[0] ?? "serve";

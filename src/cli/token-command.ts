@@ -7,7 +7,9 @@ import { secretForMinting } from "../auth/secret.ts";
 import { systemClock } from "../clock.ts";
 import { intFlag, UsageError, type ParsedArgs } from "./args.ts";
 import { openCommandStores } from "./command-stores.ts";
+import { cliActor } from "./operator-actor.ts";
 import { agreedSettings } from "./server-settings.ts";
+import { userIdOf } from "./user-ref.ts";
 
 const USER_ID = /^[A-Za-z0-9@._:-]{1,128}$/;
 
@@ -52,6 +54,12 @@ async function create(args: ParsedArgs): Promise<number> {
       minted.map((m) => ({ jti: m.jti, userId: m.userId, issuedAt: m.iat * 1000, expiresAt: m.exp * 1000 })),
       { email: args.flags.email, now },
     );
+    const target = ids.length === 1 ? ids[0]! : `${ids.length} users`;
+    await stores.admin.recordTokensIssued(
+      cliActor(args.env),
+      target,
+      minted.map((m) => m.jti),
+    );
     if (args.flags.json) console.log(JSON.stringify(out, null, 2));
     else for (const t of out) console.log(t.token);
     return 0;
@@ -71,7 +79,8 @@ function ttlSeconds(flag: string, raw: string): number {
 async function list(args: ParsedArgs): Promise<number> {
   const stores = await openCommandStores(args);
   try {
-    const rows = await stores.auth.listTokens({ userId: args.flags.user?.[0] });
+    const ref = args.flags.user?.[0];
+    const rows = await stores.auth.listTokens({ userId: ref === undefined ? undefined : await userIdOf(stores, ref) });
     const now = Date.now();
     const shown = rows.map((r) => ({
       jti: r.jti,
@@ -97,7 +106,7 @@ async function revoke(args: ParsedArgs, jtis: string[]): Promise<number> {
   try {
     let unknown = 0;
     for (const jti of jtis) {
-      const outcome = await stores.auth.revokeToken(jti, Date.now());
+      const outcome = await stores.admin.revokeToken(cliActor(args.env), jti);
       console.log(`${jti}: ${outcome}`);
       if (outcome === "revoked-unknown-jti") unknown++;
     }

@@ -79,9 +79,18 @@ Commands:
   token list                list minted tokens [--user ID] [--json]
   token revoke JTI...       revoke tokens by jti
   user create ID            create a user [--email E]
-  user disable ID           refuse the user's tokens with 403
-  user enable ID            re-enable the user
-  user limits ID            show or set per-user limits [--per-minute N] [--per-day N] [--reset]
+  user disable USER         refuse the user's tokens with 403 (USER: the user's id or e-mail, everywhere)
+  user enable USER          re-enable the user
+  user limits USER          show or set the user's own limits, over its plan's [--per-minute N] [--per-day N] [--reset]
+  user plan USER PLAN       put the user on a plan ('free' is the default)
+  user admin USER --on|--off  let the user use the console (/dashboard/admin) and the admin API, or not
+  user revoke-tokens USER   revoke every live token of the user
+  user show USER            the user: plan, limits and where they come from, tokens, usage [--json]
+  user list [TEXT]          users whose id, e-mail or name contains TEXT [--limit 50] [--offset 0] [--json]
+  plan create NAME          a named limit set: --per-minute N --per-day N
+  plan set NAME             change a plan (free included) [--per-minute N] [--per-day N]
+  plan list / plan delete NAME  the plans and their users / delete one no user is on [--json]
+  audit                     the admin audit log, newest first [--target T] [--actor A] [--limit 50] [--json]
   usage                     admitted / refused / uncounted requests per user and UTC day [--user ID] [--days 1] [--json]
   secret show               print the signing secret serve generated and keeps in the database (for the kit's --secret)
 
@@ -182,16 +191,48 @@ Examples:
   GRAPH_STATS_JWT_SECRET=... graph-stats token create --user alice@example.com --ttl 7d
   graph-stats token create --users 100 --prefix load- --json > tokens.json
   graph-stats token revoke 5f0c6a1e-...`,
-  user: `graph-stats user create|disable|enable|limits ID — manage users
+  user: `graph-stats user create|disable|enable|limits|plan|admin|revoke-tokens|show|list — manage users
 
+USER is a user's id or the e-mail it signed in with (ignoring case). Every change is written to the
+admin audit log ('graph-stats audit') as cli:<your OS user>.
   user create ID [--email E]
-  user disable ID / user enable ID
-  user limits ID [--per-minute N] [--per-day N] [--reset]
-      shows the limits; '(default)' values are the server's (--rate-per-minute, --rate-per-day)
+  user disable USER / user enable USER
+  user limits USER [--per-minute N] [--per-day N] [--reset]
+      the user's own limits override its plan's; shows them: '(plan)' values are its plan's,
+      '(default)' the server's (--rate-per-minute, --rate-per-day: the free plan until 'plan set free')
+  user plan USER PLAN
+  user admin USER --on|--off
+  user revoke-tokens USER   every live token of the user, at once on every instance
+  user show USER [--json]
+  user list [TEXT] [--limit 50] [--offset 0] [--json]
 
 Examples:
+  graph-stats user plan ann@lab.example research
   graph-stats user limits alice --per-minute 10 --per-day 500
-  graph-stats user disable alice`,
+  graph-stats user admin ops@example.com --on
+  graph-stats user list lab.example`,
+  plan: `graph-stats plan create|set|list|delete — named limit sets
+
+'free' is the default plan: every user without another is on it, and until 'plan set free' its
+limits are the server's --rate-per-minute and --rate-per-day (1/min, 30/day unless set). A
+change holds from each user's next request on every instance. A user's own limits ('user limits')
+override its plan's. Each change is written to the admin audit log.
+  plan create NAME --per-minute N --per-day N
+  plan set NAME [--per-minute N] [--per-day N]
+  plan list [--json]
+  plan delete NAME          refused while users are on it
+
+Examples:
+  graph-stats plan create research --per-minute 20 --per-day 5000
+  graph-stats user plan ann@lab.example research`,
+  audit: `graph-stats audit [--target T] [--actor A] [--limit 50] [--json] — the admin audit log, newest first
+
+Every operator action, from the CLI (actor cli:<OS user>) or the console (console:<user id>): the
+time, the action (plan.create, user.limits, user.disable, token.revoke, …), its target (a plan, a
+user's id — an e-mail is looked up — or a jti) and the record before and after.
+
+Example:
+  graph-stats audit --target ann@lab.example --json`,
   secret: `graph-stats secret show — print the signing secret serve generated and keeps in the database
 
 serve generates a secret on its first start without --jwt-secret and keeps it in the database

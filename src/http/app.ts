@@ -15,6 +15,7 @@ import { handleDemo } from "./routes/demo.ts";
 import { handleDocs, handleOpenApi } from "./routes/docs.ts";
 import { handleHealth } from "./routes/health.ts";
 import { handleMetrics } from "./routes/metrics.ts";
+import { ADMIN_EXPORT_PATH, handleAdminExport } from "./routes/admin-export.ts";
 import { handleUniverse, handleUniverseList } from "./routes/universes.ts";
 import { unavailableReason } from "./unavailable-reason.ts";
 
@@ -174,6 +175,7 @@ export function createApp(deps: AppDeps) {
     { method: "GET", path: UNIVERSE_PATH, cors: liveCors, api: true, handler: (req, st) => handleUniverse(deps, req, st) },
     { method: "GET", path: OPENAPI_PATH, cors: PUBLIC, api: true, handler: (req, st) => handleOpenApi(deps, req, st) },
     { method: "GET", path: DOCS_PATH, cors: PUBLIC, api: true, handler: (req, st) => handleDocs(deps, req, st) },
+    { method: "GET", path: ADMIN_EXPORT_PATH, cors: sameOrigin, api: false, handler: (req, st) => handleAdminExport(deps, req, st) },
     { method: "GET", path: METRICS_PATH, cors: sameOrigin, api: false, handler: (req, st) => handleMetrics(deps, req, st) },
     ...(deps.dashboard ?? []).map((r): Route => ({ ...r, cors: sameOrigin, api: false })),
   ];

@@ -11,6 +11,10 @@ import { HttpError } from "./http-error.ts";
 export interface AuthedUser {
   id: string;
   limits: Limits;
+  /** The user's plan, recorded with each admitted request (the billing export's). */
+  plan: string;
+  /** May read the admin API (routes/admin-export.ts). */
+  admin?: boolean;
 }
 
 export interface AuthGateDeps {
@@ -33,7 +37,7 @@ export function createAuthGate(deps: AuthGateDeps): AuthGate {
     const caller = await deps.caller(sub, email, jti);
     if (caller.revoked) throw unauthorized(AUTH_MESSAGES.revoked, true);
     assertEnabled(sub, caller.user);
-    return { id: sub, limits: effectiveLimits(caller.user, deps.defaults) };
+    return { id: sub, limits: effectiveLimits(caller.user, deps.defaults), plan: caller.user.plan ?? "free", admin: caller.user.admin };
   };
 }
 

@@ -10,6 +10,7 @@ import type { DemoService } from "./demo-service.ts";
 import type { UniverseCatalogue } from "../market/catalogue-cache.ts";
 import type { AuthGate } from "./auth-gate.ts";
 import type { Meter } from "../metering/meter.ts";
+import type { UsageExport } from "../metering/usage-export.ts";
 import type { LastKnown } from "../metering/last-known.ts";
 import type { Metrics } from "./metrics.ts";
 import type { UnavailableReason } from "./unavailable-reason.ts";
@@ -19,6 +20,8 @@ export interface AppDeps {
   clock: Clock;
   logger: Logger;
   version: string;
+  /** The commit and schema version /health reports (absent in tests that build their own deps). */
+  build?: { commit: string; schema: string };
   /** Epoch ms at which the process started (for uptime_s). */
   startedAt: number;
   defaultUniverse: string;
@@ -45,6 +48,8 @@ export interface AppDeps {
   metricsAllowed?: (ip: string | null) => boolean;
   /** The address users reach the service at (no trailing slash): the /docs page's examples use it, /metrics accepts its host. */
   publicUrl?: () => string;
+  /** The billing export (routes/admin-export.ts); absent in tests that do not need it. */
+  usageExport?: UsageExport;
   /** The dashboard's pages and actions (src/dashboard); none in tests that do not need them. */
   dashboard?: DashboardRoute[];
 }

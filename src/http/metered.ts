@@ -31,6 +31,8 @@ export interface MeteredSteps<P> {
    * the request as answered (200) in the admitting transaction, and writes only its duration later.
    */
   answered?(prepared: P): boolean;
+  /** The request's estimated cost once prepared (ms of one core), kept on its row for the billing export. */
+  cost?(prepared: P): number;
   /** Once the request is over, whatever its outcome: frees what prepare reserved. */
   done?(prepared: P): void;
   /**
@@ -73,6 +75,8 @@ export async function metered<P>(deps: AppDeps, request: Request, state: Request
       requestId: state.requestId,
       params: steps.auditParams,
       answered: steps.answered?.(prepared.value) ? 200 : undefined,
+      cost: steps.cost?.(prepared.value),
+      plan: user.plan,
       // Gone while admission waits for another process's lock: not admitted (logged as 499 below).
       signal: request.signal,
     });

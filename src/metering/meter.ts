@@ -21,6 +21,9 @@ export interface AdmitRequest {
    * next flush instead of writing the row again (docs/api.md § Metering).
    */
   answered?: number;
+  /** The estimated cost (ms of one core) and the user's plan, kept on the admitted row for the billing export. */
+  cost?: number;
+  plan?: string;
   /**
    * The client's connection: once it aborts, a request still waiting for the meter's lock stops
    * waiting and is not admitted (its caller audits it as 499, counted 0).

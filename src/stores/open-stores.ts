@@ -35,6 +35,8 @@ export interface OpenedStores {
   where: string;
   /** SQLite: this open created the file; PostgreSQL: it applied migrations. */
   created: boolean;
+  /** Migrations this open applied. */
+  applied: number;
   /** The sample this open loaded into a fresh PostgreSQL database (SQLite logs its own), or null. */
   sample: LoadSampleResult | null;
   /** Closes what this open opened. */
@@ -57,7 +59,15 @@ export async function openStores(config: Config, o: OpenStoresOptions): Promise<
     } catch (err) {
       throw new Error(`could not open PostgreSQL at ${where}: ${(err as Error).message}`);
     }
-    return { stores: pg.stores, opened: null, where, created: pg.applied > 0, sample: pg.sample, close: () => pg.stores.close() };
+    return {
+      stores: pg.stores,
+      opened: null,
+      where,
+      created: pg.applied > 0,
+      applied: pg.applied,
+      sample: pg.sample,
+      close: () => pg.stores.close(),
+    };
   }
   if (!o.mayCreate && config.db !== ":memory:" && !existsSync(config.db)) {
     throw new Error(
@@ -72,6 +82,7 @@ export async function openStores(config: Config, o: OpenStoresOptions): Promise<
     opened,
     where: config.db,
     created: opened.created,
+    applied: opened.applied ?? 0,
     sample: null,
     close: async () => {
       await stores.close();

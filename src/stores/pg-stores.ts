@@ -1,6 +1,9 @@
 /** The stores over one PostgreSQL pool (stores.ts), the schema migrated and a fresh database given the sample. */
 import type { SQL } from "bun";
 import { openPg } from "../../db/pg/open.ts";
+import { createPgAdminStore } from "../admin/admin-stores.ts";
+import { pgUsageExportPort } from "../../db/pg/usage-export-statements.ts";
+import { createUsageExport } from "../metering/usage-export.ts";
 import { createPgAuthStore } from "../auth/index.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
@@ -57,14 +60,17 @@ export async function pgStores(
     throw err;
   });
   if (loaded) logger.info({ ...loaded, ms: Math.round(performance.now() - t0) }, "loaded the synthetic sample universe");
+  const auth = countCalls(createPgAuthStore(pg.db), inFlight);
   const stores: Stores = {
     kind: "postgres",
-    auth: countCalls(createPgAuthStore(pg.db), inFlight),
+    auth,
+    admin: countCalls(createPgAdminStore(pg.sql, auth, clock), inFlight),
     sessions: countCalls(createPgSessionStore(pg.db, clock), inFlight),
     account: countCalls(createPgAccountStore(pg.db), inFlight),
     meter,
     market,
     usage: createUsageReport(pgUsagePort(pg.sql)),
+    usageExport: createUsageExport(pgUsageExportPort(pg.sql), auth),
     checkDatabase: pgHealth(pg.sql),
     // More calls than connections wait in the pool's queue; the gauge is connections in use.
     connectionsInUse: () => Math.min(inFlight.n, pool.size),

@@ -1,6 +1,7 @@
 /** The stores over one SQLite file (stores.ts); its liveness check sees a deleted or replaced file. */
 import { statSync } from "node:fs";
 import type { OpenedDb } from "../../db/sqlite/open.ts";
+import { createSqliteAdminStore } from "../admin/admin-stores.ts";
 import { createSqliteAuthStore } from "../auth/index.ts";
 import type { Clock } from "../clock.ts";
 import { createSqliteAccountStore } from "../../db/sqlite/account-statements.ts";
@@ -16,6 +17,8 @@ import {
   sqliteUsagePort,
   startAuditMaintenance,
 } from "../metering/index.ts";
+import { sqliteUsageExportPort } from "../../db/sqlite/usage-export-statements.ts";
+import { createUsageExport } from "../metering/usage-export.ts";
 import { reuseHealthy } from "./health-cache.ts";
 import type { Stores } from "./stores.ts";
 
@@ -23,14 +26,17 @@ import type { Stores } from "./stores.ts";
 export function sqliteStores(opened: OpenedDb, clock: Clock, bootId: string, checkDatabase: () => boolean, lockWaitMs?: number): Stores {
   const { sqlite } = opened;
   const meter = createSqliteMeter(sqlite, clock, bootId, { lockWaitMs });
+  const auth = createSqliteAuthStore(sqlite);
   return {
     kind: "sqlite",
-    auth: createSqliteAuthStore(sqlite),
+    auth,
+    admin: createSqliteAdminStore(sqlite, auth, clock),
     sessions: createSqliteSessionStore(opened.db, clock),
     account: createSqliteAccountStore(opened.db),
     meter,
     market: openMarketStore({ kind: "sqlite", sqlite, path: opened.path }),
     usage: createUsageReport(sqliteUsagePort(sqlite)),
+    usageExport: createUsageExport(sqliteUsageExportPort(sqlite), auth),
     checkDatabase,
     connectionsInUse: () => (sqlite.inTransaction ? 1 : 0),
     reconcile: (self) => reconcileUnanswered(sqliteReconcilePort(sqlite), self, clock),

@@ -3,17 +3,21 @@
  * everything over the one file; with a PostgreSQL URL everything over one pool shared by every
  * instance. Routes and commands see only these interfaces, never which database answers.
  */
+import type { AdminStore } from "../admin/admin-store.ts";
 import type { AuthStore } from "../auth/index.ts";
 import type { AccountStore } from "../dashboard/account-store.ts";
 import type { SessionStore } from "../dashboard/session-store.ts";
 import type { Logger } from "../logger.ts";
 import type { MarketStore } from "../market/store.ts";
 import type { Meter, Reconciled } from "../metering/index.ts";
+import type { UsageExport } from "../metering/usage-export.ts";
 import type { UsageReport } from "../metering/usage-report.ts";
 
 export interface Stores {
   kind: "sqlite" | "postgres";
   auth: AuthStore;
+  /** The operator's actions (plans, admins, user search), each written to the admin audit log. */
+  admin: AdminStore;
   sessions: SessionStore;
   account: AccountStore;
   meter: Meter;
@@ -25,6 +29,8 @@ export interface Stores {
   connectionsInUse(): number;
   /** Usage per user and day (the CLI's `usage`). */
   usage: UsageReport;
+  /** Counted requests as CloudEvents or CSV, streamed (the billing export). */
+  usageExport: UsageExport;
   reconcile(bootId: string): Promise<Reconciled>;
   /** Flushes and prunes in the background; `stop` writes what is still gathered. */
   startMaintenance(retentionDays: number, logger: Logger): { stop(): Promise<void> };

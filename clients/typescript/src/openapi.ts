@@ -460,7 +460,7 @@ export interface components {
         };
         ErrorObject: {
             /** @enum {string} */
-            code: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "DAILY_QUOTA_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "CLIENT_CLOSED_REQUEST";
+            code: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "RATE_LIMITED" | "DAILY_QUOTA_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "CLIENT_CLOSED_REQUEST";
             message: string;
         };
         ErrorEnvelope: {
@@ -529,6 +529,8 @@ export interface components {
                 /** @constant */
                 service: "graph-stats";
                 version: string;
+                commit?: string;
+                schema?: string;
                 /**
                  * Format: date-time
                  * @description UTC, new Date().toISOString() form

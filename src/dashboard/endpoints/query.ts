@@ -16,7 +16,7 @@ export const userQuery =
       authenticate: async (): Promise<AuthedUser> => {
         const user = await c.userOf(session);
         assertEnabled(user.id, user);
-        return { id: user.id, limits: effectiveLimits(user, c.d.defaults) };
+        return { id: user.id, limits: effectiveLimits(user, c.d.defaults), plan: user.plan ?? "free" };
       },
     });
   };

@@ -27,6 +27,8 @@ export const ERROR_CODES = [
   "FORBIDDEN",
   "NOT_FOUND",
   "METHOD_NOT_ALLOWED",
+  // The admin API only: the plan exists already, or users are still on it.
+  "CONFLICT",
   "RATE_LIMITED",
   "DAILY_QUOTA_EXCEEDED",
   "INTERNAL_ERROR",
@@ -388,6 +390,8 @@ export const HealthEnvelope = named(
       status: z.literal("ok"),
       service: z.literal("graph-stats"),
       version: z.string(),
+      commit: z.string().optional(),
+      schema: z.string().optional(),
       time: generatedAt,
       uptime_s: count,
       checks: z.strictObject({ database: z.literal("ok") }),

@@ -49,6 +49,7 @@ export function handleChart(deps: AppDeps, request: Request, state: RequestState
     },
     done: ({ release }) => release(),
     answered: ({ inHand }) => inHand !== undefined,
+    cost: ({ prepared }) => prepared.cost,
     work: async ({ parsed, prepared, inHand }, headers, signal) => answer(deps, request, state, parsed, prepared, inHand, headers, signal),
   });
 }

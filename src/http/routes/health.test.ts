@@ -13,6 +13,17 @@ describe("healthyBody (the /health template)", () => {
       const data = { status: "ok", service: "graph-stats", version, time: meta.generated_at, uptime_s: uptime, checks: { database: "ok" } };
       expect(healthyBody(version, now, uptime, id)).toBe(successBody(data, meta));
       expect(JSON.parse(healthyBody(version, now, uptime, id)).meta.request_id).toBe(id);
+      const build = { commit: "0123abcd4567", schema: "0008_operator_plans_admin_audit" };
+      const withBuild = {
+        status: "ok",
+        service: "graph-stats",
+        version,
+        ...build,
+        time: meta.generated_at,
+        uptime_s: uptime,
+        checks: { database: "ok" },
+      };
+      expect(healthyBody(version, now, uptime, id, build)).toBe(successBody(withBuild, meta));
     }
   });
 });

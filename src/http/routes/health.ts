@@ -50,12 +50,18 @@ function answer(deps: AppDeps, request: Request, state: RequestState, up: boolea
     );
   }
   return jsonResponse(
-    healthyBody(deps.version, now, Math.floor((now - deps.startedAt) / 1000), state.requestId),
+    healthyBody(deps.version, now, Math.floor((now - deps.startedAt) / 1000), state.requestId, deps.build),
     200,
     fromTemplate(HEALTHY, state.requestId),
     null,
     head,
   );
+}
+
+/** The build's commit and the schema version the database was brought to at start (the last migration's tag). */
+export interface Build {
+  commit: string;
+  schema: string;
 }
 
 let versionOf = "";
@@ -67,10 +73,12 @@ let versionJson = '""';
  * (request-id.ts), so it needs no escaping; the test compares with JSON.stringify of the objects.
  * The version's JSON is remembered (JSON.stringify of it was 1.5% of /health's CPU).
  */
-export function healthyBody(version: string, now: number, uptimeS: number, requestId: string): string {
-  if (version !== versionOf) {
-    versionOf = version;
-    versionJson = JSON.stringify(version);
+export function healthyBody(version: string, now: number, uptimeS: number, requestId: string, build?: Build): string {
+  const key = build ? `${version}\u0000${build.commit}\u0000${build.schema}` : version;
+  if (key !== versionOf) {
+    versionOf = key;
+    versionJson =
+      JSON.stringify(version) + (build ? `,"commit":${JSON.stringify(build.commit)},"schema":${JSON.stringify(build.schema)}` : "");
   }
   const time = isoTime(now);
   return `{"success":true,"errors":[],"data":{"status":"ok","service":"graph-stats","version":${versionJson},"time":"${time}","uptime_s":${uptimeS},"checks":{"database":"ok"}},"meta":{"generated_at":"${time}","request_id":"${requestId}"}}`;
