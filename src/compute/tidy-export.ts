@@ -99,14 +99,12 @@ function graphRows(date: string, g: GraphOut | DatedGraphOut): TidyRow[] {
     row("", "lambda_plus", g.spectrum.lambda_plus);
     row("", "n_above", g.spectrum.n_above);
     row("", "absorption_ratio", g.spectrum.absorption_ratio);
-    g.spectrum.eigenvalues.forEach((v, k) => row("", `eigenvalue_${k + 1}`, v));
+    for (const [k, v] of g.spectrum.eigenvalues.entries()) row("", `eigenvalue_${k + 1}`, v);
   }
   for (const e of g.edge_list ?? []) if (e.reliability !== undefined) row(e.source, `reliability:${e.target}`, e.reliability);
   if (g.corr_matrix) {
     const { symbols, matrix } = g.corr_matrix;
-    matrix.forEach((r, i) => {
-      r.forEach((v, j) => row(symbols[i], `corr:${symbols[j]}`, v));
-    });
+    for (const [i, r] of matrix.entries()) for (const [j, v] of r.entries()) row(symbols[i], `corr:${symbols[j]}`, v);
   }
   return rows;
 }
