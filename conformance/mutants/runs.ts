@@ -39,7 +39,7 @@ export const fullA = (url: string, secret: string): KitOptions => ({ ...base(url
 export const fullB = (url: string, secret: string): KitOptions => ({ ...base(url), secret, limitsFromHeaders: true });
 /** The fuzz profile with a fixed seed (the same cases every time) and few cases, so a sweep of the catalogue stays quick. */
 export const FUZZ_SEED = 20261127;
-export const FUZZ_CASES = 40;
+export const FUZZ_CASES = 60;
 const fuzzA = (url: string, secret: string): KitOptions => ({ ...base(url), secret, profile: "fuzz", seed: FUZZ_SEED, cases: FUZZ_CASES });
 /** Core with only a token: what a user of a production deployment without the secret can run. */
 export const coreToken = async (url: string, secret: string, user: string): Promise<KitOptions> => ({

@@ -1009,7 +1009,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A universe's name (1-64 of A-Z a-z 0-9 . _ -). */
+                /**
+                 * @description A universe's name (1-64 of A-Z a-z 0-9 . _ -). Names . and .. cannot be addressed: URLs drop such path segments.
+                 * @example sample
+                 */
                 name: string;
             };
             cookie?: never;
