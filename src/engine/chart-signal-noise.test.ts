@@ -1,6 +1,6 @@
 /**
- * Issue 46 through the whole engine (computeChart and the payload of docs/api.md § Signal or
- * noise): the filters sit between the correlation and the graph, and the payload carries the
+ * Signal or noise through the whole engine (computeChart and the payload of docs/api.md
+ * § Signal or noise): the filters sit between the correlation and the graph, and the payload carries the
  * spectrum, the matrix, each edge's reliability, per-stock percentiles and community stability
  * where the issue names them. The numerics have their own golden tests.
  */

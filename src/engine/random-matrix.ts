@@ -1,6 +1,6 @@
 /**
- * Random-matrix filtering of a window's correlation matrix (issue 46; docs/engine.md § Random-matrix
- * filtering): the spectrum and its Marchenko–Pastur edge, denoise=mp (Laloux et al. 1999; López de
+ * Random-matrix filtering of a window's correlation matrix (docs/engine.md
+ * § Random-matrix filtering): the spectrum and its Marchenko–Pastur edge, denoise=mp (Laloux et al. 1999; López de
  * Prado's constant-residual-eigenvalue method) and detone=k. Each step reads the matrix it is given
  * and returns a new one, so the order correlation → shrinkage → denoise → detone → graph is the
  * caller's (chart.ts).
