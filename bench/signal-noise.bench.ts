@@ -4,7 +4,7 @@
  *    ≤ 150 ms and ≥ 50× the Python reference (bench/networkx/bench_signal_noise.py), alternating.
  * 2. denoise=mp&spectrum=true on a rolling-30 NIFTY-50 request against the same request without:
  *    target ≤ 20% more, both sides alternating in this process.
- * Pinned to one CPU. Options: --rounds N (default 3).
+ * Pinned to one CPU. Options: --rounds N (default 3); --filters-only runs part 2 alone (no Python).
  */
 import { join } from "node:path";
 import { computeChart } from "../src/engine/chart.ts";
@@ -25,15 +25,22 @@ if (!niftyAvailable) {
   process.exit(0);
 }
 const nifty = loadNifty();
-const boot = params(`asof=${ASOF}&bootstrap=200`);
-for (let r = 0; r < 5; r++) computeChart(nifty, boot);
-const py = new PythonSide(
-  [join(import.meta.dir, "networkx/bench_signal_noise.py"), "--asof", ASOF],
-  "bench_signal_noise.py failed (needs Debian's python3-networkx python3-sklearn)",
-);
-await py.line();
-const a = await sideBySide(py, () => computeChart(nifty, boot), "bootstrap 200 1", { rounds: ROUNDS, perBlock: 5 });
-py.close();
+const FILTERS_ONLY = process.argv.includes("--filters-only");
+const a = FILTERS_ONLY ? null : await bootstrapSideBySide();
+
+/** 1. bootstrap=200 against the Python reference, alternating. */
+async function bootstrapSideBySide() {
+  const boot = params(`asof=${ASOF}&bootstrap=200`);
+  for (let r = 0; r < 5; r++) computeChart(nifty, boot);
+  const py = new PythonSide(
+    [join(import.meta.dir, "networkx/bench_signal_noise.py"), "--asof", ASOF],
+    "bench_signal_noise.py failed (needs Debian's python3-networkx python3-sklearn)",
+  );
+  await py.line();
+  const side = await sideBySide(py, () => computeChart(nifty, boot), "bootstrap 200 1", { rounds: ROUNDS, perBlock: 5 });
+  py.close();
+  return side;
+}
 
 // 2. The filters' share of a rolling request, alternating plain and filtered in blocks.
 const plain = params(`asof=${ASOF}&periods=30`);
@@ -53,13 +60,16 @@ for (let r = 0; r < 15; r++) {
   ratios.push(median(f) / median(p));
 }
 const added = (median(ratios) - 1) * 100;
-console.log(`## Signal or noise (issue 46)
-
-| case | ours median (min) | reference median (min) | reference / ours | target |
+const bootstrapTable = a
+  ? `| case | ours median (min) | reference median (min) | reference / ours | target |
 |---|---:|---:|---:|---|
 ${sideBySideRow("bootstrap=200, NIFTY-50 snapshot, lookback 60, mst, five metrics, communities", a, ms, median(a.ours) <= 150 && median(a.ratios) >= 50 ? "≤ 150 ms, ≥ 50x: yes" : "≤ 150 ms, ≥ 50x: **no**")}
 
-| rolling 30, NIFTY-50, mst | median (min) |
+`
+  : "";
+console.log(`## Signal or noise (issue 46)
+
+${bootstrapTable}| rolling 30, NIFTY-50, mst | median (min) |
 |---|---:|
 | plain | ${ms(median(base))} (${ms(Math.min(...base))}) ms |
 | denoise=mp&spectrum=true | ${ms(median(withFilters))} (${ms(Math.min(...withFilters))}) ms |

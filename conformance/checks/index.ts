@@ -8,6 +8,7 @@ import { FUZZ_CHECKS } from "../fuzz/checks.ts";
 import { LIMIT_CHECKS } from "./limits.ts";
 import { LIVE_CHECKS } from "./live.ts";
 import { PUBLIC_CHECKS } from "./public.ts";
+import { SIGNAL_CHECKS } from "./signal.ts";
 import { UNIVERSE_CHECKS } from "./universes.ts";
 
 /** Fuzz checks come last: the envelope sweeps judge only the scenarios' exchanges, and fuzzing spends whatever budget is left. */
@@ -18,6 +19,7 @@ export const ALL_CHECKS: Check[] = [
   ...LIMIT_CHECKS,
   ...DAILY_CHECKS,
   ...UNIVERSE_CHECKS,
+  ...SIGNAL_CHECKS,
   ...ENVELOPE_CHECKS,
   ...FUZZ_CHECKS,
 ];

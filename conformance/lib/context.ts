@@ -1,4 +1,5 @@
 /** Per-run state shared by checks: identities (given or minted), learned limits, memoised scenarios. */
+import type { LoadedDocument } from "../fuzz/document.ts";
 import { Client } from "./client.ts";
 import { decodeJwt, signJwt, userClaims, type JwtClaims } from "./jwt.ts";
 import { NO_QUERY, optionQuery, type PlainQuery, plainDocument, queryFromDocument, withParam } from "./plain-query.ts";
@@ -92,9 +93,14 @@ export class Context {
   plainQuery(path: string): Promise<PlainQuery> {
     return this.once(`plain-query ${path}`, async () => {
       if (this.options.query !== undefined) return optionQuery(this.options.query);
-      const doc = await this.once("plain-document", () => plainDocument(this.client, this.options.openapi));
+      const doc = await this.document();
       return doc ? queryFromDocument(doc, path) : NO_QUERY;
     });
+  }
+
+  /** The deployment's OpenAPI document (`--openapi FILE`, else GET /openapi.json), once per run; undefined when there is none usable. */
+  document(): Promise<LoadedDocument | undefined> {
+    return this.once("plain-document", () => plainDocument(this.client, this.options.openapi));
   }
 
   /** The plain query with `periods=3`: the rolling request of docs/api.md § The answer. */

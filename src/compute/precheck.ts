@@ -69,7 +69,8 @@ export function precheck(
 /**
  * Points plus the edge rows returned (the latest graph, or every as-of's with include_graph=all),
  * plus with hierarchy the merge rows of the dendrograms returned (n − 1 each, on the same as-ofs),
- * at worst.
+ * plus with include_corr and include_graph=all every as-of's n² matrix cells (the engine's
+ * RowBudget), at worst.
  */
 function checkSize(params: ChartParams, n: number, asofCount: number): void {
   const tree = params.hierarchy !== "none";
@@ -78,10 +79,18 @@ function checkSize(params: ChartParams, n: number, asofCount: number): void {
   const graphs = params.include_graph === "all" ? asofCount : 1;
   const edges = params.include_graph ? graphs * maxEdges(params, n) : 0;
   const merges = tree ? graphs * Math.max(0, n - 1) : 0;
-  if (points + edges + merges <= MAX_POINTS) return;
-  const rows = [params.include_graph ? `${edges} edge rows` : "", tree ? `${merges} hierarchy merges` : ""].filter(Boolean).join(" plus ");
+  const cells = params.include_corr && params.include_graph === "all" ? graphs * n * n : 0;
+  if (points + edges + merges + cells <= MAX_POINTS) return;
+  const rows = [
+    params.include_graph ? `${edges} edge rows` : "",
+    tree ? `${merges} hierarchy merges` : "",
+    cells ? `${cells} correlation matrix cells` : "",
+  ]
+    .filter(Boolean)
+    .join(" plus ");
   const fixes = ["fewer symbols"];
   if (params.include_graph) fixes.push("a sparser graph_method (mst, tmfg, pmfg, knn)");
+  if (cells) fixes.push("include_corr=false");
   if (params.include_graph === "all") fixes.push("include_graph=true");
   if (params.include_graph) fixes.push("include_graph=false");
   if (tree) fixes.push(`hierarchy=none${params.weights === "hrp" ? " (with weights other than hrp)" : ""}`);

@@ -116,6 +116,47 @@ test("the memory estimate counts issue 26's scratch and what it adds to the answ
   );
 });
 
+test("the memory estimate counts issue 46's bootstrap scratch, spectrum and matrix, each with its parameter", () => {
+  const bytes = (q: string, n = 50, asofs = 30, f: Format = "json") => requestBytes(params(q), n, asofs, 100, f);
+  const base = bytes("periods=30&lookback=60&include_graph=all");
+  // Bootstrap: B replicates' metric values per as-of grow with B, with the metrics asked and with the window.
+  const boot = (q: string) => bytes(`periods=30&lookback=60&include_graph=all&${q}`);
+  expect(boot("bootstrap=1")).toBeGreaterThan(base);
+  expect(boot("bootstrap=1000") - boot("bootstrap=1")).toBe(8 * 999 * 50 * params("").metrics.length);
+  expect(boot("bootstrap=200&metrics=pagerank,degree_strength,eigenvector_centrality")).toBeGreaterThan(
+    boot("bootstrap=200&metrics=pagerank"),
+  );
+  expect(boot("bootstrap=200&graph_method=pmfg")).toBeGreaterThan(boot("bootstrap=200"));
+  // Bootstrap=1000 over 500 symbols, five metrics: at least its 8·B·n·m bytes of replicate values.
+  expect(requestBytes(params("bootstrap=1000"), 500, 1, 300)).toBeGreaterThan(8 * 1000 * 500 * 5);
+  // The matrix: n² numbers per graph returned, every as-of's with include_graph=all, more again as csv rows.
+  const corr = (graph: string, asofs: number, f: Format = "json") =>
+    bytes(`periods=30&lookback=60&include_graph=${graph}&include_corr=true`, 50, asofs, f) -
+    bytes(`periods=30&lookback=60&include_graph=${graph}`, 50, asofs, f);
+  expect(corr("true", 30)).toBeGreaterThan(50 * 50 * 8);
+  expect(corr("all", 30)).toBeGreaterThan(30 * 50 * 50 * 8);
+  expect(corr("all", 30)).toBeGreaterThan(10 * corr("true", 30));
+  expect(corr("all", 60)).toBeGreaterThan(corr("all", 30));
+  expect(corr("all", 30, "csv")).toBeGreaterThan(corr("all", 30));
+  expect(
+    bytes("periods=30&lookback=60&include_graph=all&include_corr=true", 100) - bytes("periods=30&lookback=60&include_graph=all", 100),
+  ).toBeGreaterThan(3.5 * corr("all", 30));
+  // The spectrum: n eigenvalues per as-of, with the decomposition's scratch; denoise and detone that scratch alone.
+  expect(bytes("periods=30&lookback=60&include_graph=all&spectrum=true")).toBeGreaterThan(base);
+  expect(
+    bytes("periods=30&lookback=60&include_graph=all&spectrum=true", 50, 60) - bytes("periods=30&lookback=60&include_graph=all", 50, 60),
+  ).toBeGreaterThan(bytes("periods=30&lookback=60&include_graph=all&spectrum=true") - base);
+  expect(bytes("periods=30&lookback=60&include_graph=all&denoise=mp")).toBeGreaterThan(base);
+  expect(bytes("periods=30&lookback=60&include_graph=all&denoise=mp&detone=1")).toBeGreaterThan(
+    bytes("periods=30&lookback=60&include_graph=all&denoise=mp"),
+  );
+  // A render job of a result with them holds their text and objects too.
+  const p = params("periods=30&lookback=60&include_graph=all&include_corr=true&spectrum=true&bootstrap=10");
+  expect(renderBytes(p, 50, 30, "csv")).toBeGreaterThan(
+    renderBytes(params("periods=30&lookback=60&include_graph=all"), 50, 30, "csv") + 30 * 50 * 50 * 60,
+  );
+});
+
 describe("issue 46's terms (operation counts)", () => {
   const terms = (q: string, n = 50, asofs = 1) => costTerms(params(q), n, asofs);
   test("denoise, detone and spectrum: n³ per decomposition per as-of, two with denoise and detone", () => {

@@ -100,6 +100,19 @@ describe("refused before admission, without computing", () => {
     );
   });
 
+  test("the response-size cap counts every as-of's correlation matrix cells with include_corr (include_graph=all)", async () => {
+    // 19 as-ofs of 50 points, 49 mst edges and 2500 cells fit in 50,000 rows; a 20th does not.
+    const q = "graph_method=mst&include_graph=all&include_corr=true&lookback=20&metrics=degree_strength";
+    const fits = await h.get(`${LIVE}?${q}&periods=19`, { token: await h.token("cells-fit") });
+    expect(fits.status).toBe(200);
+    await refusedBeforeAdmission(
+      "cells",
+      `${q}&periods=20`,
+      400,
+      /1000 points plus 980 edge rows plus 50000 correlation matrix cells .*include_corr=false/,
+    );
+  });
+
   test("a window no two symbols fill: the engine's 404, decided from metadata", async () => {
     // NOVAGRID lists on 2024-03-01; before that it has no bars, and the other symbol alone cannot make a graph.
     await refusedBeforeAdmission("late", "symbols=NOVAGRID,ALPHABANK&asof=2024-03-10&lookback=20", 404, /only 1 of 2 symbols can be used/);
