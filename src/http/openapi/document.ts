@@ -210,7 +210,8 @@ export function buildDocument(version: string): Record<string, unknown> {
               name: "name",
               in: "path",
               required: true,
-              description: "A universe's name (1-64 of A-Z a-z 0-9 . _ -). Names . and .. cannot be addressed: URLs drop such path segments.",
+              description:
+                "A universe's name (1-64 of A-Z a-z 0-9 . _ -). Names . and .. cannot be addressed: URLs drop such path segments.",
               schema: { type: "string", pattern: "^[A-Za-z0-9._-]{1,64}$" },
               example: "sample",
             },
