@@ -57,11 +57,13 @@ export function colourGroups(stocks: readonly StockModel[], by: ColourBy): Colou
   return { groups, groupOf };
 }
 
-/** The agreement of the graph's communities with the sectors, as one sentence; null when the answer has none. */
+/**
+ * The agreement of the graph's communities with the sectors, as one sentence; null when the answer
+ * has none or labels no stock (the demo, or no metadata imported: nothing to compare).
+ */
 export function sectorAgreementText(graph: GraphData): string | null {
   const a = graph.sector_agreement;
-  if (!a) return null;
-  if (a.labelled === 0) return "Sector agreement: no stock in this graph has a sector (graph-stats import-metadata adds them).";
+  if (!a || a.labelled === 0) return null;
   const f = (v: number | null) => (v === null ? "n/a" : v.toFixed(3));
   return `Sector agreement of the communities over ${a.labelled} labelled stock${a.labelled === 1 ? "" : "s"}: ARI ${f(a.ari)}, NMI ${f(a.nmi)}.`;
 }
