@@ -5,6 +5,7 @@
  */
 import { queryFormHtml } from "./query-form-html.ts";
 import type { DashboardView, SignedInView } from "./view-model.ts";
+import { STALE_AFTER_DAYS } from "./web/data-model.ts";
 import { METRIC_LABELS } from "./web/format.ts";
 import { generateState, tokenListHtml, usageFiguresHtml, usageTableHtml } from "./web/fragments.ts";
 import { escapeHtml as e, jsonForScript } from "./web/html.ts";
@@ -111,6 +112,7 @@ function signedInMain(s: SignedInView): string {
 ${apiAccessSection(s)}
 ${usageSection(s)}
 </div>
+${dataSection()}
 ${networkSection(true)}`;
 }
 
@@ -160,6 +162,23 @@ ${usageTableHtml(s.usage)}
 </section>`;
 }
 
+/** The stored universes and one's coverage, filled by the browser script from /dashboard/api/universes. */
+function dataSection(): string {
+  return `<section class="card" id="data" aria-labelledby="data-heading">
+<h2 id="data-heading">Data</h2>
+<p class="hint">The universes this server stores, as <code>GET /v1/universes</code> lists them (reading them uses no quota). A universe is stale when its newest daily bar is more than ${STALE_AFTER_DAYS} days old.</p>
+<noscript><p class="message error">This list needs JavaScript; <code>graph-stats universe list</code> prints it too.</p></noscript>
+<div class="table-scroll"><table id="data-universes" class="data-table"></table></div>
+<div class="panel-controls">
+<label for="data-universe">Coverage of</label>
+<select id="data-universe" disabled></select>
+</div>
+<p id="data-calendar" class="caption"></p>
+<div class="table-scroll coverage-scroll"><table id="data-coverage" class="data-table"></table></div>
+<p id="data-error" class="message error" role="alert"></p>
+</section>`;
+}
+
 function metricOptions(selected: string): string {
   return Object.entries(METRIC_LABELS)
     .map(([v, label]) => `<option value="${e(v)}"${v === selected ? " selected" : ""}>${e(label)}</option>`)
@@ -172,16 +191,19 @@ function networkSection(signedIn: boolean): string {
 <h2 id="network-heading">Network</h2>
 <p id="network-source" class="source" aria-live="polite">Demo snapshot of the sample universe</p>
 </div>
-<p class="hint">Each stock is a node; an edge joins two stocks whose daily returns move together, thicker and darker the stronger the correlation |ρ|. Colours are the communities the network falls into, which for equities are usually sectors. Hover or tap a node for its figures.</p>
+<p class="hint">Each stock is a node; an edge joins two stocks whose daily returns move together, thicker and darker the stronger the correlation |ρ|. Colours are the communities the network falls into, which for equities are usually sectors; colour by sector to compare, where the stocks' sectors are known (<code>graph-stats import-metadata</code>). Hover or tap a node for its figures.</p>
 <noscript><p class="message error">The network pictures need JavaScript. The figures are also served by <a href="/v1/demo/chart">/v1/demo/chart</a>.</p></noscript>
 <div class="network-grid">
 <figure class="panel panel-graph">
 <div class="panel-controls">
 <label for="size-by">Size by</label>
 <select id="size-by">${metricOptions("degree_strength")}</select>
+<label for="colour-by">Colour by</label>
+<select id="colour-by"><option value="community" selected>Community</option><option value="sector">Sector</option></select>
 </div>
 <div id="graph-chart" class="chart chart-graph" role="img" aria-label="Correlation network: nodes coloured by community, sized by the chosen metric; the figures are in the table below"></div>
 <figcaption id="graph-caption" class="caption"></figcaption>
+<p id="sector-agreement" class="caption sector-agreement" hidden></p>
 </figure>
 <figure id="dendrogram-panel" class="panel panel-dendrogram" hidden>
 <h3 class="panel-title">Hierarchy</h3>

@@ -16,6 +16,7 @@ import { dashboardPage } from "./endpoints/page.ts";
 import { userQuery } from "./endpoints/query.ts";
 import { revokeToken } from "./endpoints/revoke-token.ts";
 import { dashboardState } from "./endpoints/state.ts";
+import { dataUniverse, dataUniverses } from "./endpoints/universes.ts";
 
 export { CSP, LOGIN_TTL_S } from "./endpoints/context.ts";
 export type { DashboardDeps, DashboardHandler, DashboardRoute };
@@ -30,6 +31,8 @@ export function dashboardRoutes(d: DashboardDeps): DashboardRoute[] {
     { method: "GET", path: "/auth/callback", handler: callback(c) },
     { method: "POST", path: "/auth/logout", handler: logout(c) },
     { method: "GET", path: "/dashboard/api/state", handler: dashboardState(c) },
+    { method: "GET", path: "/dashboard/api/universes", handler: dataUniverses(c) },
+    { method: "GET", path: "/dashboard/api/universes/:name", handler: dataUniverse(c) },
     { method: "POST", path: "/dashboard/api/tokens", handler: generateToken(c) },
     { method: "POST", path: "/dashboard/api/tokens/:jti/revoke", handler: revokeToken(c) },
     { method: "POST", path: "/dashboard/api/query", handler: userQuery(c) },

@@ -2,13 +2,15 @@
  * The query form and the charts in Debian's Chromium (#42 item 7): the form sends the API's own
  * parameter names and never a query the server would refuse; no select clips its text; the stock
  * picker shows whole rows; the dendrogram grows with its leaves; the weights chart is the ten
- * largest and the others. Set GRAPH_STATS_SCREENSHOTS=<dir> to keep docs/dashboard.md's picture
- * of the form's messages.
+ * largest and the others; the Data panel lists the universes with their freshness and coverage, and
+ * the network is coloured by sector (#44). Set GRAPH_STATS_SCREENSHOTS=<dir> to keep
+ * docs/dashboard.md's pictures of the form's messages, the Data panel and the sector colours.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
+import { SAMPLE_SECTORS } from "../../src/market/index.ts";
 import { chromiumAvailable, sharedBrowser } from "../support/browser.ts";
 import { type DashboardHarness, openDashboard, PROFILE, settled, signInByHttp, startDashboard } from "./harness.ts";
 
@@ -281,6 +283,125 @@ describe.skipIf(!chromiumAvailable())("the query form and the charts (#42 item 7
     await tip.waitFor({ state: "visible" });
     expect(await tip.locator(".tt-title").textContent()).toBe("Others (40)");
     expect(await tip.locator(".tt-grid .swatch").count()).toBe(40);
+    expect(cspErrors).toEqual([]);
+    await context.close();
+  });
+  test("the Data panel lists the universes, marks the stale one and shows coverage; the network colours by sector (#44)", async () => {
+    // A universe whose newest daily bar is six days old (stale past 4), DESKB missing a day, and
+    // sectors for the sample but its infra stocks, names for the desk.
+    const market = h.server.stores.market;
+    const day = (back: number) => new Date(h.clock.now() - back * 86_400_000).toISOString().slice(0, 10);
+    const dates = [10, 9, 8, 7, 6].map(day);
+    const csv = (ds: string[]) =>
+      `timestamp,open,high,low,close,volume\n${ds.map((d, i) => `${d},${10 + i},${10 + i},${10 + i},${10 + i},1`).join("\n")}\n`;
+    await market.importCsvSources(
+      [
+        { file: "DESKA.csv", text: csv(dates) },
+        { file: "DESKB.csv", text: csv(dates.filter((_, i) => i !== 2)) },
+      ],
+      { universe: "desk" },
+    );
+    const rows = [
+      { symbol: "DESKA", name: "Desk A Ltd", sector: "banks", industry: null },
+      ...SAMPLE_SECTORS.filter((x) => x.sector !== "infra").flatMap((x) =>
+        x.symbols.map((symbol) => ({ symbol, name: null, sector: x.sector, industry: null })),
+      ),
+    ];
+    await market.importMetadata(rows, h.clock.now());
+
+    const { context, page, cspErrors } = await signedInPage("sana");
+    const universes = page.locator("#data-universes tbody tr");
+    await settled(
+      () => universes.count(),
+      (n) => n === 2,
+    );
+    const desk = page.locator('#data-universes tr[data-universe="desk"]');
+    expect(await desk.locator("td").allTextContents()).toEqual([
+      "2",
+      "1d",
+      dates[0],
+      dates[4],
+      "imported",
+      String(await market.dataVersion()),
+      expect.stringMatching(/^Stale: newest 1d bar 6\.\d days old$/),
+    ]);
+    expect(await desk.locator(".freshness.stale").count()).toBe(1);
+    expect(await page.locator('#data-universes tr[data-universe="sample"] .freshness').textContent()).toStartWith(
+      "Sample data, not refreshed",
+    );
+    // The first universe's coverage at once; another on choosing it.
+    await settled(
+      async () => (await page.locator("#data-coverage caption").textContent()) ?? "",
+      (t) => t.startsWith("Coverage of desk"),
+    );
+    expect(await page.locator('#data-coverage tr[data-symbol="DESKA"]').locator("th, td").allTextContents()).toEqual([
+      "DESKA",
+      "Desk A Ltd",
+      "banks",
+      "1d",
+      dates[0],
+      dates[4],
+      "5",
+      "0",
+    ]);
+    expect(await page.locator('#data-coverage tr[data-symbol="DESKB"] td').allTextContents()).toEqual([
+      "—",
+      "—",
+      "1d",
+      dates[0],
+      dates[4],
+      "4",
+      "1",
+    ]);
+    expect(await page.locator('#data-coverage tr[data-symbol="DESKB"] td.missing').textContent()).toBe("1");
+    expect(await page.locator("#data-calendar").textContent()).toBe(`Calendar of desk: 1d: 5 bars, ${dates[0]} to ${dates[4]}.`);
+    if (SHOTS) {
+      mkdirSync(SHOTS, { recursive: true });
+      await page.locator("#data").screenshot({ path: join(SHOTS, "9-data-panel.png") });
+    }
+    await page.getByLabel("Coverage of").selectOption("sample");
+    await settled(
+      () => page.locator("#data-coverage tbody tr").count(),
+      (n) => n === 100,
+    ); // 50 symbols at 1m and 1d
+    expect(await page.locator('#data-coverage tr[data-symbol="CEMENTA"] td').first().textContent()).toBe("—"); // infra: no metadata
+
+    // The user's own query carries the sectors; colouring by them draws the grey of the unlabelled.
+    const { answer } = await run(page);
+    const grey = () =>
+      page
+        .locator("#graph-chart canvas")
+        .first()
+        .evaluate((c: any) => {
+          const { data } = c.getContext("2d").getImageData(0, 0, c.width, c.height);
+          let n = 0;
+          for (let i = 0; i < data.length; i += 4) if (data[i] === 0x8a && data[i + 1] === 0x8f && data[i + 2] === 0x98) n++;
+          return n;
+        });
+    expect(await grey()).toBe(0); // every stock is in a community
+    await page.getByLabel("Colour by").selectOption("sector");
+    const label = await settled(
+      async () => (await page.locator("#graph-chart").getAttribute("aria-label")) ?? "",
+      (t) => t.includes("coloured by sector"),
+    );
+    const counts = new Map<string, number>();
+    for (const s of answer.data.stocks as { sector?: string }[]) counts.set(s.sector ?? "", (counts.get(s.sector ?? "") ?? 0) + 1);
+    expect(counts.get("")).toBe(6);
+    const listed = [...counts]
+      .filter(([x]) => x)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([x, n]) => `${x} ${n}`);
+    expect(label).toStartWith(`Correlation network: nodes coloured by sector (${[...listed, "no sector 6"].join(", ")}), sized`);
+    expect(await settled(grey, (n) => n > 0)).toBeGreaterThan(6 * 20); // six grey nodes and the legend's icon
+    const a = (answer.data.graph ?? answer.data.latest_graph).sector_agreement; // a rolling answer draws its latest graph
+    expect(a.labelled).toBe(44);
+    expect(await page.locator("#sector-agreement").textContent()).toBe(
+      `Sector agreement of the communities over 44 labelled stocks: ARI ${a.ari.toFixed(3)}, NMI ${a.nmi.toFixed(3)}.`,
+    );
+    expect(await page.locator("#network-table thead th").nth(2).textContent()).toBe("Sector");
+    if (SHOTS) await page.locator(".panel-graph").screenshot({ path: join(SHOTS, "10-network-by-sector.png") });
+    await page.getByLabel("Colour by").selectOption("community");
+    expect(await settled(grey, (n) => n === 0)).toBe(0);
     expect(cspErrors).toEqual([]);
     await context.close();
   });

@@ -237,3 +237,27 @@ describe("labels in dense clusters (#42 item 7): only where they fit, never over
     }
   }
 });
+
+describe("colour by sector (colour-groups.ts)", () => {
+  test("the categories are the sectors and a grey 'no sector', each node in its own; the layout does not move", () => {
+    const model = network(["AAA", "BBB", "CCC", "DDD"], "chain", [0, 0, 1, 1]);
+    model.stocks = model.stocks.map((s, i) => ({ ...s, sector: ["it", "banks", "it", null][i] }));
+    const opts = { roam: false, animate: false, width: 600, height: 400 };
+    const byCommunity = graphOption(model, "degree_strength", opts);
+    const bySector = graphOption(model, "degree_strength", { ...opts, colourBy: "sector" });
+    expect(byCommunity.series[0].categories.map((c) => c.name)).toEqual(["Community 0 · 2", "Community 1 · 2"]);
+    expect(bySector.series[0].categories).toEqual([
+      { name: "banks · 1", itemStyle: { color: "#4e79a7" } },
+      { name: "it · 2", itemStyle: { color: "#f28e2b" } },
+      { name: "no sector · 1", itemStyle: { color: "#8a8f98" } },
+    ]);
+    expect(bySector.legend.data).toEqual(["banks · 1", "it · 2", "no sector · 1"]);
+    expect(bySector.series[0].data.map((n) => [n.name, n.category])).toEqual([
+      ["AAA", 1],
+      ["BBB", 0],
+      ["CCC", 1],
+      ["DDD", 2],
+    ]);
+    expect(bySector.series[0].data.map((n) => [n.x, n.y])).toEqual(byCommunity.series[0].data.map((n) => [n.x, n.y]));
+  });
+});

@@ -1,12 +1,12 @@
 /**
  * The ECharts option of the correlation network: node size by a chosen metric, colour by
- * community (one legend entry each), edge width and opacity by |ρ|, details on hover.
+ * community or by sector (one legend entry each, colour-groups.ts), edge width and opacity by |ρ|, details on hover.
  */
 import { metricLabel } from "./format.ts";
 import type { NetworkModel } from "./network-data.ts";
 import { forceLayout, type Point } from "./force-layout.ts";
 import { labelPlacement, placeLabels } from "./label-layout.ts";
-import { communityColour, communityName } from "./palette.ts";
+import { type ColourBy, colourGroups } from "./colour-groups.ts";
 import { edgeTooltip, nodeTooltip } from "./tooltips.ts";
 
 const MIN_SIZE = 7;
@@ -68,6 +68,8 @@ export interface GraphViewport {
   animate: boolean;
   width: number;
   height: number;
+  /** What the colours stand for (colour-groups.ts); communities when not given. */
+  colourBy?: ColourBy;
   /** Width (px) of a label's text in the chart's font; an estimate when not given. */
   textWidth?: (text: string, fontSize: number) => number;
 }
@@ -85,16 +87,10 @@ export function graphOption(model: NetworkModel, metric: string, opts: GraphView
   const fontSize = narrow ? 9 : 10;
   const legendFont = narrow ? 10 : 12;
   const legendGap = narrow ? 6 : 12;
-  const ids = [...new Set(model.stocks.map((s) => s.community).filter((c): c is number => c !== null))].sort((a, b) => a - b);
-  const counts = new Map<number, number>();
-  for (const s of model.stocks) if (s.community !== null) counts.set(s.community, (counts.get(s.community) ?? 0) + 1);
-  const categoryIndex = new Map(ids.map((c, i) => [c, i]));
-  const categories = ids.map((c) => ({
-    name: `${communityName(c)} · ${counts.get(c)}`,
-    itemStyle: { color: communityColour(c) },
-  }));
   const inGraph = new Set(Object.keys(model.graph.communities ?? {}));
   const stocks = inGraph.size ? model.stocks.filter((s) => inGraph.has(s.symbol)) : model.stocks;
+  const { groups, groupOf } = colourGroups(opts.colourBy === "sector" ? stocks : model.stocks, opts.colourBy ?? "community");
+  const categories = groups.map((g) => ({ name: `${g.name} · ${g.count}`, itemStyle: { color: g.colour } }));
   const sizes = nodeSizes(
     stocks.map((s) => s.values[metric] ?? null),
     scale,
@@ -141,9 +137,10 @@ export function graphOption(model: NetworkModel, metric: string, opts: GraphView
       id: s.symbol,
       name: s.symbol,
       symbolSize: sizes[i],
-      category: s.community === null ? undefined : categoryIndex.get(s.community),
+      category: groupOf.get(s.symbol),
       value: s.values[metric],
       community: s.community,
+      sector: s.sector ?? null,
       values: s.values,
       x: layout[i].x,
       y: layout[i].y,
@@ -177,7 +174,7 @@ export function graphOption(model: NetworkModel, metric: string, opts: GraphView
       formatter: (p: { dataType: string; data: any }) =>
         p.dataType === "edge"
           ? edgeTooltip(p.data.source, p.data.target, p.data.corr)
-          : nodeTooltip(p.data.name, p.data.community, p.data.values),
+          : nodeTooltip(p.data.name, p.data.community, p.data.values, p.data.sector),
     },
     series: [
       {

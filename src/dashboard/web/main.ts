@@ -1,11 +1,12 @@
 /// <reference lib="dom" />
 /**
  * The dashboard's browser script: reads the view the server embedded in #gs-state, wires the
- * API access, usage and network sections, and refreshes them from /dashboard/api/state after
+ * API access, usage, data and network sections, and refreshes them from /dashboard/api/state after
  * every change, and the usage also while the page is in view (calls made elsewhere count too).
  */
 import type { DashboardView, SignedInView } from "../view-model.ts";
 import { callApi, setCsrf } from "./api.ts";
+import { initData } from "./data-panel.ts";
 import { announce, byId } from "./dom.ts";
 import { initNetwork } from "./network-panel.ts";
 import { initTokens, renderTokens } from "./tokens-panel.ts";
@@ -60,6 +61,7 @@ function start(): void {
     initTokens(refresh);
     renderUsage(signedIn.usage, refreshUsageIfSeen);
     keepUsageFresh(refreshUsage);
+    void initData();
   }
   initNetwork(() => void refresh());
 }

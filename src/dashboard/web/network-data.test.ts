@@ -21,7 +21,7 @@ const SNAPSHOT: SnapshotData = {
   asof_date: "2025-09-30T00:00:00+05:30",
   metrics: METRICS,
   stocks: [
-    { symbol: "A", degree_strength: 0.5, pagerank: 0.2, community: 0 },
+    { symbol: "A", degree_strength: 0.5, pagerank: 0.2, community: 0, sector: "banks", name: "Alpha" },
     { symbol: "B", degree_strength: 1, pagerank: 0.3, community: 0 },
     { symbol: "C", degree_strength: null, pagerank: 0.25, community: 1 },
     { symbol: "D", degree_strength: 0.5, pagerank: 0.25, community: 1 },
@@ -36,16 +36,18 @@ const ROLLING: RollingData = {
   stocks: ["A", "B", "C", "D"].map((s, i) => ({
     symbol: s,
     community: i < 2 ? 0 : 1,
+    ...(i === 3 ? { sector: "it" } : {}),
     points: [point("2025-09-29", i / 4), point("2025-09-30", null)],
   })),
   latest_graph: GRAPH,
 };
 
 describe("toModel / mergeDemo / topSymbols", () => {
-  test("a snapshot keeps each stock's metrics and community; nulls stay null", () => {
+  test("a snapshot keeps each stock's metrics, community and metadata; nulls stay null", () => {
     const m = toModel(SNAPSHOT);
     expect(m.rolling).toBeNull();
-    expect(m.stocks[2]).toEqual({ symbol: "C", community: 1, values: { degree_strength: null, pagerank: 0.25 } });
+    expect(m.stocks[2]).toEqual({ symbol: "C", community: 1, sector: null, name: null, values: { degree_strength: null, pagerank: 0.25 } });
+    expect(m.stocks[0]).toMatchObject({ symbol: "A", sector: "banks", name: "Alpha" });
   });
 
   test("a rolling answer draws its latest graph with the last point's metrics and keeps the series", () => {
@@ -54,6 +56,7 @@ describe("toModel / mergeDemo / topSymbols", () => {
     expect(m.graph).toBe(GRAPH);
     expect(m.stocks[1].values).toEqual({ degree_strength: null, pagerank: 0.25 });
     expect(m.rolling?.series.B.map((p) => p.degree_strength)).toEqual([0.25, null]);
+    expect(m.stocks.map((s) => s.sector)).toEqual([null, null, null, "it"]);
   });
 
   test("the demo takes the snapshot's figures and the rolling sample's series", () => {

@@ -20,6 +20,8 @@ export interface GraphData {
   communities?: Record<string, number>;
   n_communities?: number;
   modularity?: number | null;
+  /** The communities against the stocks' sectors (docs/api.md § Sectors). */
+  sector_agreement?: { ari: number | null; nmi: number | null; labelled: number } | null;
 }
 
 type Metrics = Record<string, number | null>;
@@ -54,7 +56,7 @@ export interface SnapshotData {
   type: "snapshot";
   asof_date: string;
   metrics: string[];
-  stocks: ({ symbol: string; community?: number } & Record<string, unknown>)[];
+  stocks: ({ symbol: string; community?: number; sector?: string; name?: string } & Record<string, unknown>)[];
   graph: GraphData;
   hierarchy?: HierarchyData;
   weights?: WeightsData;
@@ -64,7 +66,13 @@ export interface RollingData {
   type: "rolling";
   asof_dates: string[];
   metrics: string[];
-  stocks: { symbol: string; community?: number; points: ({ date: string; weight?: number | null } & Metrics)[] }[];
+  stocks: {
+    symbol: string;
+    community?: number;
+    sector?: string;
+    name?: string;
+    points: ({ date: string; weight?: number | null } & Metrics)[];
+  }[];
   latest_graph: GraphData;
   latest_hierarchy?: HierarchyData;
   weights?: WeightsData;
@@ -75,6 +83,9 @@ export type ChartData = SnapshotData | RollingData;
 export interface StockModel {
   symbol: string;
   community: number | null;
+  /** From the stock metadata, where known. */
+  sector?: string | null;
+  name?: string | null;
   /** The metrics at the latest as-of. */
   values: Metrics;
 }
@@ -113,6 +124,8 @@ export function toModel(data: ChartData): NetworkModel {
       stocks: data.stocks.map((s) => ({
         symbol: s.symbol,
         community: communityOf(data.graph, s.symbol, s.community),
+        sector: s.sector ?? null,
+        name: s.name ?? null,
         values: pickMetrics(s, data.metrics),
       })),
       rolling: null,
@@ -136,6 +149,8 @@ export function toModel(data: ChartData): NetworkModel {
     stocks: data.stocks.map((s) => ({
       symbol: s.symbol,
       community: communityOf(data.latest_graph, s.symbol, s.community),
+      sector: s.sector ?? null,
+      name: s.name ?? null,
       values: pickMetrics(s.points[s.points.length - 1] ?? {}, data.metrics),
     })),
     rolling: { dates: data.asof_dates, series },

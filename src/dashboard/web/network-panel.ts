@@ -8,6 +8,7 @@ import { announce, byId, finePointer, reducedMotion, textWidth } from "./dom.ts"
 import { dendrogramCaption, dendrogramHeight, dendrogramOption } from "./dendrogram-option.ts";
 import { type Chart, makeChart } from "./echarts-setup.ts";
 import { isoDate, metricLabel, metricValue } from "./format.ts";
+import { type ColourBy, colourGroups, colourLabel, sectorAgreementText } from "./colour-groups.ts";
 import { graphOption } from "./graph-option.ts";
 import { escapeHtml as e } from "./html.ts";
 import { type ChartData, mergeDemo, type NetworkModel, type RollingData, type SnapshotData, toModel, topSymbols } from "./network-data.ts";
@@ -41,6 +42,7 @@ let rolling: Chart | null = null;
 let dendrogram: Chart | null = null;
 let weights: Chart | null = null;
 const sizeBy = () => byId<HTMLSelectElement>("size-by")?.value ?? "degree_strength";
+const colourBy = (): ColourBy => (byId<HTMLSelectElement>("colour-by")?.value === "sector" ? "sector" : "community");
 const rollingMetric = () => byId<HTMLSelectElement>("rolling-metric")?.value ?? "degree_strength";
 
 /** Wires the controls and loads the demo; `onMetered` runs after each of the user's own queries. */
@@ -59,6 +61,7 @@ export function initNetwork(onMetered: () => void): void {
     if (p.dataType === "node" && p.name) toggle(p.name);
   });
   byId("size-by")?.addEventListener("change", drawGraph);
+  byId("colour-by")?.addEventListener("change", drawGraph);
   byId("rolling-metric")?.addEventListener("change", () => {
     if (!state.picked && state.model) state.selected = topSymbols(state.model, rollingMetric(), TOP_N);
     drawRolling();
@@ -208,9 +211,19 @@ function drawGraph(): void {
       width: graph.getWidth(),
       height: graph.getHeight(),
       textWidth,
+      colourBy: colourBy(),
     }),
     true,
   );
+  const inGraph = new Set(Object.keys(m.graph.communities ?? {}));
+  const drawn = inGraph.size ? m.stocks.filter((s) => inGraph.has(s.symbol)) : m.stocks;
+  byId("graph-chart")?.setAttribute("aria-label", colourLabel(colourGroups(drawn, colourBy()), colourBy()));
+  const agreement = byId("sector-agreement");
+  if (agreement) {
+    const text = sectorAgreementText(m.graph);
+    agreement.textContent = text ?? "";
+    agreement.hidden = text === null;
+  }
   const g = m.graph;
   const parts = [
     `As of ${isoDate(m.asof)}`,
@@ -266,13 +279,14 @@ function drawTable(): void {
   const m = state.model;
   if (!table || !m) return;
   const head = m.metrics.map((x) => `<th scope="col">${e(metricLabel(x))}</th>`).join("");
+  const sectors = m.stocks.some((s) => s.sector);
   const rows = m.stocks
     .map(
       (s) =>
-        `<tr><th scope="row">${swatch(s.community)}${e(s.symbol)}</th><td>${e(communityName(s.community))}</td>${m.metrics
+        `<tr><th scope="row">${swatch(s.community)}${e(s.symbol)}</th><td>${e(communityName(s.community))}</td>${sectors ? `<td>${e(s.sector ?? "—")}</td>` : ""}${m.metrics
           .map((x) => `<td>${metricValue(s.values[x])}</td>`)
           .join("")}</tr>`,
     )
     .join("");
-  table.innerHTML = `<caption>Metrics of each stock as of ${e(isoDate(m.asof))}</caption><thead><tr><th scope="col">Stock</th><th scope="col">Community</th>${head}</tr></thead><tbody>${rows}</tbody>`;
+  table.innerHTML = `<caption>Metrics of each stock as of ${e(isoDate(m.asof))}</caption><thead><tr><th scope="col">Stock</th><th scope="col">Community</th>${sectors ? `<th scope="col">Sector</th>` : ""}${head}</tr></thead><tbody>${rows}</tbody>`;
 }

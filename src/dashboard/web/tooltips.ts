@@ -15,12 +15,17 @@ export function lineSwatch(nth: number): string {
   return `<span class="swatch line ${lineClass(nth)}"></span>`;
 }
 
-/** A node: its symbol, community and every metric. */
-export function nodeTooltip(symbol: string, community: number | null, values: Record<string, number | null>): string {
+/** A node: its symbol, community, sector where known, and every metric. */
+export function nodeTooltip(
+  symbol: string,
+  community: number | null,
+  values: Record<string, number | null>,
+  sector: string | null = null,
+): string {
   const rows = Object.entries(values)
     .map(([m, v]) => `<tr><th>${e(metricLabel(m))}</th><td>${metricValue(v)}</td></tr>`)
     .join("");
-  return `<div class="tt-title">${swatch(community)}${e(symbol)}</div><div class="tt-sub">${e(communityName(community))}</div><table class="tt-table">${rows}</table>`;
+  return `<div class="tt-title">${swatch(community)}${e(symbol)}</div><div class="tt-sub">${e(communityName(community))}${sector ? ` · ${e(sector)}` : ""}</div><table class="tt-table">${rows}</table>`;
 }
 
 /** An edge: the pair and its correlation. */
