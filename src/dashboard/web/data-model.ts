@@ -1,6 +1,6 @@
 /**
- * The Data panel's figures as markup (docs/dashboard.md § Data): the universes with their
- * freshness, and one universe's coverage per symbol and interval. Pure, so the unit tests hold
+ * The Data panel's figures as markup (docs/dashboard.md § Data: universes, coverage and freshness):
+ * the universes with their freshness, and one universe's coverage per symbol and interval. Pure, so the unit tests hold
  * the rules: a universe is stale when its newest daily bar is older than STALE_AFTER_DAYS, the
  * same 4 days as the GraphStatsUniverseStale alert, and the synthetic sample is never stale.
  */
