@@ -1,6 +1,6 @@
 /**
- * docs/openapi.json passes the linters API teams run: Spectral's spectral:oas (.spectral.yaml, with
- * its one rule turned off said why there) and Redocly's recommended rules (redocly.yaml), with no
+ * docs/openapi.json passes the linters API teams run: Spectral's spectral:oas (spectral.yaml here, with
+ * its one rule turned off said why there) and Redocly's recommended rules (redocly.yaml here), with no
  * error and no warning. Each linter is first shown a known fault, so a linter that checks nothing
  * cannot pass.
  */
@@ -26,14 +26,14 @@ async function run(args: string[]): Promise<string> {
 
 /** Spectral's findings: `rule path: message`, errors and warnings alike. */
 async function spectral(file: string): Promise<string[]> {
-  const out = await run([join(BIN, "spectral"), "lint", file, "--ruleset", join(ROOT, ".spectral.yaml"), "-f", "json", "--quiet"]);
+  const out = await run([join(BIN, "spectral"), "lint", file, "--ruleset", join(import.meta.dir, "spectral.yaml"), "-f", "json", "--quiet"]);
   const found = JSON.parse(out.slice(out.indexOf("["))) as { code: string; path: string[]; message: string; severity: number }[];
   return found.filter((f) => f.severity <= 1).map((f) => `${f.code} ${f.path.join(".")}: ${f.message}`);
 }
 
 /** Redocly's findings: `rule: message`. */
 async function redocly(file: string): Promise<string[]> {
-  const out = await run([join(BIN, "redocly"), "lint", file, "--config", join(ROOT, "redocly.yaml"), "--format", "json"]);
+  const out = await run([join(BIN, "redocly"), "lint", file, "--config", join(import.meta.dir, "redocly.yaml"), "--format", "json"]);
   const report = JSON.parse(out.slice(out.indexOf("{"))) as { problems: { ruleId: string; message: string }[] };
   return report.problems.map((p) => `${p.ruleId}: ${p.message}`);
 }
