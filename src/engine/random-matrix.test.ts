@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { factorReturns, noiseReturns } from "../../test/support/engine/random-returns.ts";
 import { correlationMatrix } from "./correlation.ts";
 import { denoiseMp, filterCorrelation, marchenkoPasturEdge, spectrumOf } from "./random-matrix.ts";
-import { symmetricEigen } from "./symmetric-eigen.ts";
+import { symmetricEigen } from "../../test/support/engine/symmetric-eigen.ts";
 import { topEigen } from "./top-eigen.ts";
 
 const corrOf = (n: number, L: number, seed: number, noise = false) =>

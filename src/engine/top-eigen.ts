@@ -3,11 +3,11 @@
  * filters (random-matrix.ts) on every as-of of a rolling request: Householder tridiagonalisation
  * on contiguous rows, QL for the eigenvalues, then inverse iteration on the tridiagonal and the
  * reflections applied back for only the k vectors the filters read (k = the eigenvalues above λ₊,
- * or detone's k). The full decomposition (symmetric-eigen.ts) costs 3× as much at n = 50 and is
- * the reference the tests compare this with (docs/engine.md § Random-matrix filtering).
+ * or detone's k). The full decomposition (test/support/engine/symmetric-eigen.ts) costs 3× as much
+ * at n = 50 and is the reference the tests compare this with (docs/engine.md § Random-matrix filtering).
  */
 import { tridiagonalEigenvector } from "./metrics/tridiagonal.ts";
-import { qlEigenvalues } from "./symmetric-eigen.ts";
+import { qlEigenvalues } from "./ql-eigenvalues.ts";
 
 /** A's tridiagonal form T = QᵀAQ: diagonal d, subdiagonal e (e[i] couples i and i+1), and Q as reflections. */
 export interface Tridiagonal {

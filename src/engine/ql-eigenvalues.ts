@@ -1,0 +1,84 @@
+/**
+ * The implicit QL algorithm on a symmetric tridiagonal (EISPACK's tql2, as transcribed in JAMA):
+ * every eigenvalue of the matrix top-eigen.ts reduces, backward stable, so each is within a few
+ * n·ε·‖A‖ of LAPACK's (numpy.linalg.eigh).
+ */
+
+/**
+ * Eigenvalues, descending, of the symmetric tridiagonal with diagonal d (n) and subdiagonal e
+ * (e[i] couples i and i + 1); d and e are not changed.
+ */
+export function qlEigenvalues(d: Float64Array, e: Float64Array, n: number): Float64Array {
+  const dd = Float64Array.from(d);
+  const ee = new Float64Array(n);
+  for (let i = 0; i + 1 < n; i++) ee[i + 1] = e[i];
+  if (n > 0) tql2(null, dd, ee, n);
+  return dd.sort().reverse();
+}
+
+/** Implicit QL on the tridiagonal (d, e), rotating the rows of W (the transposed eigenvectors) when given. */
+export function tql2(W: Float64Array | null, d: Float64Array, e: Float64Array, n: number): void {
+  for (let i = 1; i < n; i++) e[i - 1] = e[i];
+  e[n - 1] = 0;
+  let f = 0;
+  let tst1 = 0;
+  const eps = 2 ** -52;
+  for (let l = 0; l < n; l++) {
+    tst1 = Math.max(tst1, Math.abs(d[l]) + Math.abs(e[l]));
+    let m = l;
+    while (m < n) {
+      if (Math.abs(e[m]) <= eps * tst1) break;
+      m++;
+    }
+    if (m > l) {
+      let iter = 0;
+      do {
+        if (++iter > 100) throw new Error("symmetricEigen: QL did not converge");
+        let g = d[l];
+        let p = (d[l + 1] - g) / (2 * e[l]);
+        let r = Math.sqrt(p * p + 1);
+        if (p < 0) r = -r;
+        d[l] = e[l] / (p + r);
+        d[l + 1] = e[l] * (p + r);
+        const dl1 = d[l + 1];
+        let h = g - d[l];
+        for (let i = l + 2; i < n; i++) d[i] -= h;
+        f += h;
+        p = d[m];
+        let c = 1;
+        let c2 = c;
+        let c3 = c;
+        const el1 = e[l + 1];
+        let s = 0;
+        let s2 = 0;
+        for (let i = m - 1; i >= l; i--) {
+          c3 = c2;
+          c2 = c;
+          s2 = s;
+          g = c * e[i];
+          h = c * p;
+          r = Math.sqrt(p * p + e[i] * e[i]);
+          e[i + 1] = s * r;
+          s = e[i] / r;
+          c = p / r;
+          p = c * d[i] - s * g;
+          d[i + 1] = h + s * (c * g + s * d[i]);
+          if (W) {
+            const oi = i * n;
+            const oj = oi + n;
+            for (let k = 0; k < n; k++) {
+              const wk = W[oj + k];
+              W[oj + k] = s * W[oi + k] + c * wk;
+              W[oi + k] = c * W[oi + k] - s * wk;
+            }
+          }
+        }
+        p = (-s * s2 * c3 * el1 * e[l]) / dl1;
+        e[l] = s * p;
+        d[l] = c * p;
+      } while (Math.abs(e[l]) > eps * tst1);
+    }
+    d[l] += f;
+    e[l] = 0;
+  }
+}
