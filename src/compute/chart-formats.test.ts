@@ -4,42 +4,17 @@
  * thread, once however many ask, and cached beside it (its bytes counted); a render-only request is
  * priced at its render job. Bodies are the ones computing each format alone gives.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
-import { parseChartParams } from "../http/params/params.ts";
-import { createLogger } from "../logger.ts";
-import { getUniverse, loadSample, loadSeries } from "../market/index.ts";
-import { openMarketStore } from "../market/open-store.ts";
+import { describe, expect, test } from "bun:test";
+import { getUniverse, loadSeries } from "../market/index.ts";
 import { computeChart } from "../engine/chart.ts";
-import { tempDb } from "../../test/support/market-db.ts";
+import { sampleChartService } from "../../test/support/sample-chart-service.ts";
 import { AdmittedWork } from "./admitted-work.ts";
-import { ChartService } from "./chart-service.ts";
-import type { ComputePool } from "./compute-pool.ts";
-import { startComputePool } from "./compute-threads.ts";
+import type { ChartService } from "./chart-service.ts";
 import { serialise, type Format } from "./serialise.ts";
 
-const db = tempDb();
-let pool: ComputePool;
-beforeAll(() => {
-  loadSample(db);
-  pool = startComputePool(1, createLogger("silent"));
-});
-afterAll(() => {
-  pool.stop();
-  db.cleanup();
-});
+const { db, service, params, pool } = sampleChartService();
 
 const ROLLING = "periods=5&step=3&lookback=40&graph_method=tmfg&hierarchy=ward&clusters=4&weights=hrp&metrics=pagerank,degree_strength";
-
-function service(admitted?: AdmittedWork): ChartService {
-  return new ChartService(openMarketStore({ kind: "sqlite", sqlite: db.sqlite, path: join(db.dir, "test.sqlite") }), pool, { admitted });
-}
-
-function params(q: string) {
-  const parsed = parseChartParams(new URLSearchParams(q), { defaultUniverse: "sample" });
-  if (!parsed.ok) throw new Error(parsed.errors.join("; "));
-  return parsed.params;
-}
 
 async function ask(chart: ChartService, q: string, format: Format) {
   return chart.compute(await chart.prepare(params(q), format));
@@ -54,9 +29,9 @@ function expected(q: string, format: Format): string {
 
 /** The engine runs and render jobs `f` causes. */
 async function counted(f: () => Promise<unknown>): Promise<{ engine: number; render: number }> {
-  const [engine, render] = [pool.started(), pool.rendered()];
+  const [engine, render] = [pool().started(), pool().rendered()];
   await f();
-  return { engine: pool.started() - engine, render: pool.rendered() - render };
+  return { engine: pool().started() - engine, render: pool().rendered() - render };
 }
 
 describe("one computation for every format of a question", () => {
@@ -110,7 +85,7 @@ describe("one computation for every format of a question", () => {
     await ask(chart, q, "json");
     const [first, second] = [await chart.prepare(params(q), "ndjson"), await chart.prepare(params(q), "ndjson")];
     const gone = new AbortController();
-    const cancelled = pool.cancelled();
+    const cancelled = pool().cancelled();
     const runs = await counted(async () => {
       // The first starts the render job, the second joins it, then the first goes away.
       const left = chart.compute(first, gone.signal).catch((e) => e);
@@ -120,7 +95,7 @@ describe("one computation for every format of a question", () => {
       expect((await stays).body).toBe(expected(q, "ndjson"));
     });
     expect(runs).toEqual({ engine: 0, render: 1 });
-    expect(pool.cancelled()).toBe(cancelled);
+    expect(pool().cancelled()).toBe(cancelled);
   });
 });
 

@@ -1,41 +1,14 @@
 /**
- * Issue 46's heavy options share the bound on admitted work like any other request
+ * The signal-or-noise options share the bound on admitted work like any other request
  * (docs/api.md § Heavy requests): the bytes the prepared request carries grow with bootstrap=B and
  * with include_corr under include_graph=all, so beside a computation under way a request that
  * would cross the byte bound is refused, where the same question without them is let in.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { join } from "node:path";
-import { parseChartParams } from "../http/params/params.ts";
-import { createLogger } from "../logger.ts";
-import { loadSample } from "../market/index.ts";
-import { openMarketStore } from "../market/open-store.ts";
-import { tempDb } from "../../test/support/market-db.ts";
+import { expect, test } from "bun:test";
+import { sampleChartService } from "../../test/support/sample-chart-service.ts";
 import { AdmittedWork } from "./admitted-work.ts";
-import { ChartService } from "./chart-service.ts";
-import type { ComputePool } from "./compute-pool.ts";
-import { startComputePool } from "./compute-threads.ts";
 
-const db = tempDb();
-let pool: ComputePool;
-beforeAll(() => {
-  loadSample(db);
-  pool = startComputePool(1, createLogger("silent"));
-});
-afterAll(() => {
-  pool.stop();
-  db.cleanup();
-});
-
-function service(admitted?: AdmittedWork): ChartService {
-  return new ChartService(openMarketStore({ kind: "sqlite", sqlite: db.sqlite, path: join(db.dir, "test.sqlite") }), pool, { admitted });
-}
-
-function params(q: string) {
-  const parsed = parseChartParams(new URLSearchParams(q), { defaultUniverse: "sample" });
-  if (!parsed.ok) throw new Error(parsed.errors.join("; "));
-  return parsed.params;
-}
+const { service, params } = sampleChartService();
 
 const HELD = "lookback=40&metrics=degree_strength";
 const PLAIN = "periods=10&lookback=40&include_graph=all";
