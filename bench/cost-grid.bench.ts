@@ -41,7 +41,7 @@ const requestCost = (p: ChartParams, n: number, asofs: number | undefined, f: Fo
  * their measured/estimated moved by 0.2 at most (warm), mst with include_graph by 0.56, at half the time.
  */
 const GRID: [number, string][] = [
-  // Issue 46: the eigen-decomposition and bootstrap terms.
+  // Signal or noise: the eigen-decomposition and bootstrap terms.
   [50, "graph_method=mst&bootstrap=200"],
   [100, "graph_method=knn&bootstrap=50&periods=3"],
   [50, "graph_method=mst&periods=30&denoise=mp&spectrum=true"],

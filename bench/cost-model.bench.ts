@@ -42,7 +42,7 @@ function randomShape(): { q: string; n: number } {
   if (rand() < 0.2) q.set("weights", pick(["hrp", "equal", "inverse_variance"]));
   if ((q.has("hierarchy") || q.get("weights") === "hrp") && rand() < 0.5) q.set("clusters", String(pick([2, 5, 10])));
   q.set("include_graph", pick(["false", "true", "all"]));
-  // Issue 46: random-matrix filters, the spectrum and the bootstrap (never with complete graphs).
+  // Signal or noise: random-matrix filters, the spectrum and the bootstrap (never with complete graphs).
   if (corr !== "distance" && rand() < 0.15) q.set("denoise", "mp");
   if (corr !== "distance" && rand() < 0.1) q.set("detone", String(pick([1, 2])));
   if (rand() < 0.1) q.set("spectrum", "true");

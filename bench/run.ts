@@ -27,7 +27,7 @@ const parts = [
   // Issue #20: the cost model's fit over the parameter space, and the heavy live path end to end.
   await section("research round 2: PMFG, Kendall, distance correlation", ["bench/pmfg-codependence.bench.ts"]),
   await section("research round 2: hierarchies and HRP", ["bench/hierarchy-hrp.bench.ts"]),
-  // Issue 46: bootstrap against its Python reference, and what the filters add to a rolling request.
+  // Signal or noise: bootstrap against its Python reference, and what the filters add to a rolling request.
   await section("research round 3: signal or noise", ["bench/signal-noise.bench.ts", ...(quick ? ["--rounds", "1"] : [])]),
   await section("correlation stage", ["bench/correlation.bench.ts"]),
   await section("cost model", ["bench/cost-model.bench.ts", "--shapes", quick ? "120" : "300"]),
@@ -37,7 +37,7 @@ const parts = [
   await section("heavy path", ["bench/heavy-path.bench.ts"]),
   await section("a 2,000-symbol universe", ["bench/big-universe.bench.ts", "--rounds", quick ? "1" : "3"]),
   await section("market", ["bench/market.bench.ts"]),
-  // Issue #44: a 1 GiB file as CSV, .csv.gz and Parquet — rows/s and peak RSS (about 12 minutes; --quick: 128 MiB).
+  // Import formats: a 1 GiB file as CSV, .csv.gz and Parquet — rows/s and peak RSS (about 12 minutes; --quick: 128 MiB).
   await section("importing a large file", ["bench/import-files.bench.ts", "--mb", quick ? "128" : "1024"]),
   await section("metering", ["bench/metering.bench.ts"]),
   // Issue #12 item 7: what another process's write lock does to /health and refusals (the test asserts only their order).
@@ -48,7 +48,7 @@ const parts = [
   await section("live endpoint ablation", ["bench/live-ablation.ts"]),
   // Issue #21: what a process start costs, from source and compiled (the build uses bytecode for it).
   await section("start-up", ["bench/start-up.bench.ts"]),
-  // Issue #45: the Python and TypeScript clients beside a bare GET, and a notebook re-run with its cache.
+  // Clients: the Python and TypeScript clients beside a bare GET, and a notebook re-run with its cache.
   await section("clients", ["bench/clients.bench.ts", "--rounds", quick ? "3" : "7"]),
   // PostgreSQL (issue #14): a real server on loopback, started by the benches themselves.
   [

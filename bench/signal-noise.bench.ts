@@ -1,5 +1,5 @@
 /**
- * Issue 46 benchmark: `npx bun bench/signal-noise.bench.ts`, a markdown section for docs/benchmarks.md.
+ * Signal-or-noise benchmark: `npx bun bench/signal-noise.bench.ts`, a markdown section for docs/benchmarks.md.
  * 1. bootstrap=200 on the NIFTY-50 snapshot (lookback 60, mst, five metrics, communities): target
  *    ≤ 150 ms and ≥ 50× the Python reference (bench/networkx/bench_signal_noise.py), alternating.
  * 2. denoise=mp&spectrum=true on a rolling-30 NIFTY-50 request against the same request without:
@@ -21,7 +21,7 @@ const ROUNDS = k > 0 ? Number(process.argv[k + 1]) : 3;
 const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
 
 if (!niftyAvailable) {
-  console.log("## Signal or noise (issue 46)\n\nSkipped: NIFTY-50 data not found (set GRAPH_STATS_NIFTY_DIR).");
+  console.log("## Signal or noise\n\nSkipped: NIFTY-50 data not found (set GRAPH_STATS_NIFTY_DIR).");
   process.exit(0);
 }
 const nifty = loadNifty();
@@ -67,7 +67,7 @@ ${sideBySideRow("bootstrap=200, NIFTY-50 snapshot, lookback 60, mst, five metric
 
 `
   : "";
-console.log(`## Signal or noise (issue 46)
+console.log(`## Signal or noise
 
 ${bootstrapTable}| rolling 30, NIFTY-50, mst | median (min) |
 |---|---:|

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Golden fixtures for issue 46, signal or noise (Debian's python3-numpy, -networkx, -sklearn):
+"""Golden fixtures for signal or noise (Debian's python3-numpy, -networkx, -sklearn):
 
 - the spectrum (numpy.linalg.eigh), denoise=mp, detone=k and both, on generated panels (n > L,
   ties, a duplicated series) and NIFTY-50 windows;

@@ -1,4 +1,4 @@
-"""Literal references for issue 46 (signal or noise), in numpy, networkx and scikit-learn:
+"""Literal references for signal or noise, in numpy, networkx and scikit-learn:
 the spectrum and Marchenko-Pastur edge, denoise=mp, detone=k, and bootstrap=B with SplitMix64 row
 draws (docs/engine.md sections Random-matrix filtering and Bootstrap). Written from the formulas,
 not from the TypeScript: numpy.linalg.eigh for every decomposition, V diag(lambda) V^T rebuilds.

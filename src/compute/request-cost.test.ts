@@ -116,7 +116,7 @@ test("the memory estimate counts issue 26's scratch and what it adds to the answ
   );
 });
 
-test("the memory estimate counts issue 46's bootstrap scratch, spectrum and matrix, each with its parameter", () => {
+test("the memory estimate counts the signal-or-noise bootstrap scratch, spectrum and matrix, each with its parameter", () => {
   const bytes = (q: string, n = 50, asofs = 30, f: Format = "json") => requestBytes(params(q), n, asofs, 100, f);
   const base = bytes("periods=30&lookback=60&include_graph=all");
   // Bootstrap: B replicates' metric values per as-of grow with B, with the metrics asked and with the window.
@@ -157,7 +157,7 @@ test("the memory estimate counts issue 46's bootstrap scratch, spectrum and matr
   );
 });
 
-describe("issue 46's terms (operation counts)", () => {
+describe("the signal-or-noise terms (operation counts)", () => {
   const terms = (q: string, n = 50, asofs = 1) => costTerms(params(q), n, asofs);
   test("denoise, detone and spectrum: n³ per decomposition per as-of, two with denoise and detone", () => {
     expect(terms("").eigen_decomposition).toBe(0);

@@ -104,7 +104,7 @@ export const COST_TERMS = [
   "hierarchy",
   "hrp",
   /**
-   * Issue 46: the eigen-decomposition of denoise, detone and spectrum, n³ per decomposition per
+   * Signal or noise: the eigen-decomposition of denoise, detone and spectrum, n³ per decomposition per
    * as-of (two with both denoise and detone); bootstrap=B, B times the window's pipeline
    * (correlation, filters, graph, metrics, Louvain with communities) per as-of, counted as that
    * pipeline's own estimate in ms (so its coefficient is 1 until fitted).

@@ -61,7 +61,7 @@ function payloadBytes(params: ChartParams, n: number, asofs: number, format: For
   // With bootstrap, each metric's 5th and 95th percentiles beside it.
   const perMetric = params.bootstrap !== null ? 3 : 1;
   const values = perMetric * params.metrics.length + (params.clusters !== null ? 1 : 0) + (params.weights !== "none" ? 1 : 0);
-  // Issue 46's graph members, per graph returned (graph_summary alone without include_graph): the
+  // The signal-or-noise graph members, per graph returned (graph_summary alone without include_graph): the
   // eigenvalues and three summary numbers; the n×n matrix; a reliability per edge.
   const graphsOut = params.include_graph === "all" ? asofs : 1;
   const cells = (params.spectrum ? graphsOut * (n + 3) : 0) + (params.include_corr && params.include_graph ? graphsOut * n * n : 0);
@@ -92,7 +92,7 @@ function filterBytes(params: ChartParams, n: number): number {
 }
 
 /**
- * What issue 46 keeps per as-of until the answer is written: the eigenvalues (every as-of's), the
+ * What signal or noise keeps per as-of until the answer is written: the eigenvalues (every as-of's), the
  * matrix (the latest and the one being built, or every as-of's with include_graph=all), the edges'
  * reliabilities (likewise) and each node's two percentiles per metric (every as-of's).
  */

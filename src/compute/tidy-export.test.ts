@@ -138,7 +138,7 @@ describe("tidy export", () => {
   });
 });
 
-describe("issue 46 rows", () => {
+describe("signal-or-noise rows", () => {
   test("percentiles after each metric, reliability per edge, community_stability, spectrum and matrix rows", () => {
     const snap = chart("lookback=40&bootstrap=5&spectrum=true&include_corr=true&metrics=pagerank,degree_strength") as SnapshotData;
     const rows = tidyRows(snap);

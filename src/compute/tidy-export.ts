@@ -7,7 +7,7 @@
  * null (NDJSON). With clusters=k and weights, each (date, symbol) also has a `cluster` row (the
  * label) and a `weight` row, after its metrics; a rolling request's turnover is a row per date with
  * an empty symbol, like the statistics. The hierarchy's merges and leaf order are JSON only
- * (docs/api.md § Hierarchy). Issue 46: with bootstrap, `<metric>_p05` and `<metric>_p95` rows after
+ * (docs/api.md § Hierarchy). Signal or noise: with bootstrap, `<metric>_p05` and `<metric>_p95` rows after
  * each metric's row and `reliability:<target>` rows per edge (symbol = its source), a
  * community_stability statistic; with spectrum, `lambda_plus`, `n_above`, `absorption_ratio` and
  * `eigenvalue_<k>` rows per graph (empty symbol); with include_corr, `corr:<column symbol>` rows per

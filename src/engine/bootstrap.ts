@@ -1,5 +1,5 @@
 /**
- * bootstrap=B (issue 46; docs/engine.md § Bootstrap): B replicates of one window, each resampling
+ * bootstrap=B (docs/engine.md § Bootstrap): B replicates of one window, each resampling
  * its L return rows with replacement and rebuilding everything downstream, summarised as each
  * answer edge's reliability (Tumminello et al. 2007), each node's 5th/95th percentile per metric
  * and the mean adjusted Rand index of the replicates' communities against the answer's.

@@ -94,7 +94,7 @@ describe("a rolling request split into parts and joined", () => {
       "periods=100&step=1&lookback=20&graph_method=mst&hierarchy=average&hierarchy_distance=signed&weights=inverse_variance",
     ],
     ["equal weights and a tree, csv", holes, "periods=50&step=2&lookback=30&hierarchy=complete&clusters=5&weights=equal&format=csv"],
-    // Issue 46: filters, spectra, matrices and bootstrap summaries are per as-of; the latest keeps its matrix and reliabilities.
+    // Signal or noise: filters, spectra, matrices and bootstrap summaries are per as-of; the latest keeps its matrix and reliabilities.
     [
       "denoise, detone, spectrum, matrices and bootstrap (include_graph=all)",
       holes,

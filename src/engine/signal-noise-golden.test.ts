@@ -1,5 +1,5 @@
 /**
- * Issue 46 against its literal references (bench/networkx/generate_signal_noise_fixtures.py):
+ * Signal or noise against its literal references (bench/networkx/generate_signal_noise_fixtures.py):
  * SplitMix64 row draws exactly, the spectrum and the filtered matrices within 1e-9 of numpy, the
  * bootstrap's edge counts exactly and its percentiles within 1e-6 of networkx + numpy, and the
  * adjusted Rand index against sklearn, on the generated panels (n > L, ties, duplicated and negated

@@ -106,7 +106,7 @@ describe("bar rows through the importer", () => {
     ]);
   });
 
-  test("close-only files: open, high and low store the close, volume 0 (issue #47)", () => {
+  test("close-only files: open, high and low store the close, volume 0", () => {
     ok("Date,Close\n2024-01-02,10.5\n2024-01-03,11\n", "C.csv");
     expect(storedBars(t, "C")).toEqual([
       { ts: Date.UTC(2024, 0, 2), offsetMin: 0, open: 10.5, high: 10.5, low: 10.5, close: 10.5, volume: 0 },

@@ -1,5 +1,5 @@
 /**
- * Issue 46's literal references on NIFTY-50 windows (bench/networkx/generate_signal_noise_fixtures.py):
+ * The signal-or-noise literal references on NIFTY-50 windows (bench/networkx/generate_signal_noise_fixtures.py):
  * the spectrum and filtered matrices within 1e-9 of numpy, bootstrap=200 edge counts exactly and
  * percentiles within 1e-6. Outside test:unit: a 200-replicate window takes a while.
  */

@@ -26,7 +26,16 @@ async function run(args: string[]): Promise<string> {
 
 /** Spectral's findings: `rule path: message`, errors and warnings alike. */
 async function spectral(file: string): Promise<string[]> {
-  const out = await run([join(BIN, "spectral"), "lint", file, "--ruleset", join(import.meta.dir, "spectral.yaml"), "-f", "json", "--quiet"]);
+  const out = await run([
+    join(BIN, "spectral"),
+    "lint",
+    file,
+    "--ruleset",
+    join(import.meta.dir, "spectral.yaml"),
+    "-f",
+    "json",
+    "--quiet",
+  ]);
   const found = JSON.parse(out.slice(out.indexOf("["))) as { code: string; path: string[]; message: string; severity: number }[];
   return found.filter((f) => f.severity <= 1).map((f) => `${f.code} ${f.path.join(".")}: ${f.message}`);
 }

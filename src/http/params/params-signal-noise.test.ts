@@ -1,4 +1,4 @@
-/** The parameters of issue 46: denoise, detone, spectrum, include_corr, bootstrap and seed. */
+/** The signal-or-noise parameters: denoise, detone, spectrum, include_corr, bootstrap and seed. */
 import { describe, expect, test } from "bun:test";
 import type { ChartParams } from "../../engine/types.ts";
 import { parseChartParams } from "./params.ts";

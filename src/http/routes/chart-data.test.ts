@@ -225,7 +225,7 @@ describe("issue 26 options on the live endpoint (synthetic sample)", () => {
   });
 });
 
-describe("issue 46 through the live endpoint", () => {
+describe("signal or noise through the live endpoint", () => {
   const get = liveEndpoint(onSample, "signal-noise");
 
   test("spectrum, matrix, reliability, percentiles and stability as the document describes them; seed echoed", async () => {
