@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { renderDashboard } from "./pages.ts";
 import type { DashboardView, SignedInView } from "./view-model.ts";
+import { elements } from "../../test/support/html-elements.ts";
 import { escapeHtml, jsonForScript } from "./web/html.ts";
 
 const ASSETS = { js: "/dashboard/assets/app.js?v=abc", css: "/dashboard/assets/app.css?v=abc" };
@@ -25,39 +26,6 @@ function signedIn(over: Partial<SignedInView> = {}): SignedInView {
 
 function page(view: Partial<DashboardView>): string {
   return renderDashboard({ dev: false, signedIn: null, notice: null, ...view }, ASSETS);
-}
-
-interface El {
-  tag: string;
-  attrs: Record<string, string>;
-  text: string;
-}
-
-const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&#96;": "`" };
-/** HTMLRewriter hands over raw source text: decode the entities escapeHtml writes, as a browser would. */
-const decode = (s: string) => s.replace(/&(amp|lt|gt|quot|#39|#96);/g, (m) => ENTITIES[m]);
-
-/** Every element of the document with its (decoded) attributes and text, parsed by Bun's HTMLRewriter. */
-async function elements(html: string): Promise<El[]> {
-  const out: El[] = [];
-  const open: El[] = [];
-  await new HTMLRewriter()
-    .on("*", {
-      element(el) {
-        const attrs = Object.fromEntries([...el.attributes].map(([k, v]) => [k, decode(v)]));
-        const e: El = { tag: el.tagName, attrs, text: "" };
-        out.push(e);
-        open.push(e);
-        if (el.canHaveContent && !el.selfClosing) el.onEndTag(() => void open.splice(open.lastIndexOf(e), 1));
-        else open.pop();
-      },
-      text(t) {
-        for (const e of open) e.text += decode(t.text);
-      },
-    })
-    .transform(new Response(html))
-    .text();
-  return out;
 }
 
 /** The state embedded in the page, read back as the browser script reads it. */
@@ -149,6 +117,14 @@ describe("renderDashboard", () => {
       expect(gen?.attrs.disabled).toBeDefined();
       expect(els.find((e) => e.attrs.id === gen?.attrs["aria-describedby"])?.text).toContain(reason);
     }
+  });
+
+  test("the Admin console link is on the page only when the state says admin", async () => {
+    const links = async (view: SignedInView) =>
+      (await elements(page({ signedIn: view }))).filter((e) => e.tag === "a" && e.text.trim() === "Admin console");
+    expect((await links(signedIn({ admin: true }))).map((l) => l.attrs.href)).toEqual(["/dashboard/admin"]);
+    expect(await links(signedIn({ admin: false }))).toEqual([]);
+    expect(await links(signedIn())).toEqual([]);
   });
 
   test("no token yet: the list says so", () => {

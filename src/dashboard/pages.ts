@@ -25,48 +25,79 @@ export function renderDashboard(view: DashboardView, assets: PageAssets): string
     : view.retrySignOut
       ? stillSignedInMain(view.retrySignOut)
       : signedOutMain(view.dev);
+  const link = view.signedIn?.admin ? { href: "/dashboard/admin", text: "Admin console" } : undefined;
+  return documentHtml({
+    title,
+    assets,
+    header: siteHeader(view.dev, view.signedIn, link),
+    notice: notice(view),
+    main: body,
+    state: { id: "gs-state", value: view },
+  });
+}
+
+/**
+ * A dashboard document (the dashboard and the admin console): the stylesheet and the one bundled
+ * script, `main` in the page's <main>, and `state` as the JSON data block the script reads.
+ */
+export function documentHtml(o: {
+  title: string;
+  assets: PageAssets;
+  header: string;
+  notice?: string;
+  main: string;
+  state: { id: string; value: unknown };
+}): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light">
-<title>${e(title)}</title>
+<title>${e(o.title)}</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="${e(assets.css)}">
-<script type="module" src="${e(assets.js)}"></script>
+<link rel="stylesheet" href="${e(o.assets.css)}">
+<script type="module" src="${e(o.assets.js)}"></script>
 </head>
 <body>
-${header(view)}
-${notice(view)}
+${o.header}
+${o.notice ?? ""}
 <main id="main" class="page">
-${body}
+${o.main}
 </main>
 <footer class="site-footer"><p>graph-stats · correlation networks of stock returns · <a href="/docs">API documentation</a></p></footer>
-<script type="application/json" id="gs-state">${jsonForScript(view)}</script>
+<script type="application/json" id="${e(o.state.id)}">${jsonForScript(o.state.value)}</script>
 </body>
 </html>
 `;
 }
 
-function header(view: DashboardView): string {
-  const dev = view.dev
+/** Who is signed in, as the header shows them. */
+export interface HeaderUser {
+  user: { id: string; email: string | null; name: string | null };
+  csrf: string;
+}
+
+/** The site header: the brand, the development badge, and the signed-in user with `link` (another page of theirs) and Sign out. */
+export function siteHeader(dev: boolean, who: HeaderUser | null, link?: { href: string; text: string }): string {
+  const badge = dev
     ? `<span class="dev-badge" title="An embedded identity provider for trying the service out; not for production">development sign-in</span>`
     : "";
-  const user = view.signedIn ? userBlock(view.signedIn) : "";
+  const user = who ? userBlock(who, link) : "";
   return `<header class="site-header">
 <div class="site-header-inner">
-<div class="brand-row"><p class="brand"><a href="/dashboard">graph-stats</a></p>${dev}</div>
+<div class="brand-row"><p class="brand"><a href="/dashboard">graph-stats</a></p>${badge}</div>
 ${user}
 </div>
 </header>`;
 }
 
-function userBlock(s: SignedInView): string {
+function userBlock(s: HeaderUser, link?: { href: string; text: string }): string {
   const name = s.user.name ?? s.user.email ?? s.user.id;
   const email = s.user.email && s.user.email !== name ? `<span class="user-email">${e(s.user.email)}</span>` : "";
+  const nav = link ? `<a class="header-link" href="${e(link.href)}">${e(link.text)}</a>` : "";
   return `<div class="user">
-<span class="user-names"><span class="user-name">${e(name)}</span>${email}</span>
+${nav}<span class="user-names"><span class="user-name">${e(name)}</span>${email}</span>
 <form method="post" action="/auth/logout" class="sign-out">
 <input type="hidden" name="csrf" value="${e(s.csrf)}">
 <button type="submit" class="button secondary">Sign out</button>

@@ -37,6 +37,8 @@ export interface SignedInView {
   tokens: TokenView[];
   /** Tokens the user may still generate in the current hour. */
   tokensLeftThisHour: number;
+  /** An operator (`graph-stats user admin USER --on`): the page links to the admin console. */
+  admin?: boolean;
 }
 
 export interface DashboardView {
@@ -47,6 +49,14 @@ export interface DashboardView {
   notice: { kind: "error" | "info"; text: string } | null;
   /** A sign-out that did not finish: the session's CSRF token, for a Sign out button in place of Sign in. */
   retrySignOut?: string;
+}
+
+/** What the server hands the admin console (GET /dashboard/admin); the page fetches the rest from /dashboard/api/admin/*. */
+export interface AdminPageView {
+  dev: boolean;
+  user: { id: string; email: string | null; name: string | null };
+  /** The session's CSRF token, sent back as X-CSRF-Token on every action and as the sign-out form's field. */
+  csrf: string;
 }
 
 /** POST /dashboard/api/tokens → 201, `data` of the envelope. */
