@@ -3,8 +3,10 @@
  * The dashboard's browser script: reads the view the server embedded in #gs-state, wires the
  * API access, usage, data and network sections, and refreshes them from /dashboard/api/state after
  * every change, and the usage also while the page is in view (calls made elsewhere count too).
+ * On the admin console's page it starts the console instead (admin-main.ts).
  */
 import type { DashboardView, SignedInView } from "../view-model.ts";
+import { startConsole } from "./admin-main.ts";
 import { callApi, setCsrf } from "./api.ts";
 import { initData } from "./data-panel.ts";
 import { announce, byId } from "./dom.ts";
@@ -54,6 +56,7 @@ function refreshUsageIfSeen(): void {
 }
 
 function start(): void {
+  if (startConsole()) return; // the admin console's page: one bundle serves both
   const view = readState();
   const signedIn = view?.signedIn ?? null;
   if (signedIn) {
