@@ -96,7 +96,7 @@ function universesSection(): string {
   return `<section class="card" id="admin-universes" aria-labelledby="admin-universes-heading">
 <h2 id="admin-universes-heading">Universes</h2>
 <p class="hint">A universe is stale when its newest daily bar is more than ${STALE_AFTER_DAYS} days old.</p>
-<div class="table-scroll"><table id="universes-table" class="data-table"></table></div>
+<div class="table-scroll"><table id="universes-table" class="data-table admin-table"></table></div>
 <p id="universes-error" class="message error" role="alert"></p>
 </section>`;
 }
