@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { elements } from "../../test/support/html-elements.ts";
-import { renderAdminPage } from "./admin-page.ts";
+import { renderAdminPage, renderAdminRefused } from "./admin-page.ts";
 import type { AdminPageView } from "./view-model.ts";
 
 const ASSETS = { js: "/dashboard/assets/app.js?v=abc", css: "/dashboard/assets/app.css?v=abc" };
@@ -48,5 +48,17 @@ describe("renderAdminPage", () => {
     for (const e of els) expect(Object.keys(e.attrs).filter((a) => a === "style" || a.startsWith("on"))).toEqual([]);
     const state = /<script type="application\/json" id="gs-admin">([^<]*)<\/script>/.exec(html)?.[1];
     expect(JSON.parse(state ?? "null")).toEqual(view);
+  });
+});
+
+describe("renderAdminRefused", () => {
+  test("the reason as an alert and a way back, without the console's state (so its script starts nothing)", async () => {
+    const html = renderAdminRefused(VIEW, `only admins: graph-stats user admin u-1 --on ${EVIL}`, ASSETS);
+    expect(html).not.toContain("<script>alert");
+    const els = await elements(html);
+    expect(els.find((e) => e.attrs.role === "alert")?.text).toBe(`only admins: graph-stats user admin u-1 --on ${EVIL}`);
+    expect(els.some((e) => e.attrs.id === "gs-admin")).toBe(false);
+    expect(els.some((e) => e.attrs.id === "users-table")).toBe(false);
+    expect(els.filter((e) => e.tag === "a" && e.text === "Back to the dashboard").map((a) => a.attrs.href)).toEqual(["/dashboard"]);
   });
 });

@@ -5,6 +5,7 @@
  */
 import { type PageAssets, documentHtml, siteHeader } from "./pages.ts";
 import type { AdminPageView } from "./view-model.ts";
+import { escapeHtml as e } from "./web/html.ts";
 import { STALE_AFTER_DAYS } from "./web/data-model.ts";
 
 /** The complete HTML5 document for `/dashboard/admin`, for a signed-in admin. */
@@ -21,6 +22,25 @@ ${usageSection()}
 ${universesSection()}
 ${auditSection()}`,
     state: { id: "gs-admin", value: view },
+  });
+}
+
+/**
+ * The page a signed-in user who is not an admin gets (with 403): the reason, and the way back.
+ * No #gs-admin state, so the script starts nothing; the server refuses the APIs on its own.
+ */
+export function renderAdminRefused(view: AdminPageView, reason: string, assets: PageAssets): string {
+  return documentHtml({
+    title: "Admin console · graph-stats",
+    assets,
+    header: siteHeader(view.dev, view, { href: "/dashboard", text: "Dashboard" }),
+    notice: `<div class="notice notice-error" role="alert"><p>${e(reason)}</p></div>`,
+    main: `<section class="card hero" aria-labelledby="admin-heading">
+<h1 id="admin-heading">Admin console</h1>
+<p>This account may not use the admin console.</p>
+<p><a class="button secondary" href="/dashboard">Back to the dashboard</a></p>
+</section>`,
+    state: { id: "gs-refused", value: null },
   });
 }
 
