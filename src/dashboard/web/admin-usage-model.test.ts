@@ -49,10 +49,13 @@ describe("usage overview", () => {
       [1, 0, 40],
       [0, 0, 2],
     ]);
-    expect(o.yAxis.max({ max: 0 })).toBe(1); // an empty range still draws an axis
-    const tip = o.tooltip.formatter([{ name: "2026-12-02", seriesName: "Admitted", value: 1200, marker: "" }]);
+    expect("max" in o.yAxis).toBe(false); // ECharts' rounded scale
+    const quiet = usageOverviewOption({ ...U, days: [day("2026-12-02", 0, 0)] });
+    expect("max" in quiet.yAxis && quiet.yAxis.max).toBe(1); // a range with no requests still draws an axis
+    const tip = o.tooltip.formatter([{ name: "2026-12-02", seriesName: "Admitted", seriesIndex: 0, value: 1200 }]);
     expect(tip).toContain("2026-12-02");
-    expect(tip).toContain("Admitted: 1\u2009200");
+    expect(tip).toContain('<span class="swatch usage-admitted"></span>Admitted: 1\u2009200');
+    expect(tip).not.toContain("style=");
   });
 
   test("the tables: days newest first, the top users with compute, refusals by code, compute by user", () => {

@@ -24,11 +24,15 @@ export function totalsText(u: UsageOverview): string {
 interface AxisParam {
   name: string;
   seriesName: string;
+  seriesIndex: number;
   value: number;
-  marker: string;
 }
 
+/** The series' swatches in the tooltip: classes of styles.css (ECharts' own marker has an inline style the CSP refuses). */
+const SWATCHES = ["usage-admitted", "usage-refused", "usage-errors"];
+
 export function usageOverviewOption(u: UsageOverview) {
+  const quiet = u.days.every((d) => d.admitted + d.refused + d.server_errors === 0);
   return {
     animation: false,
     grid: { left: 8, right: 8, top: 36, bottom: 4, containLabel: true },
@@ -36,9 +40,11 @@ export function usageOverviewOption(u: UsageOverview) {
     tooltip: {
       trigger: "axis",
       axisPointer: { type: "shadow" },
+      className: "gs-tooltip",
+      confine: true,
       formatter: (params: AxisParam[]) =>
         `<div class="tt-title">${e(params[0]?.name ?? "")}</div>${params
-          .map((p) => `<div>${p.marker}${e(p.seriesName)}: ${count(p.value)}</div>`)
+          .map((p) => `<div><span class="swatch ${SWATCHES[p.seriesIndex] ?? ""}"></span>${e(p.seriesName)}: ${count(p.value)}</div>`)
           .join("")}`,
     },
     xAxis: {
@@ -51,7 +57,8 @@ export function usageOverviewOption(u: UsageOverview) {
     yAxis: {
       type: "value",
       minInterval: 1,
-      max: (v: { max: number }) => Math.max(v.max, 1),
+      // ECharts' own rounded scale, except for a range with no requests: an axis of 0 to 1 then.
+      ...(quiet ? { max: 1 } : {}),
       axisLabel: { color: AXIS },
       splitLine: { lineStyle: { color: "#eceef2" } },
     },
@@ -75,7 +82,7 @@ export function usageOverviewOption(u: UsageOverview) {
       {
         type: "line",
         name: "Server errors",
-        symbolSize: 5,
+        showSymbol: false,
         itemStyle: { color: COLOURS.errors },
         lineStyle: { width: 1.5 },
         data: u.days.map((d) => d.server_errors),
