@@ -97,7 +97,7 @@ describe.each(KINDS)("AdminStore on %s", (kind) => {
     expect(message).toContain("u1, u2");
   });
 
-  test("search matches id, e-mail or sign-in name, counts live tokens, pages, and takes % and _ literally", async () => {
+  test("search matches id, e-mail or sign-in name, counts live tokens, pages, and takes % and _ literally; one user alike", async () => {
     const { admin, auth, b } = await rig(kind);
     for (let i = 0; i < 12; i++) await auth.createUser({ id: `user-${String(i).padStart(2, "0")}`, email: `u${i}@lab.example`, now: T });
     await auth.createUser({ id: "x_1", now: T });
@@ -121,6 +121,13 @@ describe.each(KINDS)("AdminStore on %s", (kind) => {
     expect((await admin.searchUsers("_", { limit: 10, offset: 0 })).users.map((u) => u.id)).toEqual(["x_1"]);
     expect((await admin.searchUsers("%", { limit: 10, offset: 0 })).users.map((u) => u.id)).toEqual(["x%2"]);
     expect((await admin.searchUsers("", { limit: 100, offset: 0 })).total).toBe(14);
+    expect(await admin.userSummary("user-03")).toMatchObject({
+      id: "user-03",
+      email: "u3@lab.example",
+      name: "Grace Hopper",
+      liveTokens: 1,
+    });
+    expect((await refusal(admin.userSummary("user-99"))).slice(0, 2)).toEqual([404, "NOT_FOUND"]);
   });
 
   test("revoking a user's tokens revokes each live one at once, for every connection", async () => {

@@ -162,6 +162,11 @@ export function createAdminStore(port: AdminPort, auth: AuthStore, clock: Clock)
       // A batch of load-test tokens is one entry: its count and the first jtis, not every one.
       await record(actor, "token.create", userId, null, JSON.stringify({ tokens: jtis.length, jtis: jtis.slice(0, 20) }));
     },
+    async userSummary(id) {
+      const u = await port.userSummary(id, clock.now());
+      if (!u) await userOrThrow(id);
+      return u!;
+    },
     async searchUsers(text, page) {
       const limit = Math.min(Math.max(1, page.limit), MAX_SEARCH);
       return port.searchUsers(text.trim().slice(0, 200), limit, Math.max(0, page.offset), clock.now());

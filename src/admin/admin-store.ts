@@ -38,6 +38,8 @@ export interface AdminStore {
   revokeToken(actor: string, jti: string): Promise<RevokeOutcome>;
   /** Tokens minted by the CLI, recorded as one entry per user. */
   recordTokensIssued(actor: string, userId: string, jtis: string[]): Promise<void>;
+  /** One user with its sign-in name and live tokens; 404 when absent. */
+  userSummary(id: string): Promise<UserSummary>;
   searchUsers(text: string, page: { limit: number; offset: number }): Promise<{ users: UserSummary[]; total: number }>;
   audit(filter: AuditFilter): Promise<AuditRecord[]>;
 }
