@@ -85,6 +85,18 @@ describe.each(KINDS)("AdminStore on %s", (kind) => {
     expect(await admin.freePlan()).toEqual({ perMinute: 1, perDay: 50 });
   });
 
+  test("one limit sent back to the plan's keeps the other; both in one audit entry", async () => {
+    const { admin, auth } = await rig(kind);
+    await auth.createUser({ id: "fay", now: T });
+    await admin.setLimits(ACTOR, "fay", { perMinute: 3, perDay: 7 });
+    const after = await admin.setLimits(ACTOR, "fay", { perMinute: null });
+    expect([after.perMinute, after.perDay]).toEqual([null, 7]);
+    expect([(await admin.setLimits(ACTOR, "fay", { perDay: null })).perDay, (await auth.getUser("fay"))!.perMinute]).toEqual([null, null]);
+    const [last, previous] = await admin.audit({ limit: 2, target: "fay" });
+    expect([last!.action, JSON.parse(last!.before!).per_day, JSON.parse(last!.after!).per_day]).toEqual(["user.limits", 7, null]);
+    expect([JSON.parse(previous!.before!).per_minute, JSON.parse(previous!.after!).per_minute]).toEqual([3, null]);
+  });
+
   test("a user is found by id or by the e-mail it signed in with, ignoring its case; several owners are refused", async () => {
     const { admin, auth } = await rig(kind);
     await auth.createUser({ id: "u1", email: "Ann@Example.com", now: T });

@@ -135,8 +135,25 @@ export function createAdminStore(port: AdminPort, auth: AuthStore, clock: Clock)
       return changeUser(actor, "user.plan", userId, () => port.setUserPlan(userId, plan === FREE ? null : plan));
     },
     async setLimits(actor, userId, limits) {
-      if (limits) limitsChecked(limits);
-      return changeUser(actor, limits ? "user.limits" : "user.limits.reset", userId, () => auth.setLimits(userId, limits));
+      const given = limits ?? { perMinute: null, perDay: null };
+      limitsChecked({ perMinute: given.perMinute ?? undefined, perDay: given.perDay ?? undefined });
+      const resets = given.perMinute === null || given.perDay === null;
+      return changeUser(
+        actor,
+        limits && !(given.perMinute === null && given.perDay === null) ? "user.limits" : "user.limits.reset",
+        userId,
+        async () => {
+          if (!resets) return auth.setLimits(userId, given as Partial<Limits>);
+          // The store sets numbers or resets both: a field sent back to its plan's is a reset, then the kept one set again.
+          const now = await userOrThrow(userId);
+          const keep = {
+            perMinute: given.perMinute === undefined ? (now.perMinute ?? undefined) : (given.perMinute ?? undefined),
+            perDay: given.perDay === undefined ? (now.perDay ?? undefined) : (given.perDay ?? undefined),
+          };
+          await auth.setLimits(userId, null);
+          if (keep.perMinute !== undefined || keep.perDay !== undefined) await auth.setLimits(userId, keep);
+        },
+      );
     },
     setDisabled: (actor, userId, disabled) =>
       changeUser(actor, disabled ? "user.disable" : "user.enable", userId, () => auth.setDisabled(userId, disabled)),
