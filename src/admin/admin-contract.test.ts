@@ -39,7 +39,7 @@ async function refusal(p: Promise<unknown>): Promise<[number, string, string]> {
 describe.each(KINDS)("AdminStore on %s", (kind) => {
   test("free is listed with the defaults until redefined; plans are created, changed, counted and deleted", async () => {
     const { admin, auth } = await rig(kind);
-    expect(await admin.plans(DEFAULTS)).toEqual([{ name: "free", perMinute: 1, perDay: 30, stored: false, users: 0 }]);
+    expect(await admin.plans(DEFAULTS)).toEqual([{ name: "free", perMinute: 1, perDay: 30, stored: false, updatedAt: null, users: 0 }]);
     await admin.createPlan(ACTOR, "team", { perMinute: 10, perDay: 1000 });
     expect((await refusal(admin.createPlan(ACTOR, "team", { perMinute: 1, perDay: 1 }))).slice(0, 2)).toEqual([409, "CONFLICT"]);
     expect((await refusal(admin.createPlan(ACTOR, "Bad Name", { perMinute: 1, perDay: 1 }))).slice(0, 2)).toEqual([400, "BAD_REQUEST"]);
@@ -50,8 +50,8 @@ describe.each(KINDS)("AdminStore on %s", (kind) => {
     await auth.createUser({ id: "ann", now: T });
     await admin.assignPlan(ACTOR, "ann", "team");
     expect(await admin.plans(DEFAULTS)).toEqual([
-      { name: "free", perMinute: 2, perDay: 30, stored: true, users: 0 },
-      { name: "team", perMinute: 10, perDay: 2000, stored: true, users: 1 },
+      { name: "free", perMinute: 2, perDay: 30, stored: true, updatedAt: T, users: 0 },
+      { name: "team", perMinute: 10, perDay: 2000, stored: true, updatedAt: T, users: 1 },
     ]);
     const [status, code, message] = await refusal(admin.deletePlan(ACTOR, "team"));
     expect([status, code]).toEqual([409, "CONFLICT"]);

@@ -82,7 +82,7 @@ export function createAdminStore(port: AdminPort, auth: AuthStore, clock: Clock)
       if (!(await port.insertPlan(row)))
         throw new StatusError(409, "CONFLICT", `plan '${name}' already exists; change it with 'plan set ${name}'`);
       await record(actor, "plan.create", name, null, planState(row));
-      return { name, perMinute: row.perMinute, perDay: row.perDay, stored: true };
+      return { name, perMinute: row.perMinute, perDay: row.perDay, stored: true, updatedAt: row.updatedAt };
     },
     async setPlan(actor, name, limits, defaults) {
       checkPlanName(name);
@@ -97,13 +97,13 @@ export function createAdminStore(port: AdminPort, auth: AuthStore, clock: Clock)
         await port.updatePlan(name, limits.perMinute ?? null, limits.perDay ?? null, clock.now());
         const after = await planOrThrow(name);
         await record(actor, "plan.set", name, planState(defaults), planState(after));
-        return { name, perMinute: after.perMinute, perDay: after.perDay, stored: true };
+        return { name, perMinute: after.perMinute, perDay: after.perDay, stored: true, updatedAt: after.updatedAt };
       }
       if (!before) await planOrThrow(name);
       await port.updatePlan(name, limits.perMinute ?? null, limits.perDay ?? null, clock.now());
       const after = await planOrThrow(name);
       await record(actor, "plan.set", name, planState(before!), planState(after));
-      return { name, perMinute: after.perMinute, perDay: after.perDay, stored: true };
+      return { name, perMinute: after.perMinute, perDay: after.perDay, stored: true, updatedAt: after.updatedAt };
     },
     async deletePlan(actor, name) {
       if (name === FREE) throw new StatusError(400, "BAD_REQUEST", `plan '${FREE}' is the default and cannot be deleted`);
