@@ -170,6 +170,8 @@ export async function startServer(config: Config, logger: Logger, options: Start
     app: deps,
     auth: stores.auth,
     sessions,
+    admin: stores.admin,
+    usageOverview: stores.usageOverview,
     account: createAccount({
       store: stores.account,
       auth: stores.auth,

@@ -55,6 +55,13 @@ export function pgAdminPort(sql: SQL): AdminPort {
       const [c] = (await sql`SELECT count(*)::int AS n FROM users u WHERE ${match(text)}`) as { n: number }[];
       return { users, total: c?.n ?? 0 };
     },
+    userSummary: async (id, now) =>
+      (
+        (await sql`SELECT ${USER_COLUMNS(sql)},
+            (SELECT i.name FROM identities i WHERE i.user_id = u.id ORDER BY i.last_sign_in_at DESC LIMIT 1) AS name,
+            (SELECT count(*)::int FROM tokens t WHERE t.user_id = u.id AND t.revoked_at IS NULL AND t.expires_at > ${now}) AS "liveTokens"
+          FROM users u LEFT JOIN plans p ON p.name = coalesce(u.plan, 'free') WHERE u.id = ${id}`) as UserSummary[]
+      )[0] ?? null,
     revokeAll: async (userId, now) =>
       (
         (await sql`UPDATE tokens SET revoked_at = ${now} WHERE user_id = ${userId} AND revoked_at IS NULL AND expires_at > ${now}

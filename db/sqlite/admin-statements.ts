@@ -40,6 +40,7 @@ export function sqliteAdminPort(sqlite: Database): AdminPort {
   const search = sqlite.prepare<SummaryRow, [number, string, string, number, number]>(
     `${SUMMARY} WHERE ${MATCH} ORDER BY u.id LIMIT ?4 OFFSET ?5`,
   );
+  const one = sqlite.prepare<SummaryRow, [number, string]>(`${SUMMARY} WHERE u.id = ?2`);
   const count = sqlite.prepare<{ n: number }, [number, string, string]>(`SELECT count(*) AS n FROM users u WHERE ?1 = ?1 AND ${MATCH}`);
   const revokeAll = sqlite.prepare<{ jti: string }, [number, string]>(
     "UPDATE tokens SET revoked_at = ?1 WHERE user_id = ?2 AND revoked_at IS NULL AND expires_at > ?1 RETURNING jti",
@@ -71,6 +72,10 @@ export function sqliteAdminPort(sqlite: Database): AdminPort {
       const pattern = containsPattern(text);
       const users = limit > 0 ? search.all(now, text, pattern, limit, offset).map(summaryOf) : [];
       return { users, total: count.get(now, text, pattern)?.n ?? 0 };
+    },
+    userSummary(id, now) {
+      const row = one.get(now, id);
+      return row ? summaryOf(row) : null;
     },
     revokeAll: (userId, now) => revokeAll.all(now, userId).map((r) => r.jti),
     writeAudit: (e) => void insertAudit.run(e.ts, e.actor, e.action, e.target, e.before, e.after),

@@ -82,7 +82,7 @@ export function createAdminStore(port: AdminPort, auth: AuthStore, clock: Clock)
       if (!(await port.insertPlan(row)))
         throw new StatusError(409, "CONFLICT", `plan '${name}' already exists; change it with 'plan set ${name}'`);
       await record(actor, "plan.create", name, null, planState(row));
-      return { name, perMinute: row.perMinute, perDay: row.perDay, stored: true };
+      return { name, perMinute: row.perMinute, perDay: row.perDay, stored: true, updatedAt: row.updatedAt };
     },
     async setPlan(actor, name, limits, defaults) {
       checkPlanName(name);
@@ -97,13 +97,13 @@ export function createAdminStore(port: AdminPort, auth: AuthStore, clock: Clock)
         await port.updatePlan(name, limits.perMinute ?? null, limits.perDay ?? null, clock.now());
         const after = await planOrThrow(name);
         await record(actor, "plan.set", name, planState(defaults), planState(after));
-        return { name, perMinute: after.perMinute, perDay: after.perDay, stored: true };
+        return { name, perMinute: after.perMinute, perDay: after.perDay, stored: true, updatedAt: after.updatedAt };
       }
       if (!before) await planOrThrow(name);
       await port.updatePlan(name, limits.perMinute ?? null, limits.perDay ?? null, clock.now());
       const after = await planOrThrow(name);
       await record(actor, "plan.set", name, planState(before!), planState(after));
-      return { name, perMinute: after.perMinute, perDay: after.perDay, stored: true };
+      return { name, perMinute: after.perMinute, perDay: after.perDay, stored: true, updatedAt: after.updatedAt };
     },
     async deletePlan(actor, name) {
       if (name === FREE) throw new StatusError(400, "BAD_REQUEST", `plan '${FREE}' is the default and cannot be deleted`);
@@ -135,8 +135,25 @@ export function createAdminStore(port: AdminPort, auth: AuthStore, clock: Clock)
       return changeUser(actor, "user.plan", userId, () => port.setUserPlan(userId, plan === FREE ? null : plan));
     },
     async setLimits(actor, userId, limits) {
-      if (limits) limitsChecked(limits);
-      return changeUser(actor, limits ? "user.limits" : "user.limits.reset", userId, () => auth.setLimits(userId, limits));
+      const given = limits ?? { perMinute: null, perDay: null };
+      limitsChecked({ perMinute: given.perMinute ?? undefined, perDay: given.perDay ?? undefined });
+      const resets = given.perMinute === null || given.perDay === null;
+      return changeUser(
+        actor,
+        limits && !(given.perMinute === null && given.perDay === null) ? "user.limits" : "user.limits.reset",
+        userId,
+        async () => {
+          if (!resets) return auth.setLimits(userId, given as Partial<Limits>);
+          // The store sets numbers or resets both: a field sent back to its plan's is a reset, then the kept one set again.
+          const now = await userOrThrow(userId);
+          const keep = {
+            perMinute: given.perMinute === undefined ? (now.perMinute ?? undefined) : (given.perMinute ?? undefined),
+            perDay: given.perDay === undefined ? (now.perDay ?? undefined) : (given.perDay ?? undefined),
+          };
+          await auth.setLimits(userId, null);
+          if (keep.perMinute !== undefined || keep.perDay !== undefined) await auth.setLimits(userId, keep);
+        },
+      );
     },
     setDisabled: (actor, userId, disabled) =>
       changeUser(actor, disabled ? "user.disable" : "user.enable", userId, () => auth.setDisabled(userId, disabled)),
@@ -161,6 +178,11 @@ export function createAdminStore(port: AdminPort, auth: AuthStore, clock: Clock)
     async recordTokensIssued(actor, userId, jtis) {
       // A batch of load-test tokens is one entry: its count and the first jtis, not every one.
       await record(actor, "token.create", userId, null, JSON.stringify({ tokens: jtis.length, jtis: jtis.slice(0, 20) }));
+    },
+    async userSummary(id) {
+      const u = await port.userSummary(id, clock.now());
+      if (!u) await userOrThrow(id);
+      return u!;
     },
     async searchUsers(text, page) {
       const limit = Math.min(Math.max(1, page.limit), MAX_SEARCH);

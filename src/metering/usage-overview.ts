@@ -1,0 +1,129 @@
+/**
+ * The console's usage overview (docs/operator.md § Console), written once over UsagePort: per UTC
+ * day across known users, admitted, refused and uncounted as the `usage` report counts them, plus
+ * refunded (admitted, then given back: a 5xx, a client gone, a crash) and server errors (5xx); the
+ * top users by admitted requests and by compute time (the server's time on their admitted
+ * requests); refusals per code, the unauthenticated ones included. Each database only sums.
+ */
+import { idCeiling, idFloor, ORDER_SLACK_MS } from "./log-ids.ts";
+import { days, type Tally, tally } from "./usage-report.ts";
+import type { UsagePort, UserTotal } from "./usage-port.ts";
+import { DAY_MS, utcDayStart } from "./windows.ts";
+
+export type { Tally, UserTotal };
+
+/** How many users each ranking lists. */
+export const TOP_USERS = 10;
+
+export interface OverviewDay extends Tally {
+  /** UTC date, YYYY-MM-DD. */
+  day: string;
+  refunded: number;
+  serverErrors: number;
+}
+
+export interface Overview {
+  /** Every day of the range, oldest first, today last (days without requests are zeros). */
+  days: OverviewDay[];
+  /** By admitted requests, then id. */
+  topUsers: UserTotal[];
+  /** By compute time, then id. */
+  computeByUser: UserTotal[];
+  /** Most first. */
+  refusedByCode: { code: string; requests: number }[];
+  totals: Tally & { refunded: number; serverErrors: number; computeMs: number };
+}
+
+export interface UserUsage {
+  today: Tally;
+  last30Days: Tally;
+}
+
+export interface UsageOverview {
+  /** The `dayCount` UTC days up to `now`'s. */
+  overview(dayCount: number, now: number): Promise<Overview>;
+  /** Each of `users`' counts today and over the 30 UTC days up to today (users without rows get zeros). */
+  ofUsers(users: readonly string[], now: number): Promise<Map<string, UserUsage>>;
+}
+
+const zero = (): Tally => ({ admitted: 0, refused: 0, uncounted: 0 });
+
+const ranked = (rows: UserTotal[], by: (r: UserTotal) => number) =>
+  rows
+    .filter((r) => by(r) > 0)
+    .sort((a, b) => by(b) - by(a) || (a.user < b.user ? -1 : 1))
+    .slice(0, TOP_USERS);
+
+export function createUsageOverview(port: UsagePort): UsageOverview {
+  /** The log's time span, widened by the slack by which rows are out of id order; null when empty. */
+  const span = async (): Promise<[number, number] | null> => {
+    const b = await port.ids.bounds();
+    if (!b) return null;
+    return [(await port.ids.atOrAfter(b.min))!.ts - ORDER_SLACK_MS, (await port.ids.atOrAfter(b.max))!.ts + ORDER_SLACK_MS];
+  };
+  const ids = async (from: number, to: number) => [await idFloor(port.ids, from), await idCeiling(port.ids, to)] as const;
+
+  return {
+    async overview(dayCount, now) {
+      const first = utcDayStart(now) - (dayCount - 1) * DAY_MS;
+      const end = utcDayStart(now) + DAY_MS;
+      const logged = await span();
+      const out: OverviewDay[] = [];
+      for (const [from, to, day] of days(first, end - 1)) {
+        const row: OverviewDay = { day, ...zero(), refunded: 0, serverErrors: 0 };
+        out.push(row);
+        if (!logged || to <= logged[0] || from > logged[1]) continue;
+        for (const g of await port.outcomes(...(await ids(from, to)), from, to)) {
+          tally(row, g);
+          if (g.admitted === 1 && g.counted === 0) row.refunded += g.requests;
+          if (g.status !== null && g.status >= 500) row.serverErrors += g.requests;
+        }
+      }
+      const [fromId, toId] = logged ? await ids(first, end) : [0, 0];
+      const [users, refused, anonymous] = await Promise.all([
+        logged ? port.userTotals(fromId, toId, first, end) : [],
+        logged ? port.refusedCodes(fromId, toId, first, end) : [],
+        port.anonymous(first, end),
+      ]);
+      const byCode = new Map<string, number>();
+      for (const c of [...refused, ...anonymous]) byCode.set(c.code, (byCode.get(c.code) ?? 0) + c.requests);
+      const sum = (k: keyof Omit<OverviewDay, "day">) => out.reduce((n, d) => n + d[k], 0);
+      return {
+        days: out,
+        topUsers: ranked(users, (r) => r.admitted),
+        computeByUser: ranked(users, (r) => r.computeMs),
+        refusedByCode: [...byCode]
+          .map(([code, requests]) => ({ code, requests }))
+          .sort((a, b) => b.requests - a.requests || (a.code < b.code ? -1 : 1)),
+        totals: {
+          admitted: sum("admitted"),
+          refused: sum("refused"),
+          uncounted: sum("uncounted"),
+          refunded: sum("refunded"),
+          serverErrors: sum("serverErrors"),
+          computeMs: users.reduce((n, u) => n + u.computeMs, 0),
+        },
+      };
+    },
+
+    async ofUsers(users, now) {
+      const today = utcDayStart(now);
+      const [before, todays] = await Promise.all([
+        port.ofUsers(users, today - 29 * DAY_MS, today),
+        port.ofUsers(users, today, today + DAY_MS),
+      ]);
+      const out = new Map(users.map((u) => [u, { today: zero(), last30Days: zero() }]));
+      for (const g of before) {
+        const u = out.get(g.user);
+        if (u) tally(u.last30Days, g);
+      }
+      for (const g of todays) {
+        const u = out.get(g.user);
+        if (!u) continue;
+        tally(u.today, g);
+        tally(u.last30Days, g);
+      }
+      return out;
+    },
+  };
+}
