@@ -1,6 +1,7 @@
 /**
  * The dashboard under test: a real server on a real port (in this process, with an injected
- * clock), signing users in at a real OpenID provider running in another process.
+ * clock), signing users in at a real OpenID provider running in another process; on a SQLite
+ * file, or on a PostgreSQL of test/support/postgres.ts holding the sample (`startDashboardOn`).
  */
 import { expect } from "bun:test";
 import type { Subprocess } from "bun";
@@ -11,8 +12,10 @@ import { loadConfig } from "../../src/config.ts";
 import { createLogger } from "../../src/logger.ts";
 import { startServer, type RunningServer } from "../../src/server.ts";
 import type { OpenedDb } from "../../db/sqlite/open.ts";
+import { runCliInProcess } from "../support/cli-in-process.ts";
 import { freePort } from "../support/free-port.ts";
 import { sampleDb } from "../support/http/harness.ts";
+import { startPostgres } from "../support/postgres.ts";
 
 export const SECRET = "dashboard-test-secret-0123456789abcdef";
 
@@ -22,8 +25,13 @@ export interface DashboardHarness {
   clock: TestClock;
   /** On a SQLite file, so `opened` is there. */
   server: RunningServer & { opened: OpenedDb };
+  /** The CLI run in this process on the server's database (`graph-stats user admin ada --on`). */
+  cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
   stop(): Promise<void>;
 }
+
+/** The same on either database: on PostgreSQL there is no SQLite file to reach into, so only the CLI. */
+export type AnyDashboardHarness = Omit<DashboardHarness, "server"> & { server: RunningServer };
 
 export async function startIdpProcess(
   clientId: string,
@@ -71,15 +79,31 @@ export async function startDashboard(overrides: Record<string, unknown> = {}, id
     {},
   );
   const server = (await startServer(config, createLogger("silent"), { clock })) as RunningServer & { opened: OpenedDb };
+  const where = config.databaseUrl ? ["--database-url", config.databaseUrl] : ["--db", config.db];
   return {
     base,
     issuer,
     clock,
     server,
+    cli: (...args) => runCliInProcess([...args, ...where], { USER: "test", GRAPH_STATS_JWT_SECRET: SECRET }),
     async stop() {
       await server.stop();
       proc.kill("SIGTERM");
       await proc.exited;
+    },
+  };
+}
+
+/** The dashboard on a SQLite file (as startDashboard) or on a fresh PostgreSQL database holding the sample. */
+export async function startDashboardOn(kind: "sqlite" | "postgres"): Promise<AnyDashboardHarness> {
+  if (kind === "sqlite") return startDashboard();
+  const pgdb = await startPostgres({ sample: true });
+  const h = await startDashboard({ databaseUrl: pgdb.url });
+  return {
+    ...h,
+    async stop() {
+      await h.stop();
+      await pgdb.stop();
     },
   };
 }
@@ -99,7 +123,7 @@ export const PROFILE = { viewport: { width: 1280, height: 800 }, reducedMotion: 
  * context and the CSRF token the signed-in page carries.
  */
 export async function signInByHttp(
-  h: DashboardHarness,
+  h: AnyDashboardHarness,
   browser: Browser,
   name: string,
 ): Promise<{ context: BrowserContext; csrf: string }> {
@@ -119,7 +143,7 @@ export async function signInByHttp(
 
 /** The dashboard in a new page of `context` (`before` runs first), loaded signed in; CSP errors it logs are collected. */
 export async function openDashboard(
-  h: DashboardHarness,
+  h: AnyDashboardHarness,
   context: BrowserContext,
   before?: (page: Page) => Promise<void>,
 ): Promise<{ page: Page; cspErrors: string[] }> {
