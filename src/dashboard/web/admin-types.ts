@@ -58,6 +58,9 @@ export interface AdminUniverse {
   intervals: string[];
   last_bar: string | null;
   stale: boolean;
+  /** The Data panel's sentence for it ("Fresh: newest 1d bar 1.2 days old"), where the server gives it. */
+  freshness?: string;
+  data_source?: string;
 }
 
 export interface AuditEntry {

@@ -15,6 +15,23 @@ describe("adminUniversesTableHtml", () => {
     expect(html).toContain('<td>—</td><td>—</td><td><span class="freshness empty">No bars</span>');
   });
 
+  test("the server's sentence when it gives one; the synthetic sample marked as such", () => {
+    const html = adminUniversesTableHtml([
+      {
+        name: "sample",
+        symbols: 12,
+        intervals: ["1d"],
+        last_bar: "2026-12-01T00:00:00.000Z",
+        stale: false,
+        data_source: "synthetic",
+        freshness: "Sample data, not refreshed (newest 1d bar 1.4 days old)",
+      },
+    ]);
+    expect(html).toContain(
+      '<td>2026-12-01</td><td><span class="freshness sample">Sample data, not refreshed (newest 1d bar 1.4 days old)</span>',
+    );
+  });
+
   test("none stored: how to import one", () => {
     expect(adminUniversesTableHtml([])).toContain("graph-stats import");
   });

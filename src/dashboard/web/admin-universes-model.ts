@@ -10,9 +10,9 @@ export function adminUniversesTableHtml(universes: AdminUniverse[]): string {
   }
   const rows = universes
     .map((u) => {
-      const state = u.last_bar === null ? "empty" : u.stale ? "stale" : "fresh";
-      const word = u.last_bar === null ? "No bars" : u.stale ? "Stale" : "Fresh";
-      return `<tr data-universe="${e(u.name)}"><th scope="row">${e(u.name)}</th><td>${count(u.symbols)}</td><td>${e(u.intervals.join(", ") || "—")}</td><td>${e(barTime(u.last_bar))}</td><td><span class="freshness ${state}">${word}</span></td></tr>`;
+      const state = u.last_bar === null ? "empty" : u.stale ? "stale" : u.data_source === "synthetic" ? "sample" : "fresh";
+      const word = u.freshness ?? (u.last_bar === null ? "No bars" : u.stale ? "Stale" : "Fresh");
+      return `<tr data-universe="${e(u.name)}"><th scope="row">${e(u.name)}</th><td>${count(u.symbols)}</td><td>${e(u.intervals.join(", ") || "—")}</td><td>${e(barTime(u.last_bar))}</td><td><span class="freshness ${state}">${e(word)}</span></td></tr>`;
     })
     .join("");
   return `<caption>Stored universes and their freshness</caption><thead><tr><th scope="col">Universe</th><th scope="col">Symbols</th><th scope="col">Intervals</th><th scope="col">Last bar</th><th scope="col">Freshness</th></tr></thead><tbody>${rows}</tbody>`;
