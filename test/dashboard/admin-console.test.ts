@@ -73,6 +73,10 @@ for (const kind of KINDS) {
       if (!SHOTS || kind !== "sqlite") return;
       mkdirSync(SHOTS, { recursive: true });
       await page.waitForTimeout(500); // the chart's first frame
+      // Clicking a row's button scrolled its table sideways; a reader first sees it from the left.
+      await page.locator(".table-scroll").evaluateAll((boxes) => {
+        for (const b of boxes) b.scrollLeft = 0;
+      });
       const path = join(SHOTS, `${name}.png`);
       if (selector) await page.locator(selector).screenshot({ path });
       else await page.screenshot({ path, fullPage: true });
