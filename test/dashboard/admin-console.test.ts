@@ -177,6 +177,11 @@ for (const kind of KINDS) {
       // The same entries the API gives (the page shows them all, none invented).
       const api = ((await (await root.context.request.get(`${h.base}/dashboard/api/admin/audit?actor=${actor}`)).json()) as any).data;
       expect(api.entries.map((e: any) => e.action)).toEqual(mine.map((m) => m[0]));
+      // Filtered by target: Ada's entries only, the CLI's token among them.
+      await page.getByLabel("Target").fill(ada.id);
+      await page.getByRole("button", { name: "Filter" }).click();
+      const hers = await settled(audit, (r) => r.every((row) => row[3] === ada.id));
+      expect(hers.map((r) => r[2])).toEqual([...mine.slice(0, 5).map((m) => m[0]), "token.create"]);
 
       // The usage overview, read again: its figures are the API's, and Ada tops it.
       await page.getByLabel("Over the last").selectOption("7");
@@ -195,6 +200,32 @@ for (const kind of KINDS) {
       await shot(page, "12-admin-usage", "#admin-usage");
       expect(cspErrors).toEqual([]);
       await root.context.close();
+    });
+
+    test("users page 50 at a time; an admin may not disable itself here (the page says why, nothing changes)", async () => {
+      expect((await h.cli("token", "create", "--users", "60", "--prefix", "bulk-")).code).toBe(0);
+      const dora = await signedIn("dora", true);
+      const page = await dora.context.newPage();
+      await page.goto(`${h.base}/dashboard/admin`);
+      await page.getByLabel("Search users").fill("bulk-");
+      await page.getByRole("button", { name: "Search" }).click();
+      expect(await said(page, "#users-count", "of 60")).toBe('1–50 of 60 users matching "bulk-"');
+      expect(await page.locator("#users-table tbody tr").count()).toBe(50);
+      await page.getByRole("button", { name: "Next" }).click();
+      expect(await said(page, "#users-count", "51–")).toBe('51–60 of 60 users matching "bulk-"');
+      expect(await page.locator("#users-table tbody tr").count()).toBe(10);
+      expect(await page.getByRole("button", { name: "Next" }).isDisabled()).toBe(true);
+      await page.getByRole("button", { name: "Previous" }).click();
+      expect(await said(page, "#users-count", "1–50")).toBe('1–50 of 60 users matching "bulk-"');
+
+      await page.getByLabel("Search users").fill("dora@dev.invalid");
+      await page.getByRole("button", { name: "Search" }).click();
+      await page.getByRole("button", { name: "Manage dora" }).click();
+      await page.getByRole("button", { name: "Disable", exact: true }).click();
+      expect(await said(page, "#user-error", "CLI")).toContain("CLI");
+      const me = ((await (await dora.context.request.get(`${h.base}/dashboard/api/state`)).json()) as any).data;
+      expect([me.user.disabled, me.admin]).toEqual([false, true]);
+      await dora.context.close();
     });
 
     test("a non-admin sees no console link and is refused the page and the admin API (403)", async () => {
