@@ -5,7 +5,7 @@
  * top users by admitted requests and by compute time (the server's time on their admitted
  * requests); refusals per code, the unauthenticated ones included. Each database only sums.
  */
-import { idCeiling, idFloor, ORDER_SLACK_MS } from "./log-ids.ts";
+import { idCeiling, idFloor } from "./log-ids.ts";
 import { days, type Tally, tally } from "./usage-report.ts";
 import type { UsagePort, UserTotal } from "./usage-port.ts";
 import { DAY_MS, utcDayStart } from "./windows.ts";
@@ -55,38 +55,30 @@ const ranked = (rows: UserTotal[], by: (r: UserTotal) => number) =>
     .slice(0, TOP_USERS);
 
 export function createUsageOverview(port: UsagePort): UsageOverview {
-  /** The log's time span, widened by the slack by which rows are out of id order; null when empty. */
-  const span = async (): Promise<[number, number] | null> => {
-    const b = await port.ids.bounds();
-    if (!b) return null;
-    return [(await port.ids.atOrAfter(b.min))!.ts - ORDER_SLACK_MS, (await port.ids.atOrAfter(b.max))!.ts + ORDER_SLACK_MS];
-  };
   const ids = async (from: number, to: number) => [await idFloor(port.ids, from), await idCeiling(port.ids, to)] as const;
 
   return {
     async overview(dayCount, now) {
       const first = utcDayStart(now) - (dayCount - 1) * DAY_MS;
       const end = utcDayStart(now) + DAY_MS;
-      const logged = await span();
-      const out: OverviewDay[] = [];
-      for (const [from, to, day] of days(first, end - 1)) {
-        const row: OverviewDay = { day, ...zero(), refunded: 0, serverErrors: 0 };
-        out.push(row);
-        if (!logged || to <= logged[0] || from > logged[1]) continue;
-        for (const g of await port.outcomes(...(await ids(from, to)), from, to)) {
-          tally(row, g);
-          if (g.admitted === 1 && g.counted === 0) row.refunded += g.requests;
-          if (g.status !== null && g.status >= 500) row.serverErrors += g.requests;
-        }
-      }
+      const out: OverviewDay[] = [...days(first, end - 1)].map(([, , day]) => ({ day, ...zero(), refunded: 0, serverErrors: 0 }));
+      const logged = (await port.ids.bounds()) !== null;
       const [fromId, toId] = logged ? await ids(first, end) : [0, 0];
-      const [users, refused, anonymous] = await Promise.all([
+      const [groups, users, anonymous] = await Promise.all([
+        logged ? port.outcomes(fromId, toId, first, end) : [],
         logged ? port.userTotals(fromId, toId, first, end) : [],
-        logged ? port.refusedCodes(fromId, toId, first, end) : [],
         port.anonymous(first, end),
       ]);
-      const byCode = new Map<string, number>();
-      for (const c of [...refused, ...anonymous]) byCode.set(c.code, (byCode.get(c.code) ?? 0) + c.requests);
+      const refused = new Map<string, number>();
+      for (const g of groups) {
+        const row = out[g.day]!;
+        tally(row, g);
+        if (g.admitted === 1 && g.counted === 0) row.refunded += g.requests;
+        if (g.status !== null && g.status >= 500) row.serverErrors += g.requests;
+        if (g.code !== null) refused.set(g.code, (refused.get(g.code) ?? 0) + g.requests);
+      }
+      const byCode = new Map(refused);
+      for (const c of anonymous) byCode.set(c.code, (byCode.get(c.code) ?? 0) + c.requests);
       const sum = (k: keyof Omit<OverviewDay, "day">) => out.reduce((n, d) => n + d[k], 0);
       return {
         days: out,
