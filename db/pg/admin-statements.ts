@@ -71,11 +71,14 @@ export function pgAdminPort(sql: SQL): AdminPort {
       await sql`INSERT INTO admin_audit (ts, actor, action, target, before, after)
         VALUES (${e.ts}, ${e.actor}, ${e.action}, ${e.target}, ${e.before}, ${e.after})`;
     },
+    // Only the filters given, so each can use its index (id, (target, id), (actor, id)); an
+    // `x IS NULL OR …` form scanned the whole log for a page (130-160 ms at a million rows). ORDER
+    // BY the column, not the float8 output named like it, which sorted every row (540 ms).
     audit: async (f) =>
       (await sql`SELECT id::float8 AS id, ts::float8 AS ts, actor, action, target, before, after FROM admin_audit
-        WHERE (${f.beforeId ?? null}::bigint IS NULL OR id < ${f.beforeId ?? null}::bigint)
-          AND (${f.target ?? null}::text IS NULL OR target = ${f.target ?? null}::text)
-          AND (${f.actor ?? null}::text IS NULL OR actor = ${f.actor ?? null}::text)
-        ORDER BY id DESC LIMIT ${f.limit}`) as AuditRecord[],
+        WHERE true ${f.beforeId === undefined ? sql`` : sql`AND id < ${f.beforeId}`}
+          ${f.target === undefined ? sql`` : sql`AND target = ${f.target}`}
+          ${f.actor === undefined ? sql`` : sql`AND actor = ${f.actor}`}
+        ORDER BY admin_audit.id DESC LIMIT ${f.limit}`) as AuditRecord[],
   };
 }

@@ -17,23 +17,19 @@ export function pgUsagePort(sql: SQL): UsagePort {
         GROUP BY user_id, counted, status`) as UsageGroup[],
     // Admitted rows carry the admitting process's boot id; one still counted is admitted too (rows from before boot ids).
     outcomes: async (fromId, toId, from, to) =>
-      (await sql`SELECT counted, CASE WHEN counted = 1 OR boot_id IS NOT NULL THEN 1 ELSE 0 END AS admitted, status,
+      (await sql`SELECT ((ts - ${from}::bigint) / 86400000)::int AS day, counted,
+          CASE WHEN status = 429 THEN coalesce(code, 'RATE_LIMITED') END AS code,
+          CASE WHEN counted = 1 OR boot_id IS NOT NULL THEN 1 ELSE 0 END AS admitted, status,
           sum(CASE WHEN request_id = 'aggregated' THEN coalesce((params::jsonb ->> 'aggregated')::int, 1) ELSE 1 END)::int AS requests
         FROM request_log
         WHERE id >= ${fromId} AND id < ${toId} AND ts >= ${from} AND ts < ${to} AND user_id IS NOT NULL
-        GROUP BY 1, 2, 3`) as OutcomeGroup[],
+        GROUP BY 1, 2, 3, 4, 5`) as OutcomeGroup[],
     userTotals: async (fromId, toId, from, to) =>
       (await sql`SELECT user_id AS "user", sum(counted)::int AS admitted, coalesce(sum(duration_ms), 0)::float8 AS "computeMs"
         FROM request_log
         WHERE id >= ${fromId} AND id < ${toId} AND ts >= ${from} AND ts < ${to} AND user_id IS NOT NULL
           AND (counted = 1 OR boot_id IS NOT NULL)
         GROUP BY user_id`) as UserTotal[],
-    refusedCodes: async (fromId, toId, from, to) =>
-      (await sql`SELECT coalesce(code, 'RATE_LIMITED') AS code,
-          sum(CASE WHEN request_id = 'aggregated' THEN coalesce((params::jsonb ->> 'aggregated')::int, 1) ELSE 1 END)::int AS requests
-        FROM request_log
-        WHERE id >= ${fromId} AND id < ${toId} AND ts >= ${from} AND ts < ${to} AND user_id IS NOT NULL AND status = 429
-        GROUP BY 1`) as { code: string; requests: number }[],
     ofUsers: async (users, from, to) =>
       users.length === 0
         ? []

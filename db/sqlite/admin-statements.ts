@@ -4,7 +4,7 @@
  * statements, parameterised; a search's pattern escapes LIKE's wildcards.
  */
 import type { Database } from "bun:sqlite";
-import type { AdminPort, AuditRecord, PlanRow, UserSummary } from "../../src/admin/admin-port.ts";
+import type { AdminPort, AuditFilter, AuditRecord, PlanRow, UserSummary } from "../../src/admin/admin-port.ts";
 import { USER_COLUMNS, USER_FROM, type UserRow, userOf } from "./auth-statements.ts";
 
 /** `%text%` with LIKE's wildcards and the escape character escaped (ESCAPE '\'). */
@@ -48,11 +48,25 @@ export function sqliteAdminPort(sqlite: Database): AdminPort {
   const insertAudit = sqlite.prepare<unknown, [number, string, string, string, string | null, string | null]>(
     "INSERT INTO admin_audit (ts, actor, action, target, before, after) VALUES (?, ?, ?, ?, ?, ?)",
   );
-  const audit = sqlite.prepare<AuditRecord, [number | null, string | null, string | null, number]>(
-    `SELECT id, ts, actor, action, target, before, after FROM admin_audit
-     WHERE (?1 IS NULL OR id < ?1) AND (?2 IS NULL OR target = ?2) AND (?3 IS NULL OR actor = ?3)
-     ORDER BY id DESC LIMIT ?4`,
-  );
+  // Only the filters given, so each can use its index (the rowid, (target, id), (actor, id)); an
+  // `?1 IS NULL OR …` form scanned the whole log for a page (130-160 ms at a million rows).
+  // sqlite.query() keeps each of the eight statements compiled (strict: bound without the $).
+  const audit = (f: AuditFilter): AuditRecord[] => {
+    const where = [
+      f.beforeId === undefined ? "" : "id < $before",
+      f.target === undefined ? "" : "target = $target",
+      f.actor === undefined ? "" : "actor = $actor",
+    ].filter(Boolean);
+    const params: Record<string, string | number> = { limit: f.limit };
+    if (f.beforeId !== undefined) params.before = f.beforeId;
+    if (f.target !== undefined) params.target = f.target;
+    if (f.actor !== undefined) params.actor = f.actor;
+    return sqlite
+      .query<AuditRecord, Record<string, string | number>>(
+        `SELECT id, ts, actor, action, target, before, after FROM admin_audit ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id DESC LIMIT $limit`,
+      )
+      .all(params);
+  };
   const summaryOf = ({ name, liveTokens, ...row }: SummaryRow): UserSummary => ({ ...userOf(row), name, liveTokens });
 
   return {
@@ -79,6 +93,6 @@ export function sqliteAdminPort(sqlite: Database): AdminPort {
     },
     revokeAll: (userId, now) => revokeAll.all(now, userId).map((r) => r.jti),
     writeAudit: (e) => void insertAudit.run(e.ts, e.actor, e.action, e.target, e.before, e.after),
-    audit: (f) => audit.all(f.beforeId ?? null, f.target ?? null, f.actor ?? null, f.limit),
+    audit,
   };
 }

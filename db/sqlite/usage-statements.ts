@@ -5,6 +5,7 @@ import { drizzleOf } from "./open.ts";
 import { requestLog, unauthenticatedCounts } from "./schema.ts";
 import { sqliteLogIds } from "./log-id-statements.ts";
 import type { UsagePort } from "../../src/metering/usage-port.ts";
+import { DAY_MS } from "../../src/metering/windows.ts";
 
 /** A row written when the audit queue was full stands for n requests (audit-queue.ts). */
 const REQUESTS = sql<number>`SUM(CASE WHEN ${requestLog.requestId} = 'aggregated' THEN coalesce(json_extract(${requestLog.params}, '$.aggregated'), 1) ELSE 1 END)`;
@@ -36,13 +37,16 @@ export function sqliteUsagePort(sqlite: Database): UsagePort {
         )
         .groupBy(r.userId, r.counted, r.status)
         .all(),
-    outcomes: (fromId, toId, from, to) =>
-      db
-        .select({ counted: r.counted, admitted: ADMITTED, status: r.status, requests: REQUESTS })
+    outcomes: (fromId, toId, from, to) => {
+      const day = sql<number>`CAST((${r.ts} - ${from}) / ${DAY_MS} AS INTEGER)`;
+      const code = sql<string | null>`CASE WHEN ${r.status} = 429 THEN coalesce(${r.code}, 'RATE_LIMITED') END`;
+      return db
+        .select({ day, counted: r.counted, code, admitted: ADMITTED, status: r.status, requests: REQUESTS })
         .from(r)
         .where(range(fromId, toId, from, to))
-        .groupBy(r.counted, ADMITTED, r.status)
-        .all(),
+        .groupBy(day, r.counted, code, ADMITTED, r.status)
+        .all();
+    },
     userTotals: (fromId, toId, from, to) =>
       db
         .select({
@@ -53,13 +57,6 @@ export function sqliteUsagePort(sqlite: Database): UsagePort {
         .from(r)
         .where(and(range(fromId, toId, from, to), or(eq(r.counted, 1), isNotNull(r.bootId))))
         .groupBy(r.userId)
-        .all(),
-    refusedCodes: (fromId, toId, from, to) =>
-      db
-        .select({ code: sql<string>`coalesce(${r.code}, 'RATE_LIMITED')`, requests: REQUESTS })
-        .from(r)
-        .where(and(range(fromId, toId, from, to), eq(r.status, 429)))
-        .groupBy(r.code)
         .all(),
     ofUsers: (users, from, to) =>
       users.length === 0

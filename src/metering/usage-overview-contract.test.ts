@@ -110,6 +110,13 @@ describe.each(KINDS)("the usage overview on %s", (kind) => {
     expect(o.totals).toEqual({ admitted: 4, refused: 7, uncounted: 4, refunded: 3, serverErrors: 2, computeMs: 137 });
   });
 
+  test("read a few ids at a time, the overview is the same", async () => {
+    const b = await fresh(kind);
+    await fill(b);
+    const whole = await createUsageOverview(portOf(b)).overview(4, NOW);
+    for (const chunk of [1, 2, 5]) expect(await createUsageOverview(portOf(b), chunk).overview(4, NOW)).toEqual(whole);
+  });
+
   test("an empty log gives every day as zeros and empty rankings", async () => {
     const b = await fresh(kind);
     const o = await createUsageOverview(portOf(b)).overview(2, NOW);

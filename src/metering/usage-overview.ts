@@ -5,7 +5,7 @@
  * top users by admitted requests and by compute time (the server's time on their admitted
  * requests); refusals per code, the unauthenticated ones included. Each database only sums.
  */
-import { idCeiling, idFloor, ORDER_SLACK_MS } from "./log-ids.ts";
+import { idCeiling, idFloor } from "./log-ids.ts";
 import { days, type Tally, tally } from "./usage-report.ts";
 import type { UsagePort, UserTotal } from "./usage-port.ts";
 import { DAY_MS, utcDayStart } from "./windows.ts";
@@ -46,6 +46,13 @@ export interface UsageOverview {
   ofUsers(users: readonly string[], now: number): Promise<Map<string, UserUsage>>;
 }
 
+/**
+ * Ids read per statement. However long the range, each statement stays far inside PostgreSQL's
+ * statement timeout (2 s by default: a million rows in one ran close to it) and SQLite, which
+ * answers synchronously, lets the event loop serve other requests between chunks.
+ */
+export const CHUNK_IDS = 200_000;
+
 const zero = (): Tally => ({ admitted: 0, refused: 0, uncounted: 0 });
 
 const ranked = (rows: UserTotal[], by: (r: UserTotal) => number) =>
@@ -54,39 +61,41 @@ const ranked = (rows: UserTotal[], by: (r: UserTotal) => number) =>
     .sort((a, b) => by(b) - by(a) || (a.user < b.user ? -1 : 1))
     .slice(0, TOP_USERS);
 
-export function createUsageOverview(port: UsagePort): UsageOverview {
-  /** The log's time span, widened by the slack by which rows are out of id order; null when empty. */
-  const span = async (): Promise<[number, number] | null> => {
-    const b = await port.ids.bounds();
-    if (!b) return null;
-    return [(await port.ids.atOrAfter(b.min))!.ts - ORDER_SLACK_MS, (await port.ids.atOrAfter(b.max))!.ts + ORDER_SLACK_MS];
-  };
+/** `chunkIds`: ids per statement (tests make it small). */
+export function createUsageOverview(port: UsagePort, chunkIds = CHUNK_IDS): UsageOverview {
   const ids = async (from: number, to: number) => [await idFloor(port.ids, from), await idCeiling(port.ids, to)] as const;
 
   return {
     async overview(dayCount, now) {
       const first = utcDayStart(now) - (dayCount - 1) * DAY_MS;
       const end = utcDayStart(now) + DAY_MS;
-      const logged = await span();
-      const out: OverviewDay[] = [];
-      for (const [from, to, day] of days(first, end - 1)) {
-        const row: OverviewDay = { day, ...zero(), refunded: 0, serverErrors: 0 };
-        out.push(row);
-        if (!logged || to <= logged[0] || from > logged[1]) continue;
-        for (const g of await port.outcomes(...(await ids(from, to)), from, to)) {
+      const out: OverviewDay[] = [...days(first, end - 1)].map(([, , day]) => ({ day, ...zero(), refunded: 0, serverErrors: 0 }));
+      const logged = (await port.ids.bounds()) !== null;
+      const [fromId, toId] = logged ? await ids(first, end) : [0, 0];
+      const refused = new Map<string, number>();
+      const perUser = new Map<string, UserTotal>();
+      for (let a = fromId; a < toId; a += chunkIds) {
+        const b = Math.min(a + chunkIds, toId);
+        for (const g of await port.outcomes(a, b, first, end)) {
+          const row = out[g.day]!;
           tally(row, g);
           if (g.admitted === 1 && g.counted === 0) row.refunded += g.requests;
           if (g.status !== null && g.status >= 500) row.serverErrors += g.requests;
+          if (g.code !== null) refused.set(g.code, (refused.get(g.code) ?? 0) + g.requests);
         }
+        for (const t of await port.userTotals(a, b, first, end)) {
+          const u = perUser.get(t.user);
+          if (u) {
+            u.admitted += t.admitted;
+            u.computeMs += t.computeMs;
+          } else perUser.set(t.user, { ...t });
+        }
+        await new Promise((resolve) => setImmediate(resolve));
       }
-      const [fromId, toId] = logged ? await ids(first, end) : [0, 0];
-      const [users, refused, anonymous] = await Promise.all([
-        logged ? port.userTotals(fromId, toId, first, end) : [],
-        logged ? port.refusedCodes(fromId, toId, first, end) : [],
-        port.anonymous(first, end),
-      ]);
-      const byCode = new Map<string, number>();
-      for (const c of [...refused, ...anonymous]) byCode.set(c.code, (byCode.get(c.code) ?? 0) + c.requests);
+      const users = [...perUser.values()];
+      const anonymous = await port.anonymous(first, end);
+      const byCode = new Map(refused);
+      for (const c of anonymous) byCode.set(c.code, (byCode.get(c.code) ?? 0) + c.requests);
       const sum = (k: keyof Omit<OverviewDay, "day">) => out.reduce((n, d) => n + d[k], 0);
       return {
         days: out,
