@@ -96,7 +96,7 @@ function usageSection(): string {
 <select id="usage-days"><option value="7">7 days</option><option value="30" selected>30 days</option><option value="90">90 days</option><option value="366">366 days</option></select>
 </div>
 </div>
-<p id="usage-totals" class="usage-totals" aria-live="polite"></p>
+<p id="usage-totals" class="usage-totals" aria-live="polite">Reading the usage…</p>
 <h3>Requests per UTC day, every user</h3>
 <div id="admin-usage-chart" class="chart chart-admin-usage" role="img" aria-label="Bar chart of the requests admitted and refused per day across users; the figures are in the table below"></div>
 <details class="figures">

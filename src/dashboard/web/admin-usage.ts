@@ -26,9 +26,16 @@ export function initUsage(): UsageSection {
   const load = async () => {
     const mine = ++asked;
     const days = select?.value ?? "30";
+    // The overview reads the range's request log (about a second per million rows), so it says it is on its way.
+    const section = byId("admin-usage");
+    section?.setAttribute("aria-busy", "true");
+    const waiting = byId("usage-totals");
+    if (waiting) waiting.textContent = `Reading the usage of the last ${days} days…`;
     const res = await callApi<UsageOverview>("GET", `/dashboard/api/admin/usage?days=${encodeURIComponent(days)}`);
     if (mine !== asked) return;
+    section?.removeAttribute("aria-busy");
     if (!res.ok) {
+      if (waiting) waiting.textContent = "";
       announce(byId("usage-error"), `The usage could not be read: ${res.message}`);
       return;
     }
