@@ -8,6 +8,7 @@ import { createVerifier, resolveSecret } from "./auth/index.ts";
 import { systemClock, type Clock } from "./clock.ts";
 import { redactDatabaseUrl, type Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
+import { collapseRepeatedErrors } from "./collapsed-errors.ts";
 import { createLastKnown, newBootId, PRUNE_MS } from "./metering/index.ts";
 import { SAMPLE_END_DATE } from "./market/index.ts";
 import { createApp } from "./http/app.ts";
@@ -66,8 +67,10 @@ export interface StartOptions {
 /** A silent connection is closed after this long; the live endpoint lifts it while it computes (metered.ts). */
 const IDLE_TIMEOUT_S = 30;
 
-export async function startServer(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningServer> {
+export async function startServer(config: Config, given: Logger, options: StartOptions = {}): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
+  // A condition every request meets (a full disk) is one error line and a count, not a line per request.
+  const logger = collapseRepeatedErrors(given, clock);
   checkSignInConfig(config);
   const bootId = newBootId();
   // On PostgreSQL every store lives there: no SQLite file is opened (nor created with a sample of its own).
@@ -217,6 +220,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
       checkpointer.stop();
       await auditMaintenance.stop();
       await opening.close();
+      logger.flush(); // the counts of repeated error lines still in their period
     },
   };
 }
