@@ -12,6 +12,7 @@ import { parseDuration } from "../auth/duration.ts";
 import { UsageError, type ParsedArgs } from "./args.ts";
 import { recordServerSettings } from "./server-settings.ts";
 import { superviseWorkers, whenSupervisorGone } from "./worker-supervisor.ts";
+import { workerRestartsEnv } from "../worker-restarts.ts";
 import { checkSignInConfig } from "../dashboard/sign-in.ts";
 
 const WORKER_ENV = "GRAPH_STATS_WORKER_CHILD";
@@ -100,9 +101,9 @@ async function supervise(args: ParsedArgs, logger: ReturnType<typeof createLogge
   const self = Bun.main.startsWith("/$bunfs/") ? [process.execPath] : [process.execPath, Bun.main];
   const argv = process.argv.slice(2).filter((a, i, all) => !(a === "--port" || all[i - 1] === "--port" || a.startsWith("--port=")));
   logger.info({ port, workers: config.workers }, "supervising workers");
-  const spawn = () =>
+  const spawn = (restarts: number) =>
     Bun.spawn([...self, ...argv, "--port", String(port)], {
-      env: { ...process.env, [WORKER_ENV]: "1" },
+      env: { ...process.env, [WORKER_ENV]: "1", ...workerRestartsEnv(restarts) },
       // stdin: the pipe whose end tells a worker its supervisor is gone (whenSupervisorGone).
       stdio: ["pipe", "inherit", "inherit"],
     });

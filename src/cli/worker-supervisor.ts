@@ -20,8 +20,8 @@ export function nextRestartDelay(previousMs: number | null, livedMs: number): nu
 
 export interface SuperviseOptions {
   workers: number;
-  /** Starts one worker process. */
-  spawn: () => Subprocess;
+  /** Starts one worker process; `restarts`: how many dead workers its slot has replaced so far. */
+  spawn: (restarts: number) => Subprocess;
   logger: Logger;
 }
 
@@ -48,8 +48,8 @@ export function superviseWorkers({ workers, spawn, logger }: SuperviseOptions): 
     if (stopping && running.size === 0 && pending.size === 0) finish(clean ? 0 : 1);
   };
 
-  const start = (slot: { delayMs: number | null }) => {
-    const child = spawn();
+  const start = (slot: { delayMs: number | null; restarts: number }) => {
+    const child = spawn(slot.restarts);
     const startedAt = performance.now();
     running.add(child);
     child.exited.then((code) => {
@@ -66,6 +66,7 @@ export function superviseWorkers({ workers, spawn, logger }: SuperviseOptions): 
         return;
       }
       slot.delayMs = nextRestartDelay(slot.delayMs, performance.now() - startedAt);
+      slot.restarts++;
       logger.warn(
         { pid: child.pid, code: child.signalCode ? null : code, signal: child.signalCode ?? null, delay_ms: slot.delayMs },
         "worker died; restarting",
@@ -79,7 +80,7 @@ export function superviseWorkers({ workers, spawn, logger }: SuperviseOptions): 
     });
   };
 
-  for (let i = 0; i < workers; i++) start({ delayMs: null });
+  for (let i = 0; i < workers; i++) start({ delayMs: null, restarts: 0 });
 
   const stop = (signal: NodeJS.Signals) => {
     if (!stopping) logger.info({ signal, workers: running.size }, "shutting down: stopping the workers");
