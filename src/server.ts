@@ -33,6 +33,8 @@ import { clientAddressFrom } from "./http/client-address.ts";
 import { createMetrics, metricsAllowList } from "./http/metrics.ts";
 import { DRAIN_MAX_MS, DRAIN_QUIET_MS, waitForQuiet } from "./http/drain.ts";
 import { openStores } from "./stores/open-stores.ts";
+import { filesystemSpace } from "./stores/filesystem-space.ts";
+import { workerRestartsFrom } from "./worker-restarts.ts";
 import type { Stores } from "./stores/stores.ts";
 import { commit, VERSION } from "./version.ts";
 import { PG_MIGRATIONS } from "../db/pg/migrations.ts";
@@ -152,6 +154,10 @@ export async function startServer(config: Config, given: Logger, options: StartO
       databaseUp: () => deps.checkDatabase(),
       meterWriteFailing: () => deps.meter.writeFailure() !== null,
       lastBars: () => deps.universes.lastBars(),
+      admittedLimitBytes: config.admittedMb * 2 ** 20,
+      dbFilesystem: opened ? filesystemSpace(opened.path) : undefined,
+      dbServerConnections: stores.serverConnections,
+      workerRestarts: workerRestartsFrom(process.env),
     }),
     clientAddress: clientAddressFrom(config.trustedProxies),
     metricsAllowed: metricsAllowList(config.metricsAllow),

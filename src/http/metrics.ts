@@ -7,7 +7,12 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { addressList } from "../address-list.ts";
+import type { DenialCode } from "../metering/windows.ts";
+import { registerCapacityGauges } from "./capacity-metrics.ts";
 import { UNAVAILABLE_REASONS, type UnavailableReason } from "./unavailable-reason.ts";
+
+/** The meter's outcomes: admitted, or a denial's code. */
+const OUTCOMES: readonly ("admitted" | DenialCode)[] = ["admitted", "RATE_LIMITED", "DAILY_QUOTA_EXCEEDED"];
 
 export interface MetricsSources {
   computeQueueDepth(): number;
@@ -27,6 +32,14 @@ export interface MetricsSources {
   lastBars?(): Promise<{ universe: string; interval: string; ts: number }[]>;
   /** Compute-pool jobs started so far: engine runs, and renders of a cached result in another format. */
   computeJobs?(): { engine: number; render: number };
+  /** The admitted-work memory bound (--admitted-mb), bytes: what RSS is compared against. */
+  admittedLimitBytes?: number;
+  /** Space on the SQLite file's filesystem (null: none, as on PostgreSQL or :memory:). */
+  dbFilesystem?(): { availBytes: number; sizeBytes: number } | null;
+  /** PostgreSQL's max_connections (read at start) and its client connections from every client, now (null: cannot say). */
+  dbServerConnections?: { max: number; open(): Promise<number | null> };
+  /** Times the supervisor of `serve --workers` had replaced this worker's slot before starting it. */
+  workerRestarts?: number;
 }
 
 export interface Metrics {
@@ -64,6 +77,8 @@ export function createMetrics(sources: MetricsSources): Metrics {
     labelNames: ["outcome"],
     registers: [registry],
   });
+  // From 0, so the quota-spike alert's rate() counts the first refusal rather than starting a series at it.
+  for (const outcome of OUTCOMES) decisions.labels(outcome).inc(0);
   const unavailable = new Counter({
     name: "graphstats_unavailable_total",
     help: "503 answers, by reason",
@@ -154,6 +169,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
       writeFailing() ? 1 : 0,
     );
   }
+  registerCapacityGauges(registry, sources);
 
   return {
     request(route, status) {

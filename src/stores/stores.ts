@@ -27,6 +27,8 @@ export interface Stores {
   checkDatabase(): boolean | Promise<boolean>;
   /** Database calls in flight (for /metrics). */
   connectionsInUse(): number;
+  /** PostgreSQL only: the server's max_connections and its client connections now, from every client (for /metrics). */
+  serverConnections?: { max: number; open(): Promise<number | null> };
   /** Usage per user and day (the CLI's `usage`). */
   usage: UsageReport;
   /** Counted requests as CloudEvents or CSV, streamed (the billing export). */
