@@ -3,7 +3,20 @@
  * charts: the spectra, one per as-of that carries one, and each stock's bootstrap band (its
  * `<metric>_p05` and `<metric>_p95` per point).
  */
-import type { ChartData, GraphData, Metrics } from "./network-data.ts";
+
+type Metrics = Record<string, number | null>;
+/** The parts of a graph object (network-data.ts GraphData) read here; network-data.ts imports this file. */
+type WithSpectrum = { asof_date?: string; spectrum?: Spectrum };
+type Answer =
+  | { type: "snapshot"; asof_date: string; graph: WithSpectrum }
+  | {
+      type: "rolling";
+      asof_dates: string[];
+      metrics: string[];
+      stocks: { symbol: string; points: Record<string, unknown>[] }[];
+      latest_graph: WithSpectrum;
+      graphs?: WithSpectrum[];
+    };
 
 /** spectrum=true: the eigenvalues of the as-of's correlation matrix before filtering, descending. */
 export interface Spectrum {
@@ -24,11 +37,11 @@ export interface Band {
   p95: Metrics;
 }
 
-const dated = (g: GraphData | undefined, asof: string | undefined): DatedSpectrum[] =>
+const dated = (g: WithSpectrum | undefined, asof: string | undefined): DatedSpectrum[] =>
   g?.spectrum ? [{ asof: g.asof_date ?? asof ?? "", spectrum: g.spectrum }] : [];
 
 /** A snapshot's one spectrum; a rolling answer's per as-of with include_graph=all, else its latest graph's. */
-export function spectraOf(data: ChartData): DatedSpectrum[] {
+export function spectraOf(data: Answer): DatedSpectrum[] {
   if (data.type === "snapshot") return dated(data.graph, data.asof_date);
   const every = (data.graphs ?? []).flatMap((g, i) => dated(g, data.asof_dates[i]));
   return every.length ? every : dated(data.latest_graph, data.asof_dates.at(-1));
@@ -37,7 +50,7 @@ export function spectraOf(data: ChartData): DatedSpectrum[] {
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
 /** Each stock's band per point, or null when no point carries a percentile (no bootstrap asked). */
-export function bandsOf(data: ChartData): Record<string, Band[]> | null {
+export function bandsOf(data: Answer): Record<string, Band[]> | null {
   if (data.type !== "rolling") return null;
   const keys = data.metrics.map((m) => [m, `${m}_p05`, `${m}_p95`] as const);
   const banded = data.stocks.some((s) => s.points.some((p) => keys.some(([, lo]) => lo in p)));

@@ -67,18 +67,12 @@ export function spectrumOption(s: Spectrum, width: number) {
     xAxis: {
       type: "category",
       data: ranks,
-      name: "rank",
-      nameLocation: "middle",
-      nameGap: 22,
-      nameTextStyle: { color: AXIS },
       axisLabel: { color: AXIS, hideOverlap: true },
       axisTick: { show: false },
       axisLine: { lineStyle: { color: "#c9ced6" } },
     },
     yAxis: {
       type: "value",
-      name: "eigenvalue",
-      nameTextStyle: { color: AXIS, align: "left" },
       axisLabel: { color: AXIS },
       splitLine: { lineStyle: { color: "#eceef2" } },
     },
