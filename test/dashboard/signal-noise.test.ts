@@ -2,13 +2,14 @@
  * The signal-or-noise views in Debian's Chromium: a bootstrap + spectrum query from the form
  * draws the eigenvalue spectrum against λ₊ (a chosen as-of's with include_graph=all), the
  * network's edges by reliability, and each stock's p05–p95 band on the rolling chart. What is
- * drawn is read from the canvases' pixels and the charts' text alternatives. Set
- * GRAPH_STATS_SCREENSHOTS=<dir> to keep docs/dashboard.md's picture of it.
+ * drawn is read from the canvases' pixels (colours, and the edges' alpha) and the charts' text
+ * alternatives. Set GRAPH_STATS_SCREENSHOTS=<dir> to keep docs/dashboard.md's picture of it.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
+import { reliabilityOpacity } from "../../src/dashboard/web/graph-option.ts";
 import { lineColour } from "../../src/dashboard/web/palette.ts";
 import { BAND_OPACITY } from "../../src/dashboard/web/rolling-option.ts";
 import { EDGE_COLOUR, NOISE_COLOUR, SIGNAL_COLOUR } from "../../src/dashboard/web/spectrum-option.ts";
@@ -16,6 +17,8 @@ import { chromiumAvailable, sharedBrowser } from "../support/browser.ts";
 import { type DashboardHarness, openDashboard, settled, signInByHttp, startDashboard } from "./harness.ts";
 
 const SHOTS = process.env.GRAPH_STATS_SCREENSHOTS;
+/** The edges' colour (graph-option.ts). */
+const EDGE_INK = "#4a5463";
 
 const rgb = (hex: string) => [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
 /** `hex` at `opacity` over the white of the panel, as the canvas blends it. */
@@ -37,6 +40,20 @@ function pixels(page: Page, chart: string, colours: [number, number, number][]):
       }
       return counts;
     }, colours);
+}
+
+/** How many pixels of the network's canvas are the edges' colour at each alpha (0–255): each edge drawn alone is its opacity. */
+function edgeAlphas(page: Page): Promise<number[]> {
+  return page
+    .locator("#graph-chart canvas")
+    .first()
+    .evaluate((c: any, [r, g, b]: number[]) => {
+      const { data } = c.getContext("2d").getImageData(0, 0, c.width, c.height);
+      const counts = new Array(256).fill(0);
+      for (let i = 0; i < data.length; i += 4)
+        if (Math.abs(data[i] - r) <= 3 && Math.abs(data[i + 1] - g) <= 3 && Math.abs(data[i + 2] - b) <= 3) counts[data[i + 3]]++;
+      return counts;
+    }, rgb(EDGE_INK));
 }
 
 describe.skipIf(!chromiumAvailable())("the signal-or-noise views", () => {
@@ -114,6 +131,17 @@ describe.skipIf(!chromiumAvailable())("the signal-or-noise views", () => {
     const graphCaption = (await page.locator("#graph-caption").textContent()) ?? "";
     expect(graphCaption).toContain(`modularity ${g.modularity.toFixed(3)} · community stability ${g.community_stability.toFixed(3)}`);
     expect(graphCaption).toContain("edge opacity: reliability (share of resamples holding the edge)");
+    // Antialiasing spreads every alpha below an edge's own, but the most common ones are the edges'
+    // opacities: each one its reliability's, and some faint.
+    const opacities = new Set(g.edge_list.map((e: { reliability: number }) => Math.round(255 * reliabilityOpacity(e.reliability))));
+    const alphas = await edgeAlphas(page);
+    const commonest = [...alphas.keys()].sort((a, b) => alphas[b]! - alphas[a]!).slice(0, 10);
+    for (const a of commonest)
+      expect(
+        [a - 1, a, a + 1].some((x) => opacities.has(x)),
+        `alpha ${a}`,
+      ).toBe(true);
+    expect(commonest.some((a) => a < 128)).toBe(true);
     expect(await page.locator("#graph-chart").getAttribute("aria-label")).toEndWith(
       "Edge opacity is each edge's bootstrap reliability: the share of resamples whose graph holds it.",
     );
