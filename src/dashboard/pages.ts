@@ -235,7 +235,7 @@ function networkSection(signedIn: boolean): string {
 <figure id="spectrum-panel" class="panel panel-spectrum" hidden>
 <div class="panel-controls">
 <h3 class="panel-title">Eigenvalue spectrum</h3>
-<label for="spectrum-asof">Eigenvalues as of</label>
+<label for="spectrum-asof">Eigenvalues on</label>
 <select id="spectrum-asof"></select>
 </div>
 <div id="spectrum-chart" class="chart chart-spectrum" role="img" aria-label="Bar chart of the correlation matrix's eigenvalues, largest first, against the Marchenko–Pastur edge"></div>

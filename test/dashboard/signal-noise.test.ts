@@ -121,7 +121,7 @@ describe.skipIf(!chromiumAvailable())("the signal-or-noise views", () => {
     expect(signal).toBeGreaterThan(100);
     expect(noise).toBeGreaterThan(100);
     expect(edge).toBeGreaterThan(20);
-    await page.getByLabel("Eigenvalues as of").selectOption(answer.asof_dates[0]);
+    await page.getByLabel("Eigenvalues on").selectOption(answer.asof_dates[0]);
     expect(await caption()).toStartWith(`As of ${answer.asof_dates[0].slice(0, 10)} · ${first.n_above} of 50 eigenvalues`);
 
     // The network: edges by reliability, the stability beside the modularity.
@@ -150,7 +150,7 @@ describe.skipIf(!chromiumAvailable())("the signal-or-noise views", () => {
     expect(await page.locator("#rolling-note").textContent()).toContain("each in its bootstrap band from the 5th to the 95th percentile");
     if (SHOTS) {
       mkdirSync(SHOTS, { recursive: true });
-      await page.getByLabel("Eigenvalues as of").selectOption(answer.asof_dates[4]);
+      await page.getByLabel("Eigenvalues on").selectOption(answer.asof_dates[4]);
       await page.locator(".network-grid").screenshot({ path: join(SHOTS, "14-signal-noise.png") });
     }
     await page.getByRole("button", { name: "Clear" }).click();

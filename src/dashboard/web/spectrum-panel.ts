@@ -2,7 +2,7 @@
 /**
  * The Spectrum panel, shown when the answer carries spectra (spectrum=true): the chosen as-of's
  * eigenvalues against λ₊. A rolling answer with include_graph=all has one per as-of, chosen under
- * "Eigenvalues as of" (the latest at first); otherwise there is one, the (latest) graph's.
+ * "Eigenvalues on" (the latest at first); otherwise there is one, the (latest) graph's.
  */
 import { byId } from "./dom.ts";
 import { type Chart, makeChart } from "./echarts-setup.ts";
