@@ -160,6 +160,9 @@ describe.skipIf(!chromiumAvailable())("the signal-or-noise views", () => {
       ([n]) => n > 500,
     );
     expect(shaded).toBeGreaterThan(500);
+    // At phone width the new panel and fields keep to the page.
+    await page.setViewportSize({ width: 375, height: 800 });
+    expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     expect(cspErrors).toEqual([]);
     await context.close();
   });
