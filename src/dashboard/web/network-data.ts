@@ -30,7 +30,7 @@ export interface GraphData {
   spectrum?: Spectrum;
 }
 
-export type Metrics = Record<string, number | null>;
+type Metrics = Record<string, number | null>;
 
 /** One as-of's hierarchical clustering (docs/api.md § Hierarchy): scipy's linkage matrix Z. */
 export interface HierarchyData {
