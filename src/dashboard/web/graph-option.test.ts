@@ -304,4 +304,14 @@ describe("edge opacity by bootstrap reliability", () => {
     const tip = option.tooltip.formatter({ dataType: "edge", data: option.series[0].links[1] });
     expect(tip).toContain("reliability 50% of resamples");
   });
+
+  test("a node's tooltip gives each metric's band beside its value", () => {
+    const m = withReliability();
+    const stocks = m.stocks.map((s) => ({ ...s, band: { p05: { degree_strength: 0.25 }, p95: { degree_strength: 2.5 } } }));
+    const option = graphOption({ ...m, stocks }, "degree_strength", opts);
+    const tip = option.tooltip.formatter({ dataType: "node", data: option.series[0].data[0] });
+    expect(tip).toContain("(p05–p95 0.2500–2.5000)");
+    const plain = graphOption(m, "degree_strength", opts);
+    expect(plain.tooltip.formatter({ dataType: "node", data: plain.series[0].data[0] })).not.toContain("p05");
+  });
 });

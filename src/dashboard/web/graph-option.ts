@@ -154,6 +154,7 @@ export function graphOption(model: NetworkModel, metric: string, opts: GraphView
       community: s.community,
       sector: s.sector ?? null,
       values: s.values,
+      band: s.band ?? null,
       x: layout[i].x,
       y: layout[i].y,
       label: side ? { show: true, ...labelPlacement(side) } : { show: false },
@@ -188,7 +189,7 @@ export function graphOption(model: NetworkModel, metric: string, opts: GraphView
       formatter: (p: { dataType: string; data: any }) =>
         p.dataType === "edge"
           ? edgeTooltip(p.data.source, p.data.target, p.data.corr, p.data.reliability)
-          : nodeTooltip(p.data.name, p.data.community, p.data.values, p.data.sector),
+          : nodeTooltip(p.data.name, p.data.community, p.data.values, p.data.sector, p.data.band),
     },
     series: [
       {

@@ -3,7 +3,7 @@
  * into one model the network panel draws: the graph, each stock's latest metrics, and, when
  * there is one, each stock's series.
  */
-import { type Band, bandsOf, type DatedSpectrum, type Spectrum, spectraOf } from "./signal-data.ts";
+import { type Band, bandOf, bandsOf, type DatedSpectrum, type Spectrum, spectraOf } from "./signal-data.ts";
 
 export interface Edge {
   source: string;
@@ -96,6 +96,8 @@ export interface StockModel {
   name?: string | null;
   /** The metrics at the latest as-of. */
   values: Metrics;
+  /** With bootstrap: their 5th and 95th percentiles there. */
+  band?: Band;
 }
 
 export interface NetworkModel {
@@ -137,6 +139,7 @@ export function toModel(data: ChartData): NetworkModel {
         sector: s.sector ?? null,
         name: s.name ?? null,
         values: pickMetrics(s, data.metrics),
+        band: bandOf(s, data.metrics) ?? undefined,
       })),
       rolling: null,
       spectra: spectraOf(data),
@@ -163,6 +166,7 @@ export function toModel(data: ChartData): NetworkModel {
       sector: s.sector ?? null,
       name: s.name ?? null,
       values: pickMetrics(s.points[s.points.length - 1] ?? {}, data.metrics),
+      band: bandOf(s.points[s.points.length - 1] ?? {}, data.metrics) ?? undefined,
     })),
     rolling: { dates: data.asof_dates, series, bands: bandsOf(data) },
     spectra: spectraOf(data),

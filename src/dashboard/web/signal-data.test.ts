@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { GraphData, RollingData, SnapshotData } from "./network-data.ts";
 import { toModel } from "./network-data.ts";
-import { bandsOf, spectraOf } from "./signal-data.ts";
+import { bandOf, bandsOf, spectraOf } from "./signal-data.ts";
 
 const spectrum = (top: number) => ({
   eigenvalues: [top, 2 - top],
@@ -67,5 +67,14 @@ describe("spectra and bands of an answer", () => {
     expect(toModel(rolling({}, points)).rolling?.bands).toEqual(bands);
     // The metric's own value is not mistaken for its band.
     expect(toModel(rolling({}, points)).rolling?.series.A?.[1]).toEqual({ pagerank: 0.5 });
+    // Each stock's band at the latest as-of, for the network's tooltips.
+    expect(toModel(rolling({}, points)).stocks[0]?.band).toEqual({ p05: { pagerank: 0.4 }, p95: { pagerank: 0.7 } });
+  });
+
+  test("a snapshot's stocks carry their band; without bootstrap none", () => {
+    const stock = { symbol: "A", pagerank: 0.5, pagerank_p05: 0.3, pagerank_p95: 0.6 };
+    const snap: SnapshotData = { type: "snapshot", asof_date: D2, metrics: ["pagerank"], stocks: [stock], graph: graph(D2) };
+    expect(toModel(snap).stocks[0]?.band).toEqual({ p05: { pagerank: 0.3 }, p95: { pagerank: 0.6 } });
+    expect(bandOf({ symbol: "A", pagerank: 0.5 }, ["pagerank"])).toBeNull();
   });
 });

@@ -49,6 +49,15 @@ export function spectraOf(data: Answer): DatedSpectrum[] {
 
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
+/** One stock's (or point's) band, or null when it carries no percentile (no bootstrap asked). */
+export function bandOf(row: Record<string, unknown>, metrics: string[]): Band | null {
+  if (!metrics.some((m) => `${m}_p05` in row)) return null;
+  return {
+    p05: Object.fromEntries(metrics.map((m) => [m, num(row[`${m}_p05`])])),
+    p95: Object.fromEntries(metrics.map((m) => [m, num(row[`${m}_p95`])])),
+  };
+}
+
 /** Each stock's band per point, or null when no point carries a percentile (no bootstrap asked). */
 export function bandsOf(data: Answer): Record<string, Band[]> | null {
   if (data.type !== "rolling") return null;

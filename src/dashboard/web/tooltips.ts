@@ -15,15 +15,20 @@ export function lineSwatch(nth: number): string {
   return `<span class="swatch line ${lineClass(nth)}"></span>`;
 }
 
-/** A node: its symbol, community, sector where known, and every metric. */
+/** " (p05–p95 a–b)": a value's bootstrap band. */
+const bandText = (lo: number | null | undefined, hi: number | null | undefined) =>
+  ` <span class="tt-community">(p05–p95 ${metricValue(lo)}–${metricValue(hi)})</span>`;
+
+/** A node: its symbol, community, sector where known, and every metric (with its band under bootstrap). */
 export function nodeTooltip(
   symbol: string,
   community: number | null,
   values: Record<string, number | null>,
   sector: string | null = null,
+  band: { p05: Record<string, number | null>; p95: Record<string, number | null> } | null = null,
 ): string {
   const rows = Object.entries(values)
-    .map(([m, v]) => `<tr><th>${e(metricLabel(m))}</th><td>${metricValue(v)}</td></tr>`)
+    .map(([m, v]) => `<tr><th>${e(metricLabel(m))}</th><td>${metricValue(v)}${band ? bandText(band.p05[m], band.p95[m]) : ""}</td></tr>`)
     .join("");
   return `<div class="tt-title">${swatch(community)}${e(symbol)}</div><div class="tt-sub">${e(communityName(community))}${sector ? ` · ${e(sector)}` : ""}</div><table class="tt-table">${rows}</table>`;
 }
@@ -44,7 +49,7 @@ export function seriesTooltip(
     .sort((a, b) => (b.value ?? -Infinity) - (a.value ?? -Infinity))
     .map(
       (r) =>
-        `<tr><th>${lineSwatch(r.line)}${e(r.symbol)} <span class="tt-community">${e(communityName(r.community))}</span></th><td>${metricValue(r.value)}${r.band ? ` <span class="tt-community">(p05–p95 ${metricValue(r.band[0])}–${metricValue(r.band[1])})</span>` : ""}</td></tr>`,
+        `<tr><th>${lineSwatch(r.line)}${e(r.symbol)} <span class="tt-community">${e(communityName(r.community))}</span></th><td>${metricValue(r.value)}${r.band ? bandText(r.band[0], r.band[1]) : ""}</td></tr>`,
     )
     .join("");
   return `<div class="tt-title">${e(date)}</div><div class="tt-sub">${e(metricLabel(metric))}</div><table class="tt-table">${body}</table>`;
