@@ -21,7 +21,7 @@ beforeAll(async () => {
     ["--port", "0", "--db", sampleDb(), "--no-sample", "--default-universe", "sample", "--workers", "2", "--jwt-secret", SECRET],
     { listening: 2 },
   );
-});
+}, 120_000); // the first spawn of a changed tree compiles the binary first (test/support/binary.ts)
 afterAll(() => {
   if (s && s.proc.exitCode === null) s.proc.kill("SIGKILL");
 });

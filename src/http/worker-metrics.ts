@@ -10,7 +10,7 @@ import { AggregatorRegistry, Gauge, type MetricObjectWithValues, type MetricValu
 import type { Logger } from "../logger.ts";
 import type { Metrics } from "./metrics.ts";
 
-type Snapshot = MetricObjectWithValues<MetricValue<string>>[];
+export type Snapshot = MetricObjectWithValues<MetricValue<string>>[];
 
 /** Worker → supervisor: `ready` once it answers `collect`; `ask` for everyone's; `snapshot` its own. */
 type FromWorker =
@@ -64,13 +64,7 @@ export function acrossWorkers(local: Metrics, logger: Logger): { metrics: Metric
       const answer = await ask();
       const snapshots = answer?.snapshots.length ? answer.snapshots : [await local.json()];
       if (!answer) logger.warn("the supervisor did not answer for the other workers' metrics: /metrics shows this worker's alone");
-      const registry = AggregatorRegistry.aggregate(snapshots);
-      new Gauge({
-        name: "graphstats_workers_reporting",
-        help: "Workers whose metrics are summed in this answer (serve --workers N: N when every worker answered)",
-        registers: [registry],
-      }).set(snapshots.length);
-      return registry.metrics();
+      return combine(snapshots);
     },
   };
   return {
@@ -80,6 +74,27 @@ export function acrossWorkers(local: Metrics, logger: Logger): { metrics: Metric
       for (const settle of waiting.values()) settle(null);
     },
   };
+}
+
+/** The workers' registries as one Prometheus text, with `graphstats_workers_reporting`. */
+export function combine(snapshots: Snapshot[]): Promise<string> {
+  const registry = AggregatorRegistry.aggregate(snapshots.map(slowestLag));
+  new Gauge({
+    name: "graphstats_workers_reporting",
+    help: "Workers whose metrics are summed in this answer (serve --workers N: N when every worker answered)",
+    registers: [registry],
+  }).set(snapshots.length);
+  return registry.metrics();
+}
+
+/**
+ * prom-client averages the event-loop lag over workers; one worker stuck behind a long task is
+ * what an alert must see, so its lag is the slowest worker's (the minimum stays the minimum).
+ */
+function slowestLag(snapshot: Snapshot): Snapshot {
+  return snapshot.map((m) =>
+    m.name.startsWith("graphstats_nodejs_eventloop_lag_") && m.aggregator !== "min" ? { ...m, aggregator: "max" } : m,
+  );
 }
 
 /**
