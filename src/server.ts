@@ -30,7 +30,7 @@ import type { OidcClient } from "./dashboard/oidc-client.ts";
 import { checkSignInConfig, defaultPublicUrl, setUpSignIn, type SignInSetup } from "./dashboard/sign-in.ts";
 import { loadWebAssets } from "./dashboard/web-assets.ts";
 import { clientAddressFrom } from "./http/client-address.ts";
-import { createMetrics, metricsAllowList } from "./http/metrics.ts";
+import { createMetrics, type Metrics, metricsAllowList } from "./http/metrics.ts";
 import { DRAIN_MAX_MS, DRAIN_QUIET_MS, waitForQuiet } from "./http/drain.ts";
 import { openStores } from "./stores/open-stores.ts";
 import { filesystemSpace } from "./stores/filesystem-space.ts";
@@ -64,6 +64,8 @@ export interface StartOptions {
   idleTimeoutSeconds?: number;
   /** The dashboard's sign-in client in place of the configured provider's: tests of the callback's own rules. */
   signIn?: OidcClient;
+  /** Wraps this process's metrics (serve --workers: /metrics answers for every worker; worker-metrics.ts). */
+  metrics?: (local: Metrics) => Metrics;
 }
 
 /** A silent connection is closed after this long; the live endpoint lifts it while it computes (metered.ts). */
@@ -142,23 +144,25 @@ export async function startServer(config: Config, given: Logger, options: StartO
       if (shuttingDown) seenWhileDraining++;
       return shuttingDown;
     },
-    metrics: createMetrics({
-      computeQueueDepth: () => compute.queued(),
-      computeJobs: () => ({ engine: compute.started(), render: compute.rendered() }),
-      cacheBytes: () => chart.cacheBytes(),
-      seriesCacheBytes: () => chart.seriesCacheBytes(),
-      dbConnectionsInUse: stores.connectionsInUse,
-      admittedCostMs: () => admitted.inUse().costMs,
-      admittedBytes: () => admitted.inUse().bytes,
-      // Read through deps when scraped: the same probe and meter as /health's (a test's override included).
-      databaseUp: () => deps.checkDatabase(),
-      meterWriteFailing: () => deps.meter.writeFailure() !== null,
-      lastBars: () => deps.universes.lastBars(),
-      admittedLimitBytes: config.admittedMb * 2 ** 20,
-      dbFilesystem: opened ? filesystemSpace(opened.path) : undefined,
-      dbServerConnections: stores.serverConnections,
-      workerRestarts: workerRestartsFrom(process.env),
-    }),
+    metrics: (options.metrics ?? ((m: Metrics) => m))(
+      createMetrics({
+        computeQueueDepth: () => compute.queued(),
+        computeJobs: () => ({ engine: compute.started(), render: compute.rendered() }),
+        cacheBytes: () => chart.cacheBytes(),
+        seriesCacheBytes: () => chart.seriesCacheBytes(),
+        dbConnectionsInUse: stores.connectionsInUse,
+        admittedCostMs: () => admitted.inUse().costMs,
+        admittedBytes: () => admitted.inUse().bytes,
+        // Read through deps when scraped: the same probe and meter as /health's (a test's override included).
+        databaseUp: () => deps.checkDatabase(),
+        meterWriteFailing: () => deps.meter.writeFailure() !== null,
+        lastBars: () => deps.universes.lastBars(),
+        admittedLimitBytes: config.admittedMb * 2 ** 20,
+        dbFilesystem: opened ? filesystemSpace(opened.path) : undefined,
+        dbServerConnections: stores.serverConnections,
+        workerRestarts: workerRestartsFrom(process.env),
+      }),
+    ),
     clientAddress: clientAddressFrom(config.trustedProxies),
     metricsAllowed: metricsAllowList(config.metricsAllow),
     // Called at request time, once the port (and so the default public URL) is known.

@@ -5,7 +5,16 @@
  * up, meter writes failing), plus the process's CPU and memory. docs/deploy.md § 9. Monitoring has the
  * alerts over them (deploy/prometheus/rules.yml).
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import {
+  type Aggregator,
+  collectDefaultMetrics,
+  Counter,
+  Gauge,
+  Histogram,
+  type MetricObjectWithValues,
+  type MetricValue,
+  Registry,
+} from "prom-client";
 import { addressList } from "../address-list.ts";
 import type { DenialCode } from "../metering/windows.ts";
 import { registerCapacityGauges } from "./capacity-metrics.ts";
@@ -52,6 +61,8 @@ export interface Metrics {
   /** A token minted in the dashboard (src/dashboard/endpoints/generate-token.ts). */
   tokenGenerated(): void;
   render(): Promise<string>;
+  /** The registry as JSON: what a worker hands its supervisor to be summed with the others' (worker-metrics.ts). */
+  json(): Promise<MetricObjectWithValues<MetricValue<string>>[]>;
   contentType: string;
 }
 
@@ -121,6 +132,8 @@ export function createMetrics(sources: MetricsSources): Metrics {
       name: "graphstats_universe_last_bar_timestamp_seconds",
       help: "Start of the newest bar of each universe at each interval it stores, Unix seconds (freshness)",
       labelNames: ["universe", "interval"],
+      // Across workers the stalest: what every worker serves at least.
+      aggregator: "min",
       registers: [registry],
       async collect() {
         this.reset();
@@ -128,10 +141,12 @@ export function createMetrics(sources: MetricsSources): Metrics {
       },
     });
   }
-  const gauge = (name: string, help: string, read: () => number | Promise<number>) =>
+  // `aggregator`: how serve --workers N combines the workers' values (worker-metrics.ts); prom-client sums by default.
+  const gauge = (name: string, help: string, read: () => number | Promise<number>, aggregator: Aggregator = "sum") =>
     new Gauge({
       name,
       help,
+      aggregator,
       registers: [registry],
       async collect() {
         this.set(await read());
@@ -146,27 +161,36 @@ export function createMetrics(sources: MetricsSources): Metrics {
     "graphstats_admitted_cost_ms",
     "Estimated cost (ms of one core) of the live computations admitted and not yet answered",
     sources.admittedCostMs ?? (() => 0),
+    "max", // the budget is each worker's own (--admitted-cost): the fullest worker is the one near it
   );
   gauge(
     "graphstats_admitted_bytes",
     "Estimated memory of the live computations admitted and not yet answered",
     sources.admittedBytes ?? (() => 0),
+    "max",
   );
   const databaseUp = sources.databaseUp;
   if (databaseUp) {
     // A probe that throws is a database that does not answer, as /health reads it.
-    gauge("graphstats_database_up", "1 when the database answers its liveness probe, else 0", async () =>
-      (await Promise.resolve()
-        .then(databaseUp)
-        .catch(() => false))
-        ? 1
-        : 0,
+    gauge(
+      "graphstats_database_up",
+      "1 when the database answers its liveness probe, else 0",
+      async () =>
+        (await Promise.resolve()
+          .then(databaseUp)
+          .catch(() => false))
+          ? 1
+          : 0,
+      "min", // 0 when any worker cannot reach it
     );
   }
   const writeFailing = sources.meterWriteFailing;
   if (writeFailing) {
-    gauge("graphstats_meter_write_failing", "1 while the meter's writes are refused by the storage (full disk…), else 0", () =>
-      writeFailing() ? 1 : 0,
+    gauge(
+      "graphstats_meter_write_failing",
+      "1 while the meter's writes are refused by the storage (full disk…), else 0",
+      () => (writeFailing() ? 1 : 0),
+      "max",
     );
   }
   registerCapacityGauges(registry, sources);
@@ -192,6 +216,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
       tokens.inc();
     },
     render: () => registry.metrics(),
+    json: () => registry.getMetricsAsJSON(),
     contentType: registry.contentType,
   };
 }
