@@ -11,16 +11,22 @@ export function registerCapacityGauges(registry: Registry, sources: MetricsSourc
   const registers = [registry];
   const limit = sources.admittedLimitBytes;
   if (limit !== undefined) {
-    new Gauge({ name: "graphstats_admitted_limit_bytes", help: "The admitted-work memory bound (--admitted-mb), bytes", registers }).set(
-      limit,
-    );
+    // Summed over serve --workers' workers, as their RSS is (each worker has its own bound).
+    new Gauge({
+      name: "graphstats_admitted_limit_bytes",
+      help: "The admitted-work memory bound (--admitted-mb), bytes",
+      aggregator: "sum",
+      registers,
+    }).set(limit);
   }
   const fs = sources.dbFilesystem;
   if (fs) {
-    const space = (name: string, help: string, pick: (s: { availBytes: number; sizeBytes: number }) => number) =>
+    // Every worker sees the one filesystem: across workers the least free and the one size, not sums.
+    const space = (name: string, help: string, aggregator: "min" | "max", pick: (s: { availBytes: number; sizeBytes: number }) => number) =>
       new Gauge({
         name,
         help,
+        aggregator,
         registers,
         collect() {
           const read = fs();
@@ -30,16 +36,24 @@ export function registerCapacityGauges(registry: Registry, sources: MetricsSourc
     space(
       "graphstats_db_filesystem_avail_bytes",
       "Bytes an unprivileged process may still write on the SQLite database's filesystem",
+      "min",
       (s) => s.availBytes,
     );
-    space("graphstats_db_filesystem_size_bytes", "Size of the SQLite database's filesystem, bytes", (s) => s.sizeBytes);
+    space("graphstats_db_filesystem_size_bytes", "Size of the SQLite database's filesystem, bytes", "max", (s) => s.sizeBytes);
   }
   const conns = sources.dbServerConnections;
   if (conns) {
-    new Gauge({ name: "graphstats_db_max_connections", help: "PostgreSQL's max_connections, read at start", registers }).set(conns.max);
+    // Every worker counts the one server: across workers the largest count, not a sum.
+    new Gauge({
+      name: "graphstats_db_max_connections",
+      help: "PostgreSQL's max_connections, read at start",
+      aggregator: "max",
+      registers,
+    }).set(conns.max);
     new Gauge({
       name: "graphstats_db_server_connections",
       help: "Client connections open on the PostgreSQL server, from every client (pg_stat_activity)",
+      aggregator: "max",
       registers,
       async collect() {
         this.set((await conns.open().catch(() => null)) ?? Number.NaN);
@@ -48,6 +62,7 @@ export function registerCapacityGauges(registry: Registry, sources: MetricsSourc
   }
   const restarts = sources.workerRestarts;
   if (restarts !== undefined) {
+    // Each worker its slot's count: summed over the workers (prom-client's default for a counter), every restart.
     new Counter({
       name: "graphstats_worker_restarts_total",
       help: "Times serve --workers had replaced this worker's slot (a dead worker) before starting this worker",
