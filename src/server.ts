@@ -34,7 +34,7 @@ import { createMetrics, type Metrics, metricsAllowList } from "./http/metrics.ts
 import { DRAIN_MAX_MS, DRAIN_QUIET_MS, waitForQuiet } from "./http/drain.ts";
 import { openStores } from "./stores/open-stores.ts";
 import { filesystemSpace } from "./stores/filesystem-space.ts";
-import { workerRestartsFrom } from "./worker-restarts.ts";
+import { followWorkerRestarts } from "./worker-restarts.ts";
 import type { Stores } from "./stores/stores.ts";
 import { commit, VERSION } from "./version.ts";
 import { PG_MIGRATIONS } from "../db/pg/migrations.ts";
@@ -116,6 +116,7 @@ export async function startServer(config: Config, given: Logger, options: StartO
     admitted,
   });
   const catalogue = new UniverseCatalogue(stores.market);
+  const restarts = followWorkerRestarts(process.env);
   const deps: AppDeps = {
     clock,
     logger,
@@ -160,7 +161,7 @@ export async function startServer(config: Config, given: Logger, options: StartO
         admittedLimitBytes: config.admittedMb * 2 ** 20,
         dbFilesystem: opened ? filesystemSpace(opened.path) : undefined,
         dbServerConnections: stores.serverConnections,
-        workerRestarts: workerRestartsFrom(process.env),
+        workerRestarts: restarts?.read,
       }),
     ),
     clientAddress: clientAddressFrom(config.trustedProxies),
@@ -230,6 +231,7 @@ export async function startServer(config: Config, given: Logger, options: StartO
       checkpointer.stop();
       await auditMaintenance.stop();
       await opening.close();
+      restarts?.stop();
       logger.flush(); // the counts of repeated error lines still in their period
     },
   };

@@ -5,6 +5,7 @@
  */
 import type { Subprocess } from "bun";
 import type { Logger } from "../logger.ts";
+import { announceRestarts } from "../worker-restarts.ts";
 
 /** First restart delay; doubled per consecutive quick death, up to RESTART_MAX_MS. */
 export const RESTART_BASE_MS = 500;
@@ -20,7 +21,7 @@ export function nextRestartDelay(previousMs: number | null, livedMs: number): nu
 
 export interface SuperviseOptions {
   workers: number;
-  /** Starts one worker process; `restarts`: how many dead workers its slot has replaced so far. */
+  /** Starts one worker process; `restarts`: how many dead workers have been replaced so far. */
   spawn: (restarts: number) => Subprocess;
   logger: Logger;
 }
@@ -48,8 +49,9 @@ export function superviseWorkers({ workers, spawn, logger }: SuperviseOptions): 
     if (stopping && running.size === 0 && pending.size === 0) finish(clean ? 0 : 1);
   };
 
-  const start = (slot: { delayMs: number | null; restarts: number }) => {
-    const child = spawn(slot.restarts);
+  let restarts = 0;
+  const start = (slot: { delayMs: number | null }) => {
+    const child = spawn(restarts);
     const startedAt = performance.now();
     running.add(child);
     child.exited.then((code) => {
@@ -66,7 +68,7 @@ export function superviseWorkers({ workers, spawn, logger }: SuperviseOptions): 
         return;
       }
       slot.delayMs = nextRestartDelay(slot.delayMs, performance.now() - startedAt);
-      slot.restarts++;
+      announceRestarts(running, ++restarts);
       logger.warn(
         { pid: child.pid, code: child.signalCode ? null : code, signal: child.signalCode ?? null, delay_ms: slot.delayMs },
         "worker died; restarting",
@@ -80,7 +82,7 @@ export function superviseWorkers({ workers, spawn, logger }: SuperviseOptions): 
     });
   };
 
-  for (let i = 0; i < workers; i++) start({ delayMs: null, restarts: 0 });
+  for (let i = 0; i < workers; i++) start({ delayMs: null });
 
   const stop = (signal: NodeJS.Signals) => {
     if (!stopping) logger.info({ signal, workers: running.size }, "shutting down: stopping the workers");

@@ -61,12 +61,17 @@ export function registerCapacityGauges(registry: Registry, sources: MetricsSourc
     });
   }
   const restarts = sources.workerRestarts;
-  if (restarts !== undefined) {
-    // Each worker its slot's count: summed over the workers (prom-client's default for a counter), every restart.
+  if (restarts) {
+    // Every worker reports the supervisor's one count: across workers the largest, not a sum.
     new Counter({
       name: "graphstats_worker_restarts_total",
-      help: "Times serve --workers had replaced this worker's slot (a dead worker) before starting this worker",
+      help: "Dead workers the supervisor of serve --workers has replaced",
+      aggregator: "max",
       registers,
-    }).inc(restarts);
+      collect() {
+        this.reset();
+        this.inc(restarts());
+      },
+    });
   }
 }

@@ -88,7 +88,7 @@ test("the capacity series: the memory bound, the database's filesystem and conne
     admittedLimitBytes: 256 * 2 ** 20,
     dbFilesystem: () => space,
     dbServerConnections: { max: 100, open: async () => open },
-    workerRestarts: 3,
+    workerRestarts: () => 3,
   });
   let text = await m.render();
   for (const outcome of ["admitted", "RATE_LIMITED", "DAILY_QUOTA_EXCEEDED"])

@@ -47,8 +47,8 @@ export interface MetricsSources {
   dbFilesystem?(): { availBytes: number; sizeBytes: number } | null;
   /** PostgreSQL's max_connections (read at start) and its client connections from every client, now (null: cannot say). */
   dbServerConnections?: { max: number; open(): Promise<number | null> };
-  /** Times the supervisor of `serve --workers` had replaced this worker's slot before starting it. */
-  workerRestarts?: number;
+  /** Dead workers the supervisor of `serve --workers` has replaced (src/worker-restarts.ts). */
+  workerRestarts?(): number;
 }
 
 export interface Metrics {

@@ -31,7 +31,7 @@ test("every series a panel queries is a recording rule, one the server exports, 
           admittedLimitBytes: 1,
           dbFilesystem: () => ({ availBytes: 1, sizeBytes: 2 }),
           dbServerConnections: { max: 100, open: async () => 1 },
-          workerRestarts: 0,
+          workerRestarts: () => 0,
         }).render()
       ).matchAll(/^# TYPE (\S+)/gm),
     ].map((m) => m[1]!),

@@ -76,7 +76,7 @@ test("every series the rules read is one /metrics exports (with every source pre
     admittedLimitBytes: 1,
     dbFilesystem: () => ({ availBytes: 1, sizeBytes: 2 }),
     dbServerConnections: { max: 100, open: async () => 1 },
-    workerRestarts: 0,
+    workerRestarts: () => 0,
   }).render();
   const exported = new Set([...scrape.matchAll(/^# TYPE (\S+)/gm)].map((m) => m[1]!));
   expect(read.size).toBeGreaterThanOrEqual(15);
