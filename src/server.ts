@@ -184,6 +184,8 @@ export async function startServer(config: Config, given: Logger, options: StartO
     app: deps,
     auth: stores.auth,
     sessions,
+    admin: stores.admin,
+    usageOverview: stores.usageOverview,
     account: createAccount({
       store: stores.account,
       auth: stores.auth,

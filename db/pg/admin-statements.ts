@@ -61,6 +61,13 @@ function statementsOn(sql: SQL): AdminStatements {
       const [c] = (await sql`SELECT count(*)::int AS n FROM users u WHERE ${match(text)}`) as { n: number }[];
       return { users, total: c?.n ?? 0 };
     },
+    userSummary: async (id, now) =>
+      (
+        (await sql`SELECT ${USER_COLUMNS(sql)},
+            (SELECT i.name FROM identities i WHERE i.user_id = u.id ORDER BY i.last_sign_in_at DESC LIMIT 1) AS name,
+            (SELECT count(*)::int FROM tokens t WHERE t.user_id = u.id AND t.revoked_at IS NULL AND t.expires_at > ${now}) AS "liveTokens"
+          FROM users u LEFT JOIN plans p ON p.name = coalesce(u.plan, 'free') WHERE u.id = ${id}`) as UserSummary[]
+      )[0] ?? null,
     revokeAll: async (userId, now) =>
       (
         (await sql`UPDATE tokens SET revoked_at = ${now} WHERE user_id = ${userId} AND revoked_at IS NULL AND expires_at > ${now}
@@ -70,12 +77,15 @@ function statementsOn(sql: SQL): AdminStatements {
       await sql`INSERT INTO admin_audit (ts, actor, action, target, before, after)
         VALUES (${e.ts}, ${e.actor}, ${e.action}, ${e.target}, ${e.before}, ${e.after})`;
     },
+    // Only the filters given, so each can use its index (id, (target, id), (actor, id)); an
+    // `x IS NULL OR …` form scanned the whole log for a page (130-160 ms at a million rows). ORDER
+    // BY the column, not the float8 output named like it, which sorted every row (540 ms).
     audit: async (f) =>
       (await sql`SELECT id::float8 AS id, ts::float8 AS ts, actor, action, target, before, after FROM admin_audit
-        WHERE (${f.beforeId ?? null}::bigint IS NULL OR id < ${f.beforeId ?? null}::bigint)
-          AND (${f.target ?? null}::text IS NULL OR target = ${f.target ?? null}::text)
-          AND (${f.actor ?? null}::text IS NULL OR actor = ${f.actor ?? null}::text)
-        ORDER BY id DESC LIMIT ${f.limit}`) as AuditRecord[],
+        WHERE true ${f.beforeId === undefined ? sql`` : sql`AND id < ${f.beforeId}`}
+          ${f.target === undefined ? sql`` : sql`AND target = ${f.target}`}
+          ${f.actor === undefined ? sql`` : sql`AND actor = ${f.actor}`}
+        ORDER BY admin_audit.id DESC LIMIT ${f.limit}`) as AuditRecord[],
     user: async (id) =>
       (
         (await sql`SELECT ${USER_COLUMNS(sql)} FROM users u LEFT JOIN plans p ON p.name = coalesce(u.plan, 'free')

@@ -11,11 +11,13 @@ export function pgLogIds(sql: SQL): LogIds {
       }[];
       return b && b.min !== null && b.max !== null ? { min: b.min, max: b.max } : null;
     },
+    // ORDER BY the column, not the float8 output named like it: that would sort every row from `id` on.
     async atOrAfter(id) {
-      const [r] = (await sql`SELECT id::float8 AS id, ts::float8 AS ts FROM request_log WHERE id >= ${id} ORDER BY id LIMIT 1`) as {
-        id: number;
-        ts: number;
-      }[];
+      const [r] =
+        (await sql`SELECT id::float8 AS id, ts::float8 AS ts FROM request_log WHERE id >= ${id} ORDER BY request_log.id LIMIT 1`) as {
+          id: number;
+          ts: number;
+        }[];
       return r ?? null;
     },
   };

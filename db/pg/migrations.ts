@@ -7,6 +7,7 @@ import logIndexesAndBoots from "./migrations/0001_log_indexes_and_boots.sql" wit
 import spentSignIns from "./migrations/0002_spent_sign_ins.sql" with { type: "text" };
 import symbolMetadata from "./migrations/0003_symbol_metadata.sql" with { type: "text" };
 import operatorPlansAdminAudit from "./migrations/0004_operator_plans_admin_audit.sql" with { type: "text" };
+import adminAuditActorIndex from "./migrations/0005_admin_audit_actor_index.sql" with { type: "text" };
 import type { Migration } from "../sqlite/migrations.ts";
 
 export const PG_MIGRATIONS: Migration[] = [
@@ -15,4 +16,5 @@ export const PG_MIGRATIONS: Migration[] = [
   { tag: "0002_spent_sign_ins", sql: spentSignIns },
   { tag: "0003_symbol_metadata", sql: symbolMetadata },
   { tag: "0004_operator_plans_admin_audit", sql: operatorPlansAdminAudit },
+  { tag: "0005_admin_audit_actor_index", sql: adminAuditActorIndex },
 ];

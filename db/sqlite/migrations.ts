@@ -11,6 +11,7 @@ import requestLogRowid from "./migrations/0005_request_log_rowid.sql" with { typ
 import spentSignIns from "./migrations/0006_spent_sign_ins.sql" with { type: "text" };
 import symbolMetadata from "./migrations/0007_symbol_metadata.sql" with { type: "text" };
 import operatorPlansAdminAudit from "./migrations/0008_operator_plans_admin_audit.sql" with { type: "text" };
+import adminAuditActorIndex from "./migrations/0009_admin_audit_actor_index.sql" with { type: "text" };
 
 export interface Migration {
   tag: string;
@@ -33,4 +34,5 @@ export const MIGRATIONS: Migration[] = [
   { tag: "0006_spent_sign_ins", sql: spentSignIns },
   { tag: "0007_symbol_metadata", sql: symbolMetadata },
   { tag: "0008_operator_plans_admin_audit", sql: operatorPlansAdminAudit },
+  { tag: "0009_admin_audit_actor_index", sql: adminAuditActorIndex },
 ];

@@ -39,7 +39,7 @@ async function refusal(p: Promise<unknown>): Promise<[number, string, string]> {
 describe.each(KINDS)("AdminStore on %s", (kind) => {
   test("free is listed with the defaults until redefined; plans are created, changed, counted and deleted", async () => {
     const { admin, auth } = await rig(kind);
-    expect(await admin.plans(DEFAULTS)).toEqual([{ name: "free", perMinute: 1, perDay: 30, stored: false, users: 0 }]);
+    expect(await admin.plans(DEFAULTS)).toEqual([{ name: "free", perMinute: 1, perDay: 30, stored: false, updatedAt: null, users: 0 }]);
     await admin.createPlan(ACTOR, "team", { perMinute: 10, perDay: 1000 });
     expect((await refusal(admin.createPlan(ACTOR, "team", { perMinute: 1, perDay: 1 }))).slice(0, 2)).toEqual([409, "CONFLICT"]);
     expect((await refusal(admin.createPlan(ACTOR, "Bad Name", { perMinute: 1, perDay: 1 }))).slice(0, 2)).toEqual([400, "BAD_REQUEST"]);
@@ -50,8 +50,8 @@ describe.each(KINDS)("AdminStore on %s", (kind) => {
     await auth.createUser({ id: "ann", now: T });
     await admin.assignPlan(ACTOR, "ann", "team");
     expect(await admin.plans(DEFAULTS)).toEqual([
-      { name: "free", perMinute: 2, perDay: 30, stored: true, users: 0 },
-      { name: "team", perMinute: 10, perDay: 2000, stored: true, users: 1 },
+      { name: "free", perMinute: 2, perDay: 30, stored: true, updatedAt: T, users: 0 },
+      { name: "team", perMinute: 10, perDay: 2000, stored: true, updatedAt: T, users: 1 },
     ]);
     const [status, code, message] = await refusal(admin.deletePlan(ACTOR, "team"));
     expect([status, code]).toEqual([409, "CONFLICT"]);
@@ -85,6 +85,18 @@ describe.each(KINDS)("AdminStore on %s", (kind) => {
     expect(await admin.freePlan()).toEqual({ perMinute: 1, perDay: 50 });
   });
 
+  test("one limit sent back to the plan's keeps the other; both in one audit entry", async () => {
+    const { admin, auth } = await rig(kind);
+    await auth.createUser({ id: "fay", now: T });
+    await admin.setLimits(ACTOR, "fay", { perMinute: 3, perDay: 7 });
+    const after = await admin.setLimits(ACTOR, "fay", { perMinute: null });
+    expect([after.perMinute, after.perDay]).toEqual([null, 7]);
+    expect([(await admin.setLimits(ACTOR, "fay", { perDay: null })).perDay, (await auth.getUser("fay"))!.perMinute]).toEqual([null, null]);
+    const [last, previous] = await admin.audit({ limit: 2, target: "fay" });
+    expect([last!.action, JSON.parse(last!.before!).per_day, JSON.parse(last!.after!).per_day]).toEqual(["user.limits", 7, null]);
+    expect([JSON.parse(previous!.before!).per_minute, JSON.parse(previous!.after!).per_minute]).toEqual([3, null]);
+  });
+
   test("a user is found by id or by the e-mail it signed in with, ignoring its case; several owners are refused", async () => {
     const { admin, auth } = await rig(kind);
     await auth.createUser({ id: "u1", email: "Ann@Example.com", now: T });
@@ -97,7 +109,7 @@ describe.each(KINDS)("AdminStore on %s", (kind) => {
     expect(message).toContain("u1, u2");
   });
 
-  test("search matches id, e-mail or sign-in name, counts live tokens, pages, and takes % and _ literally", async () => {
+  test("search matches id, e-mail or sign-in name, counts live tokens, pages, and takes % and _ literally; one user alike", async () => {
     const { admin, auth, b } = await rig(kind);
     for (let i = 0; i < 12; i++) await auth.createUser({ id: `user-${String(i).padStart(2, "0")}`, email: `u${i}@lab.example`, now: T });
     await auth.createUser({ id: "x_1", now: T });
@@ -121,6 +133,13 @@ describe.each(KINDS)("AdminStore on %s", (kind) => {
     expect((await admin.searchUsers("_", { limit: 10, offset: 0 })).users.map((u) => u.id)).toEqual(["x_1"]);
     expect((await admin.searchUsers("%", { limit: 10, offset: 0 })).users.map((u) => u.id)).toEqual(["x%2"]);
     expect((await admin.searchUsers("", { limit: 100, offset: 0 })).total).toBe(14);
+    expect(await admin.userSummary("user-03")).toMatchObject({
+      id: "user-03",
+      email: "u3@lab.example",
+      name: "Grace Hopper",
+      liveTokens: 1,
+    });
+    expect((await refusal(admin.userSummary("user-99"))).slice(0, 2)).toEqual([404, "NOT_FOUND"]);
   });
 
   test("revoking a user's tokens revokes each live one at once, for every connection", async () => {

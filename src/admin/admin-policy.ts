@@ -94,7 +94,7 @@ export function createAdminStore(port: AdminPort, auth: AuthStore, clock: Clock)
         if (!(yield* answer(tx.insertPlan(row))))
           throw new StatusError(409, "CONFLICT", `plan '${name}' already exists; change it with 'plan set ${name}'`);
         yield* record(tx, actor, "plan.create", name, null, planState(row));
-        return { name, perMinute: row.perMinute, perDay: row.perDay, stored: true };
+        return { name, perMinute: row.perMinute, perDay: row.perDay, stored: true, updatedAt: row.updatedAt };
       });
     },
     async setPlan(actor, name, limits, defaults) {
@@ -113,7 +113,7 @@ export function createAdminStore(port: AdminPort, auth: AuthStore, clock: Clock)
         yield* answer(tx.updatePlan(name, limits.perMinute ?? null, limits.perDay ?? null, clock.now()));
         const after = yield* planOrThrow(tx, name);
         yield* record(tx, actor, "plan.set", name, planState(before!), planState(after));
-        return { name, perMinute: after.perMinute, perDay: after.perDay, stored: true };
+        return { name, perMinute: after.perMinute, perDay: after.perDay, stored: true, updatedAt: after.updatedAt };
       });
     },
     async deletePlan(actor, name) {
@@ -156,10 +156,23 @@ export function createAdminStore(port: AdminPort, auth: AuthStore, clock: Clock)
       });
     },
     async setLimits(actor, userId, limits) {
-      if (limits) limitsChecked(limits);
-      const set = limits ? { perMinute: limits.perMinute ?? null, perDay: limits.perDay ?? null } : ("reset" as const);
-      return changeUser(actor, limits ? "user.limits" : "user.limits.reset", userId, function* (tx) {
-        yield* answer(tx.setLimits(userId, set));
+      const given = limits ?? { perMinute: null, perDay: null };
+      limitsChecked({ perMinute: given.perMinute ?? undefined, perDay: given.perDay ?? undefined });
+      const resetsAll = given.perMinute === null && given.perDay === null;
+      return changeUser(actor, limits && !resetsAll ? "user.limits" : "user.limits.reset", userId, function* (tx) {
+        if (given.perMinute !== null && given.perDay !== null) {
+          // undefined keeps a field (the statement's coalesce).
+          yield* answer(tx.setLimits(userId, { perMinute: given.perMinute ?? null, perDay: given.perDay ?? null }));
+          return;
+        }
+        // A field sent back to its plan's (null): reset both, then set the kept one again, in the one transaction.
+        const now = yield* userOrThrow(tx, userId);
+        const keep = {
+          perMinute: given.perMinute === undefined ? now.perMinute : given.perMinute,
+          perDay: given.perDay === undefined ? now.perDay : given.perDay,
+        };
+        yield* answer(tx.setLimits(userId, "reset"));
+        if (keep.perMinute !== null || keep.perDay !== null) yield* answer(tx.setLimits(userId, keep));
       });
     },
     setDisabled: (actor, userId, disabled) =>
@@ -206,6 +219,11 @@ export function createAdminStore(port: AdminPort, auth: AuthStore, clock: Clock)
         before: null,
         after: JSON.stringify({ tokens: jtis.length, jtis: jtis.slice(0, 20) }),
       });
+    },
+    async userSummary(id) {
+      const u = await port.userSummary(id, clock.now());
+      if (!u) throw noUser(id);
+      return u;
     },
     async searchUsers(text, page) {
       const limit = Math.min(Math.max(1, page.limit), MAX_SEARCH);

@@ -69,6 +69,8 @@ export interface AdminStatements {
    * by id, from `offset`; with the count of all that match.
    */
   searchUsers(text: string, limit: number, offset: number, now: number): Maybe<{ users: UserSummary[]; total: number }>;
+  /** One user as searchUsers lists it, or null. */
+  userSummary(id: string, now: number): Maybe<UserSummary | null>;
   /** Revokes every token of the user not yet revoked; their jtis. */
   revokeAll(userId: string, now: number): Maybe<string[]>;
   writeAudit(entry: AuditEntry): Maybe<void>;

@@ -12,6 +12,12 @@ import type { Plan } from "./plans.ts";
 export type { AuditFilter, AuditRecord, UserSummary } from "./admin-port.ts";
 export type { Plan } from "./plans.ts";
 
+/** A user's own limits as set: a number, null for the plan's, absent to keep. */
+export interface OwnLimits {
+  perMinute?: number | null;
+  perDay?: number | null;
+}
+
 export interface AdminStore {
   /** Every plan, `free` first (its row, or `defaults`), with the number of users on each. */
   plans(defaults: Limits): Promise<Plan[]>;
@@ -27,8 +33,8 @@ export interface AdminStore {
   resolveUser(ref: string): Promise<UserRecord>;
   /** 404 for an unknown plan. */
   assignPlan(actor: string, userId: string, plan: string): Promise<UserRecord>;
-  /** Omitted fields keep their value, null resets both (back to the plan's). */
-  setLimits(actor: string, userId: string, limits: Partial<Limits> | null): Promise<UserRecord>;
+  /** Omitted fields keep their value, a null field goes back to the plan's, null resets both. */
+  setLimits(actor: string, userId: string, limits: OwnLimits | null): Promise<UserRecord>;
   setDisabled(actor: string, userId: string, disabled: boolean): Promise<UserRecord>;
   setAdmin(actor: string, userId: string, admin: boolean): Promise<UserRecord>;
   /** `created` false when the id exists (nothing is written then). */
@@ -38,6 +44,8 @@ export interface AdminStore {
   revokeToken(actor: string, jti: string): Promise<RevokeOutcome>;
   /** Tokens minted by the CLI, recorded as one entry per user. */
   recordTokensIssued(actor: string, userId: string, jtis: string[]): Promise<void>;
+  /** One user with its sign-in name and live tokens; 404 when absent. */
+  userSummary(id: string): Promise<UserSummary>;
   searchUsers(text: string, page: { limit: number; offset: number }): Promise<{ users: UserSummary[]; total: number }>;
   audit(filter: AuditFilter): Promise<AuditRecord[]>;
 }

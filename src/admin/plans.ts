@@ -23,6 +23,8 @@ export interface Plan {
   perDay: number;
   /** False for `free` while it has no row: its limits are the configured defaults. */
   stored: boolean;
+  /** When its row was last written (epoch ms); null without a row. */
+  updatedAt: number | null;
   /** Users on the plan (filled where counted). */
   users?: number;
 }
@@ -30,9 +32,9 @@ export interface Plan {
 /** Every plan, `free` first (its row, or the defaults), then by name. */
 export function plansWithFree(rows: PlanRow[], defaults: Limits): Plan[] {
   const free = rows.find((r) => r.name === FREE);
-  const out: Plan[] = [free ? { ...pick(free), stored: true } : { name: FREE, ...defaults, stored: false }];
+  const out: Plan[] = [free ? { ...pick(free), stored: true } : { name: FREE, ...defaults, stored: false, updatedAt: null }];
   for (const r of rows) if (r.name !== FREE) out.push({ ...pick(r), stored: true });
   return out;
 }
 
-const pick = (r: PlanRow) => ({ name: r.name, perMinute: r.perMinute, perDay: r.perDay });
+const pick = (r: PlanRow) => ({ name: r.name, perMinute: r.perMinute, perDay: r.perDay, updatedAt: r.updatedAt });

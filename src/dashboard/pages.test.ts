@@ -10,6 +10,7 @@ function signedIn(over: Partial<SignedInView> = {}): SignedInView {
   return {
     user: { id: "user-1", email: "ada@example.com", name: "Ada Lovelace", disabled: false },
     csrf: "csrf-token-123",
+    admin: false,
     baseUrl: "http://127.0.0.1:8080",
     usage: {
       today: 1,
@@ -149,6 +150,13 @@ describe("renderDashboard", () => {
       expect(gen?.attrs.disabled).toBeDefined();
       expect(els.find((e) => e.attrs.id === gen?.attrs["aria-describedby"])?.text).toContain(reason);
     }
+  });
+
+  test("only an admin's page links the admin console", async () => {
+    const link = async (admin: boolean) =>
+      (await elements(page({ signedIn: signedIn({ admin }) }))).filter((el) => el.tag === "a" && el.text === "Admin console");
+    expect((await link(true)).map((a) => a.attrs.href)).toEqual(["/dashboard/admin"]);
+    expect(await link(false)).toEqual([]);
   });
 
   test("no token yet: the list says so", () => {

@@ -25,6 +25,24 @@ export function renderDashboard(view: DashboardView, assets: PageAssets): string
     : view.retrySignOut
       ? stillSignedInMain(view.retrySignOut)
       : signedOutMain(view.dev);
+  return `${documentHead(title, assets)}
+<body>
+${header(view.dev, view.signedIn)}
+${notice(view)}
+<main id="main" class="page">
+${body}
+</main>
+${FOOTER}
+<script type="application/json" id="gs-state">${jsonForScript(view)}</script>
+</body>
+</html>
+`;
+}
+
+export const FOOTER = `<footer class="site-footer"><p>graph-stats · correlation networks of stock returns · <a href="/docs">API documentation</a></p></footer>`;
+
+/** The document up to its body: the one stylesheet and the one script (the CSP allows no other). */
+export function documentHead(title: string, assets: PageAssets): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -35,38 +53,33 @@ export function renderDashboard(view: DashboardView, assets: PageAssets): string
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${e(assets.css)}">
 <script type="module" src="${e(assets.js)}"></script>
-</head>
-<body>
-${header(view)}
-${notice(view)}
-<main id="main" class="page">
-${body}
-</main>
-<footer class="site-footer"><p>graph-stats · correlation networks of stock returns · <a href="/docs">API documentation</a></p></footer>
-<script type="application/json" id="gs-state">${jsonForScript(view)}</script>
-</body>
-</html>
-`;
+</head>`;
 }
 
-function header(view: DashboardView): string {
-  const dev = view.dev
+/** Who is signed in, as the header shows it. */
+export type HeaderUser = Pick<SignedInView, "csrf" | "admin"> & { user: Pick<SignedInView["user"], "id" | "email" | "name"> };
+
+/** The site header: brand, the development badge, the signed-in user with Sign out, and the console link for admins. */
+export function header(dev: boolean, signedIn: HeaderUser | null): string {
+  const badge = dev
     ? `<span class="dev-badge" title="An embedded identity provider for trying the service out; not for production">development sign-in</span>`
     : "";
-  const user = view.signedIn ? userBlock(view.signedIn) : "";
+  const user = signedIn ? userBlock(signedIn) : "";
   return `<header class="site-header">
 <div class="site-header-inner">
-<div class="brand-row"><p class="brand"><a href="/dashboard">graph-stats</a></p>${dev}</div>
+<div class="brand-row"><p class="brand"><a href="/dashboard">graph-stats</a></p>${badge}</div>
 ${user}
 </div>
 </header>`;
 }
 
-function userBlock(s: SignedInView): string {
+function userBlock(s: HeaderUser): string {
   const name = s.user.name ?? s.user.email ?? s.user.id;
   const email = s.user.email && s.user.email !== name ? `<span class="user-email">${e(s.user.email)}</span>` : "";
+  // The server decides: only an admin's page links the console (whose routes check again).
+  const consoleLink = s.admin ? `<a class="admin-link" href="/dashboard/admin">Admin console</a>` : "";
   return `<div class="user">
-<span class="user-names"><span class="user-name">${e(name)}</span>${email}</span>
+<span class="user-names"><span class="user-name">${e(name)}</span>${email}</span>${consoleLink}
 <form method="post" action="/auth/logout" class="sign-out">
 <input type="hidden" name="csrf" value="${e(s.csrf)}">
 <button type="submit" class="button secondary">Sign out</button>
@@ -74,7 +87,7 @@ function userBlock(s: SignedInView): string {
 </div>`;
 }
 
-function notice(view: DashboardView): string {
+export function notice(view: Pick<DashboardView, "notice">): string {
   if (!view.notice) return "";
   const role = view.notice.kind === "error" ? "alert" : "status";
   return `<div class="notice notice-${view.notice.kind}" role="${role}"><p>${e(view.notice.text)}</p></div>`;

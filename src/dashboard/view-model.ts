@@ -30,6 +30,8 @@ export interface SignedInView {
   user: { id: string; email: string | null; name: string | null; disabled: boolean };
   /** Sent back as the X-CSRF-Token header (fetch) or the `csrf` form field (sign-out). */
   csrf: string;
+  /** May open the admin console (/dashboard/admin): the page links it only then. */
+  admin: boolean;
   /** The service's public base URL, for the curl example (no trailing slash). */
   baseUrl: string;
   usage: UsageView;

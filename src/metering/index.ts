@@ -36,5 +36,6 @@ export { createLastKnown, type LastKnown } from "./last-known.ts";
 export { pgReconcilePort } from "../../db/pg/reconcile-statements.ts";
 export { pgRetentionPort } from "../../db/pg/retention-statements.ts";
 export { createUsageReport, type UsageReport, type UsageRow } from "./usage-report.ts";
+export { createUsageOverview, type UsageOverview } from "./usage-overview.ts";
 export { sqliteUsagePort } from "../../db/sqlite/usage-statements.ts";
 export { pgUsagePort } from "../../db/pg/usage-statements.ts";

@@ -26,8 +26,26 @@ export interface UsageReport {
   anonymous(since: number): Promise<UsageRow[]>;
 }
 
+/** The three counts of the report, which the console shows too. */
+export interface Tally {
+  admitted: number;
+  refused: number;
+  uncounted: number;
+}
+
+/**
+ * Adds one group of rows to its counts: counted is admitted, a 429 refused, any other answer
+ * uncounted. A row still open (no status) and uncounted is an unanswered request given back
+ * (reconcile.ts): none of the three.
+ */
+export function tally(t: Tally, g: { counted: number; status: number | null; requests: number }): void {
+  if (g.counted === 1) t.admitted += g.requests;
+  else if (g.status === 429) t.refused += g.requests;
+  else if (g.status !== null) t.uncounted += g.requests;
+}
+
 /** Each UTC day from `first`'s to `last`'s as its [from, to), the first from `first` itself. */
-function* days(first: number, last: number): Generator<[from: number, to: number, day: string]> {
+export function* days(first: number, last: number): Generator<[from: number, to: number, day: string]> {
   for (let day = utcDayStart(first); day <= last; day += DAY_MS) yield [Math.max(day, first), day + DAY_MS, isoTime(day).slice(0, 10)];
 }
 
@@ -45,10 +63,7 @@ export function createUsageReport(port: UsagePort): UsageReport {
         for (const g of await port.known(await idFloor(port.ids, from), await idCeiling(port.ids, to), from, to, user)) {
           let row = byUser.get(g.user);
           if (!row) byUser.set(g.user, (row = { user: g.user, day, admitted: 0, refused: 0, uncounted: 0 }));
-          // A row still open (no status) and uncounted is an unanswered request given back (reconcile.ts): none of the three.
-          if (g.counted === 1) row.admitted += g.requests;
-          else if (g.status === 429) row.refused += g.requests;
-          else if (g.status !== null) row.uncounted += g.requests;
+          tally(row, g);
         }
         rows.push(...byUser.values());
       }

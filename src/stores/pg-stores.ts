@@ -16,6 +16,7 @@ import { openMarketStore } from "../market/open-store.ts";
 import type { Logger } from "../logger.ts";
 import {
   createPgMeter,
+  createUsageOverview,
   createUsageReport,
   pgReconcilePort,
   pgRetentionPort,
@@ -73,6 +74,7 @@ export async function pgStores(
     meter,
     market,
     usage: createUsageReport(pgUsagePort(pg.sql)),
+    usageOverview: createUsageOverview(pgUsagePort(pg.sql)),
     usageExport: createUsageExport(pgUsageExportPort(pg.sql), auth),
     checkDatabase: pgHealth(pg.sql),
     // More calls than connections wait in the pool's queue; the gauge is connections in use.

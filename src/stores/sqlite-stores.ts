@@ -9,6 +9,7 @@ import { createSqliteSessionStore } from "../dashboard/session-stores.ts";
 import { openMarketStore } from "../market/open-store.ts";
 import {
   createSqliteMeter,
+  createUsageOverview,
   createUsageReport,
   pruneAudit,
   reconcileUnanswered,
@@ -36,6 +37,7 @@ export function sqliteStores(opened: OpenedDb, clock: Clock, bootId: string, che
     meter,
     market: openMarketStore({ kind: "sqlite", sqlite, path: opened.path }),
     usage: createUsageReport(sqliteUsagePort(sqlite)),
+    usageOverview: createUsageOverview(sqliteUsagePort(sqlite)),
     usageExport: createUsageExport(sqliteUsageExportPort(sqlite), auth),
     checkDatabase,
     connectionsInUse: () => (sqlite.inTransaction ? 1 : 0),

@@ -11,6 +11,7 @@ import type { Logger } from "../logger.ts";
 import type { MarketStore } from "../market/store.ts";
 import type { Meter, Reconciled } from "../metering/index.ts";
 import type { UsageExport } from "../metering/usage-export.ts";
+import type { UsageOverview } from "../metering/usage-overview.ts";
 import type { UsageReport } from "../metering/usage-report.ts";
 
 export interface Stores {
@@ -31,6 +32,8 @@ export interface Stores {
   serverConnections?: { max: number; open(): Promise<number | null> };
   /** Usage per user and day (the CLI's `usage`). */
   usage: UsageReport;
+  /** The console's overview: requests per day, top users, refusals per code, refunds, 5xx, compute time. */
+  usageOverview: UsageOverview;
   /** Counted requests as CloudEvents or CSV, streamed (the billing export). */
   usageExport: UsageExport;
   reconcile(bootId: string): Promise<Reconciled>;

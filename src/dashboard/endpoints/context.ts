@@ -1,7 +1,8 @@
 /**
  * What every dashboard endpoint shares, built once per app: its dependencies, the session cookie,
- * the page and JSON responses, and the two guards — requireSession for reads, authorizeChange
- * (Origin, session, CSRF token) for every state change.
+ * the page and JSON responses, and the guards — requireSession for reads, authorizeChange
+ * (Origin, session, CSRF token) for every state change, and requireAdmin over either for the
+ * console (endpoints/admin/), checked on every request since the flag can be taken away.
  */
 import { timingSafeEqual } from "node:crypto";
 import { effectiveLimits, type UserRecord } from "../../auth/index.ts";
@@ -9,7 +10,7 @@ import type { RequestState } from "../../http/context.ts";
 import { baseMeta, jsonResponse, successBody } from "../../http/envelope.ts";
 import { HttpError } from "../../http/http-error.ts";
 import { cookieName, readCookies, setCookie } from "../cookies.ts";
-import { renderDashboard } from "../pages.ts";
+import { type PageAssets, renderDashboard } from "../pages.ts";
 import { isSessionId, PENDING_SIGN_IN_MS } from "../session-policy.ts";
 import type { Session } from "../session-store.ts";
 import type { DashboardView, SignedInView } from "../view-model.ts";
@@ -27,6 +28,16 @@ export interface SignedIn {
   session: Session;
 }
 
+/** A signed-in admin, and the actor its console actions are recorded under. */
+export interface SignedInAdmin extends SignedIn {
+  user: UserRecord;
+  /** `console:<user id>`. */
+  actor: string;
+}
+
+/** Said to a signed-in user who is not an admin, on every console route. */
+export const NOT_ADMIN = "the admin console is for admins; an operator makes one with 'graph-stats user admin USER --on'";
+
 export interface DashboardContext {
   d: DashboardDeps;
   secure(): boolean;
@@ -34,12 +45,19 @@ export interface DashboardContext {
   /** The Set-Cookie that ends the session cookie. */
   clearSession(): string;
   html(state: RequestState, view: DashboardView, status?: number, extra?: Record<string, string>): Promise<Response>;
+  /** Any page of the dashboard's (the console's shell), rendered with the bundle's URLs, with the dashboard's CSP and headers. */
+  page(state: RequestState, render: (assets: PageAssets) => string, status?: number): Promise<Response>;
   json(request: Request, state: RequestState, data: unknown, status?: number, extra?: Record<string, string>): Response;
   currentSession(request: Request): Promise<SignedIn | null>;
   /** The live session, or 401. */
   requireSession(request: Request): Promise<SignedIn>;
   /** A state change: our own Origin, a live session, and its CSRF token (compared in constant time); else 403/401. */
   authorizeChange(request: Request, csrfGiven: string | null): Promise<SignedIn>;
+  /**
+   * The session's user is an admin, else 403: for a read (`change` false) a live session (401),
+   * for a state change authorizeChange first.
+   */
+  requireAdmin(request: Request, change: boolean): Promise<SignedInAdmin>;
   /** The session's user, or 401 when the account is gone. */
   userOf(session: Session): Promise<UserRecord>;
   signedInView(session: Session): Promise<SignedInView>;
@@ -85,19 +103,36 @@ export function createDashboardContext(d: DashboardDeps): DashboardContext {
     return current;
   };
 
+  const authorizeChange = async (request: Request, csrfGiven: string | null): Promise<SignedIn> => {
+    const origin = request.headers.get("origin");
+    const ours = new URL(d.publicUrl()).origin;
+    if (origin !== ours) {
+      throw new HttpError(
+        403,
+        "FORBIDDEN",
+        `cross-origin request refused: Origin ${origin === null ? "missing" : `'${origin.slice(0, 100)}'`} is not ${ours}`,
+      );
+    }
+    const current = await requireSession(request);
+    if (!csrfGiven || !sameSecret(csrfGiven, current.session.csrf)) {
+      throw new HttpError(403, "FORBIDDEN", "missing or wrong CSRF token; reload the dashboard and try again");
+    }
+    return current;
+  };
+
+  const page = async (state: RequestState, render: (assets: PageAssets) => string, status = 200, extra: Record<string, string> = {}) => {
+    const assets = await d.assets();
+    return new Response(render({ js: assets.jsUrl, css: assets.cssUrl }), { status, headers: { ...pageHeaders(state), ...extra } });
+  };
+
   return {
     d,
     secure,
     sessionCookie,
     clearSession: () => setCookie(sessionCookie(), "", { secure: secure(), path: "/", maxAge: 0 }),
 
-    async html(state, view, status = 200, extra = {}) {
-      const assets = await d.assets();
-      return new Response(renderDashboard(view, { js: assets.jsUrl, css: assets.cssUrl }), {
-        status,
-        headers: { ...pageHeaders(state), ...extra },
-      });
-    },
+    html: (state, view, status = 200, extra = {}) => page(state, (assets) => renderDashboard(view, assets), status, extra),
+    page: (state, render, status = 200) => page(state, render, status),
 
     json: (request, state, data, status = 200, extra = {}) =>
       jsonResponse(
@@ -110,24 +145,16 @@ export function createDashboardContext(d: DashboardDeps): DashboardContext {
     currentSession,
     requireSession,
 
-    async authorizeChange(request, csrfGiven) {
-      const origin = request.headers.get("origin");
-      const ours = new URL(d.publicUrl()).origin;
-      if (origin !== ours) {
-        throw new HttpError(
-          403,
-          "FORBIDDEN",
-          `cross-origin request refused: Origin ${origin === null ? "missing" : `'${origin.slice(0, 100)}'`} is not ${ours}`,
-        );
-      }
-      const current = await requireSession(request);
-      if (!csrfGiven || !sameSecret(csrfGiven, current.session.csrf)) {
-        throw new HttpError(403, "FORBIDDEN", "missing or wrong CSRF token; reload the dashboard and try again");
-      }
-      return current;
-    },
+    authorizeChange,
 
     userOf,
+
+    async requireAdmin(request, change) {
+      const current = change ? await authorizeChange(request, request.headers.get("x-csrf-token")) : await requireSession(request);
+      const user = await userOf(current.session);
+      if (!user.admin) throw new HttpError(403, "FORBIDDEN", NOT_ADMIN);
+      return { ...current, user, actor: `console:${user.id}` };
+    },
 
     async signedInView(session) {
       const user = await userOf(session);
@@ -140,6 +167,7 @@ export function createDashboardContext(d: DashboardDeps): DashboardContext {
       return {
         user: { id: user.id, email: user.email, name, disabled: user.disabled },
         csrf: session.csrf,
+        admin: user.admin,
         baseUrl: d.publicUrl(),
         usage,
         tokens,

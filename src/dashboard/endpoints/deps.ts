@@ -1,7 +1,9 @@
 /** What the dashboard's endpoints need from the server (server.ts builds it). */
+import type { AdminStore } from "../../admin/admin-store.ts";
 import type { AuthStore } from "../../auth/index.ts";
 import type { AppDeps } from "../../http/context.ts";
 import type { Limits } from "../../metering/index.ts";
+import type { UsageOverview } from "../../metering/usage-overview.ts";
 import type { Account } from "../account.ts";
 import type { OidcClient, PendingSignIn } from "../oidc-client.ts";
 import type { Sealer } from "../sealed-cookie.ts";
@@ -13,6 +15,10 @@ export interface DashboardDeps {
   auth: AuthStore;
   sessions: SessionStore;
   account: Account;
+  /** The console's actions (endpoints/admin/), each written to the admin audit log. */
+  admin: AdminStore;
+  /** The console's usage figures. */
+  usageOverview: UsageOverview;
   /** Null when no identity provider is configured (the page says how to configure one). */
   signIn(): OidcClient | null;
   dev: boolean;

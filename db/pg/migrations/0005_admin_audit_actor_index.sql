@@ -1,0 +1,1 @@
+CREATE INDEX "admin_audit_actor_idx" ON "admin_audit" USING btree ("actor","id");
