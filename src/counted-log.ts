@@ -21,21 +21,23 @@ export interface CountedLogOptions {
   periodMs?: number;
   /** Runs `fn` after `ms`; tests pass their own. Default: an unref'd timer, which never keeps the process up. */
   schedule?: (fn: () => void, ms: number) => void;
+  /** Written on the count's line beside it: what the repeated lines had in common (none by default). */
+  summary?: Fields;
 }
 
 export function countedLog(
   logger: Logger,
-  level: "warn" | "info",
+  level: "error" | "warn" | "info",
   msg: string,
   clock: Clock,
-  { periodMs = 60_000, schedule = (fn, ms) => void setTimeout(fn, ms).unref() }: CountedLogOptions = {},
+  { periodMs = 60_000, schedule = (fn, ms) => void setTimeout(fn, ms).unref(), summary = {} }: CountedLogOptions = {},
 ): CountedLog {
   let periodStart = Number.NEGATIVE_INFINITY;
   let repeated = 0;
   let scheduled = false;
   const flush = () => {
     if (repeated === 0) return;
-    logger[level]({ repeated, since: isoTime(periodStart), period_s: periodMs / 1000 }, msg);
+    logger[level]({ ...summary, repeated, since: isoTime(periodStart), period_s: periodMs / 1000 }, msg);
     repeated = 0;
   };
   return {

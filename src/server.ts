@@ -8,6 +8,7 @@ import { createVerifier, resolveSecret } from "./auth/index.ts";
 import { systemClock, type Clock } from "./clock.ts";
 import { redactDatabaseUrl, type Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
+import { collapseRepeatedErrors } from "./collapsed-errors.ts";
 import { createLastKnown, newBootId, PRUNE_MS } from "./metering/index.ts";
 import { SAMPLE_END_DATE } from "./market/index.ts";
 import { createApp } from "./http/app.ts";
@@ -29,9 +30,11 @@ import type { OidcClient } from "./dashboard/oidc-client.ts";
 import { checkSignInConfig, defaultPublicUrl, setUpSignIn, type SignInSetup } from "./dashboard/sign-in.ts";
 import { loadWebAssets } from "./dashboard/web-assets.ts";
 import { clientAddressFrom } from "./http/client-address.ts";
-import { createMetrics, metricsAllowList } from "./http/metrics.ts";
+import { createMetrics, type Metrics, metricsAllowList } from "./http/metrics.ts";
 import { DRAIN_MAX_MS, DRAIN_QUIET_MS, waitForQuiet } from "./http/drain.ts";
 import { openStores } from "./stores/open-stores.ts";
+import { filesystemSpace } from "./stores/filesystem-space.ts";
+import { followWorkerRestarts } from "./worker-restarts.ts";
 import type { Stores } from "./stores/stores.ts";
 import { commit, VERSION } from "./version.ts";
 import { PG_MIGRATIONS } from "../db/pg/migrations.ts";
@@ -61,13 +64,17 @@ export interface StartOptions {
   idleTimeoutSeconds?: number;
   /** The dashboard's sign-in client in place of the configured provider's: tests of the callback's own rules. */
   signIn?: OidcClient;
+  /** Wraps this process's metrics (serve --workers: /metrics answers for every worker; worker-metrics.ts). */
+  metrics?: (local: Metrics) => Metrics;
 }
 
 /** A silent connection is closed after this long; the live endpoint lifts it while it computes (metered.ts). */
 const IDLE_TIMEOUT_S = 30;
 
-export async function startServer(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningServer> {
+export async function startServer(config: Config, given: Logger, options: StartOptions = {}): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
+  // A condition every request meets (a full disk) is one error line and a count, not a line per request.
+  const logger = collapseRepeatedErrors(given, clock);
   checkSignInConfig(config);
   const bootId = newBootId();
   // On PostgreSQL every store lives there: no SQLite file is opened (nor created with a sample of its own).
@@ -109,6 +116,7 @@ export async function startServer(config: Config, logger: Logger, options: Start
     admitted,
   });
   const catalogue = new UniverseCatalogue(stores.market);
+  const restarts = followWorkerRestarts(process.env);
   const deps: AppDeps = {
     clock,
     logger,
@@ -137,19 +145,25 @@ export async function startServer(config: Config, logger: Logger, options: Start
       if (shuttingDown) seenWhileDraining++;
       return shuttingDown;
     },
-    metrics: createMetrics({
-      computeQueueDepth: () => compute.queued(),
-      computeJobs: () => ({ engine: compute.started(), render: compute.rendered() }),
-      cacheBytes: () => chart.cacheBytes(),
-      seriesCacheBytes: () => chart.seriesCacheBytes(),
-      dbConnectionsInUse: stores.connectionsInUse,
-      admittedCostMs: () => admitted.inUse().costMs,
-      admittedBytes: () => admitted.inUse().bytes,
-      // Read through deps when scraped: the same probe and meter as /health's (a test's override included).
-      databaseUp: () => deps.checkDatabase(),
-      meterWriteFailing: () => deps.meter.writeFailure() !== null,
-      lastBars: () => deps.universes.lastBars(),
-    }),
+    metrics: (options.metrics ?? ((m: Metrics) => m))(
+      createMetrics({
+        computeQueueDepth: () => compute.queued(),
+        computeJobs: () => ({ engine: compute.started(), render: compute.rendered() }),
+        cacheBytes: () => chart.cacheBytes(),
+        seriesCacheBytes: () => chart.seriesCacheBytes(),
+        dbConnectionsInUse: stores.connectionsInUse,
+        admittedCostMs: () => admitted.inUse().costMs,
+        admittedBytes: () => admitted.inUse().bytes,
+        // Read through deps when scraped: the same probe and meter as /health's (a test's override included).
+        databaseUp: () => deps.checkDatabase(),
+        meterWriteFailing: () => deps.meter.writeFailure() !== null,
+        lastBars: () => deps.universes.lastBars(),
+        admittedLimitBytes: config.admittedMb * 2 ** 20,
+        dbFilesystem: opened ? filesystemSpace(opened.path) : undefined,
+        dbServerConnections: stores.serverConnections,
+        workerRestarts: restarts?.read,
+      }),
+    ),
     clientAddress: clientAddressFrom(config.trustedProxies),
     metricsAllowed: metricsAllowList(config.metricsAllow),
     // Called at request time, once the port (and so the default public URL) is known.
@@ -219,6 +233,8 @@ export async function startServer(config: Config, logger: Logger, options: Start
       checkpointer.stop();
       await auditMaintenance.stop();
       await opening.close();
+      restarts?.stop();
+      logger.flush(); // the counts of repeated error lines still in their period
     },
   };
 }

@@ -1,16 +1,22 @@
 /**
  * The AdminStore's statements on PostgreSQL (src/admin/admin-port.ts), as parameterised queries over
  * the pool; epoch-ms and count columns cast to float8/int so they arrive as numbers. A search's
- * pattern escapes LIKE's wildcards (db/sqlite/admin-statements.ts containsPattern).
+ * pattern escapes LIKE's wildcards (db/sqlite/admin-statements.ts containsPattern). An action's
+ * transaction is the same statements over the transaction's connection.
  */
 import type { SQL } from "bun";
-import type { AdminPort, AuditRecord, PlanRow, UserSummary } from "../../src/admin/admin-port.ts";
+import type { UserRecord } from "../../src/auth/auth-store.ts";
+import type { AdminPort, AdminStatements, AuditRecord, PlanRow, UserSummary } from "../../src/admin/admin-port.ts";
 import { containsPattern } from "../sqlite/admin-statements.ts";
 
 const USER_COLUMNS = (sql: SQL) => sql`u.id, u.email, u.disabled, u.per_minute AS "perMinute", u.per_day AS "perDay",
   u.created_at::float8 AS "createdAt", u.plan, p.per_minute AS "planPerMinute", p.per_day AS "planPerDay", u.admin`;
 
 export function pgAdminPort(sql: SQL): AdminPort {
+  return { ...statementsOn(sql), inTransaction: (write) => sql.begin(async (tx) => write(statementsOn(tx))) };
+}
+
+function statementsOn(sql: SQL): AdminStatements {
   const PLAN = sql`name, per_minute AS "perMinute", per_day AS "perDay", updated_at::float8 AS "updatedAt"`;
   const match = (text: string) => {
     const pattern = containsPattern(text);
@@ -80,5 +86,27 @@ export function pgAdminPort(sql: SQL): AdminPort {
           ${f.target === undefined ? sql`` : sql`AND target = ${f.target}`}
           ${f.actor === undefined ? sql`` : sql`AND actor = ${f.actor}`}
         ORDER BY admin_audit.id DESC LIMIT ${f.limit}`) as AuditRecord[],
+    user: async (id) =>
+      (
+        (await sql`SELECT ${USER_COLUMNS(sql)} FROM users u LEFT JOIN plans p ON p.name = coalesce(u.plan, 'free')
+          WHERE u.id = ${id}`) as UserRecord[]
+      )[0] ?? null,
+    insertUser: async (id, email, now) =>
+      (await sql`INSERT INTO users (id, email, created_at) VALUES (${id}, ${email}, ${now}) ON CONFLICT DO NOTHING RETURNING id`).length ===
+      1,
+    setDisabled: async (id, disabled) => (await sql`UPDATE users SET disabled = ${disabled} WHERE id = ${id} RETURNING id`).length === 1,
+    setLimits: async (id, limits) =>
+      (limits === "reset"
+        ? await sql`UPDATE users SET per_minute = NULL, per_day = NULL WHERE id = ${id} RETURNING id`
+        : await sql`UPDATE users SET per_minute = coalesce(${limits.perMinute}::int, per_minute),
+            per_day = coalesce(${limits.perDay}::int, per_day) WHERE id = ${id} RETURNING id`
+      ).length === 1,
+    revoke: async (jti, now) =>
+      (await sql`UPDATE tokens SET revoked_at = ${now} WHERE jti = ${jti} AND revoked_at IS NULL RETURNING jti`).length === 1,
+    revokeUnknown: async (jti, now) =>
+      (
+        await sql`INSERT INTO tokens (jti, user_id, issued_at, expires_at, revoked_at) VALUES (${jti}, '', 0, 0, ${now})
+          ON CONFLICT DO NOTHING RETURNING jti`
+      ).length === 1,
   };
 }

@@ -12,7 +12,7 @@ import { startPostgres, type TestDatabase } from "../../test/support/postgres.ts
 import * as liteSchema from "../sqlite/schema.ts";
 import * as pgSchema from "./schema.ts";
 import { PG_MIGRATIONS } from "./migrations.ts";
-import { migratePg } from "./migrate.ts";
+import { appliedMigrationsPg, migratePg } from "./migrate.ts";
 import { openPg, createPgPool } from "./open.ts";
 
 const dbs: TestDatabase[] = [];
@@ -99,6 +99,28 @@ test("a failing migration leaves nothing behind and is retried at the next start
     const [{ half }] = await pool`SELECT to_regclass('half') IS NOT NULL AS half`;
     expect(half).toBe(false);
     expect(await migratePg(pool, [{ tag: "0000_broken", sql: "CREATE TABLE half (x int);" }])).toBe(1);
+  } finally {
+    await pool.close();
+  }
+});
+
+test("the records --status reads: none on a database never migrated, then each applied tag once, in order", async () => {
+  const db = await startPostgres();
+  dbs.push(db);
+  const pool = createPgPool(db.url, { poolSize: 1 });
+  try {
+    expect(await appliedMigrationsPg(pool)).toEqual([]);
+    const migrations = [
+      { tag: "0000_a", sql: "CREATE TABLE a (x int);" },
+      { tag: "0001_b", sql: "CREATE TABLE b (x int);" },
+    ];
+    expect(await migratePg(pool, migrations.slice(0, 1))).toBe(1);
+    expect((await appliedMigrationsPg(pool)).map((r) => r.tag)).toEqual(["0000_a"]);
+    expect(await migratePg(pool, migrations)).toBe(1);
+    const records = await appliedMigrationsPg(pool);
+    expect(records.map((r) => r.tag)).toEqual(["0000_a", "0001_b"]);
+    const [{ first }] = await pool`SELECT applied_at::text AS first FROM __migrations WHERE tag = '0000_a'`;
+    expect(records[0]!.appliedAt).toBe(Number(first));
   } finally {
     await pool.close();
   }

@@ -9,7 +9,7 @@
 import type { SQL } from "bun";
 import { advisoryXactLock } from "./advisory-lock.ts";
 import { PG_MIGRATIONS } from "./migrations.ts";
-import type { Migration } from "../sqlite/migrations.ts";
+import type { Migration, MigrationRecord } from "../sqlite/migrations.ts";
 
 /** 'migr' in ASCII (advisory-lock.ts). */
 const LOCK_OBJECT = 0x6d696772;
@@ -39,4 +39,12 @@ export async function migratePg(sql: SQL, migrations: Migration[] = PG_MIGRATION
     }
     return applied;
   });
+}
+
+/** The migrations recorded in this database, oldest first; none when it has no record table (`migrate --status`). */
+export async function appliedMigrationsPg(sql: SQL): Promise<MigrationRecord[]> {
+  const [{ exists }] = await sql`SELECT to_regclass('__migrations') IS NOT NULL AS exists`;
+  if (!exists) return [];
+  const rows: { tag: string; applied_at: string | number }[] = await sql`SELECT tag, applied_at FROM __migrations ORDER BY tag`;
+  return rows.map((r) => ({ tag: r.tag, appliedAt: Number(r.applied_at) }));
 }

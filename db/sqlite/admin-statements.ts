@@ -1,10 +1,12 @@
 /**
  * The AdminStore's statements on SQLite (src/admin/admin-port.ts): plans, a user's plan and admin
  * flag, the users search, revoking a user's tokens, and the admin audit log. Raw prepared
- * statements, parameterised; a search's pattern escapes LIKE's wildcards.
+ * statements, parameterised; a search's pattern escapes LIKE's wildcards. An action's transaction is
+ * BEGIN IMMEDIATE around its synchronous statements: none stays open across an await.
  */
 import type { Database } from "bun:sqlite";
 import type { AdminPort, AuditFilter, AuditRecord, PlanRow, UserSummary } from "../../src/admin/admin-port.ts";
+import { synchronously } from "../../src/market/rule.ts";
 import { USER_COLUMNS, USER_FROM, type UserRow, userOf } from "./auth-statements.ts";
 
 /** `%text%` with LIKE's wildcards and the escape character escaped (ESCAPE '\'). */
@@ -68,8 +70,25 @@ export function sqliteAdminPort(sqlite: Database): AdminPort {
       .all(params);
   };
   const summaryOf = ({ name, liveTokens, ...row }: SummaryRow): UserSummary => ({ ...userOf(row), name, liveTokens });
+  const userById = sqlite.prepare<UserRow, [string]>(`SELECT ${USER_COLUMNS} FROM ${USER_FROM} WHERE u.id = ?`);
+  const insertUser = sqlite.prepare<{ id: string }, [string, string | null, number]>(
+    "INSERT INTO users (id, email, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
+  );
+  const setDisabled = sqlite.prepare<{ id: string }, [number, string]>("UPDATE users SET disabled = ? WHERE id = ? RETURNING id");
+  const setLimits = sqlite.prepare<{ id: string }, [number | null, number | null, string]>(
+    "UPDATE users SET per_minute = coalesce(?1, per_minute), per_day = coalesce(?2, per_day) WHERE id = ?3 RETURNING id",
+  );
+  const resetLimits = sqlite.prepare<{ id: string }, [string]>(
+    "UPDATE users SET per_minute = NULL, per_day = NULL WHERE id = ? RETURNING id",
+  );
+  const revoke = sqlite.prepare<{ jti: string }, [number, string]>(
+    "UPDATE tokens SET revoked_at = ?1 WHERE jti = ?2 AND revoked_at IS NULL RETURNING jti",
+  );
+  const revokeUnknown = sqlite.prepare<{ jti: string }, [string, number]>(
+    "INSERT INTO tokens (jti, user_id, issued_at, expires_at, revoked_at) VALUES (?1, '', 0, 0, ?2) ON CONFLICT DO NOTHING RETURNING jti",
+  );
 
-  return {
+  const port: AdminPort = {
     plans: () => plans.all(),
     plan: (name) => plan.get(name),
     insertPlan: (r) => insertPlan.all(r.name, r.perMinute, r.perDay, r.updatedAt).length === 1,
@@ -94,5 +113,17 @@ export function sqliteAdminPort(sqlite: Database): AdminPort {
     revokeAll: (userId, now) => revokeAll.all(now, userId).map((r) => r.jti),
     writeAudit: (e) => void insertAudit.run(e.ts, e.actor, e.action, e.target, e.before, e.after),
     audit,
+    user: (id) => {
+      const row = userById.get(id);
+      return row ? userOf(row) : null;
+    },
+    insertUser: (id, email, now) => insertUser.all(id, email, now).length === 1,
+    setDisabled: (id, disabled) => setDisabled.all(disabled ? 1 : 0, id).length === 1,
+    setLimits: (id, limits) => (limits === "reset" ? resetLimits.all(id) : setLimits.all(limits.perMinute, limits.perDay, id)).length === 1,
+    revoke: (jti, now) => revoke.all(now, jti).length === 1,
+    revokeUnknown: (jti, now) => revokeUnknown.all(jti, now).length === 1,
+    // The statements above are this connection's, so inside the transaction they are its statements.
+    inTransaction: (write) => sqlite.transaction(() => synchronously(write(port))).immediate(),
   };
+  return port;
 }

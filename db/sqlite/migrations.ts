@@ -18,6 +18,12 @@ export interface Migration {
   sql: string;
 }
 
+/** A row of a database's `__migrations` table (both databases): which migration, applied when (UTC ms). */
+export interface MigrationRecord {
+  tag: string;
+  appliedAt: number;
+}
+
 export const MIGRATIONS: Migration[] = [
   { tag: "0000_init", sql: init },
   { tag: "0001_usage_days", sql: usageDays },

@@ -9,7 +9,7 @@ import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import * as schema from "./schema.ts";
-import { MIGRATIONS } from "./migrations.ts";
+import { MIGRATIONS, type MigrationRecord } from "./migrations.ts";
 
 export type Db = BunSQLiteDatabase<typeof schema>;
 
@@ -156,4 +156,11 @@ export function migrate(sqlite: Database): number {
     }
   }
   return applied;
+}
+
+/** The migrations recorded in this database, oldest first; none when it has no record table (`migrate --status`). */
+export function appliedMigrations(sqlite: Database): MigrationRecord[] {
+  const table = sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__migrations'").get();
+  if (!table) return [];
+  return sqlite.query<{ tag: string; appliedAt: number }, []>("SELECT tag, applied_at AS appliedAt FROM __migrations ORDER BY tag").all();
 }

@@ -1,7 +1,8 @@
 /**
  * What each database implements for the operator's side (admin-policy.ts): plans, the plan and
  * admin flag of a user, finding users, revoking a user's tokens, and the admin audit log — its
- * statements, none of the rules. SQLite answers synchronously, PostgreSQL with promises.
+ * statements, none of the rules — and a transaction to run an action and its audit entry in.
+ * SQLite answers synchronously, PostgreSQL with promises.
  */
 import type { Maybe } from "../metering/meter-port.ts";
 import type { UserRecord } from "../auth/auth-store.ts";
@@ -46,7 +47,8 @@ export interface AuditFilter {
   limit: number;
 }
 
-export interface AdminPort {
+/** The statements, on the pool or inside one transaction (AdminPort.inTransaction). */
+export interface AdminStatements {
   plans(): Maybe<PlanRow[]>;
   plan(name: string): Maybe<PlanRow | null>;
   /** Inserts unless the name exists; true when inserted. */
@@ -73,4 +75,23 @@ export interface AdminPort {
   revokeAll(userId: string, now: number): Maybe<string[]>;
   writeAudit(entry: AuditEntry): Maybe<void>;
   audit(filter: AuditFilter): Maybe<AuditRecord[]>;
+  // The user and token writes of an action, as src/auth/auth-port.ts's, here so that they share its transaction.
+  user(id: string): Maybe<UserRecord | null>;
+  /** Inserts the user unless the id exists. */
+  insertUser(id: string, email: string | null, now: number): Maybe<boolean>;
+  setDisabled(id: string, disabled: boolean): Maybe<boolean>;
+  /** Sets the limits; null keeps a field's value (`reset`: both become null). */
+  setLimits(id: string, limits: { perMinute: number | null; perDay: number | null } | "reset"): Maybe<boolean>;
+  /** Sets revoked_at on a minted token not yet revoked. */
+  revoke(jti: string, now: number): Maybe<boolean>;
+  /** Inserts a revoked row for a jti not minted here (user "", times 0) unless the jti exists. */
+  revokeUnknown(jti: string, now: number): Maybe<boolean>;
+}
+
+export interface AdminPort extends AdminStatements {
+  /**
+   * Runs `write` in one transaction: an action's writes and its audit entry are all kept or none.
+   * On SQLite `write` must answer synchronously (a rule run by src/market/rule.ts's `run`).
+   */
+  inTransaction<T>(write: (tx: AdminStatements) => Maybe<T>): Maybe<T>;
 }

@@ -29,18 +29,21 @@ export interface CommandStores {
   created: boolean;
   /** Migrations this open applied. */
   applied: number;
-  /** The sample this open loaded into a fresh PostgreSQL database (SQLite logs its own), or null. */
+  /** The sample this open loaded into a fresh database, or null. */
   sample: LoadSampleResult | null;
   close(): Promise<void>;
 }
 
-/** Opens the configured database; only serve, migrate and import pass mayCreate (README.md § CLI). */
-export async function openCommandStores(args: ParsedArgs, mayCreate = false): Promise<CommandStores> {
+/**
+ * Opens the configured database; only serve, migrate and import pass mayCreate (README.md § CLI).
+ * Its log lines go to stderr, at `logLevel` (the configured one unless the command asks for another).
+ */
+export async function openCommandStores(args: ParsedArgs, mayCreate = false, logLevel = args.config.logLevel): Promise<CommandStores> {
   const { config } = args;
   const o = await openStores(config, {
     clock: systemClock,
     bootId: newBootId(),
-    logger: createLogger(config.logLevel, 2),
+    logger: createLogger(logLevel, 2),
     purpose: "command",
     mayCreate,
   });

@@ -12,7 +12,9 @@ import { parseDuration } from "../auth/duration.ts";
 import { UsageError, type ParsedArgs } from "./args.ts";
 import { recordServerSettings } from "./server-settings.ts";
 import { superviseWorkers, whenSupervisorGone } from "./worker-supervisor.ts";
+import { workerRestartsEnv } from "../worker-restarts.ts";
 import { checkSignInConfig } from "../dashboard/sign-in.ts";
+import { acrossWorkers, metricsRelay } from "../http/worker-metrics.ts";
 
 const WORKER_ENV = "GRAPH_STATS_WORKER_CHILD";
 
@@ -35,6 +37,8 @@ export async function serveCommand(args: ParsedArgs): Promise<number> {
   // after "listening" (as before), a SIGTERM in between killed the process outright, its accepted
   // connections reset: a supervisor forwarding SIGTERM just after a replacement's "listening" line saw
   // it die by the signal and exited 1 (serve-workers.test.ts, under load; 3 of 3 at 1 ms after the line).
+  const worker = process.env[WORKER_ENV] === "1";
+  let stopSharing = () => {};
   let release = () => {};
   let unwatch = () => {};
   const signalled = new Promise<string>((resolve) => {
@@ -42,16 +46,26 @@ export async function serveCommand(args: ParsedArgs): Promise<number> {
     const onInt = () => resolve("SIGINT");
     process.once("SIGTERM", onTerm);
     process.once("SIGINT", onInt);
-    if (process.env[WORKER_ENV] === "1") unwatch = whenSupervisorGone(() => resolve("supervisor gone"));
+    if (worker) unwatch = whenSupervisorGone(() => resolve("supervisor gone"));
     release = () => {
       process.off("SIGTERM", onTerm);
       process.off("SIGINT", onInt);
       unwatch();
+      stopSharing();
     };
   });
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
-    server = await startServer(config, logger, { reusePort: config.workers > 1 });
+    server = await startServer(config, logger, {
+      reusePort: config.workers > 1,
+      metrics: worker
+        ? (local) => {
+            const shared = acrossWorkers(local, logger);
+            stopSharing = shared.stop;
+            return shared.metrics;
+          }
+        : undefined,
+    });
     await recordServerSettings(server.stores.auth, config);
   } catch (err) {
     release(); // a failed start exits with its message, not held open by the handlers
@@ -59,13 +73,13 @@ export async function serveCommand(args: ParsedArgs): Promise<number> {
   }
   // The URL's password is never logged.
   const where = config.databaseUrl ? { database: redactDatabaseUrl(config.databaseUrl) } : { db: config.db };
-  const ready = { port: server.port, host: config.host, ...where, worker: process.env[WORKER_ENV] === "1" };
+  const ready = { port: server.port, host: config.host, ...where, worker };
   // Scripts wait for this line, so it is printed whatever the log level.
   if (logger.isLevelEnabled("info")) logger.info(ready, "listening");
   else console.log(JSON.stringify({ level: "info", time: new Date().toISOString(), pid: process.pid, ...ready, msg: "listening" }));
   logger.flush();
   // A person at a terminal gets one plain line to click; logs on a pipe stay JSON only.
-  if (process.stderr.isTTY && process.env[WORKER_ENV] !== "1") {
+  if (process.stderr.isTTY && !worker) {
     const base = (config.publicUrl ?? server.url).replace(/\/+$/, "");
     process.stderr.write(`graph-stats is running: the dashboard is at ${base}/dashboard (Ctrl-C stops it)\n`);
   }
@@ -74,6 +88,7 @@ export async function serveCommand(args: ParsedArgs): Promise<number> {
   unwatch(); // nothing left reading the supervisor's pipe, so it holds the process open no longer
   logger.info({ signal }, "shutting down: draining in-flight requests");
   await server.stop();
+  stopSharing(); // the IPC listener would hold the process open
   logger.info("stopped");
   logger.flush();
   return 0;
@@ -100,11 +115,16 @@ async function supervise(args: ParsedArgs, logger: ReturnType<typeof createLogge
   const self = Bun.main.startsWith("/$bunfs/") ? [process.execPath] : [process.execPath, Bun.main];
   const argv = process.argv.slice(2).filter((a, i, all) => !(a === "--port" || all[i - 1] === "--port" || a.startsWith("--port=")));
   logger.info({ port, workers: config.workers }, "supervising workers");
-  const spawn = () =>
-    Bun.spawn([...self, ...argv, "--port", String(port)], {
-      env: { ...process.env, [WORKER_ENV]: "1" },
-      // stdin: the pipe whose end tells a worker its supervisor is gone (whenSupervisorGone).
-      stdio: ["pipe", "inherit", "inherit"],
-    });
+  const relay = metricsRelay(logger);
+  const spawn = (restarts: number) =>
+    relay.track(
+      Bun.spawn([...self, ...argv, "--port", String(port)], {
+        env: { ...process.env, [WORKER_ENV]: "1", ...workerRestartsEnv(restarts) },
+        // stdin: the pipe whose end tells a worker its supervisor is gone (whenSupervisorGone).
+        stdio: ["pipe", "inherit", "inherit"],
+        // The channel a scraped worker asks for the others' metrics over (worker-metrics.ts).
+        ipc: relay.receive,
+      }),
+    );
   return superviseWorkers({ workers: config.workers, spawn, logger });
 }

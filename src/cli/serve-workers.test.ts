@@ -76,6 +76,8 @@ test("a SIGKILLed worker is replaced and logged; SIGTERM stops the restarts and 
   expect(alive(replacement)).toBe(true);
   await until("the second restart line", () => json(s.logs).find((j) => j.msg === "worker died; restarting" && j.pid === second));
   await until("two workers again", () => listeningPids(s).length === 4);
+  // Whichever worker is scraped reports the supervisor's count of restarts (src/worker-restarts.ts).
+  expect(await (await fetch(`${s.base}/metrics`)).text()).toContain("\ngraphstats_worker_restarts_total 2\n");
 
   const workers = listeningPids(s).slice(2);
   const code = await s.stop("SIGTERM");

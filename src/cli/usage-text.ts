@@ -68,7 +68,7 @@ Usage: graph-stats [command] [flags]
 
 Commands:
   serve                     run the HTTP service (default)
-  migrate                   create or update the database schema
+  migrate                   create or update the database schema [--status: what is pending, changing nothing]
   import FILE...            import OHLCV CSV files into a universe (--universe NAME [--interval 1d]
                             [--default-offset +05:30] [--map field=Column,...] [--price close|adj_close] [--replace])
   import-metadata FILE      each symbol's name, sector and industry (CSV symbol,name,sector,industry)
@@ -122,10 +122,14 @@ Examples:
   GRAPH_STATS_JWT_SECRET=$(openssl rand -hex 32) graph-stats serve --db data/prod.sqlite
   graph-stats serve --workers 4 --rate-per-minute 10 --rate-per-day 1000
   graph-stats serve --dev   (dashboard sign-in with the development identity provider, loopback only)`,
-  migrate: `graph-stats migrate [--db PATH] [--no-sample] — create or update the database schema
+  migrate: `graph-stats migrate [--db PATH | --database-url URL] [--no-sample] [--status] — create or update the database schema
 
-Example:
-  graph-stats migrate --db data/prod.sqlite --no-sample`,
+  --status                  change nothing: list each migration as applied (with when) or pending;
+                            exit 0 when none is pending, 1 when some are
+
+Examples:
+  graph-stats migrate --db data/prod.sqlite --no-sample
+  graph-stats migrate --status --database-url "$GRAPH_STATS_DATABASE_URL" || graph-stats migrate`,
   import: `graph-stats import --universe NAME [flags] FILE... — import bar files into a universe
 
 Files: CSV, gzipped CSV (.csv.gz, streamed) or Parquet, told apart by their first bytes. Columns

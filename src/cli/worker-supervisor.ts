@@ -5,6 +5,7 @@
  */
 import type { Subprocess } from "bun";
 import type { Logger } from "../logger.ts";
+import { announceRestarts } from "../worker-restarts.ts";
 
 /** First restart delay; doubled per consecutive quick death, up to RESTART_MAX_MS. */
 export const RESTART_BASE_MS = 500;
@@ -20,8 +21,8 @@ export function nextRestartDelay(previousMs: number | null, livedMs: number): nu
 
 export interface SuperviseOptions {
   workers: number;
-  /** Starts one worker process. */
-  spawn: () => Subprocess;
+  /** Starts one worker process; `restarts`: how many dead workers have been replaced so far. */
+  spawn: (restarts: number) => Subprocess;
   logger: Logger;
 }
 
@@ -48,8 +49,9 @@ export function superviseWorkers({ workers, spawn, logger }: SuperviseOptions): 
     if (stopping && running.size === 0 && pending.size === 0) finish(clean ? 0 : 1);
   };
 
+  let restarts = 0;
   const start = (slot: { delayMs: number | null }) => {
-    const child = spawn();
+    const child = spawn(restarts);
     const startedAt = performance.now();
     running.add(child);
     child.exited.then((code) => {
@@ -66,6 +68,7 @@ export function superviseWorkers({ workers, spawn, logger }: SuperviseOptions): 
         return;
       }
       slot.delayMs = nextRestartDelay(slot.delayMs, performance.now() - startedAt);
+      announceRestarts(running, ++restarts);
       logger.warn(
         { pid: child.pid, code: child.signalCode ? null : code, signal: child.signalCode ?? null, delay_ms: slot.delayMs },
         "worker died; restarting",

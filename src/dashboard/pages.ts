@@ -263,6 +263,15 @@ function networkSection(signedIn: boolean): string {
 <div class="table-scroll"><table id="weights-table" class="data-table"></table></div>
 </details>
 </figure>
+<figure id="spectrum-panel" class="panel panel-spectrum" hidden>
+<div class="panel-controls">
+<h3 class="panel-title">Eigenvalue spectrum</h3>
+<label for="spectrum-asof">Eigenvalues on</label>
+<select id="spectrum-asof"></select>
+</div>
+<div id="spectrum-chart" class="chart chart-spectrum" role="img" aria-label="Bar chart of the correlation matrix's eigenvalues, largest first, against the Marchenko–Pastur edge"></div>
+<p id="spectrum-caption" class="caption"></p>
+</figure>
 </div>
 <details class="figures">
 <summary>The network's figures as a table</summary>

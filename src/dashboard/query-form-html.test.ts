@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { CORR_METHODS, GRAPH_METHODS, HIERARCHIES, MARKET_MODES, SHRINKAGES, WEIGHTS } from "../engine/types.ts";
+import { CORR_METHODS, DENOISES, GRAPH_METHODS, HIERARCHIES, MARKET_MODES, SHRINKAGES, WEIGHTS } from "../engine/types.ts";
 import { PARAM_NAMES, parseChartParams } from "../http/params/params.ts";
 import { FIELDS } from "../http/params/params-fields.ts";
 import { QUERY_GROUPS, queryFormHtml } from "./query-form-html.ts";
@@ -38,6 +38,7 @@ describe("the query form asks for the API's own parameters (#42 item 7)", () => 
     for (const name of names) expect(PARAM_NAMES as string[]).toContain(name);
     expect(names).toEqual(QUERY_GROUPS.flatMap((g) => g.fields.map((f) => f.name)));
     for (const name of ["corr_method", "asof", "knn_k", "market_mode", "shrinkage"]) expect(names).toContain(name);
+    for (const name of ["denoise", "detone", "spectrum", "bootstrap", "seed"]) expect(names).toContain(name);
   });
 
   test("each select offers every value the API allows, and starts at the API's default", async () => {
@@ -48,15 +49,19 @@ describe("the query form asks for the API's own parameters (#42 item 7)", () => 
       market_mode: MARKET_MODES,
       hierarchy: HIERARCHIES,
       weights: WEIGHTS,
+      denoise: DENOISES,
+      spectrum: ["false", "true"],
+      // include_graph=false is not offered: the network needs a graph.
+      include_graph: ["true", "all"],
     };
     const selects = (await controls(queryFormHtml())).filter((c) => c.tag === "select");
     expect(selects.map((c) => c.attrs.name).toSorted()).toEqual(Object.keys(allowed).toSorted());
     for (const c of selects) {
       const name = c.attrs.name as keyof typeof FIELDS;
-      // "" is "not sent": the API's default, none, applies (hierarchy=none beside weights=hrp is refused).
-      const values = c.options.map((v) => (v === "" ? "none" : v));
+      // "" is "not sent": the API's default applies (hierarchy=none beside weights=hrp is refused).
+      const values = c.options.map((v) => (v === "" ? String(FIELDS[name].default) : v));
       expect(values.toSorted(), name).toEqual([...allowed[name]].toSorted());
-      expect(values[0], name).toBe(FIELDS[name].default as string);
+      expect(values[0], name).toBe(String(FIELDS[name].default));
       for (const v of c.options.filter(Boolean)) expect(accepted({ [name]: v }), `${name}=${v}`).toBe(true);
     }
   });
@@ -64,7 +69,7 @@ describe("the query form asks for the API's own parameters (#42 item 7)", () => 
   test("each number field's min and max are the API's bounds: both accepted, one past either refused", async () => {
     for (const c of (await controls(queryFormHtml())).filter((c) => c.attrs.type === "number")) {
       const { name, min, max } = c.attrs;
-      const extra: Record<string, string> = name === "clusters" ? { hierarchy: "average" } : {};
+      const extra: Record<string, string> = name === "clusters" ? { hierarchy: "average" } : name === "seed" ? { bootstrap: "1" } : {};
       expect(c.attrs.step).toBe("1");
       for (const v of [min, max]) expect(accepted({ [name]: v, ...extra }), `${name}=${v}`).toBe(true);
       for (const v of [Number(min) - 1, Number(max) + 1]) expect(accepted({ [name]: String(v), ...extra }), `${name}=${v}`).toBe(false);
@@ -88,5 +93,13 @@ describe("the query form asks for the API's own parameters (#42 item 7)", () => 
     const k = (await controls(queryFormHtml())).find((c) => c.attrs.name === "knn_k")!;
     expect(k.attrs.disabled).toBeDefined();
     expect(k.attrs["data-enabled-with"]).toBe("graph_method=knn");
+  });
+
+  test("seed starts disabled: it is sent only beside a bootstrap B", async () => {
+    const seed = (await controls(queryFormHtml())).find((c) => c.attrs.name === "seed")!;
+    expect(seed.attrs.disabled).toBeDefined();
+    expect(seed.attrs["data-enabled-with"]).toBe("bootstrap");
+    expect(accepted({ seed: "3" })).toBe(false);
+    expect(accepted({ seed: "3", bootstrap: "10" })).toBe(true);
   });
 });

@@ -4,8 +4,8 @@
  * src/engine/types.ts), so the form cannot offer what the server refuses. The browser checks
  * the bounds rendered here (web/query-form.ts) and the rules between fields (web/query-rules.ts).
  */
-import { CORR_METHODS, GRAPH_METHODS, HIERARCHIES, MARKET_MODES, SHRINKAGES, WEIGHTS } from "../engine/types.ts";
-import { CLUSTERS, KNN_K, LOOKBACK, MAX_POINTS, PERIODS, SYMBOL_COUNT } from "../http/params/params-fields.ts";
+import { CORR_METHODS, DENOISES, GRAPH_METHODS, HIERARCHIES, MARKET_MODES, SHRINKAGES, WEIGHTS } from "../engine/types.ts";
+import { BOOTSTRAP, CLUSTERS, DETONE, KNN_K, LOOKBACK, MAX_POINTS, PERIODS, SEED, SYMBOL_COUNT } from "../http/params/params-fields.ts";
 import { SYMBOL_PATTERN, UNIVERSE_PATTERN } from "../market/symbols.ts";
 import { escapeHtml as e } from "./web/html.ts";
 
@@ -23,8 +23,11 @@ export interface FormField {
   hint?: string;
   /** What the field says when its value is out of bounds. */
   error?: string;
-  /** The field applies only when another has this value (`knn_k` with `graph_method=knn`): disabled, and not sent, otherwise. */
-  enabledWith?: { name: string; value: string };
+  /**
+   * The field applies only when another has this value (`knn_k` with `graph_method=knn`), or any
+   * value when `value` is not given (`seed` with `bootstrap`): disabled, and not sent, otherwise.
+   */
+  enabledWith?: { name: string; value?: string };
   field: Field;
 }
 
@@ -51,6 +54,7 @@ const NAMES: Record<string, string> = {
   hrp: "Hierarchical risk parity",
   equal: "Equal",
   inverse_variance: "Inverse variance",
+  mp: "Marchenko–Pastur",
 };
 
 const options = (values: readonly string[], names: Record<string, string> = {}): [string, string][] =>
@@ -146,10 +150,67 @@ export const QUERY_GROUPS: { legend: string; fields: FormField[] }[] = [
       { name: "weights", label: "Weights", field: { kind: "select", options: orNone(WEIGHTS) } },
     ],
   },
+  {
+    legend: "Signal or noise",
+    fields: [
+      {
+        name: "denoise",
+        label: "Denoise",
+        hint: "Eigenvalues under λ₊ averaged.",
+        field: { kind: "select", options: options(DENOISES) },
+      },
+      {
+        name: "detone",
+        label: "Detone",
+        hint: "Leading components removed.",
+        error: wholeNumber("Detone", DETONE),
+        field: { kind: "number", bounds: DETONE, placeholder: "0" },
+      },
+      {
+        name: "spectrum",
+        label: "Spectrum",
+        field: {
+          kind: "select",
+          options: [
+            ["", "Off"],
+            ["true", "Eigenvalues against λ₊"],
+          ],
+        },
+      },
+      {
+        name: "include_graph",
+        label: "Graphs of",
+        hint: "Every as-of: a spectrum for each.",
+        field: {
+          kind: "select",
+          options: [
+            ["", "The latest as-of"],
+            ["all", "Every as-of"],
+          ],
+        },
+      },
+      {
+        name: "bootstrap",
+        label: "Bootstrap B",
+        hint: "Resamples: reliability and bands.",
+        error: wholeNumber("Bootstrap B", BOOTSTRAP),
+        field: { kind: "number", bounds: BOOTSTRAP, placeholder: "none" },
+      },
+      {
+        name: "seed",
+        label: "Seed",
+        hint: "With bootstrap.",
+        error: wholeNumber("Seed", SEED),
+        enabledWith: { name: "bootstrap" },
+        field: { kind: "number", bounds: SEED, placeholder: "0" },
+      },
+    ],
+  },
 ];
 
 function control(id: string, f: FormField, describedBy: string): string {
-  const enabled = f.enabledWith ? ` data-enabled-with="${e(f.enabledWith.name)}=${e(f.enabledWith.value)}" disabled` : "";
+  const rule = f.enabledWith && (f.enabledWith.value === undefined ? f.enabledWith.name : `${f.enabledWith.name}=${f.enabledWith.value}`);
+  const enabled = rule ? ` data-enabled-with="${e(rule)}" disabled` : "";
   const common = `id="${id}" name="${e(f.name)}"${describedBy ? ` aria-describedby="${describedBy}"` : ""}${enabled}`;
   const data = (d: Record<string, string> = {}) =>
     Object.entries({ ...d, ...(f.error ? { error: f.error } : {}) })

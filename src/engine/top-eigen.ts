@@ -8,6 +8,7 @@
  */
 import { tridiagonalEigenvector } from "./metrics/tridiagonal.ts";
 import { qlEigenvalues } from "./ql-eigenvalues.ts";
+import { kernelTridiagonalise } from "./simd/tridiagonal-kernel.ts";
 
 /** A's tridiagonal form T = QᵀAQ: diagonal d, subdiagonal e (e[i] couples i and i+1), and Q as reflections. */
 export interface Tridiagonal {
@@ -19,8 +20,13 @@ export interface Tridiagonal {
   beta: Float64Array;
 }
 
-/** Householder reduction of the symmetric row-major `a` (not changed). */
+/** Householder reduction of the symmetric row-major `a` (not changed): the SIMD kernel's where it runs. */
 export function tridiagonalise(a: Float64Array, n: number): Tridiagonal {
+  return kernelTridiagonalise(a, n) ?? scalarTridiagonalise(a, n);
+}
+
+/** The same reduction in JavaScript, one column at a time (the kernel's fallback and its reference). */
+export function scalarTridiagonalise(a: Float64Array, n: number): Tridiagonal {
   const A = Float64Array.from(a);
   const d = new Float64Array(n);
   const e = new Float64Array(Math.max(n - 1, 0));

@@ -77,3 +77,46 @@ test("503s by reason start at 0 for every reason; tokens counted; the database a
   up = Promise.reject(new Error("ECONNREFUSED"));
   expect(await m.render()).toContain("graphstats_database_up 0");
 });
+
+test("the capacity series: the memory bound, the database's filesystem and connections, worker restarts; decisions from 0", async () => {
+  let space: { availBytes: number; sizeBytes: number } | null = { availBytes: 2_000, sizeBytes: 10_000 };
+  let open: number | null = 42;
+  const m = createMetrics({
+    computeQueueDepth: () => 0,
+    cacheBytes: () => 0,
+    dbConnectionsInUse: () => 0,
+    admittedLimitBytes: 256 * 2 ** 20,
+    dbFilesystem: () => space,
+    dbServerConnections: { max: 100, open: async () => open },
+    workerRestarts: () => 3,
+  });
+  let text = await m.render();
+  for (const outcome of ["admitted", "RATE_LIMITED", "DAILY_QUOTA_EXCEEDED"])
+    expect(text).toContain(`graphstats_meter_decisions_total{outcome="${outcome}"} 0`);
+  expect(text).toContain(`graphstats_admitted_limit_bytes ${256 * 2 ** 20}`);
+  expect(text).toContain("graphstats_db_filesystem_avail_bytes 2000");
+  expect(text).toContain("graphstats_db_filesystem_size_bytes 10000");
+  expect(text).toContain("graphstats_db_max_connections 100");
+  expect(text).toContain("graphstats_db_server_connections 42");
+  expect(text).toContain("graphstats_worker_restarts_total 3");
+  // What cannot be read now is NaN, not 0 (0 free bytes would page someone); prom-client writes
+  // "Nan", which Prometheus reads as NaN.
+  space = null;
+  open = null;
+  text = await m.render();
+  expect(text).toMatch(/^graphstats_db_filesystem_avail_bytes nan$/im);
+  expect(text).toMatch(/^graphstats_db_server_connections nan$/im);
+  expect(text).toContain("graphstats_db_max_connections 100");
+});
+
+test("without their sources the capacity series are absent (SQLite has no connection limit, a lone process no restarts)", async () => {
+  const text = await createMetrics({ computeQueueDepth: () => 0, cacheBytes: () => 0, dbConnectionsInUse: () => 0 }).render();
+  for (const name of [
+    "admitted_limit_bytes",
+    "db_filesystem_avail_bytes",
+    "db_max_connections",
+    "db_server_connections",
+    "worker_restarts_total",
+  ])
+    expect(text).not.toContain(`graphstats_${name}`);
+});

@@ -5,9 +5,23 @@
  * up, meter writes failing), plus the process's CPU and memory. docs/deploy.md § 9. Monitoring has the
  * alerts over them (deploy/prometheus/rules.yml).
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import {
+  type Aggregator,
+  collectDefaultMetrics,
+  Counter,
+  Gauge,
+  Histogram,
+  type MetricObjectWithValues,
+  type MetricValue,
+  Registry,
+} from "prom-client";
 import { addressList } from "../address-list.ts";
+import type { DenialCode } from "../metering/windows.ts";
+import { registerCapacityGauges } from "./capacity-metrics.ts";
 import { UNAVAILABLE_REASONS, type UnavailableReason } from "./unavailable-reason.ts";
+
+/** The meter's outcomes: admitted, or a denial's code. */
+const OUTCOMES: readonly ("admitted" | DenialCode)[] = ["admitted", "RATE_LIMITED", "DAILY_QUOTA_EXCEEDED"];
 
 export interface MetricsSources {
   computeQueueDepth(): number;
@@ -27,6 +41,14 @@ export interface MetricsSources {
   lastBars?(): Promise<{ universe: string; interval: string; ts: number }[]>;
   /** Compute-pool jobs started so far: engine runs, and renders of a cached result in another format. */
   computeJobs?(): { engine: number; render: number };
+  /** The admitted-work memory bound (--admitted-mb), bytes: what RSS is compared against. */
+  admittedLimitBytes?: number;
+  /** Space on the SQLite file's filesystem (null: none, as on PostgreSQL or :memory:). */
+  dbFilesystem?(): { availBytes: number; sizeBytes: number } | null;
+  /** PostgreSQL's max_connections (read at start) and its client connections from every client, now (null: cannot say). */
+  dbServerConnections?: { max: number; open(): Promise<number | null> };
+  /** Dead workers the supervisor of `serve --workers` has replaced (src/worker-restarts.ts). */
+  workerRestarts?(): number;
 }
 
 export interface Metrics {
@@ -39,6 +61,8 @@ export interface Metrics {
   /** A token minted in the dashboard (src/dashboard/endpoints/generate-token.ts). */
   tokenGenerated(): void;
   render(): Promise<string>;
+  /** The registry as JSON: what a worker hands its supervisor to be summed with the others' (worker-metrics.ts). */
+  json(): Promise<MetricObjectWithValues<MetricValue<string>>[]>;
   contentType: string;
 }
 
@@ -64,6 +88,8 @@ export function createMetrics(sources: MetricsSources): Metrics {
     labelNames: ["outcome"],
     registers: [registry],
   });
+  // From 0, so the quota-spike alert's rate() counts the first refusal rather than starting a series at it.
+  for (const outcome of OUTCOMES) decisions.labels(outcome).inc(0);
   const unavailable = new Counter({
     name: "graphstats_unavailable_total",
     help: "503 answers, by reason",
@@ -106,6 +132,8 @@ export function createMetrics(sources: MetricsSources): Metrics {
       name: "graphstats_universe_last_bar_timestamp_seconds",
       help: "Start of the newest bar of each universe at each interval it stores, Unix seconds (freshness)",
       labelNames: ["universe", "interval"],
+      // Across workers the stalest: what every worker serves at least.
+      aggregator: "min",
       registers: [registry],
       async collect() {
         this.reset();
@@ -113,10 +141,12 @@ export function createMetrics(sources: MetricsSources): Metrics {
       },
     });
   }
-  const gauge = (name: string, help: string, read: () => number | Promise<number>) =>
+  // `aggregator`: how serve --workers N combines the workers' values (worker-metrics.ts); prom-client sums by default.
+  const gauge = (name: string, help: string, read: () => number | Promise<number>, aggregator: Aggregator = "sum") =>
     new Gauge({
       name,
       help,
+      aggregator,
       registers: [registry],
       async collect() {
         this.set(await read());
@@ -131,29 +161,39 @@ export function createMetrics(sources: MetricsSources): Metrics {
     "graphstats_admitted_cost_ms",
     "Estimated cost (ms of one core) of the live computations admitted and not yet answered",
     sources.admittedCostMs ?? (() => 0),
+    "max", // the budget is each worker's own (--admitted-cost): the fullest worker is the one near it
   );
   gauge(
     "graphstats_admitted_bytes",
     "Estimated memory of the live computations admitted and not yet answered",
     sources.admittedBytes ?? (() => 0),
+    "max",
   );
   const databaseUp = sources.databaseUp;
   if (databaseUp) {
     // A probe that throws is a database that does not answer, as /health reads it.
-    gauge("graphstats_database_up", "1 when the database answers its liveness probe, else 0", async () =>
-      (await Promise.resolve()
-        .then(databaseUp)
-        .catch(() => false))
-        ? 1
-        : 0,
+    gauge(
+      "graphstats_database_up",
+      "1 when the database answers its liveness probe, else 0",
+      async () =>
+        (await Promise.resolve()
+          .then(databaseUp)
+          .catch(() => false))
+          ? 1
+          : 0,
+      "min", // 0 when any worker cannot reach it
     );
   }
   const writeFailing = sources.meterWriteFailing;
   if (writeFailing) {
-    gauge("graphstats_meter_write_failing", "1 while the meter's writes are refused by the storage (full disk…), else 0", () =>
-      writeFailing() ? 1 : 0,
+    gauge(
+      "graphstats_meter_write_failing",
+      "1 while the meter's writes are refused by the storage (full disk…), else 0",
+      () => (writeFailing() ? 1 : 0),
+      "max",
     );
   }
+  registerCapacityGauges(registry, sources);
 
   return {
     request(route, status) {
@@ -176,6 +216,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
       tokens.inc();
     },
     render: () => registry.metrics(),
+    json: () => registry.getMetricsAsJSON(),
     contentType: registry.contentType,
   };
 }

@@ -37,7 +37,7 @@ export interface OpenedStores {
   created: boolean;
   /** Migrations this open applied. */
   applied: number;
-  /** The sample this open loaded into a fresh PostgreSQL database (SQLite logs its own), or null. */
+  /** The sample this open loaded into a fresh database, or null. */
   sample: LoadSampleResult | null;
   /** Closes what this open opened. */
   close(): Promise<void>;
@@ -74,7 +74,7 @@ export async function openStores(config: Config, o: OpenStoresOptions): Promise<
       `no database at ${config.db}; create one with 'graph-stats migrate --db ${config.db}' (or serve/import), or pass the right --db`,
     );
   }
-  const opened = prepareDatabase(config, o.logger, o.purpose === "serve" ? SERVER_BUSY_TIMEOUT_MS : undefined);
+  const { opened, sample } = prepareDatabase(config, o.logger, o.purpose === "serve" ? SERVER_BUSY_TIMEOUT_MS : undefined);
   // The meter waits for another process's write lock as long as PostgreSQL's statements may run (--db-statement-timeout).
   const stores = sqliteStores(opened, o.clock, o.bootId, sqliteHealth(config.db, opened), config.dbStatementTimeout);
   return {
@@ -83,7 +83,7 @@ export async function openStores(config: Config, o: OpenStoresOptions): Promise<
     where: config.db,
     created: opened.created,
     applied: opened.applied ?? 0,
-    sample: null,
+    sample,
     close: async () => {
       await stores.close();
       opened.sqlite.close();

@@ -1,6 +1,7 @@
 /** The stores over one PostgreSQL pool (stores.ts), the schema migrated and a fresh database given the sample. */
 import type { SQL } from "bun";
 import { openPg } from "../../db/pg/open.ts";
+import { countServerConnections, readMaxConnections } from "../../db/pg/connection-statements.ts";
 import { createPgAdminStore } from "../admin/admin-stores.ts";
 import { pgUsageExportPort } from "../../db/pg/usage-export-statements.ts";
 import { createUsageExport } from "../metering/usage-export.ts";
@@ -61,6 +62,8 @@ export async function pgStores(
     throw err;
   });
   if (loaded) logger.info({ ...loaded, ms: Math.round(performance.now() - t0) }, "loaded the synthetic sample universe");
+  // Without it /metrics leaves the connection series out; serving does not depend on it.
+  const maxConnections = await readMaxConnections(pg.sql).catch(() => null);
   const auth = countCalls(createPgAuthStore(pg.db), inFlight);
   const stores: Stores = {
     kind: "postgres",
@@ -76,6 +79,7 @@ export async function pgStores(
     checkDatabase: pgHealth(pg.sql),
     // More calls than connections wait in the pool's queue; the gauge is connections in use.
     connectionsInUse: () => Math.min(inFlight.n, pool.size),
+    serverConnections: maxConnections === null ? undefined : { max: maxConnections, open: countServerConnections(pg.sql) },
     reconcile: (self) => reconcileUnanswered(pgReconcilePort(pg.sql), self, clock),
     startMaintenance(retentionDays, log) {
       return startAuditMaintenance(meter, () => pruneAudit(pgRetentionPort(pg.sql), clock, retentionDays), clock, retentionDays, log);

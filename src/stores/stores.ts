@@ -28,6 +28,8 @@ export interface Stores {
   checkDatabase(): boolean | Promise<boolean>;
   /** Database calls in flight (for /metrics). */
   connectionsInUse(): number;
+  /** PostgreSQL only: the server's max_connections and its client connections now, from every client (for /metrics). */
+  serverConnections?: { max: number; open(): Promise<number | null> };
   /** Usage per user and day (the CLI's `usage`). */
   usage: UsageReport;
   /** The console's overview: requests per day, top users, refusals per code, refunds, 5xx, compute time. */

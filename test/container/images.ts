@@ -37,7 +37,7 @@ export function composeImages(root: string): ServiceImage[] {
   const seen = new Set<string>();
   const images: ServiceImage[] = [];
   for (const [service, def] of Object.entries(doc.services)) {
-    if (!def.build || seen.has(def.image)) continue; // graph-stats-2 reuses graph-stats-1's image
+    if (!def.build || seen.has(def.image)) continue; // graph-stats-2 runs graph-stats-1's image, built once
     seen.add(def.image);
     const build = typeof def.build === "string" ? { context: def.build } : def.build;
     const context = resolve(root, build.context ?? ".");

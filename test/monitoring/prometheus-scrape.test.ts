@@ -93,6 +93,13 @@ describe.skipIf(!PROMETHEUS)(
       expect((await query(api, "graphstats_meter_write_failing")).map((s) => s.value)).toEqual([0]);
       expect((await query(api, "graphstats_tokens_generated_total")).map((s) => s.value)).toEqual([0]);
       expect((await query(api, "graphstats_compute_queue_depth")).length).toBe(1);
+      // The capacity alerts' ratios, as Prometheus computes them from the scrape.
+      expect((await query(api, "graphstats_admitted_limit_bytes")).map((s) => s.value)).toEqual([h.config.admittedMb * 2 ** 20]);
+      const free = await query(api, "graphstats_db_filesystem_avail_bytes / graphstats_db_filesystem_size_bytes");
+      expect(free.length === 1 && free[0]!.value > 0 && free[0]!.value <= 1).toBe(true);
+      const rss = await query(api, "graphstats_process_resident_memory_bytes / graphstats_admitted_limit_bytes");
+      expect(rss.length === 1 && rss[0]!.value > 0).toBe(true);
+      expect((await query(api, 'absent(up{job="graph-stats"} == 1)')).length).toBe(0);
       expect((await query(api, "graphstats_unavailable_total")).map((s) => s.metric.reason).sort()).toEqual([
         "database_busy",
         "database_unreachable",

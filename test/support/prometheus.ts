@@ -11,4 +11,8 @@ export const PROMETHEUS_MISSING =
 
 export const RULES = resolve(import.meta.dir, "../../deploy/prometheus/rules.yml");
 export const RULES_TEST = resolve(import.meta.dir, "../../deploy/prometheus/rules.test.yml");
+/** Every promtool unit-test file of rules.yml: each file has one evaluation interval, so the days-long freshness test has its own. */
+export const RULE_TESTS = ["rules.test.yml", "capacity.test.yml", "freshness.test.yml"].map((f) =>
+  resolve(import.meta.dir, "../../deploy/prometheus", f),
+);
 export const DASHBOARD = resolve(import.meta.dir, "../../deploy/grafana/graph-stats.json");

@@ -130,13 +130,46 @@ class Result:
         return frame
 
     def graph_stats(self):
-        """Per-as-of graph statistics (modularity, mean_abs_corr, tree_length, …, sector_agreement when served)."""
+        """Per-as-of graph statistics (modularity, community_stability with bootstrap, mean_abs_corr,
+        tree_length, …, sector_agreement when served)."""
         pd = _pandas()
         data = self.data if isinstance(self.data, dict) else {}
         frame = pd.DataFrame(data.get("graph_stats") or [])
         if "date" in frame:
             frame["date"] = _dates(pd, frame["date"])
         return frame
+
+    def graphs(self) -> list:
+        """The answer's graph objects, each with its ``asof_date``: every as-of's with
+        include_graph="all", else the snapshot's or the latest one (no pandas needed)."""
+        data = self.data if isinstance(self.data, dict) else {}
+        if data.get("graphs"):
+            return list(data["graphs"])
+        one = data.get("graph") or data.get("latest_graph")
+        if not one:
+            return []
+        when = one.get("asof_date") or data.get("asof_date") or (data.get("asof_dates") or [None])[-1]
+        return [{**one, "asof_date": when}]
+
+    def spectra(self) -> list:
+        """spectrum=True: per graph, ``{date, eigenvalues, lambda_plus, n_above, absorption_ratio}``
+        (the eigenvalues descending, before denoise/detone), oldest first (no pandas needed)."""
+        return [{"date": g.get("asof_date"), **g["spectrum"]} for g in self.graphs() if g.get("spectrum")]
+
+    def spectrum(self, date: Any = None) -> dict:
+        """The spectrum at ``date`` (an ISO date or datetime.date; the latest by default)."""
+        return _at(self.spectra(), date, "spectrum", "spectrum=True")
+
+    def corr_matrix(self, date: Any = None, frame: bool = True):
+        """include_corr=True: the matrix the graph at ``date`` (the latest by default) was built from,
+        after every filter, as a pandas DataFrame indexed by symbol both ways; ``frame=False`` gives
+        ``(symbols, rows)`` as lists (no pandas needed)."""
+        found = [{"date": g.get("asof_date"), **g["corr_matrix"]} for g in self.graphs() if g.get("corr_matrix")]
+        chosen = _at(found, date, "corr_matrix", "include_corr=True")
+        symbols, rows = list(chosen["symbols"]), [list(r) for r in chosen["matrix"]]
+        if not frame:
+            return symbols, rows
+        return _pandas().DataFrame(rows, index=symbols, columns=symbols, dtype=float)
 
     def hierarchy(self) -> Optional[dict]:
         """The snapshot's hierarchy or a rolling answer's latest one (with hierarchy= or weights=hrp)."""
@@ -218,6 +251,20 @@ def _generic_rows(data: Mapping[str, Any]) -> list:
             elif isinstance(value, (int, float)) and not isinstance(value, bool):
                 rows.append({"date": when, "symbol": ident, "metric": metric, "value": value, **extras})
     return rows
+
+
+def _at(items: list, date: Any, what: str, ask: str) -> dict:
+    """The item whose date (an ISO date-time) falls on ``date``; the last when ``date`` is None."""
+    if not items:
+        raise ValueError(f"no {what} in this answer: ask with {ask}")
+    if date is None:
+        return items[-1]
+    day = date.isoformat()[:10] if hasattr(date, "isoformat") else str(date)[:10]
+    for item in items:
+        if str(item.get("date") or "")[:10] == day:
+            return item
+    have = ", ".join(str(i.get("date"))[:10] for i in items)
+    raise ValueError(f"no {what} at {day} in this answer (it has {have}; include_graph='all' gives every as-of)")
 
 
 def _dates(pd, column):

@@ -170,3 +170,51 @@ def test_values_are_encoded_as_the_interface_spells_them():
     assert not fixed_question({"start": "2025-01-01"}) and not fixed_question({"asof": None, "periods": 5})
     with pytest.raises(TypeError, match="parameter 'lookback': cannot send a dict"):
         encode_query({"lookback": {}})
+
+
+def test_signal_or_noise_fields_are_frames_and_dicts(server, user):
+    client = Client(server.url, user[1])
+    snap = client.chart(asof="2025-09-30", metrics=["pagerank"], bootstrap=10, seed=3, spectrum=True, include_corr=True, denoise="mp")
+    graph = snap.data["graph"]
+    spectrum = snap.spectrum()
+    assert spectrum == {"date": snap.data["asof_date"], **graph["spectrum"]}
+    assert set(spectrum) == {"date", "eigenvalues", "lambda_plus", "n_above", "absorption_ratio"}
+    assert snap.spectrum(date(2025, 9, 30)) == spectrum == snap.spectra()[-1]
+
+    served = graph["corr_matrix"]
+    matrix = snap.corr_matrix()
+    assert list(matrix.index) == list(matrix.columns) == served["symbols"] == [s["symbol"] for s in snap.data["stocks"]]
+    a, b = served["symbols"][:2]
+    assert matrix.loc[a, b] == served["matrix"][0][1] == matrix.loc[b, a] and matrix.loc[a, a] == 1
+    assert snap.corr_matrix(frame=False) == (served["symbols"], served["matrix"])
+
+    edges = snap.edges()
+    assert list(edges.columns) == ["date", "source", "target", "weight", "corr", "reliability"]
+    assert edges.reliability.tolist() == [e["reliability"] for e in graph["edge_list"]]
+    assert edges.reliability.between(0, 1).all()
+
+    frame = snap.to_pandas()
+    first = snap.data["stocks"][0]
+    row = frame[frame.symbol == first["symbol"]].iloc[0]
+    assert (row.p05, row.p95) == (first["pagerank_p05"], first["pagerank_p95"]) and row.p05 <= row.p95
+    assert snap.graph_stats().community_stability.iloc[0] == graph["community_stability"]
+
+
+def test_a_rolling_answer_has_a_spectrum_and_matrix_per_as_of(server, user):
+    client = Client(server.url, user[1])
+    rolling = client.chart(periods=3, metrics=["pagerank"], bootstrap=5, spectrum=True, include_corr=True, include_graph="all")
+    dates = rolling.data["asof_dates"]
+    assert [s["date"] for s in rolling.spectra()] == dates
+    oldest = rolling.data["graphs"][0]
+    assert rolling.spectrum(date.fromisoformat(dates[0][:10]))["eigenvalues"] == oldest["spectrum"]["eigenvalues"]
+    assert rolling.corr_matrix(dates[0][:10], frame=False) == (oldest["corr_matrix"]["symbols"], oldest["corr_matrix"]["matrix"])
+    assert rolling.corr_matrix().values.tolist() == rolling.data["graphs"][-1]["corr_matrix"]["matrix"]
+    stability = rolling.graph_stats().community_stability
+    assert len(stability) == 3 and stability.between(-1, 1).all()
+    with pytest.raises(ValueError, match="no spectrum at 2001-01-01 in this answer"):
+        rolling.spectrum("2001-01-01")
+    plain = client.chart(include_graph=False)
+    with pytest.raises(ValueError, match="no spectrum in this answer: ask with spectrum=True"):
+        plain.spectrum()
+    with pytest.raises(ValueError, match="no corr_matrix in this answer: ask with include_corr=True"):
+        plain.corr_matrix()

@@ -27,4 +27,17 @@ export {
 } from "./errors.ts";
 export type { components, operations, paths } from "./openapi.ts";
 export { CHART_PARAMS, DEMO_PARAMS } from "./params.ts";
-export { ChartResult, type EdgeRow, type RateLimit, Result, type TidyRow } from "./result.ts";
+export {
+  ChartResult,
+  type CorrMatrix,
+  type CorrMatrixAt,
+  type DatedGraph,
+  type EdgeRow,
+  type Graph,
+  type GraphStats,
+  type RateLimit,
+  Result,
+  type Spectrum,
+  type SpectrumRow,
+  type TidyRow,
+} from "./result.ts";

@@ -6,6 +6,24 @@ export type RollingData = components["schemas"]["RollingData"];
 export type ChartData = SnapshotData | RollingData;
 export type Meta = components["schemas"]["ChartEnvelope"]["meta"];
 export type Edge = components["schemas"]["Edge"];
+export type Graph = components["schemas"]["Graph"];
+export type GraphStats = components["schemas"]["GraphStats"];
+export type Spectrum = components["schemas"]["Spectrum"];
+export type CorrMatrix = components["schemas"]["CorrMatrix"];
+
+/** A graph object with its as-of (null only where an answer of another shape has none). */
+export type DatedGraph = Omit<Graph, "asof_date"> & { asof_date: string | null };
+
+/** spectrum=true: one graph's spectrum with its as-of. */
+export interface SpectrumRow extends Spectrum {
+  date: string | null;
+}
+
+/** include_corr=true: one graph's matrix with its as-of; `at(a, b)` is ρ between two of its symbols. */
+export interface CorrMatrixAt extends CorrMatrix {
+  date: string | null;
+  at(a: string, b: string): number | null;
+}
 
 /** The five X-RateLimit-* headers of a metered answer. */
 export interface RateLimit {
@@ -109,7 +127,7 @@ export class ChartResult extends Result<ChartData> {
     return rows;
   }
 
-  /** The edge list with each edge's as-of: every as-of with include_graph=all, else the one graph. */
+  /** The edge list with each edge's as-of (and `reliability` with bootstrap): every as-of with include_graph=all, else the one graph. */
   edges(): EdgeRow[] {
     const data = this.data as unknown as Loose | null;
     if (!data) return [];
@@ -118,6 +136,59 @@ export class ChartResult extends Result<ChartData> {
       ((g.edge_list as Loose[] | undefined) ?? []).map((e) => ({ date: ((g.asof_date ?? g.date) as string) ?? null, ...e }) as EdgeRow),
     );
   }
+
+  /** The graph objects, each with its as-of: every as-of's with include_graph=all, else the snapshot's or the latest. */
+  graphs(): DatedGraph[] {
+    const data = this.data as unknown as Loose | null;
+    if (!data) return [];
+    if (Array.isArray(data.graphs) && data.graphs.length) return data.graphs as DatedGraph[];
+    const one = (data.graph ?? data.latest_graph) as Graph | undefined;
+    if (!one) return [];
+    const dates = data.asof_dates as string[] | undefined;
+    return [{ ...one, asof_date: one.asof_date ?? (data.asof_date as string | undefined) ?? dates?.at(-1) ?? null }];
+  }
+
+  /** Per-as-of graph statistics (`community_stability` beside `modularity` with bootstrap). */
+  graphStats(): GraphStats[] {
+    const data = this.data as unknown as Loose | null;
+    return (data?.graph_stats as GraphStats[] | undefined) ?? [];
+  }
+
+  /** spectrum=true: each graph's eigenvalues (descending, before filtering), λ₊, n_above and absorption ratio, oldest first. */
+  spectra(): SpectrumRow[] {
+    return this.graphs().flatMap((g) => (g.spectrum ? [{ date: g.asof_date, ...g.spectrum }] : []));
+  }
+
+  /** The spectrum at `date` (YYYY-MM-DD or a Date, its UTC day; the latest when not given). */
+  spectrum(date?: string | Date): SpectrumRow {
+    return pick(this.spectra(), date, "spectrum", "spectrum=true");
+  }
+
+  /** include_corr=true: the matrix the graph at `date` (the latest when not given) was built from, after every filter. */
+  corrMatrix(date?: string | Date): CorrMatrixAt {
+    const found = this.graphs().flatMap((g) => (g.corr_matrix ? [{ date: g.asof_date, ...g.corr_matrix }] : []));
+    const m = pick(found, date, "corr_matrix", "include_corr=true");
+    const index = new Map(m.symbols.map((s, i) => [s, i]));
+    return {
+      ...m,
+      at(a, b) {
+        const i = index.get(a);
+        const j = index.get(b);
+        return i === undefined || j === undefined ? null : (m.matrix[i]?.[j] ?? null);
+      },
+    };
+  }
+}
+
+/** The item on `date`'s day (the last when no date is given), or an error saying what to ask for. */
+function pick<T extends { date: string | null }>(items: T[], date: string | Date | undefined, what: string, ask: string): T {
+  if (!items.length) throw new Error(`no ${what} in this answer: ask with ${ask}`);
+  if (date === undefined) return items.at(-1)!;
+  const day = date instanceof Date ? date.toISOString().slice(0, 10) : date.slice(0, 10);
+  const found = items.find((i) => (i.date ?? "").slice(0, 10) === day);
+  if (found) return found;
+  const have = items.map((i) => (i.date ?? "").slice(0, 10)).join(", ");
+  throw new Error(`no ${what} at ${day} in this answer (it has ${have}; include_graph=all gives every as-of)`);
 }
 
 /**

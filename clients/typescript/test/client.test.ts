@@ -130,6 +130,56 @@ describe("calls and values", () => {
     expect(new Set(all.edges().map((e) => e.date)).size).toBe(3);
   });
 
+  test("bootstrap, spectrum and include_corr: reliability, p05/p95, stability, spectra and the matrix", async () => {
+    const { token } = await fresh();
+    const client = new GraphStatsClient({ baseUrl: server.url, token });
+    const snap = await client.chart({
+      asof: "2025-09-30",
+      metrics: ["pagerank"],
+      bootstrap: 10,
+      seed: 3,
+      spectrum: true,
+      include_corr: true,
+      denoise: "mp",
+    });
+    if (snap.data.type !== "snapshot") throw new Error("expected a snapshot");
+    const graph = snap.data.graph;
+    expect(snap.spectrum()).toEqual({ date: snap.data.asof_date, ...graph.spectrum! });
+    expect(snap.spectrum(new Date("2025-09-30T12:00:00Z"))).toEqual(snap.spectra()[0]!);
+    const m = snap.corrMatrix();
+    expect(m.symbols).toEqual(snap.data.stocks.map((s) => s.symbol));
+    const [a, b] = m.symbols as [string, string];
+    expect(m.at(a, b)).toBe(graph.corr_matrix!.matrix[0]![1]!);
+    expect(m.at(b, a)).toBe(m.at(a, b));
+    expect(m.at(a, a)).toBe(1);
+    expect(m.at(a, "NOSUCH")).toBeNull();
+    expect(snap.edges().map((e) => e.reliability)).toEqual(graph.edge_list!.map((e) => e.reliability!));
+    const stock = snap.data.stocks[0]!;
+    const row = snap.rows().find((r) => r.symbol === stock.symbol)!;
+    expect([row.p05, row.p95]).toEqual([stock.pagerank_p05!, stock.pagerank_p95!]);
+    expect(snap.graphStats()[0]!.community_stability).toBe(graph.community_stability!);
+
+    const rolling = await client.chart({
+      periods: 3,
+      metrics: ["pagerank"],
+      bootstrap: 5,
+      spectrum: true,
+      include_corr: true,
+      include_graph: "all",
+    });
+    if (rolling.data.type !== "rolling") throw new Error("expected rolling");
+    const dates = rolling.data.asof_dates;
+    expect(rolling.spectra().map((s) => s.date)).toEqual(dates);
+    const oldest = rolling.data.graphs![0]!;
+    expect(rolling.spectrum(dates[0]!).eigenvalues).toEqual(oldest.spectrum!.eigenvalues);
+    expect(rolling.corrMatrix(dates[0]!).matrix).toEqual(oldest.corr_matrix!.matrix);
+    expect(rolling.graphStats().map((g) => typeof g.community_stability)).toEqual(["number", "number", "number"]);
+    expect(() => rolling.spectrum("2001-01-01")).toThrow(/no spectrum at 2001-01-01 in this answer/);
+    const plain = await client.chart({ include_graph: false });
+    expect(() => plain.spectrum()).toThrow("no spectrum in this answer: ask with spectrum=true");
+    expect(() => plain.corrMatrix()).toThrow("no corr_matrix in this answer: ask with include_corr=true");
+  });
+
   test("every documented parameter name is accepted by the server (bad values, never unknown names)", async () => {
     const { token } = await fresh();
     const client = new GraphStatsClient({ baseUrl: server.url, token });

@@ -5,7 +5,7 @@ import * as echarts from "echarts/core";
 import { SVGRenderer } from "echarts/renderers";
 import { platformApi } from "zrender/lib/core/platform.js";
 import { forceLayout } from "./force-layout.ts";
-import { graphOption, nodeSizes } from "./graph-option.ts";
+import { byReliability, graphOption, nodeSizes, reliabilityOpacity } from "./graph-option.ts";
 import { overlaps, type Rect } from "./label-layout.ts";
 import type { NetworkModel } from "./network-data.ts";
 
@@ -259,5 +259,59 @@ describe("colour by sector (colour-groups.ts)", () => {
       ["DDD", 2],
     ]);
     expect(bySector.series[0].data.map((n) => [n.x, n.y])).toEqual(byCommunity.series[0].data.map((n) => [n.x, n.y]));
+  });
+});
+
+describe("edge opacity by bootstrap reliability", () => {
+  const symbols = ["A", "B", "C", "D", "E"];
+  const reliabilities = [1, 0.5, 0.1, 0];
+  function withReliability(): NetworkModel {
+    const m = network(symbols, "chain");
+    const edge_list = m.graph.edge_list!.map((e, i) => ({ ...e, reliability: reliabilities[i] }));
+    return { ...m, graph: { ...m.graph, edge_list } };
+  }
+  const opts = { roam: false, animate: false, width: 600, height: 400 };
+  const edgesOf = (m: NetworkModel) => graphOption(m, "degree_strength", opts).series[0].links;
+
+  test("without reliabilities the opacity follows |ρ|, with them the reliability alone", () => {
+    expect(byReliability(network(symbols, "chain"))).toBe(false);
+    const plain = edgesOf(network(symbols, "chain")).map((e) => e.lineStyle.opacity);
+    expect(plain).toEqual(network(symbols, "chain").graph.edge_list!.map((e) => 0.18 + 0.72 * e.weight));
+    const m = withReliability();
+    expect(byReliability(m)).toBe(true);
+    const drawn = edgesOf(m);
+    expect(drawn.map((e) => e.lineStyle.opacity)).toEqual(reliabilities.map(reliabilityOpacity));
+    // The width still says |ρ|.
+    expect(drawn.map((e) => e.lineStyle.width)).toEqual(m.graph.edge_list!.map((e) => 0.6 + 3.4 * e.weight));
+    // Never quite gone (an edge of the answer's graph), never darker than solid.
+    expect(reliabilityOpacity(0)).toBeGreaterThan(0);
+    expect(reliabilityOpacity(1)).toBeLessThanOrEqual(1);
+    expect(reliabilityOpacity(0.5)).toBeLessThan(reliabilityOpacity(1));
+  });
+
+  test("ECharts draws each edge at its reliability's opacity, and its tooltip gives the share", () => {
+    const chart = echarts.init(null, null, { renderer: "svg", ssr: true, width: 600, height: 400 });
+    try {
+      chart.setOption(graphOption(withReliability(), "degree_strength", opts));
+      const svg = chart.renderToSVGString();
+      const drawn = [...svg.matchAll(/<path [^>]*stroke="#4a5463"[^>]*>/g)].map((m) => Number(/opacity="([\d.]+)"/.exec(m[0])?.[1] ?? 1));
+      const wanted = reliabilities.map(reliabilityOpacity).toSorted((x, y) => x - y);
+      expect(drawn.toSorted((x, y) => x - y)).toEqual(wanted.map((v) => expect.closeTo(v, 3)));
+    } finally {
+      chart.dispose();
+    }
+    const option = graphOption(withReliability(), "degree_strength", opts);
+    const tip = option.tooltip.formatter({ dataType: "edge", data: option.series[0].links[1] });
+    expect(tip).toContain("reliability 50% of resamples");
+  });
+
+  test("a node's tooltip gives each metric's band beside its value", () => {
+    const m = withReliability();
+    const stocks = m.stocks.map((s) => ({ ...s, band: { p05: { degree_strength: 0.25 }, p95: { degree_strength: 2.5 } } }));
+    const option = graphOption({ ...m, stocks }, "degree_strength", opts);
+    const tip = option.tooltip.formatter({ dataType: "node", data: option.series[0].data[0] });
+    expect(tip).toContain("(p05–p95 0.2500–2.5000)");
+    const plain = graphOption(m, "degree_strength", opts);
+    expect(plain.tooltip.formatter({ dataType: "node", data: plain.series[0].data[0] })).not.toContain("p05");
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The ECharts option of the correlation network: node size by a chosen metric, colour by
- * community or by sector (one legend entry each, colour-groups.ts), edge width and opacity by |ρ|, details on hover.
+ * community or by sector (one legend entry each, colour-groups.ts), edge width by |ρ| and opacity by |ρ| or,
+ * with bootstrap, by the edge's reliability; details on hover.
  */
 import { metricLabel } from "./format.ts";
 import type { NetworkModel } from "./network-data.ts";
@@ -41,6 +42,17 @@ function legendHeight(names: string[], width: number, fontSize: number, gap: num
     x += item + gap;
   }
   return 2 * padding + rows * (fontSize + 6) + (rows - 1) * gap;
+}
+
+/** Whether the edges are drawn by their bootstrap reliability: every edge of the answer carries one. */
+export function byReliability(model: NetworkModel): boolean {
+  const list = model.graph.edge_list ?? [];
+  return list.length > 0 && list.every((e) => typeof e.reliability === "number");
+}
+
+/** An edge's opacity from its reliability: faint (0.08) when no resample holds it, nearly solid (0.95) when all do. */
+export function reliabilityOpacity(reliability: number): number {
+  return 0.08 + 0.87 * Math.min(1, Math.max(0, reliability));
 }
 
 /** Symbol sizes (px) of a metric's values, from MIN_SIZE to MAX_SIZE times `scale` (null → smallest). */
@@ -142,17 +154,20 @@ export function graphOption(model: NetworkModel, metric: string, opts: GraphView
       community: s.community,
       sector: s.sector ?? null,
       values: s.values,
+      band: s.band ?? null,
       x: layout[i].x,
       y: layout[i].y,
       label: side ? { show: true, ...labelPlacement(side) } : { show: false },
     };
   });
+  const reliable = byReliability(model);
   const edges = edgeList.map((e) => ({
     source: e.source,
     target: e.target,
     value: e.weight,
     corr: e.corr,
-    lineStyle: { width: 0.6 + 3.4 * e.weight, opacity: 0.18 + 0.72 * e.weight },
+    reliability: e.reliability ?? null,
+    lineStyle: { width: 0.6 + 3.4 * e.weight, opacity: reliable ? reliabilityOpacity(e.reliability ?? 0) : 0.18 + 0.72 * e.weight },
   }));
   return {
     animation: opts.animate,
@@ -173,8 +188,8 @@ export function graphOption(model: NetworkModel, metric: string, opts: GraphView
       confine: true,
       formatter: (p: { dataType: string; data: any }) =>
         p.dataType === "edge"
-          ? edgeTooltip(p.data.source, p.data.target, p.data.corr)
-          : nodeTooltip(p.data.name, p.data.community, p.data.values, p.data.sector),
+          ? edgeTooltip(p.data.source, p.data.target, p.data.corr, p.data.reliability)
+          : nodeTooltip(p.data.name, p.data.community, p.data.values, p.data.sector, p.data.band),
     },
     series: [
       {

@@ -3,12 +3,15 @@
  * into one model the network panel draws: the graph, each stock's latest metrics, and, when
  * there is one, each stock's series.
  */
+import { type Band, bandOf, bandsOf, type DatedSpectrum, type Spectrum, spectraOf } from "./signal-data.ts";
 
 export interface Edge {
   source: string;
   target: string;
   weight: number;
   corr: number;
+  /** With bootstrap: the share of resamples whose graph holds the edge (docs/api.md § Signal or noise). */
+  reliability?: number;
 }
 
 export interface GraphData {
@@ -22,6 +25,9 @@ export interface GraphData {
   modularity?: number | null;
   /** The communities against the stocks' sectors (docs/api.md § Sectors). */
   sector_agreement?: { ari: number | null; nmi: number | null; labelled: number } | null;
+  /** With bootstrap and communities: the mean adjusted Rand index of the resamples' partitions against this one. */
+  community_stability?: number | null;
+  spectrum?: Spectrum;
 }
 
 type Metrics = Record<string, number | null>;
@@ -74,6 +80,8 @@ export interface RollingData {
     points: ({ date: string; weight?: number | null } & Metrics)[];
   }[];
   latest_graph: GraphData;
+  /** include_graph=all: every as-of's graph, oldest first. */
+  graphs?: GraphData[];
   latest_hierarchy?: HierarchyData;
   weights?: WeightsData;
 }
@@ -88,6 +96,8 @@ export interface StockModel {
   name?: string | null;
   /** The metrics at the latest as-of. */
   values: Metrics;
+  /** With bootstrap: their 5th and 95th percentiles there. */
+  band?: Band;
 }
 
 export interface NetworkModel {
@@ -95,7 +105,9 @@ export interface NetworkModel {
   metrics: string[];
   graph: GraphData;
   stocks: StockModel[];
-  rolling: { dates: string[]; series: Record<string, Metrics[]> } | null;
+  rolling: { dates: string[]; series: Record<string, Metrics[]>; bands?: Record<string, Band[]> | null } | null;
+  /** The spectra the answer carries, one per as-of that has one, oldest first (signal-data.ts). */
+  spectra?: DatedSpectrum[];
   /** The (latest) hierarchy, when the answer has one. */
   hierarchy?: HierarchyData | null;
   /** The portfolio weights, when the answer has them. */
@@ -127,8 +139,10 @@ export function toModel(data: ChartData): NetworkModel {
         sector: s.sector ?? null,
         name: s.name ?? null,
         values: pickMetrics(s, data.metrics),
+        band: bandOf(s, data.metrics) ?? undefined,
       })),
       rolling: null,
+      spectra: spectraOf(data),
       hierarchy: data.hierarchy ?? null,
       weights: data.weights
         ? {
@@ -152,8 +166,10 @@ export function toModel(data: ChartData): NetworkModel {
       sector: s.sector ?? null,
       name: s.name ?? null,
       values: pickMetrics(s.points[s.points.length - 1] ?? {}, data.metrics),
+      band: bandOf(s.points[s.points.length - 1] ?? {}, data.metrics) ?? undefined,
     })),
-    rolling: { dates: data.asof_dates, series },
+    rolling: { dates: data.asof_dates, series, bands: bandsOf(data) },
+    spectra: spectraOf(data),
     hierarchy: data.latest_hierarchy ?? null,
     weights: data.weights
       ? {

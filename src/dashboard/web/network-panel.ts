@@ -9,12 +9,13 @@ import { dendrogramCaption, dendrogramHeight, dendrogramOption } from "./dendrog
 import { type Chart, makeChart } from "./echarts-setup.ts";
 import { isoDate, metricLabel, metricValue } from "./format.ts";
 import { type ColourBy, colourGroups, colourLabel, sectorAgreementText } from "./colour-groups.ts";
-import { graphOption } from "./graph-option.ts";
+import { byReliability, graphOption } from "./graph-option.ts";
 import { escapeHtml as e } from "./html.ts";
 import { type ChartData, mergeDemo, type NetworkModel, type RollingData, type SnapshotData, toModel, topSymbols } from "./network-data.ts";
 import { communityName } from "./palette.ts";
 import { initQueryForm } from "./query-form.ts";
 import { rollingOption } from "./rolling-option.ts";
+import { drawSpectrum, initSpectrum } from "./spectrum-panel.ts";
 import { swatch } from "./tooltips.ts";
 import { weightsCaption, weightsLabel, weightsOption, weightsTableHtml } from "./weights-option.ts";
 
@@ -57,6 +58,7 @@ export function initNetwork(onMetered: () => void): void {
   const weightsEl = byId("weights-chart");
   if (dendrogramEl) dendrogram = makeChart(dendrogramEl, drawDendrogramChart);
   if (weightsEl) weights = makeChart(weightsEl, drawWeightsChart);
+  initSpectrum();
   graph.on("click", (p: { dataType?: string; name?: string }) => {
     if (p.dataType === "node" && p.name) toggle(p.name);
   });
@@ -135,6 +137,7 @@ function show(model: NetworkModel, source: string): void {
   drawRolling();
   drawHierarchy();
   drawWeights();
+  drawSpectrum(model);
   drawTable();
 }
 
@@ -217,7 +220,10 @@ function drawGraph(): void {
   );
   const inGraph = new Set(Object.keys(m.graph.communities ?? {}));
   const drawn = inGraph.size ? m.stocks.filter((s) => inGraph.has(s.symbol)) : m.stocks;
-  byId("graph-chart")?.setAttribute("aria-label", colourLabel(colourGroups(drawn, colourBy()), colourBy()));
+  const reliable = byReliability(m)
+    ? " Edge opacity is each edge's bootstrap reliability: the share of resamples whose graph holds it."
+    : "";
+  byId("graph-chart")?.setAttribute("aria-label", colourLabel(colourGroups(drawn, colourBy()), colourBy()) + reliable);
   const agreement = byId("sector-agreement");
   if (agreement) {
     const text = sectorAgreementText(m.graph);
@@ -230,6 +236,8 @@ function drawGraph(): void {
     `${g.nodes} stocks, ${g.edges} edges (${METHOD_NAMES[g.method] ?? g.method})`,
     g.n_communities !== undefined ? `${g.n_communities} communities` : "",
     typeof g.modularity === "number" ? `modularity ${g.modularity.toFixed(3)}` : "",
+    typeof g.community_stability === "number" ? `community stability ${g.community_stability.toFixed(3)}` : "",
+    byReliability(m) ? "edge opacity: reliability (share of resamples holding the edge)" : "",
     `node size: ${metricLabel(sizeBy())}`,
   ];
   const caption = byId("graph-caption");
@@ -248,7 +256,7 @@ function drawRolling(): void {
   }
   if (note) {
     note.textContent = state.selected.length
-      ? `${metricLabel(rollingMetric())} at ${m.rolling.dates.length} as-of dates. Tap a node or tick a stock to add it.`
+      ? `${metricLabel(rollingMetric())} at ${m.rolling.dates.length} as-of dates${m.rolling.bands ? ", each in its bootstrap band from the 5th to the 95th percentile" : ""}. Tap a node or tick a stock to add it.`
       : "No stocks chosen: tick some below, or tap nodes in the graph.";
   }
   drawRollingChart();

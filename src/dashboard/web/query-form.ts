@@ -35,14 +35,17 @@ export function formParams(form: HTMLFormElement): Record<string, string> {
   return params;
 }
 
-/** A field that applies only beside another's value (`data-enabled-with="graph_method=knn"`) is disabled, and not sent, otherwise. */
+/**
+ * A field that applies only beside another's value (`data-enabled-with="graph_method=knn"`), or
+ * beside any value of it (`data-enabled-with="bootstrap"`), is disabled, and not sent, otherwise.
+ */
 function syncEnabled(form: HTMLFormElement): void {
   for (const c of controls(form)) {
     const rule = c.dataset.enabledWith;
     if (!rule) continue;
     const [name, value] = rule.split("=");
-    const other = form.elements.namedItem(name) as Control | null;
-    c.disabled = other?.value !== value;
+    const other = (form.elements.namedItem(name) as Control | null)?.value.trim() ?? "";
+    c.disabled = value === undefined ? other === "" : other !== value;
   }
 }
 

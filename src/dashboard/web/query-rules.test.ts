@@ -29,6 +29,12 @@ const CASES: [string, Record<string, string>, string | null][] = [
   [`${SYMBOL_COUNT.max + 1} symbols`, { symbols: many(SYMBOL_COUNT.max + 1) }, "symbols"],
   ["250 periods of 200 symbols", { symbols: many(200), periods: "250" }, null],
   ["250 periods of 201 symbols", { symbols: many(201), periods: "250" }, "periods"],
+  ["denoise and detone with Pearson", { denoise: "mp", detone: "2" }, null],
+  ["denoise with distance correlation", { corr_method: "distance", denoise: "mp" }, "denoise"],
+  ["detone with distance correlation", { corr_method: "distance", detone: "1" }, "detone"],
+  ["detone 0 with distance correlation", { corr_method: "distance", detone: "0", spectrum: "true" }, null],
+  ["bootstrap with the spanning tree", { bootstrap: "20", seed: "7" }, null],
+  ["bootstrap with the complete graph", { bootstrap: "20", graph_method: "complete" }, "bootstrap"],
 ];
 
 describe("the rules between the form's fields refuse what the server refuses (#42 item 7)", () => {

@@ -32,6 +32,31 @@ export function queryProblems(params: Record<string, string>, limits: QueryLimit
       message: "Clusters cut a hierarchy: choose a hierarchy (or hierarchical risk parity weights), or leave Clusters empty.",
     });
   }
+  problems.push(...signalProblems(params));
+  return problems;
+}
+
+/** denoise and detone need a correlation matrix; bootstrap needs a filtered graph (params.ts researchChecks). */
+function signalProblems(params: Record<string, string>): Problem[] {
+  const problems: Problem[] = [];
+  if (params.corr_method === "distance") {
+    if (params.denoise === "mp")
+      problems.push({
+        field: "denoise",
+        message: "Denoise: distance correlations are not a correlation matrix. Choose another correlation, or None.",
+      });
+    if (Number(params.detone ?? "0") > 0)
+      problems.push({
+        field: "detone",
+        message: "Detone: distance correlations are not a correlation matrix. Choose another correlation, or 0.",
+      });
+  }
+  if (params.bootstrap !== undefined && (params.graph_method ?? "mst") === "complete") {
+    problems.push({
+      field: "bootstrap",
+      message: "Bootstrap: the complete graph holds every edge in every resample. Choose another graph method, or leave Bootstrap empty.",
+    });
+  }
   return problems;
 }
 

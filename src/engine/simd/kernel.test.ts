@@ -1,10 +1,12 @@
 import { expect, test } from "bun:test";
-import { CORRELATION_KERNEL_WASM } from "./correlation-kernel.wasm.ts";
-import { compileKernel, moduleSource } from "./generate-kernel.ts";
+import { join } from "node:path";
+import { compileKernel, KERNELS, moduleSource } from "./generate-kernel.ts";
 
-test("the committed kernel bytes are correlation-kernel.wat compiled by wabt (npm run build:kernel)", async () => {
-  const bytes = await compileKernel();
-  expect(Buffer.from(CORRELATION_KERNEL_WASM, "base64").equals(Buffer.from(bytes))).toBe(true);
-  expect(moduleSource(bytes)).toContain(CORRELATION_KERNEL_WASM);
-  expect(WebAssembly.validate(bytes)).toBe(true);
-});
+for (const k of KERNELS) {
+  test(`the committed ${k.module} is ${k.wat} compiled by wabt (npm run build:kernel)`, async () => {
+    const bytes = await compileKernel(k);
+    const committed = await Bun.file(join(import.meta.dir, k.module)).text();
+    expect(committed).toBe(moduleSource(k, bytes));
+    expect(WebAssembly.validate(bytes)).toBe(true);
+  });
+}

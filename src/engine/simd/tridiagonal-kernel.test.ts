@@ -1,0 +1,64 @@
+import { describe, expect, test } from "bun:test";
+import { qlEigenvalues } from "../ql-eigenvalues.ts";
+import { scalarTridiagonalise } from "../top-eigen.ts";
+import { symmetricEigen } from "../../../test/support/engine/symmetric-eigen.ts";
+import { hasTridiagonalKernel, kernelTridiagonalise } from "./tridiagonal-kernel.ts";
+
+/** A random symmetric n×n matrix (a correlation-like one when `corr`), with column `zero` all zeros off the diagonal. */
+function symmetric(n: number, seed: number, zero = -1): Float64Array {
+  let s = seed;
+  const r = () => {
+    s = (s * 16807) % 2147483647;
+    return s / 2147483647 - 0.5;
+  };
+  const a = new Float64Array(n * n);
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j <= i; j++) {
+      const v = i === j ? 1 + r() : i === zero || j === zero ? 0 : r();
+      a[i * n + j] = v;
+      a[j * n + i] = v;
+    }
+  return a;
+}
+
+describe("the SIMD tridiagonalisation", () => {
+  test("runs here (Bun's WebAssembly has SIMD)", () => {
+    expect(hasTridiagonalKernel).toBe(true);
+  });
+
+  for (const n of [0, 1, 2, 3, 4, 5, 8, 17, 50, 51, 64]) {
+    test(`n = ${n}: the same reduction as the JavaScript loop, and the same eigenvalues as the full decomposition`, () => {
+      for (const [seed, zero] of [
+        [7, -1],
+        [11, 0],
+        [13, Math.floor(n / 2)],
+      ] as const) {
+        const a = symmetric(n, seed, zero);
+        const copy = Float64Array.from(a);
+        const k = kernelTridiagonalise(a, n)!;
+        const s = scalarTridiagonalise(a, n);
+        expect(a).toEqual(copy);
+        expect(k.d.length).toBe(s.d.length);
+        expect(k.e.length).toBe(s.e.length);
+        // Only the order of the sums differs: each β·v vᵀ and the tridiagonal agree to rounding.
+        for (let i = 0; i < n; i++) {
+          expect(Math.abs(k.d[i] - s.d[i])).toBeLessThan(1e-12);
+          if (i < n - 1) expect(Math.abs(k.e[i] - s.e[i])).toBeLessThan(1e-12);
+          expect(k.beta[i] === 0).toBe(s.beta[i] === 0);
+          for (let j = 0; j < n; j++) {
+            const kv = k.beta[i] * k.vs[i * n + j] ** 2;
+            const sv = s.beta[i] * s.vs[i * n + j] ** 2;
+            expect(Math.abs(kv - sv)).toBeLessThan(1e-11);
+          }
+        }
+        const values = qlEigenvalues(k.d, k.e, n);
+        const reference = symmetricEigen(a, n).values;
+        for (let i = 0; i < n; i++) expect(Math.abs(values[i] - reference[i])).toBeLessThan(1e-12);
+      }
+    });
+  }
+
+  test("a matrix above the workspace bound is left to the JavaScript loop", () => {
+    expect(kernelTridiagonalise(new Float64Array(0), 2100)).toBeNull();
+  });
+});

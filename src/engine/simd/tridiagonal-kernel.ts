@@ -1,0 +1,67 @@
+/**
+ * The WebAssembly SIMD Householder tridiagonalisation (tridiagonal-kernel.wat) behind
+ * top-eigen.ts: its two O(n²) loops per step run two columns per instruction, which JavaScript
+ * cannot, and are most of the random-matrix filters' time at n = 50 (docs/engine.md §
+ * Random-matrix filtering). Null where WebAssembly SIMD is unavailable or the matrix would take
+ * more than MAX_KERNEL_BYTES; the JavaScript loop then runs.
+ */
+import type { Tridiagonal } from "../top-eigen.ts";
+import { TRIDIAGONAL_KERNEL_WASM } from "./tridiagonal-kernel.wasm.ts";
+
+interface KernelExports {
+  memory: WebAssembly.Memory;
+  tridiagonalise(A: number, V: number, d: number, e: number, beta: number, p: number, n: number): void;
+}
+
+/** Largest workspace kept in the kernel's memory (bytes): about 2,000 symbols (2 n² + 4 n doubles). */
+export const MAX_TRIDIAGONAL_BYTES = 64 * 2 ** 20;
+
+function instantiate(): KernelExports | null {
+  try {
+    const bytes = Buffer.from(TRIDIAGONAL_KERNEL_WASM, "base64");
+    if (!WebAssembly.validate(bytes)) return null;
+    return new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports as unknown as KernelExports;
+  } catch {
+    return null;
+  }
+}
+
+const kernel = instantiate();
+
+/** Whether top-eigen.ts can use the kernel here. */
+export const hasTridiagonalKernel = kernel !== null;
+
+/** The tridiagonal form of the symmetric row-major `a` (not changed), or null (see the file's comment). */
+export function kernelTridiagonalise(a: Float64Array, n: number): Tridiagonal | null {
+  if (kernel === null) return null;
+  const bytes = 8 * (2 * n * n + 4 * n);
+  if (bytes > MAX_TRIDIAGONAL_BYTES) return null;
+  const memory = kernel.memory;
+  if (memory.buffer.byteLength < bytes) {
+    try {
+      memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / 65536));
+    } catch {
+      return null;
+    }
+  }
+  const A = 0;
+  const V = 8 * n * n;
+  const d = 2 * V;
+  const e = d + 8 * n;
+  const beta = e + 8 * n;
+  const p = beta + 8 * n;
+  const buffer = memory.buffer;
+  new Float64Array(buffer, A, n * n).set(a);
+  // What the kernel does not write stays zero, as in the JavaScript loop's fresh arrays.
+  new Float64Array(buffer, V, n * n).fill(0);
+  new Float64Array(buffer, beta, n).fill(0);
+  kernel.tridiagonalise(A, V, d, e, beta, p, n);
+  // Copies: the memory is the next call's workspace.
+  return {
+    n,
+    d: new Float64Array(buffer.slice(d, d + 8 * n)),
+    e: new Float64Array(buffer.slice(e, e + 8 * Math.max(n - 1, 0))),
+    vs: new Float64Array(buffer.slice(V, V + 8 * n * n)),
+    beta: new Float64Array(buffer.slice(beta, beta + 8 * n)),
+  };
+}
