@@ -61,18 +61,43 @@ export function spectrumOf(values: Float64Array, n: number, L: number): RawSpect
 
 /**
  * denoise=mp: eigenvalues above λ₊ kept, the others replaced by their mean μ (so the trace is
- * kept), rebuilt as μI + Σ_{λᵢ>λ₊} (λᵢ − μ) vᵢvᵢᵀ (= V diag(λ′) Vᵀ, since VVᵀ = I), rescaled to a
- * unit diagonal, clipped to [−1, 1].
+ * kept), rebuilt as C′ = μI + Σ_{λᵢ>λ₊} (λᵢ − μ) vᵢvᵢᵀ (= V diag(λ′) Vᵀ, since VVᵀ = I), rescaled to a
+ * unit diagonal, clipped to [−1, 1]. Each λᵢ − μ ≥ 0 (the values descend), so with
+ * uᵢ = √(λᵢ − μ)·vᵢ / √diag(C′) the rescaled off-diagonal is Σᵢ uᵢuᵢᵀ: one pass of k products per
+ * cell, with no n×n intermediate.
  */
 export function denoiseMp(eig: Eigen, n: number, L: number): Float64Array {
   const { values } = eig;
+  const vectors = eig.vectors!;
   const kept = aboveEdge(values, n, L);
   let rest = 0;
   for (let k = kept; k < n; k++) rest += values[k];
   const mu = kept < n ? rest / (n - kept) : 0;
-  const weights = new Float64Array(kept);
-  for (let k = 0; k < kept; k++) weights[k] = values[k] - mu;
-  return unitDiagonal(lowRank(eig.vectors!, n, weights, mu), n);
+  const u = new Float64Array(kept * n);
+  for (let q = 0; q < kept; q++) {
+    const w = Math.sqrt(Math.max(values[q] - mu, 0));
+    for (let i = 0; i < n; i++) u[q * n + i] = w * vectors[q * n + i];
+  }
+  // The rebuilt diagonal, then each row of u scaled by 1/√diag (0 where the variance vanished).
+  const inv = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let c = mu;
+    for (let q = 0; q < kept; q++) c += u[q * n + i] * u[q * n + i];
+    inv[i] = c > VANISHED_VARIANCE ? 1 / Math.sqrt(c) : 0;
+  }
+  for (let q = 0; q < kept; q++) for (let i = 0; i < n; i++) u[q * n + i] *= inv[i];
+  const out = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    out[i * n + i] = 1;
+    for (let j = i + 1; j < n; j++) {
+      let r = 0;
+      for (let q = 0; q < kept; q++) r += u[q * n + i] * u[q * n + j];
+      const clipped = r > 1 ? 1 : Math.max(r, -1);
+      out[i * n + j] = clipped;
+      out[j * n + i] = clipped;
+    }
+  }
+  return out;
 }
 
 /**
