@@ -26,7 +26,11 @@ const env = { GRAPH_STATS_JWT_SECRET: "clients-bench-secret-0123456789abcdef" };
 
 const dir = mkdtempSync(join(tmpdir(), "gs-clients-bench-"));
 const db = sampleDb(join(dir, "db.sqlite"));
-const server = await spawnServer(["--port", "0", "--db", db, "--rate-per-minute", "100000", "--rate-per-day", "1000000"], { env });
+// Its log goes to a file: the Python side runs under spawnSync, which would leave a pipe undrained until the server blocked writing.
+const server = await spawnServer(["--port", "0", "--db", db, "--rate-per-minute", "100000", "--rate-per-day", "1000000"], {
+  env,
+  logFile: join(dir, "server.log"),
+});
 const cli = async (...args: string[]) => (await runCli([...args, "--db", db], { env })).stdout;
 const token = async (user: string) => JSON.parse(await cli("token", "create", "--user", user, "--json"))[0].token as string;
 const admitted = async (user: string) => {
