@@ -27,7 +27,7 @@ test("usage: per user and UTC day from request_log; unauthenticated requests per
   const limits = { perMinute: 1, perDay: 100 };
   const anon = (code: string) => meter.logUnmetered({ userId: null, requestId: "x", status: 401, code, params: "", durationMs: 0 });
   const a = await meter.admit({ userId: "alice", limits, requestId: "a1", params: "" });
-  if (a.ok) await meter.finish(a.logId, 200, 1);
+  if (a.ok) await meter.finish(a.logId, 200, 7);
   await meter.admit({ userId: "alice", limits, requestId: "a2", params: "" }); // 429
   await anon("UNAUTHORIZED");
   await anon("UNAUTHORIZED");
@@ -45,15 +45,16 @@ test("usage: per user and UTC day from request_log; unauthenticated requests per
   const yesterday = new Date(today - DAY).toISOString().slice(0, 10);
   const day = new Date(today).toISOString().slice(0, 10);
   expect(JSON.parse(r.stdout)).toEqual([
-    { user: "alice", day: yesterday, admitted: 1, refused: 1, uncounted: 0 },
+    { user: "alice", day: yesterday, admitted: 1, refused: 1, uncounted: 0, compute_ms: 7 },
     { user: null, day: yesterday, admitted: 0, refused: 0, uncounted: 2, code: "UNAUTHORIZED" },
-    { user: "alice", day, admitted: 0, refused: 0, uncounted: 1 },
+    { user: "alice", day, admitted: 0, refused: 0, uncounted: 1, compute_ms: 0 },
     { user: null, day, admitted: 0, refused: 0, uncounted: 1, code: "INVALID_TOKEN" },
     { user: null, day, admitted: 0, refused: 0, uncounted: 2, code: "UNAUTHORIZED" },
   ]);
 
   const text = await runCli(["usage", "--db", db, "--days", "2"]);
-  expect(text.stdout).toContain(`${day}\t(unauthenticated: UNAUTHORIZED)\t0\t0\t2`);
+  expect(text.stdout).toContain(`${day}\t(unauthenticated: UNAUTHORIZED)\t0\t0\t2\t`);
+  expect(text.stdout).toContain(`${yesterday}\talice\t1\t1\t0\t7`);
   const one = await runCli(["usage", "--db", db, "--days", "2", "--user", "alice", "--json"]);
   expect(JSON.parse(one.stdout).map((x: { user: string }) => x.user)).toEqual(["alice", "alice"]);
 }, 30_000);
@@ -65,7 +66,7 @@ test("usage --database-url: the same report from PostgreSQL, aggregated audit ro
   const meter = createPgMeter(pg.sql, clock);
   const limits = { perMinute: 1, perDay: 100 };
   const a = await meter.admit({ userId: "alice", limits, requestId: "a1", params: "" });
-  if (a.ok) await meter.finish(a.logId, 200, 1);
+  if (a.ok) await meter.finish(a.logId, 200, 12);
   await meter.admit({ userId: "alice", limits, requestId: "a2", params: "" }); // 429
   await meter.logUnmetered({ userId: null, requestId: "x", status: 401, code: "UNAUTHORIZED", params: "", durationMs: 0 });
   clock.set(today + 3_600_000);
@@ -79,8 +80,8 @@ test("usage --database-url: the same report from PostgreSQL, aggregated audit ro
   const yesterday = new Date(today - DAY).toISOString().slice(0, 10);
   const day = new Date(today).toISOString().slice(0, 10);
   expect(JSON.parse(r.stdout)).toEqual([
-    { user: "alice", day: yesterday, admitted: 1, refused: 1, uncounted: 0 },
+    { user: "alice", day: yesterday, admitted: 1, refused: 1, uncounted: 0, compute_ms: 12 },
     { user: null, day: yesterday, admitted: 0, refused: 0, uncounted: 1, code: "UNAUTHORIZED" },
-    { user: "alice", day, admitted: 0, refused: 0, uncounted: 6 },
+    { user: "alice", day, admitted: 0, refused: 0, uncounted: 6, compute_ms: 0 },
   ]);
 }, 60_000);

@@ -1,6 +1,6 @@
 /**
- * `usage [--user ID] [--days N] [--json]`: per-user admitted, refused and uncounted requests from
- * the audit log, and the unauthenticated requests, which are counted per minute and code
+ * `usage [--user ID] [--days N] [--json]`: per-user admitted, refused and uncounted requests and
+ * the compute time of the admitted ones from the audit log, and the unauthenticated requests, which are counted per minute and code
  * (unauthenticated_counts) rather than logged one row each.
  */
 import { exportFormat, exportRange } from "../metering/usage-export.ts";
@@ -26,10 +26,27 @@ export async function usageCommand(args: ParsedArgs): Promise<number> {
       (a, b) =>
         a.day.localeCompare(b.day) || (a.user ?? "\uffff").localeCompare(b.user ?? "\uffff") || (a.code ?? "").localeCompare(b.code ?? ""),
     );
-    if (args.flags.json) console.log(JSON.stringify(rows, null, 2));
+    if (args.flags.json)
+      console.log(
+        JSON.stringify(
+          rows.map(({ computeMs, ...r }) => (computeMs === undefined ? r : { ...r, compute_ms: computeMs })),
+          null,
+          2,
+        ),
+      );
     else {
-      console.log(["day (UTC)", "user", "admitted", "refused(429)", "uncounted"].join("\t"));
-      for (const r of rows) console.log([r.day, r.user ?? `(unauthenticated: ${r.code})`, r.admitted, r.refused, r.uncounted].join("\t"));
+      console.log(["day (UTC)", "user", "admitted", "refused(429)", "uncounted", "compute(ms)"].join("\t"));
+      for (const r of rows)
+        console.log(
+          [
+            r.day,
+            r.user ?? `(unauthenticated: ${r.code})`,
+            r.admitted,
+            r.refused,
+            r.uncounted,
+            r.computeMs === undefined ? "" : Math.round(r.computeMs),
+          ].join("\t"),
+        );
     }
     return 0;
   } finally {

@@ -12,7 +12,15 @@ const D1 = Date.parse("2026-11-21T00:00:00Z");
 const D2 = D1 + DAY_MS;
 const HOUR = 3600_000;
 
-type Row = [user: string | null, ts: number, status: number | null, counted: 0 | 1, requestId?: string, params?: string];
+type Row = [
+  user: string | null,
+  ts: number,
+  status: number | null,
+  counted: 0 | 1,
+  requestId?: string,
+  params?: string,
+  durationMs?: number,
+];
 
 describe.each(KINDS)("on %s", (kind) => {
   const setup = async () => {
@@ -22,8 +30,8 @@ describe.each(KINDS)("on %s", (kind) => {
     const lit = (v: string | number | null) => (v === null ? "NULL" : typeof v === "number" ? String(v) : `'${v}'`);
     /** Audit rows in this id order. */
     const log = (rows: Row[]) =>
-      exec(`INSERT INTO request_log (request_id, user_id, ts, status, counted, params) VALUES
-        ${rows.map(([u, ts, st, c, rid = "r", p = ""]) => `(${lit(rid)}, ${lit(u)}, ${ts}, ${lit(st)}, ${c}, ${lit(p)})`).join(", ")}`);
+      exec(`INSERT INTO request_log (request_id, user_id, ts, status, counted, params, duration_ms) VALUES
+        ${rows.map(([u, ts, st, c, rid = "r", p = "", ms = null]) => `(${lit(rid)}, ${lit(u)}, ${ts}, ${lit(st)}, ${c}, ${lit(p)}, ${lit(ms)})`).join(", ")}`);
     const counts = (rows: [minute: number, code: string, count: number][]) =>
       exec(
         `INSERT INTO unauthenticated_counts (minute, code, count) VALUES ${rows.map((r) => `(${r[0]}, '${r[1]}', ${r[2]})`).join(", ")}`,
@@ -39,21 +47,21 @@ describe.each(KINDS)("on %s", (kind) => {
     const { report, log, sorted } = await setup();
     await log([
       ["alice", D1 - 1, 200, 1], // before `since`
-      ["alice", D1 + HOUR, 200, 1],
-      ["alice", D1 + HOUR + 1, 429, 0],
+      ["alice", D1 + HOUR, 200, 1, "r", "", 12.5],
+      ["alice", D1 + HOUR + 1, 429, 0, "r", "", 1], // refused: no compute
       ["alice", D1 + HOUR + 2, 503, 0],
       ["alice", D1 + HOUR + 3, null, 1], // still open: admitted
       ["alice", D1 + HOUR + 4, null, 0], // unanswered, refunded at start
-      ["bob", D1 + 2 * HOUR, 200, 1],
+      ["bob", D1 + 2 * HOUR, 200, 1, "r", "", 8],
       [null, D1 + 2 * HOUR, 401, 0],
       ["alice", D2 + HOUR, 400, 0],
       ["alice", D2 + HOUR, 403, 0, "aggregated", '{"aggregated":5}'],
       ["alice", D2 + HOUR, 429, 0, "aggregated", '{"aggregated":3}'],
     ]);
     expect(sorted(await report.known(D1, undefined))).toEqual([
-      { user: "alice", day: "2026-11-21", admitted: 2, refused: 1, uncounted: 1 },
-      { user: "bob", day: "2026-11-21", admitted: 1, refused: 0, uncounted: 0 },
-      { user: "alice", day: "2026-11-22", admitted: 0, refused: 3, uncounted: 6 },
+      { user: "alice", day: "2026-11-21", admitted: 2, refused: 1, uncounted: 1, computeMs: 12.5 },
+      { user: "bob", day: "2026-11-21", admitted: 1, refused: 0, uncounted: 0, computeMs: 8 },
+      { user: "alice", day: "2026-11-22", admitted: 0, refused: 3, uncounted: 6, computeMs: 0 },
     ]);
     expect((await report.known(D2, "alice")).map((r) => r.day)).toEqual(["2026-11-22"]);
     expect(await report.known(D1, "nobody")).toEqual([]);
@@ -62,14 +70,14 @@ describe.each(KINDS)("on %s", (kind) => {
   test("rows out of id order across midnight (an audit row written after the next day's) count on their own day", async () => {
     const { report, log } = await setup();
     await log([
-      ["u", D1 + 23 * HOUR, 200, 1],
-      ["u", D2 + 1000, 200, 1],
-      ["u", D2 - 1000, 400, 0], // the audit queue wrote it a second later
-      ["u", D2 + 2000, 200, 1],
+      ["u", D1 + 23 * HOUR, 200, 1, "r", "", 3],
+      ["u", D2 + 1000, 200, 1, "r", "", 4],
+      ["u", D2 - 1000, 400, 0, "r", "", 2], // the audit queue wrote it a second later
+      ["u", D2 + 2000, 200, 1, "r", "", 5],
     ]);
     expect(await report.known(D1, undefined)).toEqual([
-      { user: "u", day: "2026-11-21", admitted: 1, refused: 0, uncounted: 1 },
-      { user: "u", day: "2026-11-22", admitted: 2, refused: 0, uncounted: 0 },
+      { user: "u", day: "2026-11-21", admitted: 1, refused: 0, uncounted: 1, computeMs: 3 },
+      { user: "u", day: "2026-11-22", admitted: 2, refused: 0, uncounted: 0, computeMs: 9 },
     ]);
   });
 

@@ -17,6 +17,8 @@ export interface UsageRow {
   uncounted: number;
   /** Unauthenticated rows only: the error code they were refused with. */
   code?: string;
+  /** Known users' rows only: the server's time on the admitted requests, ms. */
+  computeMs?: number;
 }
 
 export interface UsageReport {
@@ -60,11 +62,17 @@ export function createUsageReport(port: UsagePort): UsageReport {
       const rows: UsageRow[] = [];
       for (const [from, to, day] of days(Math.max(since, oldest), newest)) {
         const byUser = new Map<string, UsageRow>();
-        for (const g of await port.known(await idFloor(port.ids, from), await idCeiling(port.ids, to), from, to, user)) {
+        const [fromId, toId] = [await idFloor(port.ids, from), await idCeiling(port.ids, to)];
+        for (const g of await port.known(fromId, toId, from, to, user)) {
           let row = byUser.get(g.user);
-          if (!row) byUser.set(g.user, (row = { user: g.user, day, admitted: 0, refused: 0, uncounted: 0 }));
+          if (!row) byUser.set(g.user, (row = { user: g.user, day, admitted: 0, refused: 0, uncounted: 0, computeMs: 0 }));
           tally(row, g);
         }
+        if (byUser.size > 0)
+          for (const t of await port.userTotals(fromId, toId, from, to)) {
+            const row = byUser.get(t.user);
+            if (row) row.computeMs = t.computeMs;
+          }
         rows.push(...byUser.values());
       }
       return rows;
