@@ -9,16 +9,9 @@
 import { tridiagonalEigenvector } from "./metrics/tridiagonal.ts";
 import { qlEigenvalues } from "./ql-eigenvalues.ts";
 import { kernelTridiagonalise } from "./simd/tridiagonal-kernel.ts";
+import type { Tridiagonal } from "./tridiagonal-form.ts";
 
-/** A's tridiagonal form T = QᵀAQ: diagonal d, subdiagonal e (e[i] couples i and i+1), and Q as reflections. */
-export interface Tridiagonal {
-  n: number;
-  d: Float64Array;
-  e: Float64Array;
-  /** Reflection k (k = 0 … n−3) is I − beta[k]·v vᵀ on indices k+1 … n−1, v = vs[k·n + k+1 …]. */
-  vs: Float64Array;
-  beta: Float64Array;
-}
+export type { Tridiagonal };
 
 /** Householder reduction of the symmetric row-major `a` (not changed): the SIMD kernel's where it runs. */
 export function tridiagonalise(a: Float64Array, n: number): Tridiagonal {

@@ -5,9 +5,20 @@
  * reading that fails is NaN, which no alert's comparison matches (0 free bytes would page).
  */
 import { Counter, Gauge, type Registry } from "prom-client";
-import type { MetricsSources } from "./metrics.ts";
 
-export function registerCapacityGauges(registry: Registry, sources: MetricsSources): void {
+/** What the capacity gauges read (part of metrics.ts' MetricsSources). */
+export interface CapacitySources {
+  /** The admitted-work memory bound (--admitted-mb), bytes: what RSS is compared against. */
+  admittedLimitBytes?: number;
+  /** Space on the SQLite file's filesystem (null: none, as on PostgreSQL or :memory:). */
+  dbFilesystem?(): { availBytes: number; sizeBytes: number } | null;
+  /** PostgreSQL's max_connections (read at start) and its client connections from every client, now (null: cannot say). */
+  dbServerConnections?: { max: number; open(): Promise<number | null> };
+  /** Dead workers the supervisor of `serve --workers` has replaced (src/worker-restarts.ts). */
+  workerRestarts?(): number;
+}
+
+export function registerCapacityGauges(registry: Registry, sources: CapacitySources): void {
   const registers = [registry];
   const limit = sources.admittedLimitBytes;
   if (limit !== undefined) {

@@ -17,13 +17,13 @@ import {
 } from "prom-client";
 import { addressList } from "../address-list.ts";
 import type { DenialCode } from "../metering/windows.ts";
-import { registerCapacityGauges } from "./capacity-metrics.ts";
+import { type CapacitySources, registerCapacityGauges } from "./capacity-metrics.ts";
 import { UNAVAILABLE_REASONS, type UnavailableReason } from "./unavailable-reason.ts";
 
 /** The meter's outcomes: admitted, or a denial's code. */
 const OUTCOMES: readonly ("admitted" | DenialCode)[] = ["admitted", "RATE_LIMITED", "DAILY_QUOTA_EXCEEDED"];
 
-export interface MetricsSources {
+export interface MetricsSources extends CapacitySources {
   computeQueueDepth(): number;
   cacheBytes(): number;
   /** Bytes held by the series caches (the compute threads' and the event loop's; src/market/series-cache.ts). */
@@ -41,14 +41,6 @@ export interface MetricsSources {
   lastBars?(): Promise<{ universe: string; interval: string; ts: number }[]>;
   /** Compute-pool jobs started so far: engine runs, and renders of a cached result in another format. */
   computeJobs?(): { engine: number; render: number };
-  /** The admitted-work memory bound (--admitted-mb), bytes: what RSS is compared against. */
-  admittedLimitBytes?: number;
-  /** Space on the SQLite file's filesystem (null: none, as on PostgreSQL or :memory:). */
-  dbFilesystem?(): { availBytes: number; sizeBytes: number } | null;
-  /** PostgreSQL's max_connections (read at start) and its client connections from every client, now (null: cannot say). */
-  dbServerConnections?: { max: number; open(): Promise<number | null> };
-  /** Dead workers the supervisor of `serve --workers` has replaced (src/worker-restarts.ts). */
-  workerRestarts?(): number;
 }
 
 export interface Metrics {

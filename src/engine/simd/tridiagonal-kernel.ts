@@ -5,7 +5,7 @@
  * Random-matrix filtering). Null where WebAssembly SIMD is unavailable or the matrix would take
  * more than MAX_KERNEL_BYTES; the JavaScript loop then runs.
  */
-import type { Tridiagonal } from "../top-eigen.ts";
+import type { Tridiagonal } from "../tridiagonal-form.ts";
 import { TRIDIAGONAL_KERNEL_WASM } from "./tridiagonal-kernel.wasm.ts";
 
 interface KernelExports {
