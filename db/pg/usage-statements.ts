@@ -2,7 +2,7 @@
 import type { SQL } from "bun";
 import { pgLogIds } from "./log-id-statements.ts";
 import { textArray } from "./arrays.ts";
-import type { OutcomeGroup, UsageGroup, UsagePort, UserTotal } from "../../src/metering/usage-port.ts";
+import type { KnownGroup, OutcomeGroup, UsageGroup, UsagePort, UserTotal } from "../../src/metering/usage-port.ts";
 
 export function pgUsagePort(sql: SQL): UsagePort {
   return {
@@ -10,11 +10,12 @@ export function pgUsagePort(sql: SQL): UsagePort {
     // An aggregated row's params are {"aggregated": n}; other rows' params are never parsed.
     known: async (fromId, toId, from, to, user) =>
       (await sql`SELECT user_id AS "user", counted, status,
-          sum(CASE WHEN request_id = 'aggregated' THEN coalesce((params::jsonb ->> 'aggregated')::int, 1) ELSE 1 END)::int AS requests
+          sum(CASE WHEN request_id = 'aggregated' THEN coalesce((params::jsonb ->> 'aggregated')::int, 1) ELSE 1 END)::int AS requests,
+          coalesce(sum(CASE WHEN counted = 1 OR boot_id IS NOT NULL THEN duration_ms END), 0)::float8 AS "computeMs"
         FROM request_log
         WHERE id >= ${fromId} AND id < ${toId} AND ts >= ${from} AND ts < ${to} AND user_id IS NOT NULL
           AND (${user ?? null}::text IS NULL OR user_id = ${user ?? null})
-        GROUP BY user_id, counted, status`) as UsageGroup[],
+        GROUP BY user_id, counted, status`) as KnownGroup[],
     // Admitted rows carry the admitting process's boot id; one still counted is admitted too (rows from before boot ids).
     outcomes: async (fromId, toId, from, to) =>
       (await sql`SELECT ((ts - ${from}::bigint) / 86400000)::int AS day, counted,

@@ -23,7 +23,13 @@ export function sqliteUsagePort(sqlite: Database): UsagePort {
     ids: sqliteLogIds(sqlite),
     known: (fromId, toId, from, to, user) =>
       db
-        .select({ user: sql<string>`${r.userId}`, counted: r.counted, status: r.status, requests: REQUESTS })
+        .select({
+          user: sql<string>`${r.userId}`,
+          counted: r.counted,
+          status: r.status,
+          requests: REQUESTS,
+          computeMs: sql<number>`coalesce(SUM(CASE WHEN ${ADMITTED} = 1 THEN ${r.durationMs} END), 0)`,
+        })
         .from(r)
         .where(
           and(

@@ -10,6 +10,11 @@ export interface UsageGroup {
   requests: number;
 }
 
+/** A UsageGroup of the usage report, with the server time (ms) of its admitted rows (0 for the others). */
+export interface KnownGroup extends UsageGroup {
+  computeMs: number;
+}
+
 /**
  * Known users' rows of one outcome on one day; `admitted` 1 when the row was admitted (a boot id, or
  * still counted), so counted 0 there is a refund; `code` only for a refusal (429).
@@ -34,7 +39,7 @@ export interface UserTotal {
 export interface UsagePort {
   ids: LogIds;
   /** Known users' audit rows with id in [fromId, toId) and ts in [from, to), of one user when given, grouped. */
-  known(fromId: number, toId: number, from: number, to: number, user: string | undefined): Maybe<UsageGroup[]>;
+  known(fromId: number, toId: number, from: number, to: number, user: string | undefined): Maybe<KnownGroup[]>;
   /**
    * Known users' rows with id in [fromId, toId) and ts in [from, to), grouped by day — whole days
    * of 86,400,000 ms from `from`, a UTC midnight, so UTC days — and outcome: one pass for the range.

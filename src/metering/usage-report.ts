@@ -62,17 +62,12 @@ export function createUsageReport(port: UsagePort): UsageReport {
       const rows: UsageRow[] = [];
       for (const [from, to, day] of days(Math.max(since, oldest), newest)) {
         const byUser = new Map<string, UsageRow>();
-        const [fromId, toId] = [await idFloor(port.ids, from), await idCeiling(port.ids, to)];
-        for (const g of await port.known(fromId, toId, from, to, user)) {
+        for (const g of await port.known(await idFloor(port.ids, from), await idCeiling(port.ids, to), from, to, user)) {
           let row = byUser.get(g.user);
           if (!row) byUser.set(g.user, (row = { user: g.user, day, admitted: 0, refused: 0, uncounted: 0, computeMs: 0 }));
           tally(row, g);
+          row.computeMs! += g.computeMs;
         }
-        if (byUser.size > 0)
-          for (const t of await port.userTotals(fromId, toId, from, to)) {
-            const row = byUser.get(t.user);
-            if (row) row.computeMs = t.computeMs;
-          }
         rows.push(...byUser.values());
       }
       return rows;
