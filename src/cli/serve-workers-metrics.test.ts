@@ -8,6 +8,7 @@ import { mintToken } from "../auth/index.ts";
 import { systemClock } from "../clock.ts";
 import { sampleDb } from "../../test/support/http/harness.ts";
 import { spawnServer, type ServerProcess } from "../../test/support/http/process.ts";
+import { samples } from "../../test/support/metrics-text.ts";
 
 const SECRET = "workers-metrics-secret-0123456789";
 const USERS = 12;
@@ -25,16 +26,6 @@ beforeAll(async () => {
 afterAll(() => {
   if (s && s.proc.exitCode === null) s.proc.kill("SIGKILL");
 });
-
-/** The samples of one metric in Prometheus text, `labels → value`. */
-function samples(text: string, name: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const line of text.split("\n")) {
-    const m = line.match(new RegExp(`^${name}(\\{.*\\})? (\\S+)$`));
-    if (m) out.set(m[1] ?? "", Number(m[2]));
-  }
-  return out;
-}
 
 const fresh = { Connection: "close" };
 

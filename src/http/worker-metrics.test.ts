@@ -6,16 +6,7 @@
 import { expect, test } from "bun:test";
 import { createMetrics, type MetricsSources } from "./metrics.ts";
 import { combine } from "./worker-metrics.ts";
-
-/** The samples of one metric in Prometheus text, `labels → value`. */
-function samples(text: string, name: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const line of text.split("\n")) {
-    const m = line.match(new RegExp(`^${name}(\\{.*\\})? (\\S+)$`));
-    if (m) out.set(m[1] ?? "", Number(m[2]));
-  }
-  return out;
-}
+import { samples } from "../../test/support/metrics-text.ts";
 
 const worker = (s: Partial<MetricsSources> & { queue: number; cache: number; admitted: number; up: boolean; failing: boolean }) =>
   createMetrics({

@@ -4,16 +4,7 @@
  */
 import { expect, test } from "bun:test";
 import { startHarness } from "../../../test/support/http/harness.ts";
-
-/** The samples of one metric in Prometheus text, `labels → value`. */
-function samples(text: string, name: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const line of text.split("\n")) {
-    const m = line.match(new RegExp(`^${name}(\\{.*\\})? (\\S+)$`));
-    if (m) out.set(m[1] ?? "", Number(m[2]));
-  }
-  return out;
-}
+import { samples } from "../../../test/support/metrics-text.ts";
 
 test("503s by reason: database unreachable (live and /health), shutting down; their sum is the 503s answered", async () => {
   let dbUp = true;
