@@ -1,7 +1,7 @@
 /**
  * The WebAssembly SIMD Householder tridiagonalisation (tridiagonal-kernel.wat) behind
  * top-eigen.ts: its two O(n²) loops per step run two columns per instruction, which JavaScript
- * cannot, and are most of the random-matrix filters' time at n = 50 (docs/engine.md §
+ * cannot (and two rows at a time), and are most of the random-matrix filters' time at n = 50 (docs/engine.md §
  * Random-matrix filtering). Null where WebAssembly SIMD is unavailable or the matrix would take
  * more than MAX_KERNEL_BYTES; the JavaScript loop then runs.
  */
@@ -52,16 +52,16 @@ export function kernelTridiagonalise(a: Float64Array, n: number): Tridiagonal | 
   const p = beta + 8 * n;
   const buffer = memory.buffer;
   new Float64Array(buffer, A, n * n).set(a);
-  // What the kernel does not write stays zero, as in the JavaScript loop's fresh arrays.
-  new Float64Array(buffer, V, n * n).fill(0);
+  // The last two steps have no reflection: their β stay 0, as in the JavaScript loop's fresh array.
   new Float64Array(buffer, beta, n).fill(0);
   kernel.tridiagonalise(A, V, d, e, beta, p, n);
-  // Copies: the memory is the next call's workspace.
+  // Views, not copies: the caller reads them before the next call reuses the memory. Of `vs` the
+  // kernel writes each reflection's entries below its row's diagonal, all that is read.
   return {
     n,
-    d: new Float64Array(buffer.slice(d, d + 8 * n)),
-    e: new Float64Array(buffer.slice(e, e + 8 * Math.max(n - 1, 0))),
-    vs: new Float64Array(buffer.slice(V, V + 8 * n * n)),
-    beta: new Float64Array(buffer.slice(beta, beta + 8 * n)),
+    d: new Float64Array(buffer, d, n),
+    e: new Float64Array(buffer, e, Math.max(n - 1, 0)),
+    vs: new Float64Array(buffer, V, n * n),
+    beta: new Float64Array(buffer, beta, n),
   };
 }
