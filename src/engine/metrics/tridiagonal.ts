@@ -54,47 +54,57 @@ export function tridiagonalEigenvalue(
 
 /**
  * Unit eigenvector of T for the (accurate) eigenvalue theta: inverse iteration, three solves of
- * (T - theta I) y = previous y with partial pivoting (LAPACK dgtsv's elimination).
+ * (T - theta I) y = previous y with T - theta I factored once with partial pivoting (LAPACK
+ * dgttrf's elimination, dgttrs's solve).
  */
 export function tridiagonalEigenvector(diag: ArrayLike<number>, off: ArrayLike<number>, m: number, theta: number): Float64Array {
-  const y = new Float64Array(m).fill(1 / Math.sqrt(m));
   if (m === 1) return Float64Array.of(1);
+  const y = new Float64Array(m).fill(1 / Math.sqrt(m));
   const d = new Float64Array(m);
   const du = new Float64Array(m);
   const dl = new Float64Array(m);
+  const fact = new Float64Array(m);
+  const swapped = new Uint8Array(m);
   let scale = 0;
   for (let i = 0; i < m; i++) scale = Math.max(scale, Math.abs(diag[i] - theta) + (i < m - 1 ? Math.abs(off[i]) : 0));
   const tiny = Number.EPSILON * Math.max(scale, Number.MIN_VALUE);
-  for (let pass = 0; pass < 3; pass++) {
-    for (let i = 0; i < m; i++) d[i] = diag[i] - theta;
-    for (let i = 0; i < m - 1; i++) {
-      du[i] = off[i];
-      dl[i] = off[i];
+  for (let i = 0; i < m; i++) d[i] = diag[i] - theta;
+  for (let i = 0; i < m - 1; i++) {
+    du[i] = off[i];
+    dl[i] = off[i];
+  }
+  du[m - 1] = 0;
+  // After the elimination dl holds the second superdiagonal the row swaps create.
+  for (let i = 0; i < m - 1; i++) {
+    if (Math.abs(d[i]) >= Math.abs(dl[i])) {
+      if (d[i] === 0) d[i] = tiny;
+      const f = dl[i] / d[i];
+      fact[i] = f;
+      d[i + 1] -= f * du[i];
+      dl[i] = 0;
+    } else {
+      const f = d[i] / dl[i];
+      fact[i] = f;
+      swapped[i] = 1;
+      d[i] = dl[i];
+      const temp = d[i + 1];
+      d[i + 1] = du[i] - f * temp;
+      if (i < m - 2) {
+        dl[i] = du[i + 1];
+        du[i + 1] = -f * dl[i];
+      } else dl[i] = 0;
+      du[i] = temp;
     }
-    du[m - 1] = 0;
+  }
+  if (d[m - 1] === 0) d[m - 1] = tiny;
+  for (let pass = 0; pass < 3; pass++) {
     for (let i = 0; i < m - 1; i++) {
-      if (Math.abs(d[i]) >= Math.abs(dl[i])) {
-        if (d[i] === 0) d[i] = tiny;
-        const fact = dl[i] / d[i];
-        d[i + 1] -= fact * du[i];
-        y[i + 1] -= fact * y[i];
-        dl[i] = 0;
-      } else {
-        const fact = d[i] / dl[i];
-        d[i] = dl[i];
-        const temp = d[i + 1];
-        d[i + 1] = du[i] - fact * temp;
-        if (i < m - 2) {
-          dl[i] = du[i + 1];
-          du[i + 1] = -fact * dl[i];
-        } else dl[i] = 0;
-        du[i] = temp;
+      if (swapped[i] === 1) {
         const tb = y[i];
         y[i] = y[i + 1];
-        y[i + 1] = tb - fact * y[i + 1];
-      }
+        y[i + 1] = tb - fact[i] * y[i + 1];
+      } else y[i + 1] -= fact[i] * y[i];
     }
-    if (d[m - 1] === 0) d[m - 1] = tiny;
     y[m - 1] /= d[m - 1];
     y[m - 2] = (y[m - 2] - du[m - 2] * y[m - 1]) / d[m - 2];
     for (let i = m - 3; i >= 0; i--) y[i] = (y[i] - du[i] * y[i + 1] - dl[i] * y[i + 2]) / d[i];
