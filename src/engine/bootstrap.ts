@@ -47,7 +47,7 @@ export function windowCorrelation(series: Float64Array[], start: number, L: numb
   const raw = usesOptions(p) ? optionCorrelation(series, start, L, p) : correlationMatrix(series, p.corr_method, start, L);
   // A resampled series can be constant (every drawn row the same value): ρ = 0, the engine's rule for zero variance.
   for (let q = 0; q < raw.length; q++) if (Number.isNaN(raw[q])) raw[q] = q % (n + 1) === 0 ? 1 : 0;
-  return filterCorrelation(raw, n, L, { denoise: p.denoise, detone: p.detone, spectrum: false }).corr;
+  return filterCorrelation(raw, n, L, { denoise: p.denoise, detone: p.detone, spectrum: false }, true).corr;
 }
 
 /** The answer a replicate is compared with: its graph and, with communities, its partition. */

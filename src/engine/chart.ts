@@ -169,7 +169,7 @@ function computeAsof(
         ? optionCorrelation(series, windowStart(panel, t), panel.lookback, params)
         : correlationMatrix(series, params.corr_method, windowStart(panel, t), panel.lookback);
   // docs/engine.md § Random-matrix filtering: after shrinkage (inside the correlation), before the graph.
-  const filtered = filterCorrelation(unfiltered, n, panel.lookback, params);
+  const filtered = filterCorrelation(unfiltered, n, panel.lookback, params, true);
   const corr = filtered.corr;
   result.spectrum = filtered.spectrum;
   if (params.include_corr) result.corr = corr;

@@ -129,6 +129,23 @@ describe("filters", () => {
     expect(residual(out, n, 0, u)).toBeLessThan(1e-12);
   });
 
+  test("with reuse the answer is written over the given matrix, and is the same; without, the matrix is left alone", () => {
+    const n = 30;
+    const L = 60;
+    for (const [denoise, detone] of [["mp", 0], ["mp", 2], ["none", 1]] as const) {
+      const o = { denoise, detone, spectrum: true };
+      const c = corrOf(n, L, 17);
+      const copy = Float64Array.from(c);
+      const apart = filterCorrelation(c, n, L, o);
+      expect(c).toEqual(copy);
+      const reused = filterCorrelation(c, n, L, o, true);
+      expect(reused.corr).toEqual(apart.corr);
+      expect(reused.spectrum).toEqual(apart.spectrum);
+      // denoise alone writes its answer into the caller's matrix; detone after it makes a new one.
+      expect(reused.corr === c).toBe(denoise === "mp" && detone === 0);
+    }
+  });
+
   test("detone with k ≥ n removes everything: each series keeps ρ = 0 with the others", () => {
     const c = corrOf(3, 10, 1);
     const out = filterCorrelation(c, 3, 10, { denoise: "none", detone: 5, spectrum: false }).corr;

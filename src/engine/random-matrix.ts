@@ -64,38 +64,54 @@ export function spectrumOf(values: Float64Array, n: number, L: number): RawSpect
  * kept), rebuilt as C′ = μI + Σ_{λᵢ>λ₊} (λᵢ − μ) vᵢvᵢᵀ (= V diag(λ′) Vᵀ, since VVᵀ = I), rescaled to a
  * unit diagonal, clipped to [−1, 1]. Each λᵢ − μ ≥ 0 (the values descend), so with
  * uᵢ = √(λᵢ − μ)·vᵢ / √diag(C′) the rescaled off-diagonal is Σᵢ uᵢuᵢᵀ: one pass of k products per
- * cell, with no n×n intermediate.
+ * cell, with no n×n intermediate. `out` is written over (filterCorrelation passes the matrix it
+ * was given when the caller no longer needs it, whose memory is still in cache).
  */
-export function denoiseMp(eig: Eigen, n: number, L: number): Float64Array {
+export function denoiseMp(eig: Eigen, n: number, L: number, out: Float64Array = new Float64Array(n * n)): Float64Array {
   const { values } = eig;
   const vectors = eig.vectors!;
   const kept = aboveEdge(values, n, L);
   let rest = 0;
   for (let k = kept; k < n; k++) rest += values[k];
   const mu = kept < n ? rest / (n - kept) : 0;
+  // u_q = √(λ_q − μ)·v_q, the rebuilt diagonal beside it, then each u_q scaled by 1/√diag (0 where the variance vanished).
   const u = new Float64Array(kept * n);
+  const scale = new Float64Array(n).fill(mu);
   for (let q = 0; q < kept; q++) {
     const w = Math.sqrt(Math.max(values[q] - mu, 0));
-    for (let i = 0; i < n; i++) u[q * n + i] = w * vectors[q * n + i];
-  }
-  // The rebuilt diagonal, then each row of u scaled by 1/√diag (0 where the variance vanished).
-  const inv = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    let c = mu;
-    for (let q = 0; q < kept; q++) c += u[q * n + i] * u[q * n + i];
-    inv[i] = c > VANISHED_VARIANCE ? 1 / Math.sqrt(c) : 0;
-  }
-  for (let q = 0; q < kept; q++) for (let i = 0; i < n; i++) u[q * n + i] *= inv[i];
-  const out = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) {
-    out[i * n + i] = 1;
-    for (let j = i + 1; j < n; j++) {
-      let r = 0;
-      for (let q = 0; q < kept; q++) r += u[q * n + i] * u[q * n + j];
-      const clipped = r > 1 ? 1 : Math.max(r, -1);
-      out[i * n + j] = clipped;
-      out[j * n + i] = clipped;
+    const o = q * n;
+    for (let i = 0; i < n; i++) {
+      const x = w * vectors[o + i];
+      u[o + i] = x;
+      scale[i] += x * x;
     }
+  }
+  for (let i = 0; i < n; i++) {
+    const c = scale[i];
+    scale[i] = c > VANISHED_VARIANCE ? 1 / Math.sqrt(c) : 0;
+  }
+  for (let q = 0; q < kept; q++) for (let i = 0; i < n; i++) u[q * n + i] *= scale[i];
+  if (kept === 0) {
+    out.fill(0);
+    for (let i = 0; i < n; i++) out[i * n + i] = 1;
+    return out;
+  }
+  // Row by row, every cell: uᵢuⱼ and uⱼuᵢ are the same double, so the matrix is symmetric without a
+  // mirroring pass, and each row is written once, contiguously (cheaper than half the cells strided).
+  for (let i = 0; i < n; i++) {
+    const ri = i * n;
+    const u0 = u[i];
+    for (let j = 0; j < n; j++) out[ri + j] = u0 * u[j];
+    for (let q = 1; q < kept; q++) {
+      const o = q * n;
+      const uq = u[o + i];
+      for (let j = 0; j < n; j++) out[ri + j] += uq * u[o + j];
+    }
+    for (let j = 0; j < n; j++) {
+      const r = out[ri + j];
+      out[ri + j] = r > 1 ? 1 : Math.max(r, -1);
+    }
+    out[ri + i] = 1;
   }
   return out;
 }
@@ -151,12 +167,14 @@ function unitDiagonal(c: Float64Array, n: number): Float64Array {
  * The filters of one window, in order: the spectrum of `corr` (with spectrum), then denoise, then
  * detone. One decomposition of `corr` serves the spectrum, denoise and (without denoise) detone;
  * detone after denoise decomposes the denoised matrix. Returns `corr` itself when nothing filters.
+ * With `reuse`, `corr` is the caller's own fresh matrix, no longer needed: denoise writes over it.
  */
 export function filterCorrelation(
   corr: Float64Array,
   n: number,
   L: number,
   o: FilterOptions,
+  reuse = false,
 ): { corr: Float64Array; spectrum: RawSpectrum | null } {
   const denoise = o.denoise === "mp";
   if (!denoise && o.detone === 0 && !o.spectrum) return { corr, spectrum: null };
@@ -166,7 +184,7 @@ export function filterCorrelation(
   let out = corr;
   let outEig: Eigen = eig;
   if (denoise) {
-    out = denoiseMp(eig, n, L);
+    out = denoiseMp(eig, n, L, reuse ? corr : undefined);
     if (o.detone > 0) outEig = topEigen(out, n, o.detone);
   }
   if (o.detone > 0) out = detone(outEig, n, o.detone, out);
