@@ -132,7 +132,11 @@ describe("filters", () => {
   test("with reuse the answer is written over the given matrix, and is the same; without, the matrix is left alone", () => {
     const n = 30;
     const L = 60;
-    for (const [denoise, detone] of [["mp", 0], ["mp", 2], ["none", 1]] as const) {
+    for (const [denoise, detone] of [
+      ["mp", 0],
+      ["mp", 2],
+      ["none", 1],
+    ] as const) {
       const o = { denoise, detone, spectrum: true };
       const c = corrOf(n, L, 17);
       const copy = Float64Array.from(c);

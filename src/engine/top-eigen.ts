@@ -8,7 +8,7 @@
  */
 import { tridiagonalEigenvector } from "./metrics/tridiagonal.ts";
 import { qlEigenvalues } from "./ql-eigenvalues.ts";
-import { kernelTridiagonalise } from "./simd/tridiagonal-kernel.ts";
+import { kernelReflect, kernelTridiagonalise } from "./simd/tridiagonal-kernel.ts";
 import type { Tridiagonal } from "./tridiagonal-form.ts";
 
 export type { Tridiagonal };
@@ -95,10 +95,12 @@ export function topEigen(
   const t = tridiagonalise(a, n);
   const values = qlEigenvalues(t.d, t.e, n);
   const m = Math.min(typeof k === "number" ? k : k(values), n);
+  // Each vector of T, then all of them back through the reflections at once (in the kernel where the reduction ran).
   const vectors = new Float64Array(m * n);
+  for (let q = 0; q < m; q++) vectors.set(tridiagonalEigenvector(t.d, t.e, n, values[q]), q * n);
+  if (!kernelReflect(t, vectors, m)) for (let q = 0; q < m; q++) applyReflections(t, vectors.subarray(q * n, q * n + n));
   for (let q = 0; q < m; q++) {
-    const z = tridiagonalEigenvector(t.d, t.e, n, values[q]);
-    applyReflections(t, z);
+    const z = vectors.subarray(q * n, q * n + n);
     // Inverse iteration at (nearly) equal eigenvalues lands on one vector: keep each orthogonal to the earlier ones.
     for (let r = 0; r < q; r++) {
       let dot = 0;
@@ -108,12 +110,12 @@ export function topEigen(
     let sq = 0;
     for (let i = 0; i < n; i++) sq += z[i] * z[i];
     const inv = 1 / Math.sqrt(sq);
-    for (let i = 0; i < n; i++) vectors[q * n + i] = z[i] * inv;
+    for (let i = 0; i < n; i++) z[i] *= inv;
   }
   return { values, vectors };
 }
 
-/** z ← Q z (Q = H₀H₁…H_{n−3}): an eigenvector of T becomes one of A. */
+/** z ← Q z (Q = H₀H₁…H_{n−3}): an eigenvector of T becomes one of A (the kernel's reflect, in JavaScript). */
 function applyReflections(t: Tridiagonal, z: Float64Array): void {
   const { n, vs, beta } = t;
   for (let k = n - 3; k >= 0; k--) {

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { qlEigenvalues } from "../ql-eigenvalues.ts";
 import { scalarTridiagonalise } from "../top-eigen.ts";
 import { symmetricEigen } from "../../../test/support/engine/symmetric-eigen.ts";
-import { hasTridiagonalKernel, kernelTridiagonalise } from "./tridiagonal-kernel.ts";
+import { hasTridiagonalKernel, kernelReflect, kernelTridiagonalise } from "./tridiagonal-kernel.ts";
 
 /** A random symmetric n×n matrix (a correlation-like one when `corr`), with column `zero` all zeros off the diagonal. */
 function symmetric(n: number, seed: number, zero = -1): Float64Array {
@@ -58,6 +58,28 @@ describe("the SIMD tridiagonalisation", () => {
       }
     });
   }
+
+  test("reflect applies Q to every vector as the reflections' definition does; a JavaScript reduction is left alone", () => {
+    for (const n of [1, 2, 3, 8, 17, 50]) {
+      const k = Math.min(3, n);
+      const t = kernelTridiagonalise(symmetric(n, 5), n)!;
+      const zs = Float64Array.from({ length: k * n }, (_, i) => Math.sin(i + 1));
+      const expected = Float64Array.from(zs);
+      // Q z = H₀(H₁(…H_{n−3} z)), H_r = I − β_r v vᵀ on r+1 … n−1.
+      for (let q = 0; q < k; q++)
+        for (let r = n - 3; r >= 0; r--) {
+          let s = 0;
+          for (let j = r + 1; j < n; j++) s += t.vs[r * n + j] * expected[q * n + j];
+          for (let j = r + 1; j < n; j++) expected[q * n + j] -= t.beta[r] * s * t.vs[r * n + j];
+        }
+      expect(kernelReflect(t, zs, k)).toBe(true);
+      for (let i = 0; i < k * n; i++) expect(Math.abs(zs[i] - expected[i])).toBeLessThan(1e-13);
+    }
+    const scalar = scalarTridiagonalise(symmetric(8, 5), 8);
+    const zs = new Float64Array(8).fill(1);
+    expect(kernelReflect(scalar, zs, 1)).toBe(false);
+    expect(Array.from(zs)).toEqual(new Array(8).fill(1));
+  });
 
   test("a matrix above the workspace bound is left to the JavaScript loop", () => {
     expect(kernelTridiagonalise(new Float64Array(0), 2100)).toBeNull();

@@ -11,9 +11,10 @@ import { TRIDIAGONAL_KERNEL_WASM } from "./tridiagonal-kernel.wasm.ts";
 interface KernelExports {
   memory: WebAssembly.Memory;
   tridiagonalise(A: number, V: number, d: number, e: number, beta: number, p: number, n: number): void;
+  reflect(V: number, beta: number, Z: number, n: number, k: number): void;
 }
 
-/** Largest workspace kept in the kernel's memory (bytes): about 2,000 symbols (2 n² + 4 n doubles). */
+/** Largest workspace kept in the kernel's memory (bytes): about 1,600 symbols (3 n² + 4 n doubles: A, the reflections, up to n vectors to reflect). */
 export const MAX_TRIDIAGONAL_BYTES = 64 * 2 ** 20;
 
 function instantiate(): KernelExports | null {
@@ -34,7 +35,8 @@ export const hasTridiagonalKernel = kernel !== null;
 /** The tridiagonal form of the symmetric row-major `a` (not changed), or null (see the file's comment). */
 export function kernelTridiagonalise(a: Float64Array, n: number): Tridiagonal | null {
   if (kernel === null) return null;
-  const bytes = 8 * (2 * n * n + 4 * n);
+  // Room for the vectors too, so that kernelReflect never grows the memory under these views.
+  const bytes = 8 * (3 * n * n + 4 * n);
   if (bytes > MAX_TRIDIAGONAL_BYTES) return null;
   const memory = kernel.memory;
   if (memory.buffer.byteLength < bytes) {
@@ -64,4 +66,19 @@ export function kernelTridiagonalise(a: Float64Array, n: number): Tridiagonal | 
     vs: new Float64Array(buffer, V, n * n),
     beta: new Float64Array(buffer, beta, n),
   };
+}
+
+/**
+ * z_q ← Q z_q in place for the k vectors of `zs` (row q at q·n), when `t` is the kernel's own latest
+ * reduction (its arrays are views of the kernel's memory); false, changing nothing, otherwise.
+ */
+export function kernelReflect(t: Tridiagonal, zs: Float64Array, k: number): boolean {
+  if (kernel === null || t.vs.buffer !== kernel.memory.buffer || k === 0) return false;
+  const n = t.n;
+  const Z = t.beta.byteOffset + 16 * n;
+  const z = new Float64Array(kernel.memory.buffer, Z, k * n);
+  z.set(zs.subarray(0, k * n));
+  kernel.reflect(t.vs.byteOffset, t.beta.byteOffset, Z, n, k);
+  zs.set(z);
+  return true;
 }

@@ -360,4 +360,66 @@
         (local.set $k (i32.sub (local.get $n) (i32.const 1)))
         (f64.store (i32.add (local.get $d) (i32.shl (local.get $k) (i32.const 3)))
           (f64.load (i32.add (local.get $A) (i32.add (i32.mul (local.get $k) (local.get $stride)) (i32.shl (local.get $k) (i32.const 3)))))))))
+
+  ;; z_q ← H₀H₁…H_{n−3} z_q for the k vectors at $Z (vector q at Z + 8qn): an eigenvector of the
+  ;; tridiagonal becomes one of A (top-eigen.ts applies the same reflections in JavaScript, one
+  ;; vector at a time). Each reflection's dot and update run two entries per f64x2.
+  (func (export "reflect") (param $V i32) (param $beta i32) (param $Z i32) (param $n i32) (param $k i32)
+    (local $r i32) (local $q i32) (local $j i32) (local $stride i32) (local $row i32) (local $zq i32)
+    (local $addr i32) (local $b f64) (local $s f64) (local $sv v128) (local $ss v128)
+    (local.set $stride (i32.shl (local.get $n) (i32.const 3)))
+    (local.set $r (i32.sub (local.get $n) (i32.const 3)))
+    (block $all_done
+      (loop $each
+        (br_if $all_done (i32.lt_s (local.get $r) (i32.const 0)))
+        (local.set $b (f64.load (i32.add (local.get $beta) (i32.shl (local.get $r) (i32.const 3)))))
+        (if (f64.ne (local.get $b) (f64.const 0))
+          (then
+            (local.set $row (i32.add (local.get $V) (i32.mul (local.get $r) (local.get $stride))))
+            (local.set $q (i32.const 0))
+            (block $vectors_done
+              (loop $vector
+                (br_if $vectors_done (i32.ge_s (local.get $q) (local.get $k)))
+                (local.set $zq (i32.add (local.get $Z) (i32.mul (local.get $q) (local.get $stride))))
+                ;; s = β·(v·z) over r+1 … n−1
+                (local.set $sv (f64x2.splat (f64.const 0)))
+                (local.set $j (i32.add (local.get $r) (i32.const 1)))
+                (block $dot_done
+                  (loop $dot
+                    (br_if $dot_done (i32.ge_s (i32.add (local.get $j) (i32.const 1)) (local.get $n)))
+                    (local.set $addr (i32.shl (local.get $j) (i32.const 3)))
+                    (local.set $sv (f64x2.add (local.get $sv)
+                      (f64x2.mul (v128.load align=8 (i32.add (local.get $row) (local.get $addr)))
+                        (v128.load align=8 (i32.add (local.get $zq) (local.get $addr))))))
+                    (local.set $j (i32.add (local.get $j) (i32.const 2)))
+                    (br $dot)))
+                (local.set $s (f64.add (f64x2.extract_lane 0 (local.get $sv)) (f64x2.extract_lane 1 (local.get $sv))))
+                (if (i32.lt_s (local.get $j) (local.get $n))
+                  (then
+                    (local.set $addr (i32.shl (local.get $j) (i32.const 3)))
+                    (local.set $s (f64.add (local.get $s)
+                      (f64.mul (f64.load (i32.add (local.get $row) (local.get $addr))) (f64.load (i32.add (local.get $zq) (local.get $addr))))))))
+                (local.set $s (f64.mul (local.get $s) (local.get $b)))
+                ;; z ← z − s·v
+                (local.set $ss (f64x2.splat (local.get $s)))
+                (local.set $j (i32.add (local.get $r) (i32.const 1)))
+                (block $axpy_done
+                  (loop $axpy
+                    (br_if $axpy_done (i32.ge_s (i32.add (local.get $j) (i32.const 1)) (local.get $n)))
+                    (local.set $addr (i32.shl (local.get $j) (i32.const 3)))
+                    (v128.store align=8 (i32.add (local.get $zq) (local.get $addr))
+                      (f64x2.sub (v128.load align=8 (i32.add (local.get $zq) (local.get $addr)))
+                        (f64x2.mul (local.get $ss) (v128.load align=8 (i32.add (local.get $row) (local.get $addr))))))
+                    (local.set $j (i32.add (local.get $j) (i32.const 2)))
+                    (br $axpy)))
+                (if (i32.lt_s (local.get $j) (local.get $n))
+                  (then
+                    (local.set $addr (i32.shl (local.get $j) (i32.const 3)))
+                    (f64.store (i32.add (local.get $zq) (local.get $addr))
+                      (f64.sub (f64.load (i32.add (local.get $zq) (local.get $addr)))
+                        (f64.mul (local.get $s) (f64.load (i32.add (local.get $row) (local.get $addr))))))))
+                (local.set $q (i32.add (local.get $q) (i32.const 1)))
+                (br $vector)))))
+        (local.set $r (i32.sub (local.get $r) (i32.const 1)))
+        (br $each))))
 )
