@@ -98,33 +98,35 @@ export function topEigen(
   // Each vector of T, then all of them back through the reflections at once (in the kernel where the reduction ran).
   const vectors = new Float64Array(m * n);
   for (let q = 0; q < m; q++) vectors.set(tridiagonalEigenvector(t.d, t.e, n, values[q]), q * n);
-  if (!kernelReflect(t, vectors, m)) for (let q = 0; q < m; q++) applyReflections(t, vectors.subarray(q * n, q * n + n));
+  if (!kernelReflect(t, vectors, m)) for (let q = 0; q < m; q++) applyReflections(t, vectors, q * n);
+  // Offsets rather than subarrays: a view per vector costs more here than the arithmetic it saves.
   for (let q = 0; q < m; q++) {
-    const z = vectors.subarray(q * n, q * n + n);
+    const o = q * n;
     // Inverse iteration at (nearly) equal eigenvalues lands on one vector: keep each orthogonal to the earlier ones.
     for (let r = 0; r < q; r++) {
+      const or = r * n;
       let dot = 0;
-      for (let i = 0; i < n; i++) dot += z[i] * vectors[r * n + i];
-      for (let i = 0; i < n; i++) z[i] -= dot * vectors[r * n + i];
+      for (let i = 0; i < n; i++) dot += vectors[o + i] * vectors[or + i];
+      for (let i = 0; i < n; i++) vectors[o + i] -= dot * vectors[or + i];
     }
     let sq = 0;
-    for (let i = 0; i < n; i++) sq += z[i] * z[i];
+    for (let i = 0; i < n; i++) sq += vectors[o + i] * vectors[o + i];
     const inv = 1 / Math.sqrt(sq);
-    for (let i = 0; i < n; i++) z[i] *= inv;
+    for (let i = 0; i < n; i++) vectors[o + i] *= inv;
   }
   return { values, vectors };
 }
 
-/** z ← Q z (Q = H₀H₁…H_{n−3}): an eigenvector of T becomes one of A (the kernel's reflect, in JavaScript). */
-function applyReflections(t: Tridiagonal, z: Float64Array): void {
+/** z ← Q z (Q = H₀H₁…H_{n−3}) for z = zs[o … o + n): an eigenvector of T becomes one of A (the kernel's reflect, in JavaScript). */
+export function applyReflections(t: Tridiagonal, zs: Float64Array, o: number): void {
   const { n, vs, beta } = t;
   for (let k = n - 3; k >= 0; k--) {
     const b = beta[k];
     if (b === 0) continue;
     const row = k * n;
     let s = 0;
-    for (let j = k + 1; j < n; j++) s += vs[row + j] * z[j];
+    for (let j = k + 1; j < n; j++) s += vs[row + j] * zs[o + j];
     s *= b;
-    for (let j = k + 1; j < n; j++) z[j] -= s * vs[row + j];
+    for (let j = k + 1; j < n; j++) zs[o + j] -= s * vs[row + j];
   }
 }

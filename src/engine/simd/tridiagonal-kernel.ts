@@ -76,9 +76,10 @@ export function kernelReflect(t: Tridiagonal, zs: Float64Array, k: number): bool
   if (kernel === null || t.vs.buffer !== kernel.memory.buffer || k === 0) return false;
   const n = t.n;
   const Z = t.beta.byteOffset + 16 * n;
-  const z = new Float64Array(kernel.memory.buffer, Z, k * n);
-  z.set(zs.subarray(0, k * n));
+  const m = k * n;
+  const z = new Float64Array(kernel.memory.buffer, Z, m);
+  for (let i = 0; i < m; i++) z[i] = zs[i];
   kernel.reflect(t.vs.byteOffset, t.beta.byteOffset, Z, n, k);
-  zs.set(z);
+  for (let i = 0; i < m; i++) zs[i] = z[i];
   return true;
 }
