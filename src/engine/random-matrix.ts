@@ -107,7 +107,7 @@ export function denoiseMp(eig: Eigen, n: number, L: number, out: Float64Array = 
     if (kept <= 2) {
       for (let j = 0; j < n; j++) {
         const r = a * u[j] + b * u[u1 + j];
-        out[ri + j] = r > 1 ? 1 : r < -1 ? -1 : r;
+        out[ri + j] = r > 1 ? 1 : Math.max(r, -1);
       }
     } else {
       for (let j = 0; j < n; j++) out[ri + j] = a * u[j] + b * u[u1 + j];
@@ -118,7 +118,7 @@ export function denoiseMp(eig: Eigen, n: number, L: number, out: Float64Array = 
       }
       for (let j = 0; j < n; j++) {
         const r = out[ri + j];
-        out[ri + j] = r > 1 ? 1 : r < -1 ? -1 : r;
+        out[ri + j] = r > 1 ? 1 : Math.max(r, -1);
       }
     }
     out[ri + i] = 1;
