@@ -74,6 +74,12 @@ export function denoiseMp(eig: Eigen, n: number, L: number, out: Float64Array = 
   let rest = 0;
   for (let k = kept; k < n; k++) rest += values[k];
   const mu = kept < n ? rest / (n - kept) : 0;
+  if (kept === 0) {
+    // μI rescaled: the identity.
+    out.fill(0);
+    for (let i = 0; i < n; i++) out[i * n + i] = 1;
+    return out;
+  }
   // u_q = √(λ_q − μ)·v_q, the rebuilt diagonal beside it, then each u_q scaled by 1/√diag (0 where the variance vanished).
   const u = new Float64Array(kept * n);
   const scale = new Float64Array(n).fill(mu);
@@ -91,11 +97,6 @@ export function denoiseMp(eig: Eigen, n: number, L: number, out: Float64Array = 
     scale[i] = c > VANISHED_VARIANCE ? 1 / Math.sqrt(c) : 0;
   }
   for (let q = 0; q < kept; q++) for (let i = 0; i < n; i++) u[q * n + i] *= scale[i];
-  if (kept === 0) {
-    out.fill(0);
-    for (let i = 0; i < n; i++) out[i * n + i] = 1;
-    return out;
-  }
   // Row by row, every cell: uᵢuⱼ and uⱼuᵢ are the same double, so the matrix is symmetric without a
   // mirroring pass. The first two components are summed in registers and clipped in the same pass
   // (denoise keeps one to three on NIFTY-50 windows); each further one is another pass over the row.

@@ -5,6 +5,7 @@
  * results are bit-identical to the scalar loops (correlation.test.ts).
  */
 import { CORRELATION_KERNEL_WASM } from "./correlation-kernel.wasm.ts";
+import { ensureKernelMemory, instantiateKernel } from "./kernel-module.ts";
 
 interface KernelExports {
   memory: WebAssembly.Memory;
@@ -19,17 +20,7 @@ interface KernelExports {
 export const MAX_KERNEL_BYTES = 64 * 2 ** 20;
 
 /** The instantiated kernel, or null where WebAssembly SIMD is unavailable. */
-function instantiate(): KernelExports | null {
-  try {
-    const bytes = Buffer.from(CORRELATION_KERNEL_WASM, "base64");
-    if (!WebAssembly.validate(bytes)) return null;
-    return new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports as unknown as KernelExports;
-  } catch {
-    return null;
-  }
-}
-
-const kernel = instantiate();
+const kernel = instantiateKernel<KernelExports>(CORRELATION_KERNEL_WASM);
 
 export interface DotWorkspace {
   /** The n centred series, k-major: T[k*n + i]. */
@@ -50,16 +41,8 @@ export interface DotWorkspace {
  */
 export function dotWorkspace(n: number, L: number): DotWorkspace | null {
   if (kernel === null) return null;
-  const bytes = 8 * (n * L + n * n + n);
-  if (bytes > MAX_KERNEL_BYTES) return null;
   const memory = kernel.memory;
-  if (memory.buffer.byteLength < bytes) {
-    try {
-      memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / 65536));
-    } catch {
-      return null; // no memory to grow into: the scalar loops need none of it
-    }
-  }
+  if (!ensureKernelMemory(memory, 8 * (n * L + n * n + n), MAX_KERNEL_BYTES)) return null;
   const t = 0;
   const d = 8 * n * L;
   const s = d + 8 * n * n;

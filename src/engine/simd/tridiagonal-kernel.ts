@@ -1,11 +1,13 @@
 /**
  * The WebAssembly SIMD Householder tridiagonalisation (tridiagonal-kernel.wat) behind
- * top-eigen.ts: its two O(n²) loops per step run two columns per instruction, which JavaScript
- * cannot (and two rows at a time), and are most of the random-matrix filters' time at n = 50 (docs/engine.md §
- * Random-matrix filtering). Null where WebAssembly SIMD is unavailable or the matrix would take
- * more than MAX_KERNEL_BYTES; the JavaScript loop then runs.
+ * top-eigen.ts: its two O(n²) loops per step run two columns per instruction (and two rows at a
+ * time), which JavaScript cannot, and are most of the random-matrix filters' time at n = 50
+ * (docs/engine.md § Random-matrix filtering); it also takes the leading eigenvectors back through
+ * the reflections. Null where WebAssembly SIMD is unavailable or the matrix would take more than
+ * MAX_TRIDIAGONAL_BYTES; the JavaScript loops then run.
  */
 import type { Tridiagonal } from "../tridiagonal-form.ts";
+import { ensureKernelMemory, instantiateKernel } from "./kernel-module.ts";
 import { TRIDIAGONAL_KERNEL_WASM } from "./tridiagonal-kernel.wasm.ts";
 
 interface KernelExports {
@@ -17,42 +19,29 @@ interface KernelExports {
 /** Largest workspace kept in the kernel's memory (bytes): about 1,600 symbols (3 n² + 4 n doubles: A, the reflections, up to n vectors to reflect). */
 export const MAX_TRIDIAGONAL_BYTES = 64 * 2 ** 20;
 
-function instantiate(): KernelExports | null {
-  try {
-    const bytes = Buffer.from(TRIDIAGONAL_KERNEL_WASM, "base64");
-    if (!WebAssembly.validate(bytes)) return null;
-    return new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports as unknown as KernelExports;
-  } catch {
-    return null;
-  }
-}
-
-const kernel = instantiate();
+const kernel = instantiateKernel<KernelExports>(TRIDIAGONAL_KERNEL_WASM);
 
 /** Whether top-eigen.ts can use the kernel here. */
 export const hasTridiagonalKernel = kernel !== null;
 
-/** The tridiagonal form of the symmetric row-major `a` (not changed), or null (see the file's comment). */
-export function kernelTridiagonalise(a: Float64Array, n: number): Tridiagonal | null {
-  if (kernel === null) return null;
-  // Room for the vectors too, so that kernelReflect never grows the memory under these views.
-  const bytes = 8 * (3 * n * n + 4 * n);
-  if (bytes > MAX_TRIDIAGONAL_BYTES) return null;
-  const memory = kernel.memory;
-  if (memory.buffer.byteLength < bytes) {
-    try {
-      memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / 65536));
-    } catch {
-      return null;
-    }
-  }
-  const A = 0;
+/** Where each array sits in the kernel's memory for an n×n matrix (byte offsets), and the bytes in all. */
+function layout(n: number) {
   const V = 8 * n * n;
   const d = 2 * V;
   const e = d + 8 * n;
   const beta = e + 8 * n;
   const p = beta + 8 * n;
-  const buffer = memory.buffer;
+  // Room for up to n vectors to reflect, so that kernelReflect never grows the memory under the views.
+  const Z = p + 8 * n;
+  return { A: 0, V, d, e, beta, p, Z, bytes: Z + V };
+}
+
+/** The tridiagonal form of the symmetric row-major `a` (not changed), or null (see the file's comment). */
+export function kernelTridiagonalise(a: Float64Array, n: number): Tridiagonal | null {
+  if (kernel === null) return null;
+  const { A, V, d, e, beta, p, bytes } = layout(n);
+  if (!ensureKernelMemory(kernel.memory, bytes, MAX_TRIDIAGONAL_BYTES)) return null;
+  const buffer = kernel.memory.buffer;
   new Float64Array(buffer, A, n * n).set(a);
   // The last two steps have no reflection: their β stay 0, as in the JavaScript loop's fresh array.
   new Float64Array(buffer, beta, n).fill(0);
@@ -75,11 +64,11 @@ export function kernelTridiagonalise(a: Float64Array, n: number): Tridiagonal | 
 export function kernelReflect(t: Tridiagonal, zs: Float64Array, k: number): boolean {
   if (kernel === null || t.vs.buffer !== kernel.memory.buffer || k === 0) return false;
   const n = t.n;
-  const Z = t.beta.byteOffset + 16 * n;
+  const { V, beta, Z } = layout(n);
   const m = k * n;
   const z = new Float64Array(kernel.memory.buffer, Z, m);
   for (let i = 0; i < m; i++) z[i] = zs[i];
-  kernel.reflect(t.vs.byteOffset, t.beta.byteOffset, Z, n, k);
+  kernel.reflect(V, beta, Z, n, k);
   for (let i = 0; i < m; i++) zs[i] = z[i];
   return true;
 }
