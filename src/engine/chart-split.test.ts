@@ -32,6 +32,15 @@ function split(input: SeriesInput, p: ChartParams, of: number): string {
   return JSON.stringify(joinChart(input.symbols, p, parts));
 }
 
+/** Part `index` of `of`'s as-of results, before rounding. */
+function partResults(input: SeriesInput, p: ChartParams, index: number, of: number) {
+  const steps = computeChartPartSteps(input, p, index, of);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value.results;
+  }
+}
+
 const outcome = (run: () => string) => {
   try {
     return run();
@@ -123,13 +132,7 @@ describe("a rolling request split into parts and joined", () => {
       [holes, "periods=60&step=2&lookback=30&graph_method=tmfg&weights=hrp&hierarchy=ward&clusters=5"],
     ] as const) {
       const p = params(q);
-      const run = (index: number, of: number) => {
-        const steps = computeChartPartSteps(input, p, index, of);
-        for (;;) {
-          const r = steps.next();
-          if (r.done) return r.value.results;
-        }
-      };
+      const run = (index: number, of: number) => partResults(input, p, index, of);
       const bits = (rs: ReturnType<typeof run>) =>
         rs.map((r) => ({
           values: Object.values(r.values).map((v) => [...new Uint32Array(v!.buffer)]),
@@ -139,6 +142,29 @@ describe("a rolling request split into parts and joined", () => {
         }));
       const whole = bits(run(0, 1));
       for (const of of [2, 3]) expect(bits(Array.from({ length: of }, (_, k) => run(k, of)).flat())).toEqual(whole);
+    }
+  });
+
+  test("filters that decompose take two as-ofs at a time, and every as-of's matrix, spectrum and values are bit for bit its own alone", () => {
+    // One as-of per part: nothing to pair with, so each part filters its window alone.
+    for (const [input, q, asofs] of [
+      [factorInput(24, 200, 7), "periods=21&lookback=40&denoise=mp&spectrum=true&include_corr=true&include_graph=all", 21],
+      [holes, "periods=30&step=2&lookback=30&denoise=mp&detone=1&spectrum=true&include_corr=true&include_graph=all", 30],
+      [holes, "periods=16&step=3&lookback=30&corr_method=spearman&detone=2&include_corr=true&include_graph=all", 16],
+    ] as const) {
+      const p = params(q);
+      const run = (index: number, of: number) => partResults(input, p, index, of);
+      const f64 = (x: Float64Array | null | undefined) => (x ? [...new Uint32Array(Float64Array.from(x).buffer)] : null);
+      const bits = (rs: ReturnType<typeof run>) =>
+        rs.map((r) => ({
+          nodes: r.nodes,
+          corr: f64(r.corr),
+          spectrum: r.spectrum ? { ...r.spectrum, eigenvalues: f64(r.spectrum.eigenvalues) } : null,
+          values: Object.values(r.values).map((v) => f64(v)),
+        }));
+      const whole = bits(run(0, 1));
+      expect(whole.length).toBe(asofs);
+      expect(bits(Array.from({ length: asofs }, (_, k) => run(k, asofs)).flat())).toEqual(whole);
     }
   });
 

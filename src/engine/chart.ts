@@ -29,7 +29,7 @@ import { correlationDistance, flatClusters, leafOrder, linkage } from "./hierarc
 import { equalWeights, hrpWeights, inverseVarianceWeights, sampleCovariance } from "./hrp.ts";
 import { isRolling, resolveAsofs } from "./asofs.ts";
 import { MAX_POINTS } from "./limits.ts";
-import { filterCorrelation } from "./random-matrix.ts";
+import { decomposes, type Filtered, filterCorrelation, filterCorrelationPair } from "./random-matrix.ts";
 import { rollingData, snapshotData, type AsofResult } from "./payload.ts";
 import { lastFullRebuild, SlidingMoments } from "./rolling-moments.ts";
 import { SlidingKendall } from "./kendall.ts";
@@ -83,8 +83,28 @@ export function* computeChartPartSteps(input: SeriesInput, params: ChartParams, 
       : null;
   const rows = new RowBudget(params, asofs.length * input.symbols.length);
   const results: AsofResult[] = [];
+  const correlate = (k: number) => correlateAsof(panel, params, asofs[k], moments, kendall);
+  // The next as-of's window, correlated (and filtered with this one's) ahead of its turn.
+  let ahead: Correlated | null = null;
   for (let k = from; k < to; k++) {
-    const r = computeAsof(input, panel, params, asofs[k], moments, kendall);
+    const window = ahead ?? correlate(k);
+    ahead = null;
+    // Filters that decompose the matrix take two windows of one size at a time: their QLs run
+    // side by side (random-matrix.ts filterCorrelationPair), with the same answer as one by one.
+    if (window.filtered === null && window.unfiltered !== null && decomposes(params) && k + 1 < to) {
+      ahead = correlate(k + 1);
+      if (ahead.unfiltered !== null && ahead.members.nodes.length === window.members.nodes.length) {
+        [window.filtered, ahead.filtered] = filterCorrelationPair(
+          window.unfiltered,
+          ahead.unfiltered,
+          window.members.nodes.length,
+          panel.lookback,
+          params,
+          true,
+        );
+      }
+    }
+    const r = computeAsof(input, panel, params, asofs[k], window);
     // Only the latest graph's edges are returned (all of them with include_graph=all): an earlier
     // as-of's edge arrays go once it is done. They were most of a rolling job's memory (≈125 MB for
     // 500 symbols × 100 as-ofs with knn_k=50).
@@ -132,15 +152,36 @@ function checkInput(input: SeriesInput): void {
   }
 }
 
-function computeAsof(
-  input: SeriesInput,
+/** One as-of's members and its window's matrix before the filters (null under 2 members), and the filtered one once known. */
+interface Correlated {
+  members: ReturnType<typeof windowMembers>;
+  series: Float64Array[];
+  unfiltered: Float64Array | null;
+  filtered: Filtered | null;
+}
+
+function correlateAsof(
   panel: ReturnsPanel,
   params: ChartParams,
   t: number,
   moments: SlidingMoments | null,
   kendall: SlidingKendall | null = null,
-): AsofResult {
+): Correlated {
   const members = windowMembers(panel, t);
+  const series = members.nodes.map((i) => panel.returns[i]);
+  if (members.nodes.length < 2) return { members, series, unfiltered: null, filtered: null };
+  const unfiltered = moments
+    ? moments.correlationAt(t, members.nodes)
+    : kendall
+      ? kendall.matrixAt(windowStart(panel, t), members.nodes)
+      : usesOptions(params)
+        ? optionCorrelation(series, windowStart(panel, t), panel.lookback, params)
+        : correlationMatrix(series, params.corr_method, windowStart(panel, t), panel.lookback);
+  return { members, series, unfiltered, filtered: null };
+}
+
+function computeAsof(input: SeriesInput, panel: ReturnsPanel, params: ChartParams, t: number, window: Correlated): AsofResult {
+  const { members, series, unfiltered } = window;
   const result: AsofResult = {
     label: input.labels[t],
     ...members,
@@ -159,17 +200,9 @@ function computeAsof(
     bootstrap: null,
   };
   const n = members.nodes.length;
-  if (n < 2) return result;
-  const series = members.nodes.map((i) => panel.returns[i]);
-  const unfiltered = moments
-    ? moments.correlationAt(t, members.nodes)
-    : kendall
-      ? kendall.matrixAt(windowStart(panel, t), members.nodes)
-      : usesOptions(params)
-        ? optionCorrelation(series, windowStart(panel, t), panel.lookback, params)
-        : correlationMatrix(series, params.corr_method, windowStart(panel, t), panel.lookback);
+  if (unfiltered === null) return result;
   // docs/engine.md § Random-matrix filtering: after shrinkage (inside the correlation), before the graph.
-  const filtered = filterCorrelation(unfiltered, n, panel.lookback, params, true);
+  const filtered = window.filtered ?? filterCorrelation(unfiltered, n, panel.lookback, params, true);
   const corr = filtered.corr;
   result.spectrum = filtered.spectrum;
   if (params.include_corr) result.corr = corr;

@@ -7,9 +7,9 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { factorReturns, noiseReturns } from "../../test/support/engine/random-returns.ts";
 import { correlationMatrix } from "./correlation.ts";
-import { denoiseMp, filterCorrelation, marchenkoPasturEdge, spectrumOf } from "./random-matrix.ts";
+import { denoiseMp, filterCorrelation, filterCorrelationPair, marchenkoPasturEdge, spectrumOf } from "./random-matrix.ts";
 import { symmetricEigen } from "../../test/support/engine/symmetric-eigen.ts";
-import { topEigen } from "./top-eigen.ts";
+import { topEigen, topEigenPair } from "./top-eigen.ts";
 
 const corrOf = (n: number, L: number, seed: number, noise = false) =>
   correlationMatrix(noise ? noiseReturns(n, L, seed) : factorReturns(n, L, seed), "pearson", 0, L);
@@ -154,5 +154,53 @@ describe("filters", () => {
     const c = corrOf(3, 10, 1);
     const out = filterCorrelation(c, 3, 10, { denoise: "none", detone: 5, spectrum: false }).corr;
     expect(Array.from(out)).toEqual([1, 0, 0, 0, 1, 0, 0, 0, 1]);
+  });
+});
+
+describe("two windows at a time", () => {
+  const bits = (x: Float64Array) => [...new Uint32Array(Float64Array.from(x).buffer)];
+
+  test("topEigenPair gives each matrix bit for bit what topEigen gives it alone", () => {
+    for (const [n, L] of [
+      [1, 5],
+      [2, 6],
+      [12, 40],
+      [50, 60],
+      [65, 50],
+    ]) {
+      const a = corrOf(n, L, 3);
+      const b = corrOf(n, L, 4, true);
+      const copies = [Float64Array.from(a), Float64Array.from(b)];
+      const [pa, pb] = topEigenPair(a, b, n, Math.min(2, n), (values) => Math.min(3, values.length));
+      expect([a, b]).toEqual(copies);
+      const sa = topEigen(a, n, Math.min(2, n));
+      const sb = topEigen(b, n, Math.min(3, n));
+      expect(bits(pa.values)).toEqual(bits(sa.values));
+      expect(bits(pa.vectors)).toEqual(bits(sa.vectors));
+      expect(bits(pb.values)).toEqual(bits(sb.values));
+      expect(bits(pb.vectors)).toEqual(bits(sb.vectors));
+    }
+  });
+
+  test("filterCorrelationPair gives each window bit for bit what filterCorrelation gives it", () => {
+    const n = 30;
+    const L = 45;
+    for (const [denoise, detone, spectrum] of [
+      ["mp", 0, true],
+      ["mp", 2, false],
+      ["none", 1, true],
+      ["none", 0, true],
+      ["none", 0, false],
+    ] as const) {
+      const o = { denoise, detone, spectrum };
+      for (const reuse of [false, true]) {
+        const [pa, pb] = filterCorrelationPair(corrOf(n, L, 5), corrOf(n, L, 6), n, L, o, reuse);
+        const [sa, sb] = [filterCorrelation(corrOf(n, L, 5), n, L, o), filterCorrelation(corrOf(n, L, 6), n, L, o)];
+        expect(bits(pa.corr)).toEqual(bits(sa.corr));
+        expect(bits(pb.corr)).toEqual(bits(sb.corr));
+        expect(pa.spectrum).toEqual(sa.spectrum);
+        expect(pb.spectrum).toEqual(sb.spectrum);
+      }
+    }
   });
 });

@@ -7,15 +7,18 @@
  * at n = 50 and is the reference the tests compare this with (docs/engine.md § Random-matrix filtering).
  */
 import { tridiagonalEigenvector } from "./metrics/tridiagonal.ts";
-import { qlEigenvalues } from "./ql-eigenvalues.ts";
+import { qlEigenvalues, qlEigenvaluesPair } from "./ql-eigenvalues.ts";
 import { kernelReflect, kernelTridiagonalise } from "./simd/tridiagonal-kernel.ts";
 import type { Tridiagonal } from "./tridiagonal-form.ts";
 
 export type { Tridiagonal };
 
-/** Householder reduction of the symmetric row-major `a` (not changed): the SIMD kernel's where it runs. */
-export function tridiagonalise(a: Float64Array, n: number): Tridiagonal {
-  return kernelTridiagonalise(a, n) ?? scalarTridiagonalise(a, n);
+/**
+ * Householder reduction of the symmetric row-major `a` (not changed): the SIMD kernel's where it
+ * runs, into its second slot for the second of a pair (topEigenPair).
+ */
+export function tridiagonalise(a: Float64Array, n: number, slot: 0 | 1 = 0): Tridiagonal {
+  return kernelTridiagonalise(a, n, slot) ?? scalarTridiagonalise(a, n);
 }
 
 /** The same reduction in JavaScript, one column at a time (the kernel's fallback and its reference). */
@@ -83,21 +86,40 @@ export function scalarTridiagonalise(a: Float64Array, n: number): Tridiagonal {
   return { n, d, e, vs, beta };
 }
 
-/**
- * Eigenvalues of A (descending) and unit eigenvectors of the leading k (row q of `vectors`), k a
- * number or chosen from the eigenvalues (denoise keeps those above λ₊).
- */
-export function topEigen(
-  a: Float64Array,
-  n: number,
-  k: number | ((values: Float64Array) => number),
-): { values: Float64Array; vectors: Float64Array } {
+/** How many leading eigenvectors to take: a number, or chosen from the eigenvalues (denoise keeps those above λ₊). */
+export type Leading = number | ((values: Float64Array) => number);
+
+export interface TopEigen {
+  /** Every eigenvalue, descending. */
+  values: Float64Array;
+  /** Unit eigenvectors of the leading k, row q at q·n. */
+  vectors: Float64Array;
+}
+
+/** Eigenvalues of A (descending) and unit eigenvectors of the leading k. */
+export function topEigen(a: Float64Array, n: number, k: Leading): TopEigen {
   const t = tridiagonalise(a, n);
-  const values = qlEigenvalues(t.d, t.e, n);
+  return leadingVectors(t, qlEigenvalues(t.d, t.e, n), k);
+}
+
+/**
+ * topEigen of two matrices of one size, each the same bit for bit: both reductions are held at
+ * once (the kernel's two slots) so that their QLs run side by side (qlEigenvaluesPair).
+ */
+export function topEigenPair(a: Float64Array, b: Float64Array, n: number, ka: Leading, kb: Leading): [TopEigen, TopEigen] {
+  const ta = tridiagonalise(a, n, 0);
+  const tb = tridiagonalise(b, n, 1);
+  const [va, vb] = qlEigenvaluesPair(ta, tb, n);
+  return [leadingVectors(ta, va, ka), leadingVectors(tb, vb, kb)];
+}
+
+/** The leading k eigenvectors of A from its reduction `t` and its eigenvalues. */
+function leadingVectors(t: Tridiagonal, values: Float64Array, k: Leading): TopEigen {
+  const n = t.n;
   const m = Math.min(typeof k === "number" ? k : k(values), n);
   // Each vector of T, then all of them back through the reflections at once (in the kernel where the reduction ran).
   const vectors = new Float64Array(m * n);
-  for (let q = 0; q < m; q++) vectors.set(tridiagonalEigenvector(t.d, t.e, n, values[q]), q * n);
+  for (let q = 0; q < m; q++) tridiagonalEigenvector(t.d, t.e, n, values[q], vectors, q * n);
   if (!kernelReflect(t, vectors, m)) for (let q = 0; q < m; q++) applyReflections(t, vectors, q * n);
   // Offsets rather than subarrays: a view per vector costs more here than the arithmetic it saves.
   for (let q = 0; q < m; q++) {

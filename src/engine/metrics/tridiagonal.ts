@@ -52,19 +52,52 @@ export function tridiagonalEigenvalue(
   return 0.5 * (lo + hi);
 }
 
+/** Inverse iteration's workspace, kept between calls (it runs once per vector of every as-of). */
+let work = {
+  m: 0,
+  d: new Float64Array(0),
+  du: new Float64Array(0),
+  dl: new Float64Array(0),
+  fact: new Float64Array(0),
+  swapped: new Uint8Array(0),
+};
+
+function workspace(m: number) {
+  if (work.m < m) {
+    const c = Math.max(m, 2 * work.m);
+    work = {
+      m: c,
+      d: new Float64Array(c),
+      du: new Float64Array(c),
+      dl: new Float64Array(c),
+      fact: new Float64Array(c),
+      swapped: new Uint8Array(c),
+    };
+  }
+  return work;
+}
+
 /**
  * Unit eigenvector of T for the (accurate) eigenvalue theta: inverse iteration, three solves of
  * (T - theta I) y = previous y with T - theta I factored once with partial pivoting (LAPACK
- * dgttrf's elimination, dgttrs's solve).
+ * dgttrf's elimination, dgttrs's solve). Written to y[o … o + m) (a fresh array by default). The
+ * back substitution multiplies by the pivots' reciprocals, taken once: a division in that loop
+ * lies on its chain of dependent steps, three times per vector.
  */
-export function tridiagonalEigenvector(diag: ArrayLike<number>, off: ArrayLike<number>, m: number, theta: number): Float64Array {
-  if (m === 1) return Float64Array.of(1);
-  const y = new Float64Array(m).fill(1 / Math.sqrt(m));
-  const d = new Float64Array(m);
-  const du = new Float64Array(m);
-  const dl = new Float64Array(m);
-  const fact = new Float64Array(m);
-  const swapped = new Uint8Array(m);
+export function tridiagonalEigenvector(
+  diag: ArrayLike<number>,
+  off: ArrayLike<number>,
+  m: number,
+  theta: number,
+  y: Float64Array = new Float64Array(m),
+  o = 0,
+): Float64Array {
+  if (m === 1) {
+    y[o] = 1;
+    return y;
+  }
+  const { d, du, dl, fact, swapped } = workspace(m);
+  y.fill(1 / Math.sqrt(m), o, o + m);
   let scale = 0;
   for (let i = 0; i < m; i++) scale = Math.max(scale, Math.abs(diag[i] - theta) + (i < m - 1 ? Math.abs(off[i]) : 0));
   const tiny = Number.EPSILON * Math.max(scale, Number.MIN_VALUE);
@@ -80,6 +113,7 @@ export function tridiagonalEigenvector(diag: ArrayLike<number>, off: ArrayLike<n
       if (d[i] === 0) d[i] = tiny;
       const f = dl[i] / d[i];
       fact[i] = f;
+      swapped[i] = 0;
       d[i + 1] -= f * du[i];
       dl[i] = 0;
     } else {
@@ -97,21 +131,23 @@ export function tridiagonalEigenvector(diag: ArrayLike<number>, off: ArrayLike<n
     }
   }
   if (d[m - 1] === 0) d[m - 1] = tiny;
+  // d now holds the pivots' reciprocals.
+  for (let i = 0; i < m; i++) d[i] = 1 / d[i];
   for (let pass = 0; pass < 3; pass++) {
     for (let i = 0; i < m - 1; i++) {
       if (swapped[i] === 1) {
-        const tb = y[i];
-        y[i] = y[i + 1];
-        y[i + 1] = tb - fact[i] * y[i + 1];
-      } else y[i + 1] -= fact[i] * y[i];
+        const tb = y[o + i];
+        y[o + i] = y[o + i + 1];
+        y[o + i + 1] = tb - fact[i] * y[o + i + 1];
+      } else y[o + i + 1] -= fact[i] * y[o + i];
     }
-    y[m - 1] /= d[m - 1];
-    y[m - 2] = (y[m - 2] - du[m - 2] * y[m - 1]) / d[m - 2];
-    for (let i = m - 3; i >= 0; i--) y[i] = (y[i] - du[i] * y[i + 1] - dl[i] * y[i + 2]) / d[i];
+    y[o + m - 1] *= d[m - 1];
+    y[o + m - 2] = (y[o + m - 2] - du[m - 2] * y[o + m - 1]) * d[m - 2];
+    for (let i = m - 3; i >= 0; i--) y[o + i] = (y[o + i] - du[i] * y[o + i + 1] - dl[i] * y[o + i + 2]) * d[i];
     let sq = 0;
-    for (let i = 0; i < m; i++) sq += y[i] * y[i];
+    for (let i = 0; i < m; i++) sq += y[o + i] * y[o + i];
     const inv = 1 / Math.sqrt(sq);
-    for (let i = 0; i < m; i++) y[i] *= inv;
+    for (let i = 0; i < m; i++) y[o + i] *= inv;
   }
   return y;
 }

@@ -16,7 +16,11 @@ interface KernelExports {
   reflect(V: number, beta: number, Z: number, n: number, k: number): void;
 }
 
-/** Largest workspace kept in the kernel's memory (bytes): about 1,600 symbols (3 n² + 4 n doubles: A, the reflections, up to n vectors to reflect). */
+/**
+ * Largest workspace kept in the kernel's memory (bytes): 3 n² + 4 n doubles a slot (A, the
+ * reflections, up to n vectors to reflect), so one reduction up to about 1,600 symbols and two at
+ * once up to about 1,150.
+ */
 export const MAX_TRIDIAGONAL_BYTES = 64 * 2 ** 20;
 
 const kernel = instantiateKernel<KernelExports>(TRIDIAGONAL_KERNEL_WASM);
@@ -24,8 +28,12 @@ const kernel = instantiateKernel<KernelExports>(TRIDIAGONAL_KERNEL_WASM);
 /** Whether top-eigen.ts can use the kernel here. */
 export const hasTridiagonalKernel = kernel !== null;
 
-/** Where each array sits in the kernel's memory for an n×n matrix (byte offsets), and the bytes in all. */
-function layout(n: number) {
+/**
+ * Where each array sits in the kernel's memory for an n×n matrix in `slot` (byte offsets), and
+ * the bytes one slot takes. Two slots hold two reductions at once, for topEigenPair.
+ */
+function layout(n: number, slot = 0) {
+  const A = 0;
   const V = 8 * n * n;
   const d = 2 * V;
   const e = d + 8 * n;
@@ -33,21 +41,34 @@ function layout(n: number) {
   const p = beta + 8 * n;
   // Room for up to n vectors to reflect, so that kernelReflect never grows the memory under the views.
   const Z = p + 8 * n;
-  return { A: 0, V, d, e, beta, p, Z, bytes: Z + V };
+  const bytes = Z + V;
+  const at = slot * bytes;
+  return { A: at + A, V: at + V, d: at + d, e: at + e, beta: at + beta, p: at + p, Z: at + Z, bytes };
 }
 
-/** The tridiagonal form of the symmetric row-major `a` (not changed), or null (see the file's comment). */
-export function kernelTridiagonalise(a: Float64Array, n: number): Tridiagonal | null {
+/**
+ * The tridiagonal form of the symmetric row-major `a` (not changed), or null (see the file's
+ * comment). Slot 0 makes room for both slots where they fit, so that a reduction into slot 1
+ * never grows the memory, which would detach slot 0's views; slot 1 is null where it has no room.
+ */
+export function kernelTridiagonalise(a: Float64Array, n: number, slot: 0 | 1 = 0): Tridiagonal | null {
   if (kernel === null) return null;
-  const { A, V, d, e, beta, p, bytes } = layout(n);
-  if (!ensureKernelMemory(kernel.memory, bytes, MAX_TRIDIAGONAL_BYTES)) return null;
+  const { A, V, d, e, beta, p, bytes } = layout(n, slot);
+  if (slot === 0) {
+    if (
+      !ensureKernelMemory(kernel.memory, 2 * bytes, MAX_TRIDIAGONAL_BYTES) &&
+      !ensureKernelMemory(kernel.memory, bytes, MAX_TRIDIAGONAL_BYTES)
+    ) {
+      return null;
+    }
+  } else if (kernel.memory.buffer.byteLength < 2 * bytes) return null;
   const buffer = kernel.memory.buffer;
   new Float64Array(buffer, A, n * n).set(a);
   // The last two steps have no reflection: their β stay 0, as in the JavaScript loop's fresh array.
   new Float64Array(buffer, beta, n).fill(0);
   kernel.tridiagonalise(A, V, d, e, beta, p, n);
-  // Views, not copies: the caller reads them before the next call reuses the memory. Of `vs` the
-  // kernel writes each reflection's entries below its row's diagonal, all that is read.
+  // Views, not copies: the caller reads them before the next call into the same slot reuses the
+  // memory. Of `vs` the kernel writes each reflection's entries below its row's diagonal, all that is read.
   return {
     n,
     d: new Float64Array(buffer, d, n),
@@ -58,13 +79,14 @@ export function kernelTridiagonalise(a: Float64Array, n: number): Tridiagonal | 
 }
 
 /**
- * z_q ← Q z_q in place for the k vectors of `zs` (row q at q·n), when `t` is the kernel's own latest
- * reduction (its arrays are views of the kernel's memory); false, changing nothing, otherwise.
+ * z_q ← Q z_q in place for the k vectors of `zs` (row q at q·n), when `t` is a reduction of the
+ * kernel's still in its slot (its arrays are views of the kernel's memory); false, changing
+ * nothing, otherwise.
  */
 export function kernelReflect(t: Tridiagonal, zs: Float64Array, k: number): boolean {
   if (kernel === null || t.vs.buffer !== kernel.memory.buffer || k === 0) return false;
   const n = t.n;
-  const { V, beta, Z } = layout(n);
+  const { V, beta, Z } = layout(n, t.vs.byteOffset === layout(n, 1).V ? 1 : 0);
   const m = k * n;
   const z = new Float64Array(kernel.memory.buffer, Z, m);
   for (let i = 0; i < m; i++) z[i] = zs[i];
