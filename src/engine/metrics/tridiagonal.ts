@@ -133,19 +133,32 @@ export function tridiagonalEigenvector(
   if (d[m - 1] === 0) d[m - 1] = tiny;
   // d now holds the pivots' reciprocals.
   for (let i = 0; i < m; i++) d[i] = 1 / d[i];
+  // Each solve carries the entries it chains on in locals rather than reading back what it just
+  // stored; the back substitution sums the squares for the normalisation as it goes.
   for (let pass = 0; pass < 3; pass++) {
+    let cur = y[o];
     for (let i = 0; i < m - 1; i++) {
+      const next = y[o + i + 1];
       if (swapped[i] === 1) {
-        const tb = y[o + i];
-        y[o + i] = y[o + i + 1];
-        y[o + i + 1] = tb - fact[i] * y[o + i + 1];
-      } else y[o + i + 1] -= fact[i] * y[o + i];
+        y[o + i] = next;
+        cur = cur - fact[i] * next;
+      } else {
+        y[o + i] = cur;
+        cur = next - fact[i] * cur;
+      }
     }
-    y[o + m - 1] *= d[m - 1];
-    y[o + m - 2] = (y[o + m - 2] - du[m - 2] * y[o + m - 1]) * d[m - 2];
-    for (let i = m - 3; i >= 0; i--) y[o + i] = (y[o + i] - du[i] * y[o + i + 1] - dl[i] * y[o + i + 2]) * d[i];
-    let sq = 0;
-    for (let i = 0; i < m; i++) sq += y[o + i] * y[o + i];
+    let y2 = cur * d[m - 1];
+    let y1 = (y[o + m - 2] - du[m - 2] * y2) * d[m - 2];
+    y[o + m - 1] = y2;
+    y[o + m - 2] = y1;
+    let sq = y2 * y2 + y1 * y1;
+    for (let i = m - 3; i >= 0; i--) {
+      const yi = (y[o + i] - du[i] * y1 - dl[i] * y2) * d[i];
+      y[o + i] = yi;
+      sq += yi * yi;
+      y2 = y1;
+      y1 = yi;
+    }
     const inv = 1 / Math.sqrt(sq);
     for (let i = 0; i < m; i++) y[o + i] *= inv;
   }

@@ -17,9 +17,9 @@ interface KernelExports {
 }
 
 /**
- * Largest workspace kept in the kernel's memory (bytes): 3 n² + 4 n doubles a slot (A, the
- * reflections, up to n vectors to reflect), so one reduction up to about 1,600 symbols and two at
- * once up to about 1,150.
+ * Largest workspace kept in the kernel's memory (bytes): 2 n² + 4 n doubles a slot (A and its
+ * reflections, up to n vectors to reflect), so one reduction up to about 2,000 symbols and two at
+ * once up to about 1,400.
  */
 export const MAX_TRIDIAGONAL_BYTES = 64 * 2 ** 20;
 
@@ -30,20 +30,21 @@ export const hasTridiagonalKernel = kernel !== null;
 
 /**
  * Where each array sits in the kernel's memory for an n×n matrix in `slot` (byte offsets), and
- * the bytes one slot takes. Two slots hold two reductions at once, for topEigenPair.
+ * the bytes one slot takes. Two slots hold two reductions at once, for topEigenPair. The
+ * reflections go into A's own upper triangle (reflection k in row k, right of the diagonal),
+ * which the reduction never reads: one n×n array a slot fewer to bring into cache.
  */
 function layout(n: number, slot = 0) {
   const A = 0;
-  const V = 8 * n * n;
-  const d = 2 * V;
+  const d = 8 * n * n;
   const e = d + 8 * n;
   const beta = e + 8 * n;
   const p = beta + 8 * n;
   // Room for up to n vectors to reflect, so that kernelReflect never grows the memory under the views.
   const Z = p + 8 * n;
-  const bytes = Z + V;
+  const bytes = Z + 8 * n * n;
   const at = slot * bytes;
-  return { A: at + A, V: at + V, d: at + d, e: at + e, beta: at + beta, p: at + p, Z: at + Z, bytes };
+  return { A: at + A, V: at + A, d: at + d, e: at + e, beta: at + beta, p: at + p, Z: at + Z, bytes };
 }
 
 /**

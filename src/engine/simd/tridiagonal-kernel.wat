@@ -1,7 +1,8 @@
 ;; Householder tridiagonalisation of a symmetric matrix, for the random-matrix filters
 ;; (src/engine/top-eigen.ts, which holds the same algorithm in JavaScript and documents it).
 ;; A is row-major n×n at $A; only its lower triangle is read and kept up to date. The reflection
-;; of step k goes to row k of $V (V[k*n + j], j > k), its β to $beta[k]; the tridiagonal's diagonal
+;; of step k goes to row k of $V (V[k*n + j], j > k; V may be A itself, whose upper triangle is
+;; never read), its β to $beta[k]; the tridiagonal's diagonal
 ;; to $d and subdiagonal to $e; $p is n values of scratch. The two O(n²) loops of each step — the
 ;; product p = A₂₂v and the rank-2 update A₂₂ ← A₂₂ − vwᵀ − wvᵀ — are most of the time at n = 50:
 ;; they take two rows at a time (each column's v, w and p loaded once for both) and four columns a
