@@ -5,6 +5,7 @@
  * and returns a new one, so the order correlation → shrinkage → denoise → detone → graph is the
  * caller's (chart.ts).
  */
+import { kernelRebuild } from "./simd/denoise-kernel.ts";
 import { type Leading, type TopEigen, topEigen, topEigenPair } from "./top-eigen.ts";
 
 /** Eigenvalues (descending) and, as rows, unit eigenvectors of at least the leading ones a filter reads. */
@@ -97,10 +98,20 @@ export function denoiseMp(eig: Eigen, n: number, L: number, out: Float64Array = 
     scale[i] = c > VANISHED_VARIANCE ? 1 / Math.sqrt(c) : 0;
   }
   for (let q = 0; q < kept; q++) for (let i = 0; i < n; i++) u[q * n + i] *= scale[i];
-  // Row by row, every cell: uᵢuⱼ and uⱼuᵢ are the same double, so the matrix is symmetric without a
-  // mirroring pass. The first two components are summed in registers and clipped in the same pass
-  // (denoise keeps one to three on NIFTY-50 windows); each further one is another pass over the row.
-  // The clip compares rather than calls Math.max: the same value (NaN included), a fifth less time.
+  // Every cell in the SIMD kernel where it runs, else the same loop in JavaScript.
+  if (!kernelRebuild(u, kept, n, out)) rebuildCells(u, kept, n, out);
+  return out;
+}
+
+/**
+ * out[i·n + j] = Σ_q u_q[i]·u_q[j] for the k ≥ 1 rows of `u`, clipped to [−1, 1], diagonal 1:
+ * denoiseMp's last pass in JavaScript (the kernel's fallback and its reference). Row by row, every
+ * cell: uᵢuⱼ and uⱼuᵢ are the same double, so the matrix is symmetric without a mirroring pass.
+ * The first two components are summed in registers and clipped in the same pass (denoise keeps
+ * one to three on NIFTY-50 windows); each further one is another pass over the row. The clip
+ * compares rather than calls Math.max: the same value (NaN included), a fifth less time.
+ */
+export function rebuildCells(u: Float64Array, kept: number, n: number, out: Float64Array): void {
   const u1 = kept > 1 ? n : 0;
   for (let i = 0; i < n; i++) {
     const ri = i * n;
@@ -127,7 +138,6 @@ export function denoiseMp(eig: Eigen, n: number, L: number, out: Float64Array = 
     }
     out[ri + i] = 1;
   }
-  return out;
 }
 
 /**

@@ -20,6 +20,7 @@ export const KERNELS: readonly Kernel[] = [
   { wat: "correlation-kernel.wat", module: "correlation-kernel.wasm.ts", constant: "CORRELATION_KERNEL_WASM" },
   { wat: "tridiagonal-kernel.wat", module: "tridiagonal-kernel.wasm.ts", constant: "TRIDIAGONAL_KERNEL_WASM" },
   { wat: "ql-kernel.wat", module: "ql-kernel.wasm.ts", constant: "QL_KERNEL_WASM" },
+  { wat: "denoise-kernel.wat", module: "denoise-kernel.wasm.ts", constant: "DENOISE_KERNEL_WASM" },
 ];
 
 /** The .wat compiled by wabt (SIMD enabled, no names section). */

@@ -18,6 +18,7 @@
     (local $d i32) (local $e i32) (local $n i32) (local $l i32) (local $m i32) (local $iter i32)
     (local $pd i32) (local $pe i32) (local $end i32)
     (local $norm f64) (local $c f64) (local $g f64) (local $delta f64) (local $root f64) (local $h f64) (local $el f64)
+    (local $hv v128)
     (local.set $d (i32.load (local.get $st)))
     (local.set $e (i32.load offset=4 (local.get $st)))
     (local.set $n (i32.load offset=8 (local.get $st)))
@@ -66,15 +67,18 @@
         (f64.add (local.get $delta)
           (select (local.get $root) (f64.neg (local.get $root)) (f64.ge (local.get $delta) (f64.const 0))))))
     (local.set $h (f64.sub (local.get $g) (f64.load (local.get $pd))))
-    ;; d[l + 1 …] −= h.
+    ;; d[l + 1 …] −= h, two at a time.
     (local.set $end (i32.add (local.get $d) (i32.shl (local.get $n) (i32.const 3))))
     (local.set $pd (i32.add (local.get $pd) (i32.const 8)))
+    (local.set $hv (f64x2.splat (local.get $h)))
     (block $shifted
       (loop $shift
-        (br_if $shifted (i32.ge_u (local.get $pd) (local.get $end)))
-        (f64.store (local.get $pd) (f64.sub (f64.load (local.get $pd)) (local.get $h)))
-        (local.set $pd (i32.add (local.get $pd) (i32.const 8)))
+        (br_if $shifted (i32.gt_u (i32.add (local.get $pd) (i32.const 16)) (local.get $end)))
+        (v128.store align=8 (local.get $pd) (f64x2.sub (v128.load align=8 (local.get $pd)) (local.get $hv)))
+        (local.set $pd (i32.add (local.get $pd) (i32.const 16)))
         (br $shift)))
+    (if (i32.lt_u (local.get $pd) (local.get $end))
+      (then (f64.store (local.get $pd) (f64.sub (f64.load (local.get $pd)) (local.get $h)))))
     (f64.store offset=32 (local.get $st) (f64.add (f64.load offset=32 (local.get $st)) (local.get $h)))
     (local.set $g (f64.load (i32.add (local.get $d) (i32.shl (local.get $m) (i32.const 3)))))
     (if (f64.eq (local.get $g) (f64.const 0)) (then (local.set $g (f64.load offset=48 (local.get $st)))))

@@ -87,6 +87,30 @@ describe("the SIMD tridiagonalisation", () => {
     expect(Array.from(zs)).toEqual(new Array(8).fill(1));
   });
 
+  test("a vector's reflection is the same bit for bit alone or with others; slot 1 reduces as slot 0 does", () => {
+    const bits = (x: Float64Array) => [...new Uint32Array(Float64Array.from(x).buffer)];
+    for (const n of [3, 17, 50]) {
+      const a = symmetric(n, 21);
+      const k = 3;
+      const zs = Float64Array.from({ length: k * n }, (_, i) => Math.cos(i));
+      const one = zs.slice();
+      const t0 = kernelTridiagonalise(a, n, 0)!;
+      const copies = [t0.d, t0.e, t0.vs, t0.beta].map((x) => Float64Array.from(x));
+      const t1 = kernelTridiagonalise(a, n, 1)!;
+      // Slot 1 neither moves slot 0's views nor writes over them, and holds the same reduction.
+      expect([t0.d, t0.e, t0.vs, t0.beta].map((x) => bits(x))).toEqual(copies.map((x) => bits(x)));
+      expect(bits(t1.d)).toEqual(bits(t0.d));
+      expect(bits(t1.e)).toEqual(bits(t0.e));
+      expect(bits(t1.beta)).toEqual(bits(t0.beta));
+      expect(kernelReflect(t1, zs, k)).toBe(true);
+      for (let q = 0; q < k; q++) {
+        const alone = one.slice(q * n, (q + 1) * n);
+        expect(kernelReflect(t0, alone, 1)).toBe(true);
+        expect(bits(alone)).toEqual(bits(zs.subarray(q * n, (q + 1) * n)));
+      }
+    }
+  });
+
   test("a matrix above the workspace bound is left to the JavaScript loop", () => {
     expect(kernelTridiagonalise(new Float64Array(0), 2100)).toBeNull();
   });

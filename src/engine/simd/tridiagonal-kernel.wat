@@ -368,6 +368,7 @@
   (func (export "reflect") (param $V i32) (param $beta i32) (param $Z i32) (param $n i32) (param $k i32)
     (local $r i32) (local $q i32) (local $j i32) (local $stride i32) (local $row i32) (local $zq i32)
     (local $addr i32) (local $b f64) (local $s f64) (local $sv v128) (local $ss v128)
+    (local $zq1 i32) (local $s1 f64) (local $sv1 v128) (local $ss1 v128) (local $vv v128) (local $x f64)
     (local.set $stride (i32.shl (local.get $n) (i32.const 3)))
     (local.set $r (i32.sub (local.get $n) (i32.const 3)))
     (block $all_done
@@ -382,6 +383,55 @@
               (loop $vector
                 (br_if $vectors_done (i32.ge_s (local.get $q) (local.get $k)))
                 (local.set $zq (i32.add (local.get $Z) (i32.mul (local.get $q) (local.get $stride))))
+                ;; Two vectors a pass where two are left: each v loaded once for both, two independent
+                ;; sums; each vector's own operations are those of the one-vector pass below.
+                (if (i32.lt_s (i32.add (local.get $q) (i32.const 1)) (local.get $k))
+                  (then
+                    (local.set $zq1 (i32.add (local.get $zq) (local.get $stride)))
+                    (local.set $sv (f64x2.splat (f64.const 0)))
+                    (local.set $sv1 (f64x2.splat (f64.const 0)))
+                    (local.set $j (i32.add (local.get $r) (i32.const 1)))
+                    (block $dot2_done
+                      (loop $dot2
+                        (br_if $dot2_done (i32.ge_s (i32.add (local.get $j) (i32.const 1)) (local.get $n)))
+                        (local.set $addr (i32.shl (local.get $j) (i32.const 3)))
+                        (local.set $vv (v128.load align=8 (i32.add (local.get $row) (local.get $addr))))
+                        (local.set $sv (f64x2.add (local.get $sv) (f64x2.mul (local.get $vv) (v128.load align=8 (i32.add (local.get $zq) (local.get $addr))))))
+                        (local.set $sv1 (f64x2.add (local.get $sv1) (f64x2.mul (local.get $vv) (v128.load align=8 (i32.add (local.get $zq1) (local.get $addr))))))
+                        (local.set $j (i32.add (local.get $j) (i32.const 2)))
+                        (br $dot2)))
+                    (local.set $s (f64.add (f64x2.extract_lane 0 (local.get $sv)) (f64x2.extract_lane 1 (local.get $sv))))
+                    (local.set $s1 (f64.add (f64x2.extract_lane 0 (local.get $sv1)) (f64x2.extract_lane 1 (local.get $sv1))))
+                    (if (i32.lt_s (local.get $j) (local.get $n))
+                      (then
+                        (local.set $addr (i32.shl (local.get $j) (i32.const 3)))
+                        (local.set $x (f64.load (i32.add (local.get $row) (local.get $addr))))
+                        (local.set $s (f64.add (local.get $s) (f64.mul (local.get $x) (f64.load (i32.add (local.get $zq) (local.get $addr))))))
+                        (local.set $s1 (f64.add (local.get $s1) (f64.mul (local.get $x) (f64.load (i32.add (local.get $zq1) (local.get $addr))))))))
+                    (local.set $ss (f64x2.splat (f64.mul (local.get $s) (local.get $b))))
+                    (local.set $ss1 (f64x2.splat (f64.mul (local.get $s1) (local.get $b))))
+                    (local.set $j (i32.add (local.get $r) (i32.const 1)))
+                    (block $axpy2_done
+                      (loop $axpy2
+                        (br_if $axpy2_done (i32.ge_s (i32.add (local.get $j) (i32.const 1)) (local.get $n)))
+                        (local.set $addr (i32.shl (local.get $j) (i32.const 3)))
+                        (local.set $vv (v128.load align=8 (i32.add (local.get $row) (local.get $addr))))
+                        (v128.store align=8 (i32.add (local.get $zq) (local.get $addr))
+                          (f64x2.sub (v128.load align=8 (i32.add (local.get $zq) (local.get $addr))) (f64x2.mul (local.get $ss) (local.get $vv))))
+                        (v128.store align=8 (i32.add (local.get $zq1) (local.get $addr))
+                          (f64x2.sub (v128.load align=8 (i32.add (local.get $zq1) (local.get $addr))) (f64x2.mul (local.get $ss1) (local.get $vv))))
+                        (local.set $j (i32.add (local.get $j) (i32.const 2)))
+                        (br $axpy2)))
+                    (if (i32.lt_s (local.get $j) (local.get $n))
+                      (then
+                        (local.set $addr (i32.shl (local.get $j) (i32.const 3)))
+                        (local.set $x (f64.load (i32.add (local.get $row) (local.get $addr))))
+                        (f64.store (i32.add (local.get $zq) (local.get $addr))
+                          (f64.sub (f64.load (i32.add (local.get $zq) (local.get $addr))) (f64.mul (f64x2.extract_lane 0 (local.get $ss)) (local.get $x))))
+                        (f64.store (i32.add (local.get $zq1) (local.get $addr))
+                          (f64.sub (f64.load (i32.add (local.get $zq1) (local.get $addr))) (f64.mul (f64x2.extract_lane 0 (local.get $ss1)) (local.get $x))))))
+                    (local.set $q (i32.add (local.get $q) (i32.const 2)))
+                    (br $vector)))
                 ;; s = β·(v·z) over r+1 … n−1
                 (local.set $sv (f64x2.splat (f64.const 0)))
                 (local.set $j (i32.add (local.get $r) (i32.const 1)))
