@@ -145,8 +145,8 @@ describe("a rolling request split into parts and joined", () => {
     }
   });
 
-  test("filters that decompose take two as-ofs at a time, and every as-of's matrix, spectrum and values are bit for bit its own alone", () => {
-    // One as-of per part: nothing to pair with, so each part filters its window alone.
+  test("filters that decompose take up to four as-ofs at a time, and every as-of's matrix, spectrum and values are bit for bit its own alone", () => {
+    // One as-of per part: nothing to batch with, so each part filters its window alone.
     for (const [input, q, asofs] of [
       [factorInput(24, 200, 7), "periods=21&lookback=40&denoise=mp&spectrum=true&include_corr=true&include_graph=all", 21],
       [holes, "periods=30&step=2&lookback=30&denoise=mp&detone=1&spectrum=true&include_corr=true&include_graph=all", 30],

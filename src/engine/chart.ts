@@ -29,7 +29,8 @@ import { correlationDistance, flatClusters, leafOrder, linkage } from "./hierarc
 import { equalWeights, hrpWeights, inverseVarianceWeights, sampleCovariance } from "./hrp.ts";
 import { isRolling, resolveAsofs } from "./asofs.ts";
 import { MAX_POINTS } from "./limits.ts";
-import { decomposes, type Filtered, filterCorrelation, filterCorrelationPair } from "./random-matrix.ts";
+import { decomposes, type Filtered, filterCorrelation, filterCorrelationBatch } from "./random-matrix.ts";
+import { TRIDIAGONAL_SLOTS } from "./simd/tridiagonal-kernel.ts";
 import { rollingData, snapshotData, type AsofResult } from "./payload.ts";
 import { lastFullRebuild, SlidingMoments } from "./rolling-moments.ts";
 import { SlidingKendall } from "./kendall.ts";
@@ -84,24 +85,33 @@ export function* computeChartPartSteps(input: SeriesInput, params: ChartParams, 
   const rows = new RowBudget(params, asofs.length * input.symbols.length);
   const results: AsofResult[] = [];
   const correlate = (k: number) => correlateAsof(panel, params, asofs[k], moments, kendall);
-  // The next as-of's window, correlated (and filtered with this one's) ahead of its turn.
-  let ahead: Correlated | null = null;
+  // The next as-ofs' windows, correlated (and filtered with this one's) ahead of their turn.
+  const ahead: Correlated[] = [];
   for (let k = from; k < to; k++) {
-    const window = ahead ?? correlate(k);
-    ahead = null;
-    // Filters that decompose the matrix take two windows of one size at a time: their QLs run
-    // side by side (random-matrix.ts filterCorrelationPair), with the same answer as one by one.
-    if (window.filtered === null && window.unfiltered !== null && decomposes(params) && k + 1 < to) {
-      ahead = correlate(k + 1);
-      if (ahead.unfiltered !== null && ahead.members.nodes.length === window.members.nodes.length) {
-        [window.filtered, ahead.filtered] = filterCorrelationPair(
-          window.unfiltered,
-          ahead.unfiltered,
-          window.members.nodes.length,
+    const window = ahead.shift() ?? correlate(k);
+    const n = window.members.nodes.length;
+    // Filters that decompose the matrix take up to FILTER_BATCH windows of one size at a time:
+    // their QLs run side by side (random-matrix.ts filterCorrelationBatch), with the same answer
+    // as one by one. Only a window not yet filtered starts a batch, and then none is ahead.
+    if (window.filtered === null && window.unfiltered !== null && n <= FILTER_BATCH_MAX_N && decomposes(params)) {
+      const batch = [window];
+      while (batch.length < FILTER_BATCH && k + batch.length < to) {
+        const next = correlate(k + batch.length);
+        ahead.push(next);
+        if (next.unfiltered === null || next.members.nodes.length !== n) break;
+        batch.push(next);
+      }
+      if (batch.length > 1) {
+        const filtered = filterCorrelationBatch(
+          batch.map((b) => b.unfiltered!),
+          n,
           panel.lookback,
           params,
           true,
         );
+        batch.forEach((b, q) => {
+          b.filtered = filtered[q];
+        });
       }
     }
     const r = computeAsof(input, panel, params, asofs[k], window);
@@ -142,6 +152,14 @@ function warmUp(moments: SlidingMoments, panel: ReturnsPanel, before: number[]):
   );
   for (const m of moved.slice(first)) moments.moveTo(m.t, m.nodes);
 }
+
+/** Windows filtered together at most: as many as the Householder kernel holds at once. */
+const FILTER_BATCH = TRIDIAGONAL_SLOTS;
+/**
+ * Windows of more symbols are filtered one at a time: there the O(n³) reduction, not the O(n²) QL
+ * that batching speeds up, is the filters' time, and the windows held ahead would each be n² doubles.
+ */
+const FILTER_BATCH_MAX_N = 256;
 
 function checkInput(input: SeriesInput): void {
   if (input.closes.length !== input.symbols.length || input.closes.some((c) => c.length !== input.labels.length)) {

@@ -7,9 +7,9 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { factorReturns, noiseReturns } from "../../test/support/engine/random-returns.ts";
 import { correlationMatrix } from "./correlation.ts";
-import { denoiseMp, filterCorrelation, filterCorrelationPair, marchenkoPasturEdge, spectrumOf } from "./random-matrix.ts";
+import { denoiseMp, filterCorrelation, filterCorrelationBatch, marchenkoPasturEdge, spectrumOf } from "./random-matrix.ts";
 import { symmetricEigen } from "../../test/support/engine/symmetric-eigen.ts";
-import { topEigen, topEigenPair } from "./top-eigen.ts";
+import { topEigen, topEigenBatch } from "./top-eigen.ts";
 
 const corrOf = (n: number, L: number, seed: number, noise = false) =>
   correlationMatrix(noise ? noiseReturns(n, L, seed) : factorReturns(n, L, seed), "pearson", 0, L);
@@ -157,10 +157,10 @@ describe("filters", () => {
   });
 });
 
-describe("two windows at a time", () => {
+describe("several windows at a time", () => {
   const bits = (x: Float64Array) => [...new Uint32Array(Float64Array.from(x).buffer)];
 
-  test("topEigenPair gives each matrix bit for bit what topEigen gives it alone", () => {
+  test("topEigenBatch gives each matrix bit for bit what topEigen gives it alone, in batches of 2 to 6", () => {
     for (const [n, L] of [
       [1, 5],
       [2, 6],
@@ -168,23 +168,25 @@ describe("two windows at a time", () => {
       [50, 60],
       [65, 50],
     ]) {
-      const a = corrOf(n, L, 3);
-      const b = corrOf(n, L, 4, true);
-      const copies = [Float64Array.from(a), Float64Array.from(b)];
-      const [pa, pb] = topEigenPair(a, b, n, Math.min(2, n), (values) => Math.min(3, values.length));
-      expect([a, b]).toEqual(copies);
-      const sa = topEigen(a, n, Math.min(2, n));
-      const sb = topEigen(b, n, Math.min(3, n));
-      expect(bits(pa.values)).toEqual(bits(sa.values));
-      expect(bits(pa.vectors)).toEqual(bits(sa.vectors));
-      expect(bits(pb.values)).toEqual(bits(sb.values));
-      expect(bits(pb.vectors)).toEqual(bits(sb.vectors));
+      const mats = [3, 4, 5, 6, 7, 8].map((seed) => corrOf(n, L, seed, seed % 2 === 0));
+      const copies = mats.map((a) => Float64Array.from(a));
+      const k = (values: Float64Array) => Math.min(3, values.length);
+      const alone = mats.map((a) => topEigen(a, n, k));
+      for (let size = 2; size <= mats.length; size++) {
+        const batch = topEigenBatch(mats.slice(0, size), n, k);
+        expect(mats).toEqual(copies);
+        batch.forEach((e, q) => {
+          expect(bits(e.values)).toEqual(bits(alone[q].values));
+          expect(bits(e.vectors)).toEqual(bits(alone[q].vectors));
+        });
+      }
     }
   });
 
-  test("filterCorrelationPair gives each window bit for bit what filterCorrelation gives it", () => {
+  test("filterCorrelationBatch gives each window bit for bit what filterCorrelation gives it", () => {
     const n = 30;
     const L = 45;
+    const seeds = [5, 6, 7, 8, 9];
     for (const [denoise, detone, spectrum] of [
       ["mp", 0, true],
       ["mp", 2, false],
@@ -193,13 +195,19 @@ describe("two windows at a time", () => {
       ["none", 0, false],
     ] as const) {
       const o = { denoise, detone, spectrum };
+      const alone = seeds.map((seed) => filterCorrelation(corrOf(n, L, seed), n, L, o));
       for (const reuse of [false, true]) {
-        const [pa, pb] = filterCorrelationPair(corrOf(n, L, 5), corrOf(n, L, 6), n, L, o, reuse);
-        const [sa, sb] = [filterCorrelation(corrOf(n, L, 5), n, L, o), filterCorrelation(corrOf(n, L, 6), n, L, o)];
-        expect(bits(pa.corr)).toEqual(bits(sa.corr));
-        expect(bits(pb.corr)).toEqual(bits(sb.corr));
-        expect(pa.spectrum).toEqual(sa.spectrum);
-        expect(pb.spectrum).toEqual(sb.spectrum);
+        const batch = filterCorrelationBatch(
+          seeds.map((seed) => corrOf(n, L, seed)),
+          n,
+          L,
+          o,
+          reuse,
+        );
+        batch.forEach((f, q) => {
+          expect(bits(f.corr)).toEqual(bits(alone[q].corr));
+          expect(f.spectrum).toEqual(alone[q].spectrum);
+        });
       }
     }
   });

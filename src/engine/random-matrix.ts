@@ -6,7 +6,7 @@
  * caller's (chart.ts).
  */
 import { kernelRebuild } from "./simd/denoise-kernel.ts";
-import { type Leading, type TopEigen, topEigen, topEigenPair } from "./top-eigen.ts";
+import { type Leading, type TopEigen, topEigen, topEigenBatch } from "./top-eigen.ts";
 
 /** Eigenvalues (descending) and, as rows, unit eigenvectors of at least the leading ones a filter reads. */
 export interface Eigen {
@@ -193,7 +193,7 @@ export interface Filtered {
   spectrum: RawSpectrum | null;
 }
 
-/** Whether the filters decompose the matrix (and so whether filterCorrelationPair gains anything). */
+/** Whether the filters decompose the matrix (and so whether filterCorrelationBatch gains anything). */
 export function decomposes(o: FilterOptions): boolean {
   return o.denoise === "mp" || o.detone > 0 || o.spectrum;
 }
@@ -210,21 +210,13 @@ export function filterCorrelation(corr: Float64Array, n: number, L: number, o: F
 }
 
 /**
- * filterCorrelation of two windows of one size and length, each the same bit for bit: their
- * decompositions run together (topEigenPair), which takes less time than one after the other.
+ * filterCorrelation of several windows of one size and length, each the same bit for bit: their
+ * decompositions run together (topEigenBatch), which takes less time than one after the other.
  */
-export function filterCorrelationPair(
-  a: Float64Array,
-  b: Float64Array,
-  n: number,
-  L: number,
-  o: FilterOptions,
-  reuse = false,
-): [Filtered, Filtered] {
-  if (!decomposes(o)) return [filterCorrelation(a, n, L, o, reuse), filterCorrelation(b, n, L, o, reuse)];
-  const k = leading(n, L, o);
-  const [ea, eb] = topEigenPair(a, b, n, k, k);
-  return [afterDecomposition(a, ea, n, L, o, reuse), afterDecomposition(b, eb, n, L, o, reuse)];
+export function filterCorrelationBatch(corrs: readonly Float64Array[], n: number, L: number, o: FilterOptions, reuse = false): Filtered[] {
+  if (!decomposes(o)) return corrs.map((c) => filterCorrelation(c, n, L, o, reuse));
+  const eigs = topEigenBatch(corrs, n, leading(n, L, o));
+  return corrs.map((c, q) => afterDecomposition(c, eigs[q], n, L, o, reuse));
 }
 
 /** Only the vectors a filter reads: those above λ₊ for denoise, the leading `detone` for detone alone. */

@@ -7,17 +7,17 @@
  * at n = 50 and is the reference the tests compare this with (docs/engine.md § Random-matrix filtering).
  */
 import { tridiagonalEigenvector } from "./metrics/tridiagonal.ts";
-import { qlEigenvalues, qlEigenvaluesPair } from "./ql-eigenvalues.ts";
-import { kernelReflect, kernelTridiagonalise } from "./simd/tridiagonal-kernel.ts";
+import { qlEigenvalues, qlEigenvaluesBatch } from "./ql-eigenvalues.ts";
+import { kernelReflect, kernelTridiagonalise, TRIDIAGONAL_SLOTS } from "./simd/tridiagonal-kernel.ts";
 import type { Tridiagonal } from "./tridiagonal-form.ts";
 
 export type { Tridiagonal };
 
 /**
  * Householder reduction of the symmetric row-major `a` (not changed): the SIMD kernel's where it
- * runs, into its second slot for the second of a pair (topEigenPair).
+ * runs, into slot q for the q-th of a batch (topEigenBatch).
  */
-export function tridiagonalise(a: Float64Array, n: number, slot: 0 | 1 = 0): Tridiagonal {
+export function tridiagonalise(a: Float64Array, n: number, slot = 0): Tridiagonal {
   return kernelTridiagonalise(a, n, slot) ?? scalarTridiagonalise(a, n);
 }
 
@@ -103,14 +103,18 @@ export function topEigen(a: Float64Array, n: number, k: Leading): TopEigen {
 }
 
 /**
- * topEigen of two matrices of one size, each the same bit for bit: both reductions are held at
- * once (the kernel's two slots) so that their QLs run side by side (qlEigenvaluesPair).
+ * topEigen of several matrices of one size, each the same bit for bit: up to TRIDIAGONAL_SLOTS
+ * reductions are held at once (the kernel's slots) so that their QLs run side by side
+ * (qlEigenvaluesBatch).
  */
-export function topEigenPair(a: Float64Array, b: Float64Array, n: number, ka: Leading, kb: Leading): [TopEigen, TopEigen] {
-  const ta = tridiagonalise(a, n, 0);
-  const tb = tridiagonalise(b, n, 1);
-  const [va, vb] = qlEigenvaluesPair(ta, tb, n);
-  return [leadingVectors(ta, va, ka), leadingVectors(tb, vb, kb)];
+export function topEigenBatch(as: readonly Float64Array[], n: number, k: Leading): TopEigen[] {
+  const out: TopEigen[] = [];
+  for (let from = 0; from < as.length; from += TRIDIAGONAL_SLOTS) {
+    const ts = as.slice(from, from + TRIDIAGONAL_SLOTS).map((a, slot) => tridiagonalise(a, n, slot));
+    const values = qlEigenvaluesBatch(ts, n);
+    for (let q = 0; q < ts.length; q++) out.push(leadingVectors(ts[q], values[q], k));
+  }
+  return out;
 }
 
 /** The leading k eigenvectors of A from its reduction `t` and its eigenvalues. */

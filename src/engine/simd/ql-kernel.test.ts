@@ -1,11 +1,11 @@
 /**
- * The QL kernel (ql-kernel.wat) against the JavaScript loop it transcribes: two tridiagonals run
- * side by side give each the eigenvalues qlEigenvalues gives it alone, bit for bit, and those are
- * the full decomposition's.
+ * The QL kernel (ql-kernel.wat) against the JavaScript loop it transcribes: tridiagonals run side
+ * by side, two to four (and more, in groups) at a time, give each the eigenvalues qlEigenvalues
+ * gives it alone, bit for bit, and those are the full decomposition's.
  */
 import { describe, expect, test } from "bun:test";
 import { symmetricEigen } from "../../../test/support/engine/symmetric-eigen.ts";
-import { qlEigenvalues, qlEigenvaluesPair } from "../ql-eigenvalues.ts";
+import { qlEigenvalues, qlEigenvaluesBatch } from "../ql-eigenvalues.ts";
 import { tridiagonalise } from "../top-eigen.ts";
 import { hasQlKernel } from "./ql-kernel.ts";
 
@@ -66,7 +66,7 @@ describe("the QL kernel", () => {
   });
 
   for (const n of [1, 2, 3, 5, 17, 50, 64, 150]) {
-    test(`n = ${n}: each of a pair gets bit for bit its eigenvalues alone, and those are the full decomposition's`, () => {
+    test(`n = ${n}: each of a batch gets bit for bit its eigenvalues alone, and those are the full decomposition's`, () => {
       const cases = [
         [tridiagonal(n, 7), tridiagonal(n, 8)],
         [tridiagonal(n, 9, 4), tridiagonal(n, 10)],
@@ -74,27 +74,22 @@ describe("the QL kernel", () => {
         [reducedCorrelation(n, 13), reducedCorrelation(n, 14)],
         [reducedCorrelation(n, 15), tridiagonal(n, 16, 2)],
       ];
-      for (const [a, b] of cases) {
-        const [pa, pb] = qlEigenvaluesPair(a, b, n);
-        const [sa, sb] = [qlEigenvalues(a.d, a.e, n), qlEigenvalues(b.d, b.e, n)];
-        expect(bits(pa)).toEqual(bits(sa));
-        expect(bits(pb)).toEqual(bits(sb));
-        // A pair the other way round, and a tridiagonal paired with itself.
-        const [qb, qa] = qlEigenvaluesPair(b, a, n);
-        expect(bits(qa)).toEqual(bits(sa));
-        expect(bits(qb)).toEqual(bits(sb));
-        const [x, y] = qlEigenvaluesPair(a, a, n);
-        expect(bits(x)).toEqual(bits(sa));
-        expect(bits(y)).toEqual(bits(sa));
-        for (const [t, values] of [
-          [a, sa],
-          [b, sb],
-        ] as const) {
-          const reference = symmetricEigen(dense(t, n), n, false).values;
-          const scale = Math.max(1, ...Array.from(reference, Math.abs));
-          for (let i = 0; i < n; i++) expect(Math.abs(values[i] - reference[i])).toBeLessThan(1e-13 * scale * n);
+      const all = cases.flat();
+      const alone = all.map((t) => qlEigenvalues(t.d, t.e, n));
+      // Every batch size from 2 to all ten (groups of four, then the rest), in order and reversed,
+      // and a tridiagonal batched with itself.
+      for (let size = 2; size <= all.length; size++) {
+        for (const order of [all.slice(0, size), all.slice(0, size).reverse()]) {
+          const batched = qlEigenvaluesBatch(order, n);
+          order.forEach((t, q) => expect(bits(batched[q])).toEqual(bits(alone[all.indexOf(t)])));
         }
       }
+      for (const x of qlEigenvaluesBatch([all[0], all[0], all[0]], n)) expect(bits(x)).toEqual(bits(alone[0]));
+      all.forEach((t, q) => {
+        const reference = symmetricEigen(dense(t, n), n, false).values;
+        const scale = Math.max(1, ...Array.from(reference, Math.abs));
+        for (let i = 0; i < n; i++) expect(Math.abs(alone[q][i] - reference[i])).toBeLessThan(1e-13 * scale * n);
+      });
     });
   }
 
@@ -102,7 +97,7 @@ describe("the QL kernel", () => {
     const a = tridiagonal(20, 3);
     const b = tridiagonal(20, 4);
     const copies = [a.d, a.e, b.d, b.e].map((x) => Float64Array.from(x));
-    qlEigenvaluesPair(a, b, 20);
+    qlEigenvaluesBatch([a, b, a], 20);
     expect([a.d, a.e, b.d, b.e]).toEqual(copies);
   });
 });

@@ -1,14 +1,15 @@
-;; The rational QL of ql-eigenvalues.ts (EISPACK's tqlrat) on one symmetric tridiagonal or on two
+;; The rational QL of ql-eigenvalues.ts (EISPACK's tqlrat) on up to four symmetric tridiagonals
 ;; at once. Each inner step has a chain of dependent operations through a division, which one
-;; tridiagonal leaves the processor waiting on; two run side by side fill those waits with the
-;; other's steps. Each tridiagonal's own operations are those of the JavaScript loop, in the same
-;; order, so its eigenvalues are bit for bit the same paired, alone, or in JavaScript.
+;; tridiagonal leaves the processor waiting on: two run in the two lanes of each f64x2, so one
+;; instruction does both steps' operation, and two such pairs interleave to fill the wait. Each
+;; tridiagonal's own operations are those of the JavaScript loop, in the same order, so its
+;; eigenvalues are bit for bit the same in any company, alone, or in JavaScript.
 ;;
 ;; A tridiagonal is a state block of 96 bytes (the layout below) holding the addresses of its
 ;; diagonal d and squared couplings e2 (e2[n - 1] = 0), both overwritten: d ends as the
 ;; eigenvalues, unordered.
 ;;   0 d (i32)   4 e2 (i32)   8 n (i32)   12 l (i32)   16 m (i32)   20 iter (i32)   24 fresh (i32)
-;;   32 f   40 t   48 b   56 c   64 g   72 h   80 s (f64)
+;;   28 status (i32: 1 a sweep ready, 0 done, −1 failed)   32 f   40 t   48 b   56 c   64 g   72 h   80 s (f64)
 (module
   (memory (export "memory") 1)
 
@@ -176,6 +177,84 @@
     (f64.store offset=72 (local.get $B) (f64x2.extract_lane 1 (local.get $h)))
     (f64.store offset=80 (local.get $B) (f64x2.extract_lane 1 (local.get $s))))
 
+  ;; `count` inner steps of each of four sweeps: A and B in the lanes of one f64x2 chain, C and D
+  ;; in another, the two chains interleaved (each lane's operations those of $sweep).
+  (func $sweep4 (param $A i32) (param $B i32) (param $C i32) (param $D i32) (param $count i32)
+    (local $pdA i32) (local $peA i32) (local $pdB i32) (local $peB i32) (local $pdC i32) (local $peC i32) (local $pdD i32) (local $peD i32)
+    (local $g1 v128) (local $h1 v128) (local $s1 v128) (local $b1 v128) (local $p1 v128) (local $r1 v128) (local $ir1 v128) (local $ev1 v128) (local $dv1 v128) (local $t1 v128) (local $g2 v128) (local $h2 v128) (local $s2 v128) (local $b2 v128) (local $p2 v128) (local $r2 v128) (local $ir2 v128) (local $ev2 v128) (local $dv2 v128) (local $t2 v128)
+    (local.set $pdA (i32.add (i32.load (local.get $A)) (i32.shl (i32.sub (i32.load offset=16 (local.get $A)) (i32.const 1)) (i32.const 3))))
+    (local.set $peA (i32.add (i32.load offset=4 (local.get $A)) (i32.shl (i32.sub (i32.load offset=16 (local.get $A)) (i32.const 1)) (i32.const 3))))
+    (local.set $pdB (i32.add (i32.load (local.get $B)) (i32.shl (i32.sub (i32.load offset=16 (local.get $B)) (i32.const 1)) (i32.const 3))))
+    (local.set $peB (i32.add (i32.load offset=4 (local.get $B)) (i32.shl (i32.sub (i32.load offset=16 (local.get $B)) (i32.const 1)) (i32.const 3))))
+    (local.set $pdC (i32.add (i32.load (local.get $C)) (i32.shl (i32.sub (i32.load offset=16 (local.get $C)) (i32.const 1)) (i32.const 3))))
+    (local.set $peC (i32.add (i32.load offset=4 (local.get $C)) (i32.shl (i32.sub (i32.load offset=16 (local.get $C)) (i32.const 1)) (i32.const 3))))
+    (local.set $pdD (i32.add (i32.load (local.get $D)) (i32.shl (i32.sub (i32.load offset=16 (local.get $D)) (i32.const 1)) (i32.const 3))))
+    (local.set $peD (i32.add (i32.load offset=4 (local.get $D)) (i32.shl (i32.sub (i32.load offset=16 (local.get $D)) (i32.const 1)) (i32.const 3))))
+    (local.set $b1 (f64x2.replace_lane 1 (f64x2.splat (f64.load offset=48 (local.get $A))) (f64.load offset=48 (local.get $B))))
+    (local.set $g1 (f64x2.replace_lane 1 (f64x2.splat (f64.load offset=64 (local.get $A))) (f64.load offset=64 (local.get $B))))
+    (local.set $h1 (f64x2.replace_lane 1 (f64x2.splat (f64.load offset=72 (local.get $A))) (f64.load offset=72 (local.get $B))))
+    (local.set $s1 (f64x2.replace_lane 1 (f64x2.splat (f64.load offset=80 (local.get $A))) (f64.load offset=80 (local.get $B))))
+    (local.set $b2 (f64x2.replace_lane 1 (f64x2.splat (f64.load offset=48 (local.get $C))) (f64.load offset=48 (local.get $D))))
+    (local.set $g2 (f64x2.replace_lane 1 (f64x2.splat (f64.load offset=64 (local.get $C))) (f64.load offset=64 (local.get $D))))
+    (local.set $h2 (f64x2.replace_lane 1 (f64x2.splat (f64.load offset=72 (local.get $C))) (f64.load offset=72 (local.get $D))))
+    (local.set $s2 (f64x2.replace_lane 1 (f64x2.splat (f64.load offset=80 (local.get $C))) (f64.load offset=80 (local.get $D))))
+    (block $done
+      (loop $step
+        (br_if $done (i32.le_s (local.get $count) (i32.const 0)))
+        (local.set $ev1 (v128.load64_lane 1 (local.get $peB) (v128.load64_zero (local.get $peA))))
+        (local.set $ev2 (v128.load64_lane 1 (local.get $peD) (v128.load64_zero (local.get $peC))))
+        (local.set $dv1 (v128.load64_lane 1 (local.get $pdB) (v128.load64_zero (local.get $pdA))))
+        (local.set $dv2 (v128.load64_lane 1 (local.get $pdD) (v128.load64_zero (local.get $pdC))))
+        (local.set $p1 (f64x2.mul (local.get $g1) (local.get $h1)))
+        (local.set $p2 (f64x2.mul (local.get $g2) (local.get $h2)))
+        (local.set $r1 (f64x2.add (local.get $p1) (local.get $ev1)))
+        (local.set $r2 (f64x2.add (local.get $p2) (local.get $ev2)))
+        (local.set $ir1 (f64x2.div (f64x2.splat (f64.const 1)) (local.get $r1)))
+        (local.set $ir2 (f64x2.div (f64x2.splat (f64.const 1)) (local.get $r2)))
+        (local.set $t1 (f64x2.mul (local.get $s1) (local.get $r1)))
+        (local.set $t2 (f64x2.mul (local.get $s2) (local.get $r2)))
+        (v128.store64_lane offset=8 0 (local.get $peA) (local.get $t1))
+        (v128.store64_lane offset=8 0 (local.get $peC) (local.get $t2))
+        (v128.store64_lane offset=8 1 (local.get $peB) (local.get $t1))
+        (v128.store64_lane offset=8 1 (local.get $peD) (local.get $t2))
+        (local.set $s1 (f64x2.mul (local.get $ev1) (local.get $ir1)))
+        (local.set $s2 (f64x2.mul (local.get $ev2) (local.get $ir2)))
+        (local.set $t1 (f64x2.add (local.get $h1) (f64x2.mul (local.get $s1) (f64x2.add (local.get $h1) (local.get $dv1)))))
+        (local.set $t2 (f64x2.add (local.get $h2) (f64x2.mul (local.get $s2) (f64x2.add (local.get $h2) (local.get $dv2)))))
+        (v128.store64_lane offset=8 0 (local.get $pdA) (local.get $t1))
+        (v128.store64_lane offset=8 0 (local.get $pdC) (local.get $t2))
+        (v128.store64_lane offset=8 1 (local.get $pdB) (local.get $t1))
+        (v128.store64_lane offset=8 1 (local.get $pdD) (local.get $t2))
+        (local.set $g1 (f64x2.sub (local.get $dv1) (f64x2.div (local.get $ev1) (local.get $g1))))
+        (local.set $g2 (f64x2.sub (local.get $dv2) (f64x2.div (local.get $ev2) (local.get $g2))))
+        ;; g = 0 becomes b, lane by lane.
+        (local.set $g1 (v128.bitselect (local.get $b1) (local.get $g1) (f64x2.eq (local.get $g1) (f64x2.splat (f64.const 0)))))
+        (local.set $g2 (v128.bitselect (local.get $b2) (local.get $g2) (f64x2.eq (local.get $g2) (f64x2.splat (f64.const 0)))))
+        (local.set $h1 (f64x2.mul (f64x2.mul (local.get $g1) (local.get $p1)) (local.get $ir1)))
+        (local.set $h2 (f64x2.mul (f64x2.mul (local.get $g2) (local.get $p2)) (local.get $ir2)))
+        (local.set $pdA (i32.sub (local.get $pdA) (i32.const 8)))
+        (local.set $peA (i32.sub (local.get $peA) (i32.const 8)))
+        (local.set $pdB (i32.sub (local.get $pdB) (i32.const 8)))
+        (local.set $peB (i32.sub (local.get $peB) (i32.const 8)))
+        (local.set $pdC (i32.sub (local.get $pdC) (i32.const 8)))
+        (local.set $peC (i32.sub (local.get $peC) (i32.const 8)))
+        (local.set $pdD (i32.sub (local.get $pdD) (i32.const 8)))
+        (local.set $peD (i32.sub (local.get $peD) (i32.const 8)))
+        (local.set $count (i32.sub (local.get $count) (i32.const 1)))
+        (br $step)))
+    (f64.store offset=64 (local.get $A) (f64x2.extract_lane 0 (local.get $g1)))
+    (f64.store offset=64 (local.get $B) (f64x2.extract_lane 1 (local.get $g1)))
+    (f64.store offset=72 (local.get $A) (f64x2.extract_lane 0 (local.get $h1)))
+    (f64.store offset=72 (local.get $B) (f64x2.extract_lane 1 (local.get $h1)))
+    (f64.store offset=80 (local.get $A) (f64x2.extract_lane 0 (local.get $s1)))
+    (f64.store offset=80 (local.get $B) (f64x2.extract_lane 1 (local.get $s1)))
+    (f64.store offset=64 (local.get $C) (f64x2.extract_lane 0 (local.get $g2)))
+    (f64.store offset=64 (local.get $D) (f64x2.extract_lane 1 (local.get $g2)))
+    (f64.store offset=72 (local.get $C) (f64x2.extract_lane 0 (local.get $h2)))
+    (f64.store offset=72 (local.get $D) (f64x2.extract_lane 1 (local.get $h2)))
+    (f64.store offset=80 (local.get $C) (f64x2.extract_lane 0 (local.get $s2)))
+    (f64.store offset=80 (local.get $D) (f64x2.extract_lane 1 (local.get $s2))))
+
   ;; The rest of a sweep interleaved for `done` steps: from m − 1 − done down to l.
   (func $rest (param $st i32) (param $done i32)
     (local $m i32)
@@ -187,41 +266,81 @@
   (func $length (param $st i32) (result i32)
     (i32.sub (i32.load offset=16 (local.get $st)) (i32.load offset=12 (local.get $st))))
 
-  ;; The eigenvalues of the tridiagonal at state A, and of the one at B when B is not 0 (both
-  ;; states zeroed by the caller apart from d, e2, n and fresh = 1): 0, or 1 / 2 when A's / B's
-  ;; QL did not converge.
-  (func (export "ql") (param $A i32) (param $B i32) (result i32)
-    (local $a i32) (local $b i32) (local $k i32)
-    (local.set $a (call $prepare (local.get $A)))
-    (if (local.get $B) (then (local.set $b (call $prepare (local.get $B)))))
-    (block $apart
-      (loop $together
-        (br_if $apart (i32.eqz (i32.and (i32.eq (local.get $a) (i32.const 1)) (i32.eq (local.get $b) (i32.const 1)))))
-        (local.set $k (select (call $length (local.get $A)) (call $length (local.get $B))
-          (i32.lt_s (call $length (local.get $A)) (call $length (local.get $B)))))
-        (call $sweep2 (local.get $A) (local.get $B) (local.get $k))
-        (call $rest (local.get $A) (local.get $k))
-        (call $rest (local.get $B) (local.get $k))
-        (call $finish (local.get $A))
-        (call $finish (local.get $B))
-        (local.set $a (call $prepare (local.get $A)))
-        (local.set $b (call $prepare (local.get $B)))
-        (br $together)))
-    (block $doneA
-      (loop $aloneA
-        (br_if $doneA (i32.ne (local.get $a) (i32.const 1)))
-        (call $rest (local.get $A) (i32.const 0))
-        (call $finish (local.get $A))
-        (local.set $a (call $prepare (local.get $A)))
-        (br $aloneA)))
-    (block $doneB
-      (loop $aloneB
-        (br_if $doneB (i32.ne (local.get $b) (i32.const 1)))
-        (call $rest (local.get $B) (i32.const 0))
-        (call $finish (local.get $B))
-        (local.set $b (call $prepare (local.get $B)))
-        (br $aloneB)))
-    (if (i32.lt_s (local.get $a) (i32.const 0)) (then (return (i32.const 1))))
-    (if (i32.lt_s (local.get $b) (i32.const 0)) (then (return (i32.const 2))))
+  ;; One sweep of a tridiagonal alone, then its next prepared.
+  (func $alone (param $X i32)
+    (call $rest (local.get $X) (i32.const 0))
+    (call $finish (local.get $X))
+    (i32.store offset=28 (local.get $X) (call $prepare (local.get $X))))
+
+  (func $min (param $a i32) (param $b i32) (result i32)
+    (select (local.get $a) (local.get $b) (i32.lt_s (local.get $a) (local.get $b))))
+
+  ;; The eigenvalues of the `count` (1 … 4) tridiagonals whose states sit one after another at $P
+  ;; (each zeroed by the caller apart from d, e2, n and fresh = 1): 0, or q + 1 when tridiagonal
+  ;; q's QL did not converge. Each round runs every tridiagonal with a sweep ready once: four side
+  ;; by side, else two side by side and the rest alone.
+  (func (export "ql") (param $P i32) (param $count i32) (result i32)
+    (local $q i32) (local $st i32) (local $c i32) (local $k i32) (local $status i32)
+    (local $r0 i32) (local $r1 i32) (local $r2 i32) (local $r3 i32)
+    (block $prepared
+      (loop $each
+        (br_if $prepared (i32.ge_s (local.get $q) (local.get $count)))
+        (local.set $st (i32.add (local.get $P) (i32.mul (local.get $q) (i32.const 96))))
+        (i32.store offset=28 (local.get $st) (call $prepare (local.get $st)))
+        (local.set $q (i32.add (local.get $q) (i32.const 1)))
+        (br $each)))
+    (loop $round
+      ;; The ready ones, in order, into r0 … r3.
+      (local.set $c (i32.const 0))
+      (local.set $q (i32.const 0))
+      (block $gathered
+        (loop $gather
+          (br_if $gathered (i32.ge_s (local.get $q) (local.get $count)))
+          (local.set $st (i32.add (local.get $P) (i32.mul (local.get $q) (i32.const 96))))
+          (local.set $status (i32.load offset=28 (local.get $st)))
+          (if (i32.lt_s (local.get $status) (i32.const 0)) (then (return (i32.add (local.get $q) (i32.const 1)))))
+          (if (i32.eq (local.get $status) (i32.const 1))
+            (then
+              (if (i32.eq (local.get $c) (i32.const 0)) (then (local.set $r0 (local.get $st))))
+              (if (i32.eq (local.get $c) (i32.const 1)) (then (local.set $r1 (local.get $st))))
+              (if (i32.eq (local.get $c) (i32.const 2)) (then (local.set $r2 (local.get $st))))
+              (if (i32.eq (local.get $c) (i32.const 3)) (then (local.set $r3 (local.get $st))))
+              (local.set $c (i32.add (local.get $c) (i32.const 1)))))
+          (local.set $q (i32.add (local.get $q) (i32.const 1)))
+          (br $gather)))
+      (if (i32.eqz (local.get $c)) (then (return (i32.const 0))))
+      (if (i32.eq (local.get $c) (i32.const 4))
+        (then
+          (local.set $k (call $min
+            (call $min (call $length (local.get $r0)) (call $length (local.get $r1)))
+            (call $min (call $length (local.get $r2)) (call $length (local.get $r3)))))
+          (call $sweep4 (local.get $r0) (local.get $r1) (local.get $r2) (local.get $r3) (local.get $k))
+          (call $rest (local.get $r0) (local.get $k))
+          (call $rest (local.get $r1) (local.get $k))
+          (call $rest (local.get $r2) (local.get $k))
+          (call $rest (local.get $r3) (local.get $k))
+          (call $finish (local.get $r0))
+          (call $finish (local.get $r1))
+          (call $finish (local.get $r2))
+          (call $finish (local.get $r3))
+          (i32.store offset=28 (local.get $r0) (call $prepare (local.get $r0)))
+          (i32.store offset=28 (local.get $r1) (call $prepare (local.get $r1)))
+          (i32.store offset=28 (local.get $r2) (call $prepare (local.get $r2)))
+          (i32.store offset=28 (local.get $r3) (call $prepare (local.get $r3)))
+          (br $round)))
+      (if (i32.ge_s (local.get $c) (i32.const 2))
+        (then
+          (local.set $k (call $min (call $length (local.get $r0)) (call $length (local.get $r1))))
+          (call $sweep2 (local.get $r0) (local.get $r1) (local.get $k))
+          (call $rest (local.get $r0) (local.get $k))
+          (call $rest (local.get $r1) (local.get $k))
+          (call $finish (local.get $r0))
+          (call $finish (local.get $r1))
+          (i32.store offset=28 (local.get $r0) (call $prepare (local.get $r0)))
+          (i32.store offset=28 (local.get $r1) (call $prepare (local.get $r1)))
+          (if (i32.eq (local.get $c) (i32.const 3)) (then (call $alone (local.get $r2))))
+          (br $round)))
+      (call $alone (local.get $r0))
+      (br $round))
     (i32.const 0))
 )

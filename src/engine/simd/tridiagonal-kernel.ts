@@ -18,8 +18,8 @@ interface KernelExports {
 
 /**
  * Largest workspace kept in the kernel's memory (bytes): 2 n² + 4 n doubles a slot (A and its
- * reflections, up to n vectors to reflect), so one reduction up to about 2,000 symbols and two at
- * once up to about 1,400.
+ * reflections, up to n vectors to reflect), so one reduction up to about 2,000 symbols and four at
+ * once up to about 1,000.
  */
 export const MAX_TRIDIAGONAL_BYTES = 64 * 2 ** 20;
 
@@ -28,14 +28,16 @@ const kernel = instantiateKernel<KernelExports>(TRIDIAGONAL_KERNEL_WASM);
 /** Whether top-eigen.ts can use the kernel here. */
 export const hasTridiagonalKernel = kernel !== null;
 
+/** How many reductions the kernel's memory holds at once (topEigenBatch), where they fit. */
+export const TRIDIAGONAL_SLOTS = 4;
+
 /**
  * Where each array sits in the kernel's memory for an n×n matrix in `slot` (byte offsets), and
- * the bytes one slot takes. Two slots hold two reductions at once, for topEigenPair. The
- * reflections go into A's own upper triangle (reflection k in row k, right of the diagonal),
- * which the reduction never reads: one n×n array a slot fewer to bring into cache.
+ * the bytes one slot takes. The reflections go into A's own upper triangle (reflection k in row
+ * k, right of the diagonal), which the reduction never reads: one n×n array a slot fewer to bring
+ * into cache.
  */
 function layout(n: number, slot = 0) {
-  const A = 0;
   const d = 8 * n * n;
   const e = d + 8 * n;
   const beta = e + 8 * n;
@@ -44,37 +46,37 @@ function layout(n: number, slot = 0) {
   const Z = p + 8 * n;
   const bytes = Z + 8 * n * n;
   const at = slot * bytes;
-  return { A: at + A, V: at + A, d: at + d, e: at + e, beta: at + beta, p: at + p, Z: at + Z, bytes };
+  return { A: at, d: at + d, e: at + e, beta: at + beta, p: at + p, Z: at + Z, bytes };
 }
 
 /**
  * The tridiagonal form of the symmetric row-major `a` (not changed), or null (see the file's
- * comment). Slot 0 makes room for both slots where they fit, so that a reduction into slot 1
- * never grows the memory, which would detach slot 0's views; slot 1 is null where it has no room.
+ * comment). Slot 0 makes room for every slot where they fit, so that a reduction into another
+ * slot never grows the memory, which would detach slot 0's views; another slot is null where it
+ * has no room.
  */
-export function kernelTridiagonalise(a: Float64Array, n: number, slot: 0 | 1 = 0): Tridiagonal | null {
-  if (kernel === null) return null;
-  const { A, V, d, e, beta, p, bytes } = layout(n, slot);
+export function kernelTridiagonalise(a: Float64Array, n: number, slot = 0): Tridiagonal | null {
+  if (kernel === null || slot >= TRIDIAGONAL_SLOTS) return null;
+  const { A, d, e, beta, p, bytes } = layout(n, slot);
+  const memory = kernel.memory;
   if (slot === 0) {
-    if (
-      !ensureKernelMemory(kernel.memory, 2 * bytes, MAX_TRIDIAGONAL_BYTES) &&
-      !ensureKernelMemory(kernel.memory, bytes, MAX_TRIDIAGONAL_BYTES)
-    ) {
-      return null;
-    }
-  } else if (kernel.memory.buffer.byteLength < 2 * bytes) return null;
-  const buffer = kernel.memory.buffer;
+    const room =
+      ensureKernelMemory(memory, TRIDIAGONAL_SLOTS * bytes, MAX_TRIDIAGONAL_BYTES) ||
+      ensureKernelMemory(memory, bytes, MAX_TRIDIAGONAL_BYTES);
+    if (!room) return null;
+  } else if (memory.buffer.byteLength < (slot + 1) * bytes) return null;
+  const buffer = memory.buffer;
   new Float64Array(buffer, A, n * n).set(a);
   // The last two steps have no reflection: their β stay 0, as in the JavaScript loop's fresh array.
   new Float64Array(buffer, beta, n).fill(0);
-  kernel.tridiagonalise(A, V, d, e, beta, p, n);
+  kernel.tridiagonalise(A, A, d, e, beta, p, n);
   // Views, not copies: the caller reads them before the next call into the same slot reuses the
-  // memory. Of `vs` the kernel writes each reflection's entries below its row's diagonal, all that is read.
+  // memory. Of `vs` the kernel writes each reflection's entries right of its row's diagonal, all that is read.
   return {
     n,
     d: new Float64Array(buffer, d, n),
     e: new Float64Array(buffer, e, Math.max(n - 1, 0)),
-    vs: new Float64Array(buffer, V, n * n),
+    vs: new Float64Array(buffer, A, n * n),
     beta: new Float64Array(buffer, beta, n),
   };
 }
@@ -87,11 +89,11 @@ export function kernelTridiagonalise(a: Float64Array, n: number, slot: 0 | 1 = 0
 export function kernelReflect(t: Tridiagonal, zs: Float64Array, k: number): boolean {
   if (kernel === null || t.vs.buffer !== kernel.memory.buffer || k === 0) return false;
   const n = t.n;
-  const { V, beta, Z } = layout(n, t.vs.byteOffset === layout(n, 1).V ? 1 : 0);
+  const { beta, Z, A } = layout(n, t.vs.byteOffset / layout(n).bytes);
   const m = k * n;
   const z = new Float64Array(kernel.memory.buffer, Z, m);
   for (let i = 0; i < m; i++) z[i] = zs[i];
-  kernel.reflect(V, beta, Z, n, k);
+  kernel.reflect(A, beta, Z, n, k);
   for (let i = 0; i < m; i++) zs[i] = z[i];
   return true;
 }
