@@ -1,6 +1,6 @@
 /**
  * One process's measure of what denoise=mp&spectrum=true adds to a rolling-30 NIFTY-50 request:
- * the engine alone (computeChart, plain and filtered alternating in blocks of 5, the median of 15
+ * the engine alone (computeChart, plain and filtered alternating in blocks of 5, the median of BLOCKS
  * blocks' ratios) and the whole request (filters-request.ts). Run as a script it prints them as one
  * JSON line; signal-noise.bench.ts runs it in several fresh processes, because on a shared VM one
  * process's figure moves by several points from the next one's (JIT and heap state), more than
@@ -12,6 +12,9 @@ import { chartParams as params } from "./engine-params.ts";
 import { filtersOnRequest } from "./filters-request.ts";
 import { median } from "./median.ts";
 import { timeRuns } from "./python-side.ts";
+
+/** Alternating blocks per side and process: fewer left one process's figure moving by several points on this VM. */
+export const BLOCKS = 40;
 
 export interface FiltersShare {
   /** Engine, ms per request. */
@@ -32,14 +35,14 @@ async function measure(asof: string): Promise<FiltersShare> {
   }
   const ratios: number[] = [];
   const out = { plain: [] as number[], filtered: [] as number[] };
-  for (let r = 0; r < 15; r++) {
+  for (let r = 0; r < BLOCKS; r++) {
     const p = timeRuns(() => computeChart(nifty, plain), 5);
     const f = timeRuns(() => computeChart(nifty, filtered), 5);
     out.plain.push(...p);
     out.filtered.push(...f);
     ratios.push(median(f) / median(p));
   }
-  const whole = await filtersOnRequest(asof);
+  const whole = await filtersOnRequest(asof, BLOCKS);
   return {
     ...out,
     engineAdded: median(ratios) - 1,

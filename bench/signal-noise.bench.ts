@@ -15,7 +15,7 @@ import { chartParams as params } from "./engine-params.ts";
 import { median } from "./median.ts";
 import { pinToOneCpu } from "./pin-cpu.ts";
 import { filterStages } from "./filter-stages.ts";
-import { filtersShareInProcesses } from "./filters-share.ts";
+import { BLOCKS, filtersShareInProcesses } from "./filters-share.ts";
 import { PythonSide, sideBySide, sideBySideRow } from "./python-side.ts";
 
 pinToOneCpu(import.meta.path);
@@ -77,7 +77,7 @@ ${bootstrapTable}| rolling 30, NIFTY-50, mst | the engine alone: median (min) | 
 |---|---:|---:|
 | plain | ${ms(median(base))} (${ms(Math.min(...base))}) ms | ${ms(median(whole.plain))} (${ms(Math.min(...whole.plain))}) ms, ${(whole.bytes.plain / 1024).toFixed(0)} KiB |
 | denoise=mp&spectrum=true | ${ms(median(withFilters))} (${ms(Math.min(...withFilters))}) ms | ${ms(median(whole.filtered))} (${ms(Math.min(...whole.filtered))}) ms, ${(whole.bytes.filtered / 1024).toFixed(0)} KiB |
-| added: median (range) of ${PROCESSES} processes, each the median of 15 alternating blocks; target ≤ 20% | ${spread(engineAdded)}: ${meets(engineAdded)} | ${spread(requestAdded)}: ${meets(requestAdded)} |
+| added: median (range) of ${PROCESSES} processes, each the median of ${BLOCKS} alternating blocks; target ≤ 20% | ${spread(engineAdded)}: ${meets(engineAdded)} | ${spread(requestAdded)}: ${meets(requestAdded)} |
 
 The whole request: the server's handler from the Request to the body's last byte (token check, the meter's
 admission and finish, the stored bars read, the computation on a compute thread, the JSON written).
