@@ -47,12 +47,20 @@ export function filterStages(nifty: SeriesInput, asof: string, rounds = 21): Fil
   const stages: [string, (i: number) => unknown, batch?: true][] = [
     ["Householder tridiagonalisation (SIMD kernel)", (i) => tridiagonalise(mats[i], n)],
     ["every eigenvalue (rational QL), one tridiagonal", (i) => qlEigenvalues(tri[i].d, tri[i].e, n)],
-    ["every eigenvalue, four tridiagonals side by side (QL kernel)", (i) => four(i, (f) => qlEigenvaluesBatch(tri.slice(f, f + 4), n)), true],
+    [
+      "every eigenvalue, four tridiagonals side by side (QL kernel)",
+      (i) => four(i, (f) => qlEigenvaluesBatch(tri.slice(f, f + 4), n)),
+      true,
+    ],
     ["the whole decomposition (the above, the vectors above λ₊), one window", (i) => topEigen(mats[i], n, k)],
     ["the whole decomposition, four windows at a time", (i) => four(i, (f) => topEigenBatch(mats.slice(f, f + 4), n, k)), true],
     ["the denoised matrix rebuilt (SIMD kernel, over a matrix in hand)", (i) => denoiseMp(eig[i], n, L, scratch)],
     ["filterCorrelation, denoise=mp&spectrum=true, one window", (i) => filterCorrelation(mats[i], n, L, filters)],
-    ["the same, four windows at a time, as the engine runs it", (i) => four(i, (f) => filterCorrelationBatch(mats.slice(f, f + 4), n, L, filters)), true],
+    [
+      "the same, four windows at a time, as the engine runs it",
+      (i) => four(i, (f) => filterCorrelationBatch(mats.slice(f, f + 4), n, L, filters)),
+      true,
+    ],
   ];
   // Per matrix: a batch stage's calls cover 28 of the 30 windows (seven batches of four).
   const covered = (s: number) => (stages[s][2] ? 28 / mats.length : 1);
