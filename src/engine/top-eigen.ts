@@ -15,10 +15,10 @@ export type { Tridiagonal };
 
 /**
  * Householder reduction of the symmetric row-major `a` (not changed): the SIMD kernel's where it
- * runs, into slot q for the q-th of a batch (topEigenBatch).
+ * runs, into `slot` of a batch of `slots` (topEigenBatch).
  */
-export function tridiagonalise(a: Float64Array, n: number, slot = 0): Tridiagonal {
-  return kernelTridiagonalise(a, n, slot) ?? scalarTridiagonalise(a, n);
+export function tridiagonalise(a: Float64Array, n: number, slot = 0, slots = 1): Tridiagonal {
+  return kernelTridiagonalise(a, n, slot, slots) ?? scalarTridiagonalise(a, n);
 }
 
 /** The same reduction in JavaScript, one column at a time (the kernel's fallback and its reference). */
@@ -110,7 +110,8 @@ export function topEigen(a: Float64Array, n: number, k: Leading): TopEigen {
 export function topEigenBatch(as: readonly Float64Array[], n: number, k: Leading): TopEigen[] {
   const out: TopEigen[] = [];
   for (let from = 0; from < as.length; from += TRIDIAGONAL_SLOTS) {
-    const ts = as.slice(from, from + TRIDIAGONAL_SLOTS).map((a, slot) => tridiagonalise(a, n, slot));
+    const group = as.slice(from, from + TRIDIAGONAL_SLOTS);
+    const ts = group.map((a, slot) => tridiagonalise(a, n, slot, group.length));
     const values = qlEigenvaluesBatch(ts, n);
     for (let q = 0; q < ts.length; q++) out.push(leadingVectors(ts[q], values[q], k));
   }

@@ -29,6 +29,9 @@ export const hasQlKernel = kernel !== null;
 const STATE_BYTES = 96;
 const DATA = 512;
 
+/** Where tridiagonal q's d sits (its e2 follows, n doubles on). */
+const dataAt = (n: number, q: number) => DATA + 16 * n * q;
+
 export interface QlInput {
   /** The diagonal, overwritten by the eigenvalues (unordered). */
   d: Float64Array;
@@ -39,11 +42,11 @@ export interface QlInput {
 /** Views of the kernel's memory to write `count` (1 … QL_BATCH) tridiagonals of size n into, or null. */
 export function qlKernelInputs(n: number, count: number): QlInput[] | null {
   if (kernel === null || n === 0 || count < 1 || count > QL_BATCH) return null;
-  if (!ensureKernelMemory(kernel.memory, DATA + 16 * n * count, MAX_QL_BYTES)) return null;
+  if (!ensureKernelMemory(kernel.memory, dataAt(n, count), MAX_QL_BYTES)) return null;
   const buffer = kernel.memory.buffer;
   const inputs: QlInput[] = [];
   for (let q = 0; q < count; q++) {
-    const d = DATA + 16 * n * q;
+    const d = dataAt(n, q);
     inputs.push({ d: new Float64Array(buffer, d, n), e2: new Float64Array(buffer, d + 8 * n, n) });
   }
   return inputs;
@@ -60,7 +63,7 @@ export function runQlKernel(n: number, count: number): number {
   const ints = new Int32Array(k.memory.buffer, 0, DATA / 4);
   for (let q = 0; q < count; q++) {
     const at = (q * STATE_BYTES) / 4;
-    const d = DATA + 16 * n * q;
+    const d = dataAt(n, q);
     ints[at] = d;
     ints[at + 1] = d + 8 * n;
     ints[at + 2] = n;

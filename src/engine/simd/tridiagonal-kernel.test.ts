@@ -94,7 +94,7 @@ describe("the SIMD tridiagonalisation", () => {
       const k = 3;
       const zs = Float64Array.from({ length: k * n }, (_, i) => Math.cos(i));
       const one = zs.slice();
-      const t0 = kernelTridiagonalise(a, n, 0)!;
+      const t0 = kernelTridiagonalise(a, n, 0, TRIDIAGONAL_SLOTS)!;
       const copies = [t0.d, t0.e, t0.vs, t0.beta].map((x) => Float64Array.from(x));
       // Each further slot neither moves slot 0's views nor writes over them, and holds the same reduction.
       let t1 = t0;

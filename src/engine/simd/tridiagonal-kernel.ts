@@ -51,17 +51,18 @@ function layout(n: number, slot = 0) {
 
 /**
  * The tridiagonal form of the symmetric row-major `a` (not changed), or null (see the file's
- * comment). Slot 0 makes room for every slot where they fit, so that a reduction into another
- * slot never grows the memory, which would detach slot 0's views; another slot is null where it
- * has no room.
+ * comment), in `slot` of a batch of `slots`. Slot 0 makes room for the whole batch where it fits
+ * (else for itself alone), so that a reduction into a later slot never grows the memory, which
+ * would detach slot 0's views; a later slot is null where it has no room. A reduction alone
+ * reserves one slot: WebAssembly memory never shrinks.
  */
-export function kernelTridiagonalise(a: Float64Array, n: number, slot = 0): Tridiagonal | null {
+export function kernelTridiagonalise(a: Float64Array, n: number, slot = 0, slots = slot + 1): Tridiagonal | null {
   if (kernel === null || slot >= TRIDIAGONAL_SLOTS) return null;
   const { A, d, e, beta, p, bytes } = layout(n, slot);
   const memory = kernel.memory;
   if (slot === 0) {
     const room =
-      ensureKernelMemory(memory, TRIDIAGONAL_SLOTS * bytes, MAX_TRIDIAGONAL_BYTES) ||
+      ensureKernelMemory(memory, Math.min(slots, TRIDIAGONAL_SLOTS) * bytes, MAX_TRIDIAGONAL_BYTES) ||
       ensureKernelMemory(memory, bytes, MAX_TRIDIAGONAL_BYTES);
     if (!room) return null;
   } else if (memory.buffer.byteLength < (slot + 1) * bytes) return null;
